@@ -1,0 +1,104 @@
+/*
+ * C boundary between hypre (C) and the AMGT plugin (C++/CUDA).
+ *
+ * hypre's side (amgt_hypre.c, compiled into libHYPRE) turns hypre's structs into the plain
+ * views below and calls these functions; the plugin side (glue.cpp) never sees a hypre
+ * type and never calls hypre, so the plugin library links and tests on its own.
+ *
+ * Contract of every function here: it never throws, never aborts and never exits. A
+ * product function returns 1 when it computed the result, 0 when the caller must run
+ * hypre's own code (plugin off, unsupported case, or an error -- reported once and counted
+ * as a fallback in the statistics).
+ */
+#ifndef AMGT_GLUE_H
+#define AMGT_GLUE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A CSR matrix as hypre holds it: 0-based, columns unsorted within a row, no duplicates;
+ * val == NULL means all values are 1. All arrays live on the host or all on the device. */
+typedef struct amgt_csr
+{
+   int           nrows;
+   int           ncols;
+   int           nnz;
+   const int    *row_ptr;
+   const int    *col;
+   const double *val;
+   int           on_device;
+} amgt_csr;
+
+/* Output of a product. The arrays are allocated with the allocator set below, in the
+ * memory of the inputs, so hypre can free them with its own hypre_TFree. */
+typedef struct amgt_csr_out
+{
+   int     nnz;
+   int    *row_ptr;
+   int    *col;
+   double *val;
+} amgt_csr_out;
+
+/* hypre's allocator (pools, Umpire and async allocators stay in charge of device memory).
+ * alloc returns NULL on failure. */
+typedef struct amgt_allocator
+{
+   void *(*alloc)(size_t bytes, int on_device);
+   void  (*release)(void *ptr, int on_device);
+} amgt_allocator;
+
+enum
+{
+   AMGT_MODE_OFF   = 0,
+   AMGT_MODE_FP64  = 1,
+   AMGT_MODE_MIXED = 2
+};
+
+enum
+{
+   AMGT_ROLE_NONE = 0, /* untagged (temporaries, user products) */
+   AMGT_ROLE_A    = 1, /* operator of a level */
+   AMGT_ROLE_P    = 2, /* interpolation (or its stored transpose) */
+   AMGT_ROLE_R    = 3  /* restriction (or its stored transpose) */
+};
+
+/* Process-wide selection, read from AMGT, AMGT_LEVELS, AMGT_STATS once (thread-safe);
+ * messages about invalid values are printed once, at that first call. */
+int  amgt_glue_mode(void);
+int  amgt_glue_stats_enabled(void);
+void amgt_glue_set_allocator(const amgt_allocator *allocator);
+
+/* Per-matrix plugin state, owned through hypre's hypre_CSRMatrix.amgt_data pointer. */
+void amgt_glue_matrix_release(void *state);
+void amgt_glue_matrix_tag(void **state_slot, int level, int role);
+
+/* Setup bookkeeping: a new epoch invalidates every cached conversion; the setup level is
+ * the hint used for products issued inside BoomerAMG's coarsening loop (-1 outside). */
+void amgt_glue_setup_begin(void);
+void amgt_glue_set_setup_level(int level);
+
+/* y = alpha*A*x + beta*y (hypre has already copied b into y). x has A->ncols entries and
+ * y A->nrows entries (hypre's work vectors may be longer: the tail is never touched). */
+int amgt_glue_spmv(void **state_slot, const amgt_csr *A, double alpha, const double *x,
+                   double beta, double *y);
+
+/* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
+ * holds its diagonal entry (explicit zero if the product has none) first. */
+int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B,
+                     const amgt_csr *B, int diag_first, amgt_csr_out *C);
+
+/* A case the hypre side declined before calling in (transposed product, multivector...). */
+void amgt_glue_count_fallback(void *state, const char *reason);
+
+/* Statistics table (AMGT_STATS) for this process; then release all global state. */
+void amgt_glue_print_stats(int rank, int nranks);
+void amgt_glue_finalize(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMGT_GLUE_H */

@@ -1,0 +1,254 @@
+/*
+ * hypre's side of the AMGT glue, compiled into libHYPRE (C, hypre's own headers).
+ *
+ * It reads hypre's structs, decides which calls the plugin can take (everything else goes
+ * back to hypre's own code), and hands the plugin plain views (amgt_glue.h). Products come
+ * back in arrays allocated by hypre's allocator, so hypre frees them as its own.
+ */
+#include "_hypre_parcsr_ls.h"
+#include "amgt_glue.h"
+#include "amgt_hypre_hooks.h"
+
+#include <string.h>
+
+#if defined(HYPRE_COMPLEX) || defined(HYPRE_BIGINT) || defined(HYPRE_SINGLE) || \
+    defined(HYPRE_LONG_DOUBLE)
+/* The plugin's views are int indices and double values: other builds always run stock. */
+#define AMGT_TYPES_SUPPORTED 0
+#else
+#define AMGT_TYPES_SUPPORTED 1
+#endif
+
+static HYPRE_Int
+amgt_on_device(HYPRE_MemoryLocation location)
+{
+   hypre_MemoryLocation actual = hypre_GetActualMemLocation(location);
+   return (actual == hypre_MEMORY_DEVICE || actual == hypre_MEMORY_UNIFIED) ? 1 : 0;
+}
+
+static void *
+amgt_hypre_alloc(size_t bytes, int on_device)
+{
+   if (bytes == 0) { bytes = 1; }
+   return (void *) hypre_TAlloc(char, bytes, on_device ? HYPRE_MEMORY_DEVICE : HYPRE_MEMORY_HOST);
+}
+
+static void
+amgt_hypre_release(void *ptr, int on_device)
+{
+   hypre_TFree(ptr, on_device ? HYPRE_MEMORY_DEVICE : HYPRE_MEMORY_HOST);
+}
+
+/* Returns the plugin mode, installing hypre's allocator on first use. */
+static int
+amgt_active(void)
+{
+   static int allocator_set = 0;
+   int mode = amgt_glue_mode();
+   if (mode != AMGT_MODE_OFF && !allocator_set)
+   {
+      amgt_allocator allocator;
+      allocator.alloc   = amgt_hypre_alloc;
+      allocator.release = amgt_hypre_release;
+      amgt_glue_set_allocator(&allocator);
+      allocator_set = 1;
+   }
+   return mode != AMGT_MODE_OFF && AMGT_TYPES_SUPPORTED;
+}
+
+static void
+amgt_view(hypre_CSRMatrix *A, amgt_csr *v)
+{
+   v->nrows     = (int) hypre_CSRMatrixNumRows(A);
+   v->ncols     = (int) hypre_CSRMatrixNumCols(A);
+   v->nnz       = (int) hypre_CSRMatrixNumNonzeros(A);
+   v->row_ptr   = (const int *) hypre_CSRMatrixI(A);
+   v->col       = (const int *) hypre_CSRMatrixJ(A);
+   v->val       = hypre_CSRMatrixPatternOnly(A) ? NULL : (const double *) hypre_CSRMatrixData(A);
+   v->on_device = amgt_on_device(hypre_CSRMatrixMemoryLocation(A));
+}
+
+HYPRE_Int
+hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A, hypre_Vector *x,
+                 HYPRE_Complex beta, hypre_Vector *b, hypre_Vector *y, HYPRE_Int offset)
+{
+   amgt_csr  view;
+   HYPRE_Int nrows, ncols;
+
+   if (!amgt_active()) { return 0; }
+
+   nrows = hypre_CSRMatrixNumRows(A);
+   ncols = hypre_CSRMatrixNumCols(A);
+   if (trans) { amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "transposed"); return 0; }
+   if (offset != 0) { amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "offset"); return 0; }
+   if (hypre_VectorNumVectors(x) != 1)
+   {
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "multivector");
+      return 0;
+   }
+   if (x == y || hypre_VectorData(x) == hypre_VectorData(y) ||
+       hypre_VectorSize(x) < ncols || hypre_VectorSize(y) < nrows || hypre_VectorSize(b) < nrows ||
+       hypre_CSRMatrixNumNonzeros(A) <= 0 || hypre_CSRMatrixI(A) == NULL)
+   {
+      /* aliasing or shapes hypre treats specially: hypre's own code handles them */
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "vector-shape");
+      return 0;
+   }
+   amgt_view(A, &view);
+   if (amgt_on_device(hypre_VectorMemoryLocation(x)) != view.on_device ||
+       amgt_on_device(hypre_VectorMemoryLocation(y)) != view.on_device)
+   {
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "mixed-memory");
+      return 0;
+   }
+   if (hypre_VectorData(b) != hypre_VectorData(y))
+   {
+      if (amgt_on_device(hypre_VectorMemoryLocation(b)) != view.on_device)
+      {
+         amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "mixed-memory");
+         return 0;
+      }
+      if (!view.on_device)
+      {
+         /* y = b first; the plugin then computes y = alpha*A*x + beta*y */
+         memcpy(hypre_VectorData(y), hypre_VectorData(b), (size_t) nrows * sizeof(HYPRE_Complex));
+      }
+      else
+      {
+         hypre_TMemcpy(hypre_VectorData(y), hypre_VectorData(b), HYPRE_Complex, nrows,
+                       hypre_VectorMemoryLocation(y), hypre_VectorMemoryLocation(b));
+      }
+   }
+   return amgt_glue_spmv(&hypre_CSRMatrixAMGTData(A), &view, (double) alpha,
+                         (const double *) hypre_VectorData(x), (double) beta,
+                         (double *) hypre_VectorData(y));
+}
+
+HYPRE_Int
+hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr)
+{
+   amgt_csr         va, vb;
+   amgt_csr_out     out;
+   hypre_CSRMatrix *C;
+   HYPRE_Int        diag_first;
+
+   if (!amgt_active()) { return 0; }
+
+   amgt_view(A, &va);
+   amgt_view(B, &vb);
+   if (va.on_device != vb.on_device)
+   {
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "mixed-memory");
+      return 0;
+   }
+   if (!va.on_device && hypre_CSRMatrixRownnz(A) != NULL)
+   {
+      /* hypre's host product skips rows outside rownnz (no forced diagonal there) */
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "rownnz");
+      return 0;
+   }
+   /* Host contract (csr_matop.c): square results carry their diagonal first in every row. */
+   diag_first = (!va.on_device && va.nrows == vb.ncols) ? 1 : 0;
+
+   memset(&out, 0, sizeof(out));
+   if (!amgt_glue_spgemm(&hypre_CSRMatrixAMGTData(A), &va, &hypre_CSRMatrixAMGTData(B), &vb,
+                         diag_first, &out))
+   {
+      return 0;
+   }
+
+   C = hypre_CSRMatrixCreate(va.nrows, vb.ncols, out.nnz);
+   hypre_CSRMatrixI(C)              = (HYPRE_Int *) out.row_ptr;
+   hypre_CSRMatrixJ(C)              = (HYPRE_Int *) out.col;
+   hypre_CSRMatrixData(C)           = (HYPRE_Complex *) out.val;
+   hypre_CSRMatrixMemoryLocation(C) = va.on_device ? HYPRE_MEMORY_DEVICE : HYPRE_MEMORY_HOST;
+   *C_ptr = C;
+   return 1;
+}
+
+void
+hypre_AMGTCSRMatrixRelease(hypre_CSRMatrix *A)
+{
+   if (A && hypre_CSRMatrixAMGTData(A))
+   {
+      amgt_glue_matrix_release(hypre_CSRMatrixAMGTData(A));
+      hypre_CSRMatrixAMGTData(A) = NULL;
+   }
+}
+
+void
+hypre_AMGTSetupBegin(void)
+{
+   if (amgt_active()) { amgt_glue_setup_begin(); }
+}
+
+void
+hypre_AMGTSetSetupLevel(HYPRE_Int level)
+{
+   if (amgt_active()) { amgt_glue_set_setup_level((int) level); }
+}
+
+static void
+amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role)
+{
+   if (M) { amgt_glue_matrix_tag(&hypre_CSRMatrixAMGTData(M), (int) level, role); }
+}
+
+static void
+amgt_tag_parcsr(hypre_ParCSRMatrix *M, HYPRE_Int level, int role)
+{
+   if (!M) { return; }
+   amgt_tag_csr(hypre_ParCSRMatrixDiag(M), level, role);
+   amgt_tag_csr(hypre_ParCSRMatrixOffd(M), level, role);
+   /* stored transposes (keep-transpose): restriction runs as their forward product */
+   amgt_tag_csr(hypre_ParCSRMatrixDiagT(M), level, role == AMGT_ROLE_P ? AMGT_ROLE_R : role);
+   amgt_tag_csr(hypre_ParCSRMatrixOffdT(M), level, role == AMGT_ROLE_P ? AMGT_ROLE_R : role);
+}
+
+void
+hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                    hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels)
+{
+   HYPRE_Int level;
+
+   if (!amgt_active()) { return; }
+   for (level = 0; level < num_levels; level++)
+   {
+      amgt_tag_parcsr(A_array ? A_array[level] : NULL, level, AMGT_ROLE_A);
+      if (level < num_levels - 1)
+      {
+         /* P_l maps level l+1 to level l; it runs in level l's precision, as does R_l */
+         amgt_tag_parcsr(P_array ? P_array[level] : NULL, level, AMGT_ROLE_P);
+         if (R_array && (!P_array || R_array[level] != P_array[level]))
+         {
+            amgt_tag_parcsr(R_array[level], level, AMGT_ROLE_R);
+         }
+      }
+   }
+}
+
+void
+hypre_AMGTFinalize(void)
+{
+   int rank = 0, nranks = 1;
+
+   if (amgt_glue_mode() == AMGT_MODE_OFF && !amgt_glue_stats_enabled())
+   {
+      amgt_glue_finalize();
+      return;
+   }
+#if !defined(HYPRE_SEQUENTIAL)
+   {
+      int initialized = 0, finalized = 0;
+      MPI_Initialized(&initialized);
+      MPI_Finalized(&finalized);
+      if (initialized && !finalized)
+      {
+         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+         MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+      }
+   }
+#endif
+   amgt_glue_print_stats(rank, nranks);
+   amgt_glue_finalize();
+}

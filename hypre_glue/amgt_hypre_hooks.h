@@ -1,0 +1,36 @@
+/*
+ * The functions patches/0002-amgt-hooks.patch calls from inside hypre. Implemented in
+ * amgt_hypre.c, which is compiled as part of libHYPRE. Included by the patched hypre files
+ * after their own headers, so the hypre types are known where they are needed.
+ */
+#ifndef AMGT_HYPRE_HOOKS_H
+#define AMGT_HYPRE_HOOKS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void hypre_AMGTSetupBegin(void);
+void hypre_AMGTSetSetupLevel(HYPRE_Int level);
+void hypre_AMGTFinalize(void);
+
+#if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */
+/* y = alpha*op(A)*x + beta*b; returns 1 if computed, 0 to let hypre compute it. */
+HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A,
+                           hypre_Vector *x, HYPRE_Complex beta, hypre_Vector *b,
+                           hypre_Vector *y, HYPRE_Int offset);
+/* *C_ptr = A*B; returns 1 if computed, 0 to let hypre compute it. */
+HYPRE_Int hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr);
+void      hypre_AMGTCSRMatrixRelease(hypre_CSRMatrix *A);
+#endif
+
+#if defined(hypre_PARCSR_MV_HEADER)
+void hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                         hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMGT_HYPRE_HOOKS_H */

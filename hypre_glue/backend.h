@@ -1,0 +1,34 @@
+// Dispatch from the C boundary to the kernels: host arrays go to the CPU reference
+// kernels, device arrays to the CUDA kernels (backend_device.h).
+#pragma once
+
+#include "amgt_glue.h"
+#include "matrix_state.h"
+#include "stats.h"
+
+#include "precision/schedule.h"
+
+namespace amgt::glue {
+
+struct Context
+{
+   const Config*  config = nullptr;
+   amgt_allocator allocator{nullptr, nullptr};
+   long           epoch = 0;
+   Stats*         stats = nullptr;
+};
+
+// Both return 1 when the result was computed, 0 to run stock hypre; they may throw (the
+// caller in glue.cpp catches).
+int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                 const double* x, double beta, double* y);
+int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                   MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C);
+
+// Device side, implemented in backend_device.cpp (CPU-only builds: reports and declines).
+int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                const double* x, double beta, double* y);
+int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                  MatrixState& state_b, const amgt_csr& B, amgt_csr_out& C);
+
+} // namespace amgt::glue

@@ -1,0 +1,273 @@
+// The plugin's side of the C boundary (amgt_glue.h): run-time selection, per-matrix state,
+// dispatch to the kernels, statistics. Every extern "C" function catches everything: no
+// C++ exception reaches hypre's C code, and an error means "run stock" plus one message.
+#include "amgt_glue.h"
+
+#include "backend.h"
+#include "matrix_state.h"
+#include "stats.h"
+
+#include "common/error.h"
+#include "precision/schedule.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <string>
+
+namespace amgt::glue {
+namespace {
+
+// The rank is not known to this side when the configuration is read; launchers export it,
+// and only rank 0 (or a process without a launcher) prints configuration messages.
+bool is_first_rank()
+{
+   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+                           "MV2_COMM_WORLD_RANK"})
+   {
+      const char* value = std::getenv(var);
+      if (value && *value) { return std::atoi(value) == 0; }
+   }
+   return true;
+}
+
+struct Global
+{
+   Config         config;
+   amgt_allocator allocator{nullptr, nullptr};
+   std::atomic<long> epoch{1};
+   std::atomic<int>  setup_level{-1};
+   Stats          stats;
+};
+
+Global*        g_global = nullptr;
+std::once_flag g_once;
+
+Global& global()
+{
+   std::call_once(g_once, [] {
+      g_global          = new Global();
+      g_global->config  = parse_config(std::getenv("AMGT"), std::getenv("AMGT_LEVELS"),
+                                       std::getenv("AMGT_STATS"));
+      if (is_first_rank())
+      {
+         for (const std::string& message : g_global->config.messages)
+         {
+            std::fprintf(stderr, "AMGT: %s\n", message.c_str());
+         }
+      }
+   });
+   return *g_global;
+}
+
+// One line per distinct problem, so a failing kernel in a solve loop does not flood the log.
+void report_once(const std::string& what)
+{
+   static std::mutex              mutex;
+   static std::vector<std::string> seen;
+   std::lock_guard<std::mutex>    lock(mutex);
+   for (const std::string& s : seen)
+   {
+      if (s == what) { return; }
+   }
+   seen.push_back(what);
+   std::fprintf(stderr, "AMGT: %s\n", what.c_str());
+}
+
+MatrixState* state_of(void** slot)
+{
+   if (*slot == nullptr) { *slot = new MatrixState(); }
+   return static_cast<MatrixState*>(*slot);
+}
+
+template <class F>
+int guarded(MatrixState* state, F&& body)
+{
+   try
+   {
+      return body();
+   }
+   catch (const std::bad_alloc&)
+   {
+      report_once("out of memory in the plugin; this call runs stock hypre");
+      global().stats.fallback(state ? state->level : -1, "out-of-memory");
+   }
+   catch (const std::exception& e)
+   {
+      report_once(std::string(e.what()) + " (this call runs stock hypre)");
+      global().stats.fallback(state ? state->level : -1, "error");
+   }
+   catch (...)
+   {
+      report_once("unknown error in the plugin; this call runs stock hypre");
+      global().stats.fallback(state ? state->level : -1, "error");
+   }
+   return 0;
+}
+
+Context context()
+{
+   Global& g = global();
+   Context ctx;
+   ctx.config    = &g.config;
+   ctx.allocator = g.allocator;
+   ctx.epoch     = g.epoch.load();
+   ctx.stats     = &g.stats;
+   return ctx;
+}
+
+} // namespace
+} // namespace amgt::glue
+
+using namespace amgt::glue;
+
+extern "C" {
+
+int amgt_glue_mode(void)
+{
+   try
+   {
+      switch (global().config.mode)
+      {
+      case amgt::Mode::off: return AMGT_MODE_OFF;
+      case amgt::Mode::fp64: return AMGT_MODE_FP64;
+      default: return AMGT_MODE_MIXED;
+      }
+   }
+   catch (...)
+   {
+      return AMGT_MODE_OFF;
+   }
+}
+
+int amgt_glue_stats_enabled(void)
+{
+   try
+   {
+      return global().config.stats ? 1 : 0;
+   }
+   catch (...)
+   {
+      return 0;
+   }
+}
+
+void amgt_glue_set_allocator(const amgt_allocator* allocator)
+{
+   try
+   {
+      if (allocator) { global().allocator = *allocator; }
+   }
+   catch (...)
+   {
+   }
+}
+
+void amgt_glue_matrix_release(void* state)
+{
+   delete static_cast<MatrixState*>(state); // destructors do not throw
+}
+
+void amgt_glue_matrix_tag(void** slot, int level, int role)
+{
+   MatrixState* state = nullptr;
+   guarded(nullptr, [&] {
+      state        = state_of(slot);
+      state->level = level;
+      state->role  = role;
+      if (role == AMGT_ROLE_A) { global().stats.level_matrix(level, state->shape()); }
+      return 1;
+   });
+}
+
+void amgt_glue_setup_begin(void)
+{
+   try
+   {
+      global().epoch.fetch_add(1);
+      global().setup_level.store(-1);
+   }
+   catch (...)
+   {
+   }
+}
+
+void amgt_glue_set_setup_level(int level)
+{
+   try
+   {
+      global().setup_level.store(level);
+   }
+   catch (...)
+   {
+   }
+}
+
+int amgt_glue_spmv(void** slot, const amgt_csr* A, double alpha, const double* x, double beta,
+                   double* y)
+{
+   MatrixState* state = nullptr;
+   return guarded(state, [&] {
+      state = state_of(slot);
+      return backend_spmv(context(), *state, *A, alpha, x, beta, y);
+   });
+}
+
+int amgt_glue_spgemm(void** slot_a, const amgt_csr* A, void** slot_b, const amgt_csr* B,
+                     int diag_first, amgt_csr_out* C)
+{
+   MatrixState* state_a = nullptr;
+   return guarded(state_a, [&] {
+      state_a               = state_of(slot_a);
+      MatrixState* state_b  = state_of(slot_b);
+      int          level    = global().setup_level.load();
+      if (level < 0) { level = state_a->level; }
+      return backend_spgemm(context(), level, *state_a, *A, *state_b, *B, diag_first != 0, *C);
+   });
+}
+
+void amgt_glue_count_fallback(void* state, const char* reason)
+{
+   try
+   {
+      const MatrixState* s = static_cast<const MatrixState*>(state);
+      global().stats.fallback(s ? s->level : -1, reason ? reason : "unspecified");
+   }
+   catch (...)
+   {
+   }
+}
+
+void amgt_glue_print_stats(int rank, int nranks)
+{
+   try
+   {
+      Global& g = global();
+      if (!g.config.stats) { return; }
+      if (rank != 0 && !g.config.stats_all_ranks) { return; }
+      std::string table = g.stats.format(g.config, rank, nranks);
+      std::fputs(table.c_str(), stdout);
+      std::fflush(stdout);
+   }
+   catch (...)
+   {
+   }
+}
+
+void amgt_glue_finalize(void)
+{
+   try
+   {
+      // Counters restart if hypre is initialised again in the same process; the
+      // configuration is kept (it is read once per process).
+      if (g_global) { g_global->stats.reset(); }
+   }
+   catch (...)
+   {
+   }
+}
+
+} // extern "C"

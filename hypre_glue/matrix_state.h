@@ -1,0 +1,80 @@
+// Per-matrix plugin state, hung off hypre's hypre_CSRMatrix (amgt_data) and freed with it.
+#pragma once
+
+#include "amgt_glue.h"
+
+#include "common/half.h"
+#include "common/precision.h"
+#include "mbsr/mbsr.h"
+
+#include <cstdint>
+#include <variant>
+
+namespace amgt::glue {
+
+// What identifies the CSR arrays a cached conversion was made from. hypre has no version
+// counter on values, so the epoch (bumped at every BoomerAMG setup) stands in for one: a
+// setup on new values of the same matrix object never reuses an older conversion.
+struct CsrKey
+{
+   const void* row_ptr = nullptr;
+   const void* col     = nullptr;
+   const void* val     = nullptr;
+   int         nrows   = -1;
+   int         ncols   = -1;
+   int         nnz     = -1;
+   long        epoch   = 0;
+
+   bool operator==(const CsrKey& o) const
+   {
+      return row_ptr == o.row_ptr && col == o.col && val == o.val && nrows == o.nrows &&
+             ncols == o.ncols && nnz == o.nnz && epoch == o.epoch;
+   }
+};
+
+inline CsrKey key_of(const amgt_csr& a, long epoch)
+{
+   return CsrKey{a.row_ptr, a.col, a.val, a.nrows, a.ncols, a.nnz, epoch};
+}
+
+struct LevelShape
+{
+   bool    known = false;
+   int64_t rows  = 0;
+   int64_t nnz   = 0;
+   int64_t tiles = 0;
+   double  fill  = 0.0;
+};
+
+using HostMbsr = std::variant<std::monostate, Mbsr<double>, Mbsr<float>, Mbsr<half_t>>;
+
+struct MatrixState
+{
+   int       level = -1;
+   int       role  = AMGT_ROLE_NONE;
+   CsrKey    key;
+   HostMbsr  host; // valid when key matches the current arrays and epoch
+   Precision precision = Precision::fp64;
+
+   LevelShape shape() const
+   {
+      LevelShape s;
+      std::visit(
+         [&](const auto& m) {
+            using M = std::decay_t<decltype(m)>;
+            if constexpr (!std::is_same_v<M, std::monostate>)
+            {
+               MbsrStats st = mbsr_stats(m);
+               s.known      = true;
+               s.rows       = m.nrows;
+               s.nnz        = st.nnz;
+               s.tiles      = st.tiles;
+               s.fill       = st.fill;
+            }
+         },
+         host);
+      return s;
+   }
+};
+
+} // namespace amgt::glue

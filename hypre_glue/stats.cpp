@@ -1,0 +1,113 @@
+#include "stats.h"
+
+#include <cstdio>
+
+namespace amgt::glue {
+
+void Stats::level_matrix(int level, const LevelShape& shape)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   if (shape.known) { levels_[level].shape = shape; }
+   else { levels_[level]; }
+}
+
+void Stats::conversion(int level)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   levels_[level].conversions++;
+}
+
+void Stats::spgemm(int level, double seconds, const char* path)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   LevelCounters& c = levels_[level];
+   c.spgemm_calls++;
+   c.spgemm_s += seconds;
+   c.path = path;
+}
+
+void Stats::spmv(int level, double seconds, const char* path)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   LevelCounters& c = levels_[level];
+   c.spmv_calls++;
+   c.spmv_s += seconds;
+   c.path = path;
+}
+
+void Stats::fallback(int level, const char* reason)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   levels_[level].fallbacks++;
+   reasons_[reason]++;
+}
+
+void Stats::reset()
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   levels_.clear();
+   reasons_.clear();
+}
+
+LevelCounters Stats::level(int level) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   auto it = levels_.find(level);
+   return it == levels_.end() ? LevelCounters{} : it->second;
+}
+
+long Stats::total_fallbacks(const std::string& reason) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   auto it = reasons_.find(reason);
+   return it == reasons_.end() ? 0 : it->second;
+}
+
+std::string Stats::format(const Config& config, int rank, int nranks) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   std::string out;
+   char        line[512];
+   const char* mode = config.mode == Mode::off ? "off" : config.mode == Mode::fp64 ? "fp64" : "mixed";
+   std::snprintf(line, sizeof(line), "AMGT statistics (rank %d of %d): mode %s%s%s\n", rank, nranks,
+                 mode, config.mode == Mode::mixed ? ", schedule " : "",
+                 config.mode == Mode::mixed ? schedule_to_string(config.schedule).c_str() : "");
+   out += line;
+   std::snprintf(line, sizeof(line), "%6s %10s %12s %10s %6s %5s %5s %8s %11s %8s %11s %9s  %s\n",
+                 "level", "rows", "nnz", "tiles", "fill", "prec", "conv", "spgemm", "spgemm_ms",
+                 "spmv", "spmv_ms", "fallbacks", "path");
+   out += line;
+   for (const auto& [level, c] : levels_)
+   {
+      char rows[32] = "-", nnz[32] = "-", tiles[32] = "-", fill[32] = "-";
+      if (c.shape.known)
+      {
+         std::snprintf(rows, sizeof(rows), "%lld", static_cast<long long>(c.shape.rows));
+         std::snprintf(nnz, sizeof(nnz), "%lld", static_cast<long long>(c.shape.nnz));
+         std::snprintf(tiles, sizeof(tiles), "%lld", static_cast<long long>(c.shape.tiles));
+         std::snprintf(fill, sizeof(fill), "%.2f", c.shape.fill);
+      }
+      char name[16];
+      if (level < 0) { std::snprintf(name, sizeof(name), "%s", "other"); }
+      else { std::snprintf(name, sizeof(name), "%d", level); }
+      std::snprintf(line, sizeof(line),
+                    "%6s %10s %12s %10s %6s %5s %5ld %8ld %11.3f %8ld %11.3f %9ld  %s\n", name, rows,
+                    nnz, tiles, fill, to_string(precision_for_level(config, level)), c.conversions,
+                    c.spgemm_calls, c.spgemm_s * 1e3, c.spmv_calls, c.spmv_s * 1e3, c.fallbacks,
+                    c.path.empty() ? "-" : c.path.c_str());
+      out += line;
+   }
+   if (!reasons_.empty())
+   {
+      out += "AMGT fallbacks to stock hypre by reason:";
+      for (const auto& [reason, count] : reasons_)
+      {
+         std::snprintf(line, sizeof(line), " %s=%ld", reason.c_str(), count);
+         out += line;
+      }
+      out += "\n";
+   }
+   return out;
+}
+
+} // namespace amgt::glue

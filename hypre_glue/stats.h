@@ -1,0 +1,47 @@
+// Per-level counters behind AMGT_STATS=1, printed at HYPRE_Finalize.
+#pragma once
+
+#include "matrix_state.h"
+
+#include "precision/schedule.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace amgt::glue {
+
+struct LevelCounters
+{
+   LevelShape shape;
+   long       conversions  = 0;
+   long       spgemm_calls = 0;
+   double     spgemm_s     = 0.0;
+   long       spmv_calls   = 0;
+   double     spmv_s       = 0.0;
+   long       fallbacks    = 0;
+   std::string path; // kernel path last used on this level ("cpu-ref", ...)
+};
+
+class Stats
+{
+public:
+   void level_matrix(int level, const LevelShape& shape);
+   void conversion(int level);
+   void spgemm(int level, double seconds, const char* path);
+   void spmv(int level, double seconds, const char* path);
+   void fallback(int level, const char* reason);
+   void reset();
+   std::string format(const Config& config, int rank, int nranks) const;
+
+   // read access for tests
+   LevelCounters level(int level) const;
+   long          total_fallbacks(const std::string& reason) const;
+
+private:
+   mutable std::mutex          mutex_;
+   std::map<int, LevelCounters> levels_;
+   std::map<std::string, long> reasons_;
+};
+
+} // namespace amgt::glue

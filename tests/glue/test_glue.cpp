@@ -1,0 +1,284 @@
+#include "amgt_glue.h"
+
+#include "mbsr/mbsr.h"
+#include "spgemm/spgemm.h"
+#include "spmv/spmv.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using amgt::CsrMatrix;
+
+// Random square CSR with unsorted columns and a full diagonal; small-integer values.
+CsrMatrix random_csr(int n, int per_row, unsigned seed)
+{
+   std::mt19937                       rng(seed);
+   std::uniform_int_distribution<int> col(0, n - 1), val(-3, 3);
+   CsrMatrix                          a;
+   a.nrows = a.ncols = n;
+   a.row_ptr.push_back(0);
+   for (int i = 0; i < n; ++i)
+   {
+      std::set<int> cols{i};
+      while (static_cast<int>(cols.size()) < std::min(per_row, n)) cols.insert(col(rng));
+      std::vector<int> c(cols.begin(), cols.end());
+      std::shuffle(c.begin(), c.end(), rng);
+      for (int j : c)
+      {
+         a.col.push_back(j);
+         int v = val(rng);
+         a.val.push_back(j == i ? 20.0 : (v == 0 ? 1.0 : v));
+      }
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   return a;
+}
+
+amgt_csr view(const CsrMatrix& a)
+{
+   return amgt_csr{a.nrows, a.ncols, static_cast<int>(a.col.size()), a.row_ptr.data(),
+                   a.col.data(), a.val.data(), 0};
+}
+
+int g_live_allocations = 0;
+bool g_fail_alloc      = false;
+
+void* test_alloc(size_t bytes, int on_device)
+{
+   EXPECT_EQ(on_device, 0);
+   if (g_fail_alloc) return nullptr;
+   ++g_live_allocations;
+   return std::malloc(bytes);
+}
+
+void test_release(void* p, int)
+{
+   if (p) --g_live_allocations;
+   std::free(p);
+}
+
+class Glue : public ::testing::Test
+{
+protected:
+   void SetUp() override
+   {
+      amgt_allocator a{test_alloc, test_release};
+      amgt_glue_set_allocator(&a);
+      amgt_glue_setup_begin();
+      g_fail_alloc = false;
+   }
+};
+
+std::string stats_table()
+{
+   ::testing::internal::CaptureStdout();
+   amgt_glue_print_stats(0, 1);
+   return ::testing::internal::GetCapturedStdout();
+}
+
+TEST_F(Glue, ModeComesFromTheEnvironment)
+{
+   EXPECT_EQ(amgt_glue_mode(), AMGT_MODE_MIXED);
+   EXPECT_EQ(amgt_glue_stats_enabled(), 1);
+}
+
+TEST_F(Glue, SpmvUntaggedRunsFp64AndMatchesCsr)
+{
+   CsrMatrix           a = random_csr(37, 6, 1);
+   std::vector<double> x(37), y(37, 2.0), ref(37, 2.0);
+   for (int i = 0; i < 37; ++i) x[i] = 0.5 * (i % 7) - 1.0;
+   amgt::csr_spmv_ref(a.view(), 1.5, x.data(), -0.5, ref.data());
+   void*    state = nullptr;
+   amgt_csr v     = view(a);
+   ASSERT_EQ(amgt_glue_spmv(&state, &v, 1.5, x.data(), -0.5, y.data()), 1);
+   ASSERT_NE(state, nullptr);
+   for (int i = 0; i < 37; ++i) EXPECT_DOUBLE_EQ(y[i], ref[i]) << i;
+   amgt_glue_matrix_release(state);
+}
+
+TEST_F(Glue, TaggedLevelUsesItsScheduledPrecision)
+{
+   CsrMatrix           a = random_csr(64, 5, 2);
+   std::vector<double> x(64);
+   for (int i = 0; i < 64; ++i) x[i] = 0.1 * (i % 11) + 1.0 / 3.0; // not representable in fp16
+   amgt_csr v     = view(a);
+   void*    state = nullptr;
+   amgt_glue_matrix_tag(&state, 2, AMGT_ROLE_A); // schedule d,s,h: level 2 is fp16
+   std::vector<double> y(64, 0.0), ref(64, 0.0);
+   ASSERT_EQ(amgt_glue_spmv(&state, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   auto h = amgt::csr_to_mbsr<amgt::half_t>(a.view());
+   amgt::spmv_ref(h, 1.0, x.data(), 0.0, ref.data());
+   for (int i = 0; i < 64; ++i) EXPECT_EQ(y[i], ref[i]) << i;
+   // and it differs from the fp64 result (x was rounded to half): the precision really changed
+   std::vector<double> y64(64, 0.0);
+   amgt::csr_spmv_ref(a.view(), 1.0, x.data(), 0.0, y64.data());
+   bool differs = false;
+   for (int i = 0; i < 64; ++i) differs = differs || y64[i] != y[i];
+   EXPECT_TRUE(differs);
+   amgt_glue_matrix_release(state);
+}
+
+TEST_F(Glue, ConversionIsCachedAndInvalidatedBySetupAndNewArrays)
+{
+   CsrMatrix           a = random_csr(40, 4, 3);
+   std::vector<double> x(40, 1.0), y(40, 0.0);
+   amgt_csr            v     = view(a);
+   void*               state = nullptr;
+   amgt_glue_matrix_tag(&state, 7, AMGT_ROLE_A);
+   auto conversions = [] {
+      std::string t = stats_table();
+      size_t      p = t.find("\n     7 ");
+      EXPECT_NE(p, std::string::npos) << t;
+      char   lvl[8], rows[32], nnz[32], tiles[32], fill[32], prec[8];
+      long   conv = -1;
+      if (p != std::string::npos)
+         std::sscanf(t.c_str() + p + 1, "%7s %31s %31s %31s %31s %7s %ld", lvl, rows, nnz, tiles, fill,
+                     prec, &conv);
+      return conv;
+   };
+   long c0 = conversions();
+   ASSERT_EQ(amgt_glue_spmv(&state, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   ASSERT_EQ(amgt_glue_spmv(&state, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   EXPECT_EQ(conversions(), c0 + 1) << "second call must reuse the cached mBSR";
+
+   // new values in place, then a new setup epoch: the result follows the new values
+   for (double& val : a.val) val *= 2.0;
+   amgt_glue_setup_begin();
+   std::vector<double> y2(40, 0.0), ref(40, 0.0);
+   ASSERT_EQ(amgt_glue_spmv(&state, &v, 1.0, x.data(), 0.0, y2.data()), 1);
+   EXPECT_EQ(conversions(), c0 + 2);
+   auto h = amgt::csr_to_mbsr<amgt::half_t>(a.view());
+   amgt::spmv_ref(h, 1.0, x.data(), 0.0, ref.data());
+   for (int i = 0; i < 40; ++i) EXPECT_EQ(y2[i], ref[i]);
+
+   // a different array (hypre replaced the matrix's arrays): reconverted without a new epoch
+   CsrMatrix b  = a;
+   amgt_csr  vb = view(b);
+   ASSERT_EQ(amgt_glue_spmv(&state, &vb, 1.0, x.data(), 0.0, y2.data()), 1);
+   EXPECT_EQ(conversions(), c0 + 3);
+   amgt_glue_matrix_release(state);
+}
+
+TEST_F(Glue, SpgemmHonoursHypreHostDiagonalFirstContract)
+{
+   // A with an empty-diagonal row so the product lacks some diagonal entries
+   CsrMatrix a;
+   a.nrows = a.ncols = 6;
+   a.row_ptr         = {0, 1, 2, 3, 3, 5, 6};
+   a.col             = {1, 0, 3, 1, 5, 4};
+   a.val             = {1, 2, 3, 4, 5, 6};
+   amgt_csr     va = view(a);
+   void*        sa = nullptr;
+   amgt_csr_out c{};
+   int          before = g_live_allocations;
+   ASSERT_EQ(amgt_glue_spgemm(&sa, &va, &sa, &va, 1, &c), 1);
+   CsrMatrix ref = amgt::csr_spgemm_ref(a.view(), a.view());
+   for (int i = 0; i < 6; ++i)
+   {
+      ASSERT_LT(c.row_ptr[i], c.row_ptr[i + 1]) << "row " << i << " lacks its diagonal";
+      EXPECT_EQ(c.col[c.row_ptr[i]], i);
+      std::set<int> got(c.col + c.row_ptr[i] + 1, c.col + c.row_ptr[i + 1]);
+      std::set<int> want(ref.col.begin() + ref.row_ptr[i], ref.col.begin() + ref.row_ptr[i + 1]);
+      want.erase(i);
+      EXPECT_EQ(got, want) << "row " << i;
+      for (int k = c.row_ptr[i]; k < c.row_ptr[i + 1]; ++k)
+      {
+         double expect = 0.0;
+         for (int r = ref.row_ptr[i]; r < ref.row_ptr[i + 1]; ++r)
+            if (ref.col[r] == c.col[k]) expect = ref.val[r];
+         EXPECT_EQ(c.val[k], expect);
+      }
+   }
+   test_release(c.row_ptr, 0);
+   test_release(c.col, 0);
+   test_release(c.val, 0);
+   EXPECT_EQ(g_live_allocations, before);
+   amgt_glue_matrix_release(sa);
+}
+
+TEST_F(Glue, RectangularProductWithoutDiagonalContract)
+{
+   CsrMatrix a = random_csr(20, 4, 5);
+   CsrMatrix p; // 20 x 7 interpolation-like
+   p.nrows = 20;
+   p.ncols = 7;
+   p.row_ptr.push_back(0);
+   for (int i = 0; i < 20; ++i)
+   {
+      p.col.push_back(i % 7);
+      p.val.push_back(1.0);
+      if (i % 3 == 0) { p.col.push_back((i + 3) % 7); p.val.push_back(-2.0); }
+      p.row_ptr.push_back(static_cast<int>(p.col.size()));
+   }
+   amgt_csr     va = view(a), vp = view(p);
+   void *       sa = nullptr, *sp = nullptr;
+   amgt_csr_out c{};
+   ASSERT_EQ(amgt_glue_spgemm(&sa, &va, &sp, &vp, 0, &c), 1);
+   CsrMatrix ref = amgt::csr_spgemm_ref(a.view(), p.view());
+   ASSERT_EQ(c.nnz, static_cast<int>(ref.col.size()));
+   for (int i = 0; i <= 20; ++i) EXPECT_EQ(c.row_ptr[i], ref.row_ptr[i]);
+   for (int k = 0; k < c.nnz; ++k)
+   {
+      EXPECT_EQ(c.col[k], ref.col[k]);
+      EXPECT_EQ(c.val[k], ref.val[k]);
+   }
+   test_release(c.row_ptr, 0);
+   test_release(c.col, 0);
+   test_release(c.val, 0);
+   amgt_glue_matrix_release(sa);
+   amgt_glue_matrix_release(sp);
+}
+
+TEST_F(Glue, BadInputAndAllocationFailureFallBackWithoutLeaks)
+{
+   CsrMatrix a = random_csr(12, 3, 9);
+   a.col[3]    = 99; // column out of range
+   amgt_csr            v = view(a);
+   std::vector<double> x(12, 1.0), y(12, 5.0);
+   void*               state = nullptr;
+   ::testing::internal::CaptureStderr();
+   EXPECT_EQ(amgt_glue_spmv(&state, &v, 1.0, x.data(), 0.0, y.data()), 0);
+   std::string err = ::testing::internal::GetCapturedStderr();
+   EXPECT_NE(err.find("AMGT:"), std::string::npos);
+   for (double yi : y) EXPECT_EQ(yi, 5.0) << "y must be untouched when the plugin declines";
+
+   CsrMatrix good = random_csr(12, 3, 10);
+   amgt_csr  vg   = view(good);
+   void*     sg   = nullptr;
+   amgt_csr_out c{};
+   g_fail_alloc = true;
+   int before   = g_live_allocations;
+   ::testing::internal::CaptureStderr();
+   EXPECT_EQ(amgt_glue_spgemm(&sg, &vg, &sg, &vg, 1, &c), 0);
+   err = ::testing::internal::GetCapturedStderr();
+   EXPECT_NE(err.find("out of memory"), std::string::npos) << err;
+   EXPECT_EQ(g_live_allocations, before);
+   g_fail_alloc = false;
+   std::string t = stats_table();
+   EXPECT_NE(t.find("out-of-memory="), std::string::npos) << t;
+   EXPECT_NE(t.find("error="), std::string::npos) << t;
+   amgt_glue_matrix_release(state);
+   amgt_glue_matrix_release(sg);
+}
+
+TEST_F(Glue, DeclinedCasesAreCounted)
+{
+   void* state = nullptr;
+   amgt_glue_matrix_tag(&state, 4, AMGT_ROLE_P);
+   amgt_glue_count_fallback(state, "transposed");
+   amgt_glue_count_fallback(nullptr, "multivector");
+   std::string t = stats_table();
+   EXPECT_NE(t.find("transposed=1"), std::string::npos) << t;
+   EXPECT_NE(t.find("multivector=1"), std::string::npos) << t;
+   amgt_glue_matrix_release(state);
+}
+
+} // namespace

@@ -1,0 +1,229 @@
+// BoomerAMG through the plugin, end to end: the driver amgt-solve (a real hypre client) is
+// run as a separate process per mode, because the library reads AMGT once per process.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run
+{
+   int                                exit_code = -1;
+   std::string                        output;
+   std::map<std::string, std::string> json; // flat keys of the final JSON line
+
+   double num(const std::string& key) const
+   {
+      auto it = json.find(key);
+      if (it == json.end()) { ADD_FAILURE() << "no key " << key << " in:\n" << output; return NAN; }
+      return std::strtod(it->second.c_str(), nullptr);
+   }
+   std::string str(const std::string& key) const
+   {
+      auto it = json.find(key);
+      return it == json.end() ? std::string() : it->second;
+   }
+};
+
+// Scalars of a one-line JSON object (the driver's last line); arrays/objects are skipped.
+std::map<std::string, std::string> parse_json_scalars(const std::string& line)
+{
+   std::map<std::string, std::string> out;
+   static const std::regex            kv(R"re("([A-Za-z0-9_]+)"\s*:\s*("([^"]*)"|[-+0-9.eE]+|true|false|null))re");
+   for (auto it = std::sregex_iterator(line.begin(), line.end(), kv); it != std::sregex_iterator(); ++it)
+   {
+      const std::smatch& m = *it;
+      out[m[1]]            = m[3].matched ? m[3].str() : m[2].str();
+   }
+   return out;
+}
+
+Run run(const std::string& env, const std::string& args, int np = 0)
+{
+   std::string cmd = "env -u AMGT -u AMGT_LEVELS -u AMGT_STATS " + env + " ";
+   if (np > 0)
+   {
+      cmd += std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
+             "--oversubscribe -np " + std::to_string(np) + " ";
+   }
+   cmd += std::string(AMGT_SOLVE_EXE) + " " + args + " --json 2>&1";
+   Run   r;
+   FILE* pipe = popen(cmd.c_str(), "r");
+   if (!pipe) { ADD_FAILURE() << "popen failed: " << cmd; return r; }
+   std::array<char, 4096> buf;
+   while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+   int status  = pclose(pipe);
+   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+   size_t last = r.output.rfind("\n{");
+   std::string line = r.output.substr(last == std::string::npos ? 0 : last + 1);
+   r.json       = parse_json_scalars(line);
+   EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.output;
+   return r;
+}
+
+fs::path datasets_dir()
+{
+   if (const char* d = std::getenv("AMGT_DATASETS")) return d;
+   for (fs::path p : {fs::path(AMGT_SOURCE_DIR) / "datasets" / "matrices",
+                      fs::path(AMGT_SOURCE_DIR) / ".." / "shared" / "datasets" / "matrices"})
+   {
+      if (fs::exists(p / "poisson10000.mtx.gz")) return p;
+   }
+   return {};
+}
+
+// fp64 through the plugin reproduces stock hypre's convergence.
+void expect_same_convergence(const Run& off, const Run& fp64)
+{
+   ASSERT_FALSE(off.json.empty()) << off.output;
+   ASSERT_FALSE(fp64.json.empty()) << fp64.output;
+   EXPECT_EQ(off.str("converged"), "true") << off.output;
+   EXPECT_EQ(fp64.str("converged"), "true") << fp64.output;
+   EXPECT_NEAR(off.num("iterations"), fp64.num("iterations"), 1.0);
+   EXPECT_NEAR(off.num("rel_residual"), fp64.num("rel_residual"), 1e-10);
+   EXPECT_EQ(off.num("levels"), fp64.num("levels"));
+   EXPECT_GE(off.num("levels"), 2) << "hierarchy too shallow to exercise the coarse levels";
+}
+
+struct Case
+{
+   std::string name;
+   std::string args;
+};
+
+class GeneratedProblems : public ::testing::TestWithParam<Case>
+{
+};
+
+TEST_P(GeneratedProblems, Fp64MatchesStockAndMixedConverges)
+{
+   const Case& c    = GetParam();
+   Run         off  = run("AMGT=off", c.args);
+   Run         fp64 = run("AMGT=fp64", c.args);
+   expect_same_convergence(off, fp64);
+   Run mixed = run("AMGT=mixed", c.args);
+   EXPECT_EQ(mixed.str("converged"), "true") << mixed.output;
+   EXPECT_TRUE(std::isfinite(mixed.num("rel_residual")));
+   std::printf("[ result ] %s: off %g it, fp64 %g it, mixed %g it (rel res %.3g / %.3g / %.3g)\n",
+               c.name.c_str(), off.num("iterations"), fp64.num("iterations"), mixed.num("iterations"),
+               off.num("rel_residual"), fp64.num("rel_residual"), mixed.num("rel_residual"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+   Driver, GeneratedProblems,
+   ::testing::Values(Case{"laplace7_amg", "--problem laplace7 --n 16 --solver amg"},
+                     Case{"laplace27_amg", "--problem laplace27 --n 12 --solver amg"},
+                     Case{"systems3_amg", "--problem systems3 --n 8 --solver amg"},
+                     Case{"laplace7_pcg", "--problem laplace7 --n 16 --solver pcg"}),
+   [](const auto& info) { return info.param.name; });
+
+class DatasetMatrices : public ::testing::TestWithParam<std::string>
+{
+};
+
+TEST_P(DatasetMatrices, Fp64MatchesStockAndMixedConverges)
+{
+   fs::path dir = datasets_dir();
+   if (dir.empty()) GTEST_SKIP() << "no datasets found (set AMGT_DATASETS or keep ../shared beside the repo)";
+   fs::path file = dir / (GetParam() + ".mtx.gz");
+   ASSERT_TRUE(fs::exists(file)) << file;
+   std::string args = "--matrix " + file.string() + " --solver pcg --max-iter 200";
+   Run         off  = run("AMGT=off", args);
+   Run         fp64 = run("AMGT=fp64", args);
+   expect_same_convergence(off, fp64);
+   Run mixed = run("AMGT=mixed", args);
+   EXPECT_EQ(mixed.str("converged"), "true") << mixed.output;
+   std::printf("[ result ] %s: off %g it, fp64 %g it, mixed %g it\n", GetParam().c_str(),
+               off.num("iterations"), fp64.num("iterations"), mixed.num("iterations"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Driver, DatasetMatrices,
+                         ::testing::Values("poisson10000", "fv1", "jnlbrng1", "CSky3d20",
+                                           "amgmatch_anisotropic3d7816", "bodyy4"));
+
+TEST(Selection, OffAndUnsetAndInvalidAreStockBitForBit)
+{
+   const std::string args  = "--problem laplace7 --n 12";
+   Run               unset = run("", args);
+   Run               off   = run("AMGT=off", args);
+   Run               bad   = run("AMGT=fp65", args);
+   ASSERT_FALSE(unset.json.empty());
+   // the residual printed with 17 digits: identical strings mean identical doubles
+   EXPECT_EQ(unset.str("rel_residual"), off.str("rel_residual"));
+   EXPECT_EQ(unset.str("rel_residual"), bad.str("rel_residual"));
+   EXPECT_EQ(unset.str("iterations"), bad.str("iterations"));
+   EXPECT_NE(bad.output.find("fp65"), std::string::npos) << "invalid value not named:\n" << bad.output;
+   EXPECT_NE(bad.output.find("off, fp64, mixed, auto"), std::string::npos) << bad.output;
+   EXPECT_EQ(off.output.find("AMGT:"), std::string::npos) << "stock mode printed plugin messages";
+}
+
+TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
+{
+   Run r = run("AMGT=fp64 AMGT_STATS=1", "--problem laplace7 --n 16");
+   ASSERT_NE(r.output.find("AMGT statistics (rank 0 of 1): mode fp64"), std::string::npos) << r.output;
+   int levels = static_cast<int>(r.num("levels"));
+   ASSERT_GE(levels, 3);
+   // every level but the coarsest runs SpMV through the plugin; every coarsening level
+   // issues SpGEMM (modular RAP on the host): columns 8 (spgemm) and 10 (spmv)
+   std::regex row(R"(^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(fp64|fp32|fp16)\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+(\d+))");
+   int         rows_seen = 0;
+   std::string line;
+   for (size_t pos = 0; pos < r.output.size();)
+   {
+      size_t end = r.output.find('\n', pos);
+      line       = r.output.substr(pos, end - pos);
+      pos        = end == std::string::npos ? r.output.size() : end + 1;
+      std::smatch m;
+      if (!std::regex_search(line, m, row)) continue;
+      int level = std::stoi(m[1]);
+      ++rows_seen;
+      EXPECT_EQ(m[6].str(), "fp64");
+      if (level < levels - 1)
+      {
+         EXPECT_GT(std::stol(m[9]), 0) << "no plugin SpMV on level " << level << ": " << line;
+         EXPECT_GT(std::stol(m[8]), 0) << "no plugin SpGEMM on level " << level << ": " << line;
+      }
+   }
+   EXPECT_GE(rows_seen, levels - 1) << r.output;
+}
+
+TEST(Selection, MixedScheduleIsApplied)
+{
+   Run r = run("AMGT=mixed AMGT_LEVELS=d,s AMGT_STATS=1", "--problem laplace7 --n 16");
+   EXPECT_NE(r.output.find("schedule d,s"), std::string::npos) << r.output;
+   EXPECT_NE(r.output.find(" fp32 "), std::string::npos) << r.output;
+   EXPECT_EQ(r.output.find(" fp16 "), std::string::npos) << r.output;
+   EXPECT_EQ(r.str("converged"), "true");
+}
+
+TEST(Mpi, TwoRanksAgreeWithOne)
+{
+   for (const std::string& mode : {"off", "fp64", "mixed"})
+   {
+      const std::string args = "--problem laplace7 --n 16 --solver pcg";
+      Run               one  = run("AMGT=" + mode, args, 1);
+      Run               two  = run("AMGT=" + mode + " AMGT_STATS=all", args, 2);
+      ASSERT_FALSE(two.json.empty()) << two.output;
+      EXPECT_EQ(two.num("np"), 2);
+      EXPECT_NEAR(one.num("iterations"), two.num("iterations"), 1.0) << mode;
+      EXPECT_EQ(two.str("converged"), "true") << mode;
+      if (mode != "off")
+      {
+         // level tags reached the second rank: its own table shows plugin SpMV on level 1
+         EXPECT_NE(two.output.find("AMGT statistics (rank 1 of 2)"), std::string::npos) << two.output;
+      }
+   }
+}
+
+} // namespace
