@@ -17,6 +17,15 @@ namespace {
 
 using amgt::CsrMatrix;
 
+// The glue reads its configuration once per process, at the first call; this fixes it for
+// the whole binary before any test runs (static initialisation precedes gtest's main).
+const bool g_environment_set = [] {
+   setenv("AMGT", "mixed", 1);
+   setenv("AMGT_LEVELS", "d,s,h", 1);
+   setenv("AMGT_STATS", "1", 1);
+   return true;
+}();
+
 // Random square CSR with unsorted columns and a full diagonal; small-integer values.
 CsrMatrix random_csr(int n, int per_row, unsigned seed)
 {

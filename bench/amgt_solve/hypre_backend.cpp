@@ -1,0 +1,122 @@
+// Build-dependent hypre calls (CPU vs GPU) and reads of hypre's internal solver data.
+#include "hypre_backend.h"
+
+// Internal headers: hypre_ParAMGData (number of levels, level operators), hypre_bind_device,
+// hypre_ParCSRMatrixMigrate, hypre_SyncCudaDevice. Also maps MPI_* to hypre's stubs in
+// builds without MPI.
+#include "_hypre_parcsr_ls.h"
+
+namespace amgt::backend {
+
+bool gpu_build() {
+#if defined(HYPRE_USING_GPU)
+  return true;
+#else
+  return false;
+#endif
+}
+
+const char* device_name() { return gpu_build() ? "gpu" : "cpu"; }
+
+int bind_device(MPI_Comm comm) {
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int local_rank = 0;
+#if !defined(HYPRE_SEQUENTIAL)
+  MPI_Comm node_comm;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm);
+  MPI_Comm_rank(node_comm, &local_rank);
+  MPI_Comm_free(&node_comm);
+#endif
+#if defined(HYPRE_USING_GPU)
+  // GPU (local_rank % number of GPUs on the node), as hypre's ij driver does; must precede
+  // HYPRE_Initialize.
+  hypre_bind_device(rank, size, comm);
+#endif
+  return local_rank;
+}
+
+void configure_library(int vendor_spgemm, int vendor_spmv) {
+#if defined(HYPRE_USING_GPU)
+  HYPRE_DeviceInitialize();
+  HYPRE_SetMemoryLocation(HYPRE_MEMORY_DEVICE);
+  HYPRE_SetExecutionPolicy(HYPRE_EXEC_DEVICE);
+  HYPRE_SetSpGemmUseVendor(vendor_spgemm);
+  HYPRE_SetSpMVUseVendor(vendor_spmv);
+#else
+  (void)vendor_spgemm;
+  (void)vendor_spmv;
+  HYPRE_SetMemoryLocation(HYPRE_MEMORY_HOST);
+  HYPRE_SetExecutionPolicy(HYPRE_EXEC_HOST);
+#endif
+}
+
+// The only place that chooses BoomerAMG's product path.
+//
+// CPU builds: BoomerAMG reaches hypre's host SpGEMM (hypre_CSRMatrixMultiplyHost, where the
+// AMGT plugin hooks in; see docs/HYPRE_HOOKS.md) only with the modular RAP and a stored
+// transpose of P, so both are switched on, for stock and plugin runs alike (the baseline
+// must use the same algorithm).
+// GPU builds: hypre's defaults (device SpGEMM; keep-transpose is already the GPU default).
+void configure_products(HYPRE_Solver amg) {
+#if defined(HYPRE_USING_GPU)
+  (void)amg;
+#else
+  HYPRE_BoomerAMGSetModuleRAP2(amg, 1);
+  HYPRE_BoomerAMGSetKeepTranspose(amg, 1);
+#endif
+}
+
+const char* products_description() {
+#if defined(HYPRE_USING_GPU)
+  return "hypre GPU defaults (device SpGEMM, keep-transpose)";
+#else
+  return "HYPRE_BoomerAMGSetModuleRAP2(amg, 1), HYPRE_BoomerAMGSetKeepTranspose(amg, 1)";
+#endif
+}
+
+bool sets_module_rap2() { return !gpu_build(); }
+bool sets_keep_transpose() { return !gpu_build(); }
+
+void device_sync() {
+#if defined(HYPRE_USING_GPU)
+  hypre_SyncCudaDevice(hypre_handle());  // cudaDeviceSynchronize (hip... on HIP builds)
+#endif
+}
+
+void migrate_to_device(HYPRE_ParCSRMatrix A) {
+#if defined(HYPRE_USING_GPU)
+  hypre_ParCSRMatrixMigrate(reinterpret_cast<hypre_ParCSRMatrix*>(A), HYPRE_MEMORY_DEVICE);
+#else
+  (void)A;
+#endif
+}
+
+int amg_num_levels(HYPRE_Solver amg) {
+  const auto* data = reinterpret_cast<const hypre_ParAMGData*>(amg);
+  return data ? hypre_ParAMGDataNumLevels(data) : 0;
+}
+
+void amg_level_sizes(HYPRE_Solver amg, std::vector<std::int64_t>& rows,
+                     std::vector<std::int64_t>& nnz) {
+  rows.clear();
+  nnz.clear();
+  auto* data = reinterpret_cast<hypre_ParAMGData*>(amg);
+  if (!data || !hypre_ParAMGDataAArray(data)) return;
+  const int levels = hypre_ParAMGDataNumLevels(data);
+  for (int l = 0; l < levels; ++l) {
+    hypre_ParCSRMatrix* A = hypre_ParAMGDataAArray(data)[l];
+    if (!A) break;
+    long long local =
+        static_cast<long long>(hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixDiag(A))) +
+        static_cast<long long>(hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixOffd(A)));
+    long long global = 0;
+    MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG_INT, MPI_SUM, hypre_ParCSRMatrixComm(A));
+    rows.push_back(static_cast<std::int64_t>(hypre_ParCSRMatrixGlobalNumRows(A)));
+    nnz.push_back(global);
+  }
+}
+
+}  // namespace amgt::backend

@@ -1,0 +1,45 @@
+// Everything that depends on how hypre was built (CPU or GPU) or reads hypre's internal
+// headers lives behind this interface; the rest of the driver uses hypre's public API.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "HYPRE.h"
+#include "HYPRE_parcsr_ls.h"
+
+namespace amgt::backend {
+
+// True when hypre was built with GPU support (HYPRE_USING_GPU).
+bool gpu_build();
+const char* device_name();  // "gpu" or "cpu"
+
+// GPU builds: binds one GPU per MPI rank (by node-local rank). Before HYPRE_Initialize.
+// Returns the node-local rank (0 on CPU builds).
+int bind_device(MPI_Comm comm);
+
+// After HYPRE_Initialize: memory location, execution policy and the vendor switches of a
+// GPU build (no effect on CPU builds).
+void configure_library(int vendor_spgemm, int vendor_spmv);
+
+// Per-solver product path; see the comment in the implementation.
+void configure_products(HYPRE_Solver amg);
+// Human-readable list of the calls configure_products makes.
+const char* products_description();
+bool sets_module_rap2();      // configure_products calls SetModuleRAP2(amg, 1)
+bool sets_keep_transpose();   // configure_products calls SetKeepTranspose(amg, 1)
+
+// Waits for all device work (no-op on CPU builds). Used before reading timers.
+void device_sync();
+
+// GPU builds: moves an assembled matrix to device memory (no-op on CPU builds).
+void migrate_to_device(HYPRE_ParCSRMatrix A);
+
+// Number of levels of a BoomerAMG hierarchy after setup (hypre has no public getter).
+int amg_num_levels(HYPRE_Solver amg);
+
+// Global rows and nonzeros of each level's operator A_l (collective over the matrix's comm).
+void amg_level_sizes(HYPRE_Solver amg, std::vector<std::int64_t>& rows,
+                     std::vector<std::int64_t>& nnz);
+
+}  // namespace amgt::backend

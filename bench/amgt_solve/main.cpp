@@ -1,0 +1,331 @@
+// amgt-solve: a hypre client that solves one linear system with BoomerAMG (as the solver or
+// as PCG's preconditioner), with the benchmark settings, and reports timings and results.
+//
+//   1. MPI_Init; parse the options (every rank, same result).
+//   2. Every rank builds its contiguous row block: a generated problem, or the rows of a
+//      Matrix Market file that every rank reads. Errors are agreed on by all ranks, reported
+//      once, and end the run with status 1 (no MPI_Abort).
+//   3. Bind a GPU (GPU builds), HYPRE_Initialize, configure hypre's memory/execution/vendor
+//      switches, build the IJ matrix (b = 1, x0 = 0).
+//   4. One untimed warm-up (unless --repeat 0), then the timed runs: fresh solver, x = 0,
+//      setup and solve timed separately.
+//   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
+//      then, with --json, one JSON line as the very last line of stdout.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "HYPRE.h"
+#include "HYPRE_config.h"
+#include "errors.h"
+#include "hypre_backend.h"
+#include "mpi_compat.h"
+#include "mtx_reader.h"
+#include "options.h"
+#include "problems.h"
+#include "report.h"
+#include "row_block.h"
+#include "solver.h"
+
+namespace amgt {
+namespace {
+
+constexpr const char* kProgram = "amgt-solve";
+
+// The rank's share of the system, before hypre is involved.
+struct Input {
+  std::string problem;
+  std::int64_t global_rows = 0;
+  Range local;
+  RowSource source;
+  std::int64_t empty_rows = 0;         // matrix files: over the whole matrix
+  std::int64_t duplicates_summed = 0;  // matrix files: this rank's rows
+  std::vector<std::string> notes;      // warnings to print once (rank 0)
+};
+
+std::string file_stem(const std::string& path) {
+  std::string base = path.substr(path.find_last_of('/') == std::string::npos
+                                     ? 0
+                                     : path.find_last_of('/') + 1);
+  for (const char* ext : {".gz", ".mtx"}) {
+    const std::string e(ext);
+    if (base.size() > e.size() && base.compare(base.size() - e.size(), e.size(), e) == 0) {
+      base.erase(base.size() - e.size());
+    }
+  }
+  return base;
+}
+
+Input generated_input(const cli::Options& o, int rank, int size) {
+  problems::Problem p{*o.problem, o.n};
+  const long long big_max = static_cast<long long>(std::numeric_limits<HYPRE_BigInt>::max());
+  if (p.global_rows() > big_max) {
+    throw InputError(std::string(problems::name(p.kind)) + " with n = " + std::to_string(o.n) +
+                     " has " + std::to_string(p.global_rows()) +
+                     " rows, more than HYPRE_BigInt holds (largest n: " +
+                     std::to_string(problems::max_n(p.kind, big_max)) + ")");
+  }
+  if (p.num_nodes() < size) {
+    throw InputError("n = " + std::to_string(o.n) + " gives " + std::to_string(p.num_nodes()) +
+                     " grid nodes, fewer than the " + std::to_string(size) + " MPI ranks");
+  }
+  const int bs = p.block_size();
+  const Range nodes = block_partition(p.num_nodes(), rank, size);
+  Input in;
+  in.problem = problems::name(p.kind);
+  in.global_rows = p.global_rows();
+  in.local = Range{nodes.begin * bs, nodes.end * bs};
+  const Range local = in.local;
+  in.source = [p, local, bs](const std::function<void(const RowBlock&)>& sink) {
+    const std::int64_t chunk = std::int64_t{1} << 16;  // nodes per chunk
+    RowBlock blk;
+    for (std::int64_t r = local.begin; r < local.end; r += chunk * bs) {
+      const std::int64_t end = std::min(local.end, r + chunk * bs);
+      problems::generate_rows(p, Range{r, end}, blk);
+      sink(blk);
+    }
+  };
+  return in;
+}
+
+Input matrix_input(const cli::Options& o, int rank, int size) {
+  const int nf = o.effective_num_functions();
+  io::MtxReadOptions ro;
+  ro.select_rows = [nf, rank, size](std::int64_t rows) {
+    // Whole blocks of num_functions rows per rank when they divide the matrix.
+    const std::int64_t unit = (nf > 1 && rows % nf == 0) ? nf : 1;
+    const Range r = block_partition(rows / unit, rank, size);
+    return Range{r.begin * unit, r.end * unit};
+  };
+  auto m = std::make_shared<io::MtxMatrix>(io::read_matrix_market(o.matrix, ro));
+  const std::int64_t rows = m->info.rows;
+  if (nf > 1 && rows % nf != 0) {
+    throw InputError(std::to_string(rows) + " rows are not a multiple of --num-functions " +
+                     std::to_string(nf));
+  }
+  if (rows < static_cast<std::int64_t>(size) * nf) {
+    throw InputError(std::to_string(rows) + " rows are too few for " + std::to_string(size) +
+                     " MPI ranks");
+  }
+  const long long big_max = static_cast<long long>(std::numeric_limits<HYPRE_BigInt>::max());
+  if (rows > big_max) {
+    throw InputError(std::to_string(rows) + " rows do not fit HYPRE_BigInt");
+  }
+  Input in;
+  in.problem = file_stem(o.matrix);
+  in.global_rows = rows;
+  in.local = Range{m->rows.first_row, m->rows.first_row + m->rows.num_rows()};
+  in.empty_rows = m->info.empty_rows;
+  in.duplicates_summed = m->info.duplicates_summed;
+  if (m->info.upper_entries > 0) {
+    in.notes.push_back(std::to_string(m->info.upper_entries) + " entries of the " +
+                       io::to_string(m->info.symmetry) +
+                       " storage lie above the diagonal; mirrored like lower ones");
+  }
+  in.source = [m](const std::function<void(const RowBlock&)>& sink) { sink(m->rows); };
+  return in;
+}
+
+// True when no rank failed. Otherwise the lowest failing rank prints its message.
+bool all_ok(bool ok, const std::string& message, MPI_Comm comm, int rank, int size) {
+  int mine = ok ? size : rank;  // not const: hypre's MPI stubs take void*
+  int first_bad = size;
+  MPI_Allreduce(&mine, &first_bad, 1, MPI_INT, MPI_MIN, comm);
+  if (first_bad == size) return true;
+  if (rank == first_bad) {
+    std::fprintf(stderr, "%s: error: %s\n", kProgram, message.c_str());
+    std::fflush(stderr);
+  }
+  return false;
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+int drive(int argc, char** argv) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+
+  cli::Options o;
+  try {
+    o = cli::parse(argc, argv);
+  } catch (const cli::UsageError& e) {
+    if (rank == 0) {
+      std::fprintf(stderr, "%s: error: %s\nTry '%s --help'.\n", kProgram, e.what(), kProgram);
+    }
+    return 1;
+  }
+  if (o.help) {
+    if (rank == 0) cli::print_usage(stdout, kProgram);
+    return 0;
+  }
+
+  // ---- Input (no hypre yet) -------------------------------------------------------------
+  Input input;
+  {
+    std::string error;
+    try {
+      input = o.problem ? generated_input(o, rank, size) : matrix_input(o, rank, size);
+    } catch (const io::MtxError& e) {
+      error = e.what();  // "<path>: line <n>: <what is wrong>"
+    } catch (const InputError& e) {
+      error = e.what();
+    } catch (const std::bad_alloc&) {
+      error = "out of memory while loading the input";
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (!all_ok(error.empty(), error, comm, rank, size)) return 1;
+  }
+  {
+    long long mine = input.duplicates_summed;
+    long long dups = 0;
+    MPI_Allreduce(&mine, &dups, 1, MPI_LONG_LONG_INT, MPI_SUM, comm);
+    if (rank == 0) {
+      if (input.empty_rows > 0) {
+        std::fprintf(stderr, "%s: warning: %lld of %lld rows are empty; AMG may fail on them\n",
+                     kProgram, static_cast<long long>(input.empty_rows),
+                     static_cast<long long>(input.global_rows));
+      }
+      if (dups > 0) {
+        std::fprintf(stderr, "%s: warning: summed %lld duplicate entries\n", kProgram, dups);
+      }
+      for (const std::string& note : input.notes) {
+        std::fprintf(stderr, "%s: warning: %s\n", kProgram, note.c_str());
+      }
+      std::fflush(stderr);
+    }
+  }
+
+  // ---- hypre ----------------------------------------------------------------------------
+  backend::bind_device(comm);  // before HYPRE_Initialize
+  HYPRE_Initialize();
+  backend::configure_library(o.vendor_spgemm, o.vendor_spmv);
+
+  Report rep;
+  rep.mode = env_or("AMGT", "off");
+  if (const char* lv = std::getenv("AMGT_LEVELS"); lv && *lv) rep.levels_schedule = lv;
+  rep.problem = input.problem;
+  if (!o.matrix.empty()) rep.matrix = o.matrix;
+  if (o.problem) rep.n = o.n;
+  rep.np = size;
+  rep.device = backend::device_name();
+  rep.hypre_version = HYPRE_RELEASE_VERSION;
+  rep.products = backend::products_description();
+  rep.module_rap2 = backend::sets_module_rap2();
+  rep.keep_transpose = backend::sets_keep_transpose();
+  rep.options = o;
+  rep.empty_rows = input.empty_rows;
+
+  int status = 0;
+  try {
+    LinearSystem system(comm, input.global_rows, input.local, input.source);
+    input.source = nullptr;  // frees the rows read from a file
+    rep.rows = system.global_rows();
+    rep.nnz = system.global_nnz();
+
+    if (o.repeat >= 1) {
+      const RunResult w = run_once(system, o, comm, false);  // warm-up: only errors count
+      rep.warmup = true;
+      rep.hypre_error |= w.hypre_error;
+      rep.hypre_setup_error |= w.setup_error;
+      rep.hypre_solve_error |= w.solve_error;
+    }
+    const int runs = o.repeat >= 1 ? o.repeat : 1;
+    for (int i = 0; i < runs; ++i) {
+      const bool last = i == runs - 1;
+      RunResult r = run_once(system, o, comm, last);
+      rep.setup_all.push_back(r.setup_s);
+      rep.solve_all.push_back(r.solve_s);
+      rep.iterations_all.push_back(r.iterations);
+      rep.hypre_error |= r.hypre_error;
+      rep.hypre_setup_error |= r.setup_error;
+      rep.hypre_solve_error |= r.solve_error;
+      if (last) {
+        rep.levels = r.levels;
+        rep.iterations = r.iterations;
+        rep.rel_residual = r.rel_residual;
+        rep.level_rows = std::move(r.level_rows);
+        rep.level_nnz = std::move(r.level_nnz);
+      }
+    }
+    // BoomerAMG with tol 0 reports no residual: measure it (one SpMV, untimed).
+    const bool amg_without_residual = o.solver == cli::SolverKind::Amg && o.tol <= 0.0;
+    if (o.true_residual || amg_without_residual) {
+      rep.true_rel_residual = system.true_relative_residual();
+      if (amg_without_residual) rep.rel_residual = *rep.true_rel_residual;
+    }
+    // false for NaN, and whenever hypre flagged an error: a PCG that stops on a NaN reports
+    // 0 iterations and a residual of 0.
+    rep.converged = rep.rel_residual <= o.tol && !rep.hypre_setup_error && !rep.hypre_solve_error;
+  } catch (const InputError& e) {
+    // Raised identically on every rank (collective checks).
+    if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", kProgram, e.what());
+    status = 1;
+  } catch (const std::exception& e) {
+    // May be on one rank only: the others could wait in a collective forever.
+    std::fprintf(stderr, "%s: rank %d: fatal: %s\n", kProgram, rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(comm, 2);
+  }
+
+  if (status == 0) {
+    if (rank == 0) {
+      print_summary(stdout, rep);
+      if (rep.hypre_setup_error) {
+        std::fprintf(stderr, "%s: error: hypre reported an error in the setup: %s\n", kProgram,
+                     describe_hypre_error(rep.hypre_setup_error).c_str());
+      }
+      if (rep.hypre_solve_error) {
+        std::fprintf(stderr, "%s: error: hypre reported an error in the solve: %s\n", kProgram,
+                     describe_hypre_error(rep.hypre_solve_error).c_str());
+      }
+      if (!rep.converged) {
+        std::fprintf(stderr, "%s: warning: not converged: relative residual %.3e > tol %g after %d iterations\n",
+                     kProgram, rep.rel_residual, o.tol, rep.iterations);
+      }
+    }
+    if (rep.hypre_error) {
+      status = 2;
+    } else if (!rep.converged && o.require_converged) {
+      status = 3;
+    }
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+
+  HYPRE_Finalize();  // the AMGT library prints its statistics here
+
+  if (o.json && (status == 0 || status == 2 || status == 3)) {
+    // Everything else is out before the JSON line: flush on every rank, then barrier.
+    std::fflush(stdout);
+    MPI_Barrier(comm);
+    if (rank == 0) {
+      std::printf("%s\n", to_json(rep).c_str());
+      std::fflush(stdout);
+    }
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace amgt
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int status = amgt::drive(argc, argv);
+  MPI_Finalize();
+  return status;
+}

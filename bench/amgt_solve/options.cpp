@@ -1,0 +1,319 @@
+// Command-line parsing for amgt-solve.
+#include "options.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace amgt::cli {
+
+const char* name(SolverKind kind) { return kind == SolverKind::Pcg ? "pcg" : "amg"; }
+
+namespace {
+
+[[noreturn]] void usage_error(const std::string& message) { throw UsageError(message); }
+
+long long parse_integer(const std::string& option, const std::string& text, long long lo,
+                        long long hi) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(s, &end, 10);
+  if (text.empty() || end != s + text.size() || std::isspace(static_cast<unsigned char>(s[0]))) {
+    usage_error("option " + option + " expects an integer, got '" + text + "'");
+  }
+  if (errno == ERANGE || v < lo || v > hi) {
+    usage_error("option " + option + " must be in " + std::to_string(lo) + ".." +
+                std::to_string(hi) + ", got '" + text + "'");
+  }
+  return v;
+}
+
+int parse_int(const std::string& option, const std::string& text, int lo, int hi) {
+  return static_cast<int>(parse_integer(option, text, lo, hi));
+}
+
+// A finite number in [lo, hi] (open at lo when lo_open).
+double parse_real(const std::string& option, const std::string& text, double lo, double hi,
+                  bool lo_open = false) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (text.empty() || end != s + text.size() || std::isspace(static_cast<unsigned char>(s[0])) ||
+      !std::isfinite(v)) {
+    usage_error("option " + option + " expects a finite number, got '" + text + "'");
+  }
+  if (v > hi || v < lo || (lo_open && v == lo)) {
+    char range[96];
+    std::snprintf(range, sizeof range, "%s%g, %g]", lo_open ? "(" : "[", lo, hi);
+    usage_error("option " + option + " must be in " + range + ", got '" + text + "'");
+  }
+  return v;
+}
+
+int parse_choice(const std::string& option, const std::string& text,
+                 const std::vector<int>& allowed) {
+  const int v = parse_int(option, text, -1000000, 1000000);
+  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+    std::string list;
+    for (int a : allowed) list += (list.empty() ? "" : " ") + std::to_string(a);
+    usage_error("option " + option + " must be one of: " + list + "; got '" + text + "'");
+  }
+  return v;
+}
+
+// hypre 2.32 documented values (HYPRE_parcsr_ls.h).
+const std::vector<int> kCoarsenTypes = {0, 1, 3, 6, 7, 8, 9, 10, 11, 21, 22};
+const std::vector<int> kRelaxTypes = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+                                      14, 15, 16, 17, 18, 19, 21, 29, 30, 88, 89, 98, 99, 199};
+
+struct Spec {
+  const char* name;
+  bool takes_value;
+  std::function<void(Options&, const std::string& option, const std::string& value)> apply;
+};
+
+const std::vector<Spec>& specs() {
+  static const std::vector<Spec> table = {
+      {"--help", false, [](Options& o, const std::string&, const std::string&) { o.help = true; }},
+      {"-h", false, [](Options& o, const std::string&, const std::string&) { o.help = true; }},
+      {"--problem", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         const auto kind = problems::parse_kind(v);
+         if (!kind) {
+           usage_error("unknown problem '" + v + "' for " + opt +
+                       " (expected laplace7, laplace27 or systems3)");
+         }
+         o.problem = kind;
+       }},
+      {"--n", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.n = parse_integer(opt, v, 1, 1 << 20);
+       }},
+      {"--matrix", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         if (v.empty()) usage_error("option " + opt + " expects a file name");
+         o.matrix = v;
+       }},
+      {"--solver", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         if (v == "amg") {
+           o.solver = SolverKind::Amg;
+         } else if (v == "pcg") {
+           o.solver = SolverKind::Pcg;
+         } else {
+           usage_error("unknown solver '" + v + "' for " + opt + " (expected amg or pcg)");
+         }
+       }},
+      {"--tol", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.tol = parse_real(opt, v, 0.0, 1.0);
+       }},
+      {"--max-iter", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.max_iter = parse_int(opt, v, 1, 1000000);
+       }},
+      {"--print-level", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.print_level = parse_int(opt, v, 0, 3);
+       }},
+      {"--num-functions", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.num_functions = parse_int(opt, v, 1, 64);
+       }},
+      {"--coarsen-type", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.coarsen_type = parse_choice(opt, v, kCoarsenTypes);
+       }},
+      {"--strong-threshold", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.strong_threshold = parse_real(opt, v, 0.0, 1.0);
+       }},
+      {"--max-row-sum", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.max_row_sum = parse_real(opt, v, 0.0, 1.0, /*lo_open=*/true);
+       }},
+      {"--max-coarse-size", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.max_coarse_size = parse_int(opt, v, 1, 1 << 30);
+       }},
+      {"--interp-type", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.interp_type = parse_int(opt, v, 0, 18);
+       }},
+      {"--trunc-factor", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.trunc_factor = parse_real(opt, v, 0.0, 1.0);
+       }},
+      {"--pmax", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.pmax = parse_int(opt, v, 0, 1 << 20);
+       }},
+      {"--relax-type", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.relax_type = parse_choice(opt, v, kRelaxTypes);
+       }},
+      {"--num-sweeps", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.num_sweeps = parse_int(opt, v, 1, 1000);
+       }},
+      {"--max-levels", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.max_levels = parse_int(opt, v, 1, 100);
+       }},
+      {"--agg-levels", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.amg.agg_levels = parse_int(opt, v, 0, 100);
+       }},
+      {"--cycle", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         if (v == "V" || v == "v" || v == "1") {
+           o.amg.cycle_type = 1;
+         } else if (v == "W" || v == "w" || v == "2") {
+           o.amg.cycle_type = 2;
+         } else {
+           usage_error("option " + opt + " expects V or W, got '" + v + "'");
+         }
+       }},
+      {"--vendor-spgemm", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.vendor_spgemm = parse_int(opt, v, 0, 1);
+       }},
+      {"--vendor-spmv", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.vendor_spmv = parse_int(opt, v, 0, 1);
+       }},
+      {"--repeat", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.repeat = parse_int(opt, v, 0, 100000);
+       }},
+      {"--json", false,
+       [](Options& o, const std::string&, const std::string&) { o.json = true; }},
+      {"--require-converged", false,
+       [](Options& o, const std::string&, const std::string&) { o.require_converged = true; }},
+      {"--true-residual", false,
+       [](Options& o, const std::string&, const std::string&) { o.true_residual = true; }},
+  };
+  return table;
+}
+
+}  // namespace
+
+Options parse(int argc, const char* const* argv) {
+  Options o;
+  bool saw_n = false;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a] ? argv[a] : "";
+    std::string key = arg;
+    std::string value;
+    bool inline_value = false;
+    if (arg.rfind("--", 0) == 0) {
+      const std::size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        key = arg.substr(0, eq);
+        value = arg.substr(eq + 1);
+        inline_value = true;
+      }
+    }
+    const auto& table = specs();
+    const auto it = std::find_if(table.begin(), table.end(),
+                                 [&key](const Spec& s) { return key == s.name; });
+    if (it == table.end()) {
+      if (arg.empty() || arg[0] != '-') usage_error("unexpected argument '" + arg + "'");
+      usage_error("unknown option '" + key + "'");
+    }
+    if (it->takes_value) {
+      if (!inline_value) {
+        if (a + 1 >= argc) usage_error("option " + key + " needs a value");
+        value = argv[++a] ? argv[a] : "";
+      }
+    } else if (inline_value) {
+      usage_error("option " + key + " takes no value");
+    }
+    if (key == "--n") saw_n = true;
+    it->apply(o, key, value);
+  }
+  if (o.help) return o;
+
+  if (o.problem && !o.matrix.empty()) {
+    usage_error("give either --problem or --matrix, not both");
+  }
+  if (!o.problem && o.matrix.empty()) {
+    usage_error("nothing to solve: give --problem laplace7|laplace27|systems3 --n N, or --matrix FILE");
+  }
+  if (o.problem && !saw_n) usage_error("--problem needs --n N (grid points per direction)");
+  if (!o.problem && saw_n) usage_error("--n applies to --problem only, not to --matrix");
+  if (o.problem && *o.problem == problems::Kind::Systems3 && o.num_functions > 0 &&
+      o.num_functions != 1 && o.num_functions != 3) {
+    usage_error("--num-functions for systems3 must be 1 or 3");
+  }
+  if (o.problem && *o.problem != problems::Kind::Systems3 && o.num_functions > 1) {
+    usage_error(std::string("--num-functions > 1 needs several unknowns per node; ") +
+                problems::name(*o.problem) + " has one");
+  }
+  return o;
+}
+
+void print_usage(std::FILE* out, const char* program) {
+  std::fprintf(out,
+R"(Usage: %s (--problem laplace7|laplace27|systems3 --n N | --matrix FILE) [options]
+
+Solves A x = b with b = all ones and x0 = 0 by BoomerAMG (hypre's IJ/ParCSR interface).
+The AMGT environment variable (read by the library) selects the sparse kernels; this
+driver only reports it.
+
+Problem (exactly one):
+  --problem NAME        laplace7 | laplace27 | systems3 on an N^3 grid, Dirichlet boundary
+                        eliminated; systems3 = kron(7-point Laplacian, 3x3 SPD coupling),
+                        3 unknowns per node (node-major)
+  --n N                 grid points per direction (rows N^3, or 3 N^3 for systems3)
+  --matrix FILE         Matrix Market coordinate file (.mtx or .mtx.gz): real, integer or
+                        pattern; general, symmetric or skew-symmetric; square
+
+Solver:
+  --solver amg|pcg      amg: BoomerAMG as the solver; pcg: PCG (two-norm, relative
+                        residual) with one BoomerAMG V-cycle as preconditioner   [amg]
+  --tol T               relative residual tolerance                              [1e-8]
+  --max-iter K          iteration limit                                          [100]
+  --print-level L       hypre print level (0..3)                                 [0]
+  --num-functions F     BoomerAMG SetNumFunctions       [3 for systems3, otherwise 1]
+
+BoomerAMG (defaults = benchmark protocol):
+  --coarsen-type C      8 = PMIS                                                 [8]
+  --strong-threshold S                                                           [0.25]
+  --max-row-sum R                                                                [0.8]
+  --max-coarse-size M                                                            [3]
+  --interp-type I       6 = extended+i                                           [6]
+  --trunc-factor F                                                               [0.1]
+  --pmax P              max elements per row of P                                [4]
+  --relax-type R        18 = l1-Jacobi                                           [18]
+  --num-sweeps K                                                                 [1]
+  --max-levels L                                                                 [7]
+  --agg-levels A        levels of aggressive coarsening                          [0]
+  --cycle V|W                                                                    [V]
+
+GPU builds (accepted and reported, without effect, on CPU builds):
+  --vendor-spgemm 0|1   HYPRE_SetSpGemmUseVendor                                 [0]
+  --vendor-spmv 0|1     HYPRE_SetSpMVUseVendor                                   [0]
+
+Timing and output:
+  --repeat K            one untimed warm-up, then K timed setup+solve runs (fresh
+                        solver, x = 0 each); medians of the max over ranks.
+                        0: a single timed run without warm-up                    [1]
+  --json                end stdout with one line of JSON holding the results
+  --true-residual       also compute ||b - A x|| / ||b|| after the last run (one
+                        extra SpMV, outside the timings)
+  --require-converged   exit 3 when the final relative residual is above --tol
+  --help                this text
+
+Exit status: 0 ran (converged or not), 1 bad arguments or input, 2 hypre reported an
+error, 3 not converged with --require-converged.
+)",
+               program);
+}
+
+}  // namespace amgt::cli

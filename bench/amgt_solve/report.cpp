@@ -1,0 +1,292 @@
+// Summary text and JSON record of a run.
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace amgt {
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::vector<double> Report::total_all() const {
+  std::vector<double> t(setup_all.size());
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = setup_all[i] + solve_all[i];
+  return t;
+}
+double Report::setup_median() const { return median(setup_all); }
+double Report::solve_median() const { return median(solve_all); }
+double Report::total_median() const { return median(total_all()); }
+
+double Report::operator_complexity() const {
+  if (level_nnz.empty() || level_nnz[0] == 0) return std::nan("");
+  double sum = 0.0;
+  for (std::int64_t v : level_nnz) sum += static_cast<double>(v);
+  return sum / static_cast<double>(level_nnz[0]);
+}
+
+namespace {
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    if (c < 0x80) {
+      extra = 0;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      extra = 1;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      extra = 2;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      extra = 3;
+    } else {
+      return false;
+    }
+    for (int k = 1; k <= extra; ++k) {
+      if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+    }
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return true;
+}
+
+// Minimal JSON object writer: keys in insertion order, one line.
+class JsonWriter {
+ public:
+  JsonWriter() : out_("{") {}
+  std::string finish() { return out_ + "}"; }
+
+  void str(const char* key, const std::string& v) { k(key); quote(v); }
+  void opt_str(const char* key, const std::optional<std::string>& v) {
+    k(key);
+    if (v) quote(*v); else out_ += "null";
+  }
+  void integer(const char* key, long long v) { k(key); out_ += std::to_string(v); }
+  void opt_integer(const char* key, const std::optional<std::int64_t>& v) {
+    k(key);
+    out_ += v ? std::to_string(*v) : "null";
+  }
+  void boolean(const char* key, bool v) { k(key); out_ += v ? "true" : "false"; }
+  void number(const char* key, double v, const char* format = nullptr) {
+    k(key);
+    num(v, format);
+  }
+  void opt_number(const char* key, const std::optional<double>& v) {
+    k(key);
+    if (v) num(*v, "%.17g"); else out_ += "null";
+  }
+  void numbers(const char* key, const std::vector<double>& v, const char* format = nullptr) {
+    k(key);
+    out_ += "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) out_ += ",";
+      num(v[i], format);
+    }
+    out_ += "]";
+  }
+  template <typename T>
+  void integers(const char* key, const std::vector<T>& v) {
+    k(key);
+    out_ += "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) out_ += ",";
+      out_ += std::to_string(static_cast<long long>(v[i]));
+    }
+    out_ += "]";
+  }
+
+ private:
+  void k(const char* key) {
+    if (out_.size() > 1) out_ += ",";
+    quote(key);
+    out_ += ":";
+  }
+  // Shortest of %.15g / %.16g / %.17g that reads back as the same double, unless a fixed
+  // format is asked for (times).
+  void num(double v, const char* format) {
+    if (!std::isfinite(v)) {
+      out_ += "null";
+      return;
+    }
+    if (format != nullptr) {
+      out_ += fmt(format, v);
+      return;
+    }
+    for (const char* f : {"%.15g", "%.16g", "%.17g"}) {
+      const std::string s = fmt(f, v);
+      if (std::strtod(s.c_str(), nullptr) == v || f[3] == '7') {
+        out_ += s;
+        return;
+      }
+    }
+  }
+  void quote(const std::string& s) {
+    const bool utf8 = valid_utf8(s);
+    out_ += '"';
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        default:
+          if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8)) {
+            // Control bytes; the bytes of a string that is not valid UTF-8 (a path need
+            // not be) are written as the code points U+0080..U+00FF so the line stays JSON.
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out_ += buf;
+          } else {
+            out_ += static_cast<char>(c);
+          }
+      }
+    }
+    out_ += '"';
+  }
+  std::string out_;
+};
+
+std::string list(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) s += (s.empty() ? "" : " ") + fmt("%.6f", x);
+  return s;
+}
+
+}  // namespace
+
+void print_summary(std::FILE* out, const Report& r) {
+  const cli::Options& o = r.options;
+  const cli::AmgSettings& a = o.amg;
+  std::fprintf(out, "amgt-solve (hypre %s, %s build)\n", r.hypre_version.c_str(),
+               r.device.c_str());
+  if (r.matrix) {
+    std::fprintf(out, "  problem       %s (matrix %s)\n", r.problem.c_str(), r.matrix->c_str());
+  } else {
+    std::fprintf(out, "  problem       %s, n = %lld\n", r.problem.c_str(),
+                 static_cast<long long>(r.n.value_or(0)));
+  }
+  std::fprintf(out, "  system        %lld rows, %lld nonzeros", static_cast<long long>(r.rows),
+               static_cast<long long>(r.nnz));
+  if (r.empty_rows > 0) std::fprintf(out, ", %lld empty rows", static_cast<long long>(r.empty_rows));
+  std::fprintf(out, "; b = 1, x0 = 0\n");
+  std::fprintf(out, "  ranks         %d (%s)\n", r.np, r.device.c_str());
+  std::fprintf(out, "  AMGT          %s, AMGT_LEVELS %s\n", r.mode.c_str(),
+               r.levels_schedule ? r.levels_schedule->c_str() : "(unset)");
+  std::fprintf(out, "  vendor        spgemm %d, spmv %d%s\n", o.vendor_spgemm, o.vendor_spmv,
+               r.device == "gpu" ? "" : " (no effect on a CPU build)");
+  std::fprintf(out, "  products      %s\n", r.products.c_str());
+  if (o.solver == cli::SolverKind::Pcg) {
+    std::fprintf(out,
+                 "  solver        pcg (two-norm, relative residual) + 1 BoomerAMG V-cycle; "
+                 "tol %g, max iter %d\n",
+                 o.tol, o.max_iter);
+  } else {
+    std::fprintf(out, "  solver        BoomerAMG; tol %g, max iter %d\n", o.tol, o.max_iter);
+  }
+  std::fprintf(out,
+               "  BoomerAMG     coarsen %d, theta %g, max row sum %g, max coarse %d, interp %d "
+               "(trunc %g, pmax %d),\n"
+               "                relax %d x %d, max levels %d, agg levels %d, %s-cycle, "
+               "num functions %d\n",
+               a.coarsen_type, a.strong_threshold, a.max_row_sum, a.max_coarse_size,
+               a.interp_type, a.trunc_factor, a.pmax, a.relax_type, a.num_sweeps, a.max_levels,
+               a.agg_levels, a.cycle_type == 2 ? "W" : "V", o.effective_num_functions());
+  std::fprintf(out, "  hierarchy     %d levels", r.levels);
+  if (!r.level_rows.empty()) {
+    std::fprintf(out, ", operator complexity %.3f; rows/nnz:", r.operator_complexity());
+    for (std::size_t l = 0; l < r.level_rows.size(); ++l) {
+      std::fprintf(out, " %lld/%lld", static_cast<long long>(r.level_rows[l]),
+                   static_cast<long long>(r.level_nnz[l]));
+    }
+  }
+  std::fprintf(out, "\n");
+  std::fprintf(out, "  result        %d iterations, relative residual %.6e, %s\n", r.iterations,
+               r.rel_residual, r.converged ? "converged" : "NOT converged");
+  if (r.true_rel_residual) {
+    std::fprintf(out, "  true residual ||b - A x|| / ||b|| = %.6e\n", *r.true_rel_residual);
+  }
+  if (r.hypre_error) {
+    std::fprintf(out, "  hypre error   setup %d, solve %d\n", r.hypre_setup_error,
+                 r.hypre_solve_error);
+  }
+  std::fprintf(out, "  time [s]      setup %.6f, solve %.6f, total %.6f  (median of %zu run%s%s; "
+               "max over ranks)\n",
+               r.setup_median(), r.solve_median(), r.total_median(), r.setup_all.size(),
+               r.setup_all.size() == 1 ? "" : "s", r.warmup ? " after 1 warm-up" : ", no warm-up");
+  std::fprintf(out, "  setup all     %s\n", list(r.setup_all).c_str());
+  std::fprintf(out, "  solve all     %s\n", list(r.solve_all).c_str());
+}
+
+std::string to_json(const Report& r) {
+  const cli::Options& o = r.options;
+  const cli::AmgSettings& a = o.amg;
+  JsonWriter j;
+  j.str("mode", r.mode);
+  j.opt_str("levels_schedule", r.levels_schedule);
+  j.str("problem", r.problem);
+  j.opt_str("matrix", r.matrix);
+  j.opt_integer("n", r.n);
+  j.str("solver", cli::name(o.solver));
+  j.integer("np", r.np);
+  j.str("device", r.device);
+  j.integer("vendor_spgemm", o.vendor_spgemm);
+  j.integer("vendor_spmv", o.vendor_spmv);
+  j.integer("rows", r.rows);
+  j.integer("nnz", r.nnz);
+  j.integer("empty_rows", r.empty_rows);
+  j.integer("levels", r.levels);
+  j.integer("iterations", r.iterations);
+  j.number("rel_residual", r.rel_residual, "%.17g");
+  j.opt_number("true_rel_residual", r.true_rel_residual);
+  j.boolean("converged", r.converged);
+  j.number("setup_s", r.setup_median(), "%.9g");
+  j.number("solve_s", r.solve_median(), "%.9g");
+  j.number("total_s", r.total_median(), "%.9g");
+  j.numbers("setup_all", r.setup_all, "%.9g");
+  j.numbers("solve_all", r.solve_all, "%.9g");
+  j.numbers("total_all", r.total_all(), "%.9g");
+  j.integers("iterations_all", r.iterations_all);
+  j.integer("repeat", o.repeat);
+  j.boolean("warmup", r.warmup);
+  j.integers("level_rows", r.level_rows);
+  j.integers("level_nnz", r.level_nnz);
+  j.number("operator_complexity", r.operator_complexity());
+  j.number("tol", o.tol);
+  j.integer("max_iter", o.max_iter);
+  j.integer("num_functions", o.effective_num_functions());
+  j.integer("coarsen_type", a.coarsen_type);
+  j.number("strong_threshold", a.strong_threshold);
+  j.number("max_row_sum", a.max_row_sum);
+  j.integer("max_coarse_size", a.max_coarse_size);
+  j.integer("interp_type", a.interp_type);
+  j.number("trunc_factor", a.trunc_factor);
+  j.integer("pmax", a.pmax);
+  j.integer("relax_type", a.relax_type);
+  j.integer("num_sweeps", a.num_sweeps);
+  j.integer("max_levels", a.max_levels);
+  j.integer("agg_levels", a.agg_levels);
+  j.str("cycle", a.cycle_type == 2 ? "W" : "V");
+  j.boolean("module_rap2", r.module_rap2);
+  j.boolean("keep_transpose", r.keep_transpose);
+  j.integer("hypre_error", r.hypre_error);
+  j.integer("hypre_setup_error", r.hypre_setup_error);
+  j.integer("hypre_solve_error", r.hypre_solve_error);
+  j.str("hypre_version", r.hypre_version);
+  return j.finish();
+}
+
+}  // namespace amgt

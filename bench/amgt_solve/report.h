@@ -1,0 +1,64 @@
+// Results of a driver run: the readable summary and the one-line JSON record.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "options.h"
+
+namespace amgt {
+
+struct Report {
+  // What ran.
+  std::string mode;                            // env AMGT, or "off"
+  std::optional<std::string> levels_schedule;  // env AMGT_LEVELS
+  std::string problem;                         // generator name, or the file's stem
+  std::optional<std::string> matrix;           // path for --matrix
+  std::optional<std::int64_t> n;               // grid size for --problem
+  int np = 1;
+  std::string device;  // "gpu" | "cpu"
+  std::string hypre_version;
+  std::string products;  // backend::products_description()
+  bool module_rap2 = false;
+  bool keep_transpose = false;
+  cli::Options options;
+
+  // The system.
+  std::int64_t rows = 0;
+  std::int64_t nnz = 0;
+  std::int64_t empty_rows = 0;
+
+  // Results (iterations, residual and levels from the last run).
+  int levels = 0;
+  int iterations = 0;
+  double rel_residual = 0.0;
+  std::optional<double> true_rel_residual;
+  bool converged = false;
+  int hypre_error = 0;        // OR of the flags below
+  int hypre_setup_error = 0;  // hypre error flags (HYPRE_ERROR_CONV excluded), any run
+  int hypre_solve_error = 0;
+  bool warmup = false;
+  std::vector<double> setup_all;
+  std::vector<double> solve_all;
+  std::vector<int> iterations_all;
+  std::vector<std::int64_t> level_rows;
+  std::vector<std::int64_t> level_nnz;
+
+  std::vector<double> total_all() const;
+  double setup_median() const;
+  double solve_median() const;
+  double total_median() const;
+  double operator_complexity() const;  // sum of level nnz / nnz of level 0
+};
+
+double median(std::vector<double> values);
+
+void print_summary(std::FILE* out, const Report& report);
+
+// One line of JSON (no trailing newline); NaN and Inf are written as null.
+std::string to_json(const Report& report);
+
+}  // namespace amgt

@@ -1,0 +1,71 @@
+// The linear system (hypre IJ/ParCSR objects) and one timed setup + solve.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "HYPRE.h"
+#include "HYPRE_IJ_mv.h"
+#include "HYPRE_parcsr_ls.h"
+#include "options.h"
+#include "row_block.h"
+
+namespace amgt {
+
+// Feeds the local rows, possibly in several chunks, to `sink`, in increasing row order
+// and covering exactly the rank's range. It is called twice (count, then fill).
+using RowSource = std::function<void(const std::function<void(const RowBlock&)>& sink)>;
+
+// A x = b on `comm`, rows [local.begin, local.end) owned by this rank; b = 1, x = 0.
+// Owns its hypre objects; destroy it before HYPRE_Finalize.
+class LinearSystem {
+ public:
+  LinearSystem(MPI_Comm comm, std::int64_t global_rows, Range local, const RowSource& source);
+  ~LinearSystem();
+  LinearSystem(const LinearSystem&) = delete;
+  LinearSystem& operator=(const LinearSystem&) = delete;
+
+  HYPRE_ParCSRMatrix A() const { return A_; }
+  HYPRE_ParVector b() const { return b_; }
+  HYPRE_ParVector x() const { return x_; }
+  std::int64_t global_rows() const { return global_rows_; }
+  std::int64_t global_nnz() const { return global_nnz_; }
+
+  // ||b - A x||_2 / ||b||_2 with the current x (one SpMV).
+  double true_relative_residual() const;
+
+ private:
+  MPI_Comm comm_;
+  std::int64_t global_rows_ = 0;
+  std::int64_t global_nnz_ = 0;
+  HYPRE_IJMatrix ij_A_ = nullptr;
+  HYPRE_IJVector ij_b_ = nullptr;
+  HYPRE_IJVector ij_x_ = nullptr;
+  HYPRE_IJVector ij_r_ = nullptr;
+  HYPRE_ParCSRMatrix A_ = nullptr;
+  HYPRE_ParVector b_ = nullptr;
+  HYPRE_ParVector x_ = nullptr;
+  HYPRE_ParVector r_ = nullptr;
+};
+
+struct RunResult {
+  double setup_s = 0.0;  // max over ranks
+  double solve_s = 0.0;  // max over ranks
+  int iterations = 0;
+  double rel_residual = 0.0;  // as reported by the solver
+  int levels = 0;
+  int hypre_error = 0;        // hypre error flags other than HYPRE_ERROR_CONV, OR over ranks
+  int setup_error = 0;        // the part raised by the setup
+  int solve_error = 0;        // the part raised by the solve
+  bool hit_conv_error = false;  // hypre raised HYPRE_ERROR_CONV (did not converge)
+  std::vector<std::int64_t> level_rows;  // only when collect_levels
+  std::vector<std::int64_t> level_nnz;
+};
+
+// Resets x = 0, creates a fresh solver, times setup and solve (device sync + barrier before
+// each clock read), reads the results, destroys the solver.
+RunResult run_once(const LinearSystem& system, const cli::Options& options, MPI_Comm comm,
+                   bool collect_levels);
+
+}  // namespace amgt

@@ -1,0 +1,99 @@
+// The thin device layer: everything CUDA-specific that the kernels' host code touches goes
+// through these names, so a HIP port maps them in one place (hipStream_t, hipMalloc, ...).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#if defined(__CUDACC__) || defined(AMGT_HAVE_CUDA_RUNTIME)
+#include <cuda_runtime.h>
+#endif
+
+namespace amgt::device {
+
+#if defined(__CUDACC__) || defined(AMGT_HAVE_CUDA_RUNTIME)
+using Stream = cudaStream_t;
+#else
+using Stream = void*;
+#endif
+
+// Device memory comes from the embedding library's allocator (hypre's pools, Umpire or
+// async allocators stay in charge); alloc returns nullptr on failure.
+struct Allocator
+{
+   void* (*alloc)(size_t bytes, void* ctx)   = nullptr;
+   void  (*release)(void* ptr, void* ctx)    = nullptr;
+   void* ctx                                 = nullptr;
+};
+
+// cudaMalloc/cudaFree, for tests and benchmarks outside hypre.
+Allocator runtime_allocator();
+
+// Throws amgt::Error naming the call and the CUDA error; clears the sticky last error so
+// it cannot leak into an unrelated later launch.
+void check(int status, const char* what, const char* file, int line);
+
+#define AMGT_DEVICE_CHECK(call) ::amgt::device::check(static_cast<int>(call), #call, __FILE__, __LINE__)
+#define AMGT_DEVICE_CHECK_LAUNCH(name) \
+   ::amgt::device::check(static_cast<int>(cudaGetLastError()), name, __FILE__, __LINE__)
+
+// Owning, move-only device array of T from an Allocator; freed on destruction.
+template <class T>
+class Buffer
+{
+public:
+   Buffer() = default;
+   Buffer(size_t count, const Allocator& a) : alloc_(a), count_(count)
+   {
+      if (count_ == 0) { return; }
+      ptr_ = static_cast<T*>(alloc_.alloc(count_ * sizeof(T), alloc_.ctx));
+      if (!ptr_) { throw_out_of_memory(count_ * sizeof(T)); }
+   }
+   Buffer(const Buffer&)            = delete;
+   Buffer& operator=(const Buffer&) = delete;
+   Buffer(Buffer&& o) noexcept { swap(o); }
+   Buffer& operator=(Buffer&& o) noexcept
+   {
+      Buffer tmp(std::move(o));
+      swap(tmp);
+      return *this;
+   }
+   ~Buffer()
+   {
+      if (ptr_) { alloc_.release(ptr_, alloc_.ctx); }
+   }
+   T*       get() { return ptr_; }
+   const T* get() const { return ptr_; }
+   size_t   size() const { return count_; }
+   // Gives up ownership (the embedding library frees the array itself).
+   T* release()
+   {
+      T* p  = ptr_;
+      ptr_  = nullptr;
+      count_ = 0;
+      return p;
+   }
+
+private:
+   void swap(Buffer& o) noexcept
+   {
+      std::swap(alloc_, o.alloc_);
+      std::swap(ptr_, o.ptr_);
+      std::swap(count_, o.count_);
+   }
+   [[noreturn]] static void throw_out_of_memory(size_t bytes);
+
+   Allocator alloc_{};
+   T*        ptr_   = nullptr;
+   size_t    count_ = 0;
+};
+
+[[noreturn]] void throw_device_out_of_memory(size_t bytes);
+
+template <class T>
+void Buffer<T>::throw_out_of_memory(size_t bytes)
+{
+   throw_device_out_of_memory(bytes);
+}
+
+} // namespace amgt::device

@@ -1,0 +1,260 @@
+#include "mbsr/mbsr.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <string>
+
+namespace amgt {
+
+CsrView CsrMatrix::view() const
+{
+   AMGT_REQUIRE(
+       row_ptr.size() == static_cast<size_t>(nrows) + 1,
+       "CsrMatrix: row_ptr has " + std::to_string(row_ptr.size()) +
+           " entries, expected nrows+1 = " + std::to_string(static_cast<int64_t>(nrows) + 1));
+   AMGT_REQUIRE(val.empty() || val.size() == col.size(),
+                "CsrMatrix: val has " + std::to_string(val.size()) + " entries but col has " +
+                    std::to_string(col.size()));
+   AMGT_REQUIRE(col.size() <= static_cast<size_t>(std::numeric_limits<int32_t>::max()),
+                "CsrMatrix: more than 2^31-1 entries");
+   return CsrView{nrows,
+                  ncols,
+                  static_cast<int32_t>(col.size()),
+                  row_ptr.data(),
+                  col.empty() ? nullptr : col.data(),
+                  val.empty() ? nullptr : val.data()};
+}
+
+void validate_csr(const CsrView& a)
+{
+   AMGT_REQUIRE(a.nrows >= 0, "CSR: negative number of rows (" + std::to_string(a.nrows) + ")");
+   AMGT_REQUIRE(a.ncols >= 0, "CSR: negative number of columns (" + std::to_string(a.ncols) + ")");
+   AMGT_REQUIRE(a.nnz >= 0, "CSR: negative number of nonzeros (" + std::to_string(a.nnz) + ")");
+   if (a.row_ptr == nullptr)
+   {
+      // hypre leaves row_ptr unallocated for some empty matrices.
+      AMGT_REQUIRE(a.nrows == 0 && a.nnz == 0, "CSR: row_ptr is null");
+      return;
+   }
+   AMGT_REQUIRE(a.nnz == 0 || a.col != nullptr, "CSR: col is null but nnz > 0");
+   AMGT_REQUIRE(a.row_ptr[0] == 0,
+                "CSR: row_ptr[0] is " + std::to_string(a.row_ptr[0]) + ", expected 0");
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      AMGT_REQUIRE(a.row_ptr[i] <= a.row_ptr[i + 1], "CSR: row_ptr decreases at row " +
+                                                         std::to_string(i) + " (" +
+                                                         std::to_string(a.row_ptr[i]) + " > " +
+                                                         std::to_string(a.row_ptr[i + 1]) + ")");
+   }
+   AMGT_REQUIRE(a.row_ptr[a.nrows] == a.nnz, "CSR: row_ptr[nrows] is " +
+                                                 std::to_string(a.row_ptr[a.nrows]) +
+                                                 " but nnz is " + std::to_string(a.nnz));
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      {
+         AMGT_REQUIRE(a.col[p] >= 0 && a.col[p] < a.ncols,
+                      "CSR: column index " + std::to_string(a.col[p]) + " in row " +
+                          std::to_string(i) + " is outside [0, " + std::to_string(a.ncols) + ")");
+      }
+   }
+}
+
+template <class V>
+Mbsr<V> csr_to_mbsr(const CsrView& a)
+{
+   using T = StorageTraits<V>;
+   validate_csr(a);
+
+   Mbsr<V> m;
+   m.nrows             = a.nrows;
+   m.ncols             = a.ncols;
+   const int32_t brows = m.block_rows();
+   m.blk_ptr.assign(static_cast<size_t>(brows) + 1, 0);
+
+   // slot[J]: position of block column J among the tiles of the block row being built, -1
+   // when that block row has no tile there yet. Reset through `cols` after each block row,
+   // so the whole conversion is O(nnz + tiles log tiles) and not O(block rows * block cols).
+   std::vector<int32_t>  slot(static_cast<size_t>(m.block_cols()), -1);
+   std::vector<int32_t>  cols;
+   std::vector<uint16_t> map;
+   std::vector<double>   sum; // duplicates are summed in double, rounded to V once
+
+   for (int32_t bi = 0; bi < brows; ++bi)
+   {
+      const int32_t r0 = bi * kTileDim;
+      const int32_t r1 = std::min(r0 + kTileDim, a.nrows);
+
+      cols.clear();
+      for (int32_t i = r0; i < r1; ++i)
+      {
+         for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+         {
+            const int32_t bj = a.col[p] / kTileDim;
+            if (slot[bj] < 0)
+            {
+               slot[bj] = 0;
+               cols.push_back(bj);
+            }
+         }
+      }
+      std::sort(cols.begin(), cols.end());
+      for (size_t s = 0; s < cols.size(); ++s) slot[cols[s]] = static_cast<int32_t>(s);
+
+      map.assign(cols.size(), 0);
+      sum.assign(cols.size() * 16, 0.0);
+      for (int32_t i = r0; i < r1; ++i)
+      {
+         for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+         {
+            const int32_t  c   = a.col[p];
+            const size_t   s   = static_cast<size_t>(slot[c / kTileDim]);
+            const int      bit = bit_index(i - r0, c % kTileDim);
+            const double   v   = a.val ? a.val[p] : 1.0;
+            const uint16_t b   = static_cast<uint16_t>(1u << bit);
+            // The first entry is assigned, not added to 0.0, so a lone -0.0 or NaN survives.
+            sum[s * 16 + bit] = (map[s] & b) ? sum[s * 16 + bit] + v : v;
+            map[s] |= b;
+         }
+      }
+
+      for (size_t s = 0; s < cols.size(); ++s)
+      {
+         m.blk_col.push_back(cols[s]);
+         m.blk_map.push_back(map[s]);
+         for (int e = 0; e < 16; ++e) m.blk_val.push_back(T::from_double(sum[s * 16 + e]));
+         slot[cols[s]] = -1;
+      }
+      m.blk_ptr[bi + 1] = static_cast<int32_t>(m.blk_col.size());
+   }
+   return m;
+}
+
+template <class V>
+CsrMatrix mbsr_to_csr(const Mbsr<V>& m)
+{
+   using T             = StorageTraits<V>;
+   const int64_t total = m.nnz();
+   AMGT_REQUIRE(total <= std::numeric_limits<int32_t>::max(),
+                "mBSR -> CSR: " + std::to_string(total) + " entries do not fit 32-bit indices");
+
+   CsrMatrix c;
+   c.nrows = m.nrows;
+   c.ncols = m.ncols;
+   c.row_ptr.reserve(static_cast<size_t>(m.nrows) + 1);
+   c.col.reserve(static_cast<size_t>(total));
+   c.val.reserve(static_cast<size_t>(total));
+   c.row_ptr.push_back(0);
+   for (int32_t bi = 0; bi < m.block_rows(); ++bi)
+   {
+      for (int r = 0; r < kTileDim && bi * kTileDim + r < m.nrows; ++r)
+      {
+         // Tiles ascend by block column and c ascends inside a tile: columns come out sorted.
+         for (int32_t t = m.blk_ptr[bi]; t < m.blk_ptr[bi + 1]; ++t)
+         {
+            for (int cc = 0; cc < kTileDim; ++cc)
+            {
+               if (!bit_at(m.blk_map[t], r, cc)) continue;
+               c.col.push_back(m.blk_col[t] * kTileDim + cc);
+               c.val.push_back(
+                   T::to_double(m.blk_val[static_cast<size_t>(t) * 16 + bit_index(r, cc)]));
+            }
+         }
+         c.row_ptr.push_back(static_cast<int32_t>(c.col.size()));
+      }
+   }
+   return c;
+}
+
+template <class V>
+MbsrStats mbsr_stats(const Mbsr<V>& m)
+{
+   MbsrStats s;
+   s.tiles = m.num_tiles();
+   for (uint16_t map : m.blk_map)
+   {
+      const int n = tile_popcount(map);
+      s.nnz += n;
+      if (n >= kDenseTileNnz) ++s.dense_tiles;
+   }
+   s.fill = s.tiles > 0 ? static_cast<double>(s.nnz) / static_cast<double>(s.tiles) : 0.0;
+   for (size_t bi = 0; bi + 1 < m.blk_ptr.size(); ++bi)
+   {
+      s.max_tiles_per_block_row =
+          std::max(s.max_tiles_per_block_row, m.blk_ptr[bi + 1] - m.blk_ptr[bi]);
+   }
+   return s;
+}
+
+template <class V>
+void validate_mbsr(const Mbsr<V>& m)
+{
+   using T = StorageTraits<V>;
+   AMGT_REQUIRE(m.nrows >= 0 && m.ncols >= 0, "mBSR: negative dimensions");
+   const int32_t brows = m.block_rows();
+   const int32_t bcols = m.block_cols();
+   AMGT_REQUIRE(m.blk_ptr.size() == static_cast<size_t>(brows) + 1,
+                "mBSR: blk_ptr has " + std::to_string(m.blk_ptr.size()) +
+                    " entries, expected block_rows+1 = " + std::to_string(brows + 1));
+   AMGT_REQUIRE(m.blk_ptr[0] == 0, "mBSR: blk_ptr[0] is not 0");
+   AMGT_REQUIRE(static_cast<size_t>(m.blk_ptr[brows]) == m.blk_col.size(),
+                "mBSR: blk_ptr[block_rows] does not match the number of tiles");
+   AMGT_REQUIRE(m.blk_map.size() == m.blk_col.size(), "mBSR: blk_map and blk_col sizes differ");
+   AMGT_REQUIRE(m.blk_val.size() == m.blk_col.size() * 16,
+                "mBSR: blk_val does not hold 16 values per tile");
+
+   // Checked for all block rows before any tile is read, so no index below can run past
+   // the tile arrays.
+   for (int32_t bi = 0; bi < brows; ++bi)
+   {
+      AMGT_REQUIRE(m.blk_ptr[bi] <= m.blk_ptr[bi + 1],
+                   "mBSR: blk_ptr decreases at block row " + std::to_string(bi));
+   }
+   for (int32_t bi = 0; bi < brows; ++bi)
+   {
+      // Bits of tile rows at or past nrows must be clear in this block row.
+      const int valid_rows = std::min(kTileDim, m.nrows - bi * kTileDim);
+      for (int32_t t = m.blk_ptr[bi]; t < m.blk_ptr[bi + 1]; ++t)
+      {
+         const std::string where =
+             " (block row " + std::to_string(bi) + ", tile " + std::to_string(t) + ")";
+         const int32_t bj = m.blk_col[t];
+         AMGT_REQUIRE(bj >= 0 && bj < bcols, "mBSR: block column out of range" + where);
+         AMGT_REQUIRE(t == m.blk_ptr[bi] || m.blk_col[t - 1] < bj,
+                      "mBSR: block columns not strictly ascending" + where);
+         const uint16_t map = m.blk_map[t];
+         AMGT_REQUIRE(map != 0, "mBSR: stored tile with an empty bitmap" + where);
+         const int valid_cols = std::min(kTileDim, m.ncols - bj * kTileDim);
+         for (int r = 0; r < kTileDim; ++r)
+         {
+            for (int c = 0; c < kTileDim; ++c)
+            {
+               const bool set = bit_at(map, r, c);
+               AMGT_REQUIRE(!set || (r < valid_rows && c < valid_cols),
+                            "mBSR: bit set past the matrix edge" + where);
+               AMGT_REQUIRE(
+                   set || T::to_double(m.blk_val[static_cast<size_t>(t) * 16 + bit_index(r, c)]) ==
+                              0.0,
+                   "mBSR: nonzero value under a clear bit" + where);
+            }
+         }
+      }
+   }
+}
+
+#define AMGT_INSTANTIATE_MBSR(V)                                                                   \
+   template Mbsr<V>   csr_to_mbsr<V>(const CsrView&);                                              \
+   template CsrMatrix mbsr_to_csr<V>(const Mbsr<V>&);                                              \
+   template MbsrStats mbsr_stats<V>(const Mbsr<V>&);                                               \
+   template void      validate_mbsr<V>(const Mbsr<V>&);
+
+AMGT_INSTANTIATE_MBSR(double)
+AMGT_INSTANTIATE_MBSR(float)
+AMGT_INSTANTIATE_MBSR(half_t)
+
+#undef AMGT_INSTANTIATE_MBSR
+
+} // namespace amgt

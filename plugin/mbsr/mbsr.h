@@ -1,0 +1,113 @@
+// mBSR: a sparse matrix cut into 4x4 tiles, only tiles with at least one stored entry kept.
+//
+//   blk_ptr  block_rows()+1 offsets into the tile arrays, per block row
+//   blk_col  block column of each tile, strictly ascending within a block row
+//   blk_map  per tile, bit r*4+c set iff the tile stores entry (r, c)
+//   blk_val  16 values per tile, row-major (r*4+c); exactly zero where the bit is clear
+//
+// The bitmap is structural: an entry stored with value 0.0 still sets its bit, so the
+// pattern of a product equals the symbolic pattern of a scalar SpGEMM. When nrows or ncols
+// is not a multiple of 4 the last block row/column is partial: bits of rows/columns >= n are
+// never set and their values are zero, so a kernel that honours the bitmap never touches
+// x or y past n.
+#pragma once
+
+#include "common/half.h"
+#include "common/precision.h"
+#include "mbsr/bitmap.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace amgt {
+
+// Non-owning CSR as hypre hands it over. Columns within a row may be unsorted and may repeat
+// (repeats are summed). val == nullptr means every stored value is 1.0.
+struct CsrView
+{
+   int32_t        nrows;
+   int32_t        ncols;
+   int32_t        nnz;
+   const int32_t* row_ptr; // nrows+1 entries, row_ptr[0] == 0, row_ptr[nrows] == nnz
+   const int32_t* col;
+   const double*  val;
+};
+
+struct CsrMatrix
+{
+   int32_t              nrows = 0;
+   int32_t              ncols = 0;
+   std::vector<int32_t> row_ptr;
+   std::vector<int32_t> col;
+   std::vector<double>  val; // empty: every stored value is 1.0
+
+   CsrView view() const;
+};
+
+// Throws amgt::Error unless the view is well formed (sizes, row_ptr, column range). It reads
+// row_ptr[0..nrows] and col[0..nnz-1] and nothing else.
+void validate_csr(const CsrView& a);
+
+constexpr int kDenseTileNnz = 10; // tiles this full go to the tensor-core path
+
+template <class V>
+struct Mbsr
+{
+   int32_t               nrows = 0;
+   int32_t               ncols = 0;
+   std::vector<int32_t>  blk_ptr;
+   std::vector<int32_t>  blk_col;
+   std::vector<uint16_t> blk_map;
+   std::vector<V>        blk_val;
+
+   // Written without n + 3, which would overflow for n near INT32_MAX.
+   int32_t block_rows() const { return nrows / kTileDim + (nrows % kTileDim != 0); }
+   int32_t block_cols() const { return ncols / kTileDim + (ncols % kTileDim != 0); }
+   int64_t num_tiles() const { return static_cast<int64_t>(blk_col.size()); }
+   int64_t nnz() const
+   {
+      int64_t n = 0;
+      for (uint16_t m : blk_map) n += tile_popcount(m);
+      return n;
+   }
+};
+
+struct MbsrStats
+{
+   int64_t tiles                   = 0;
+   int64_t nnz                     = 0;
+   int64_t dense_tiles             = 0;   // popcount >= kDenseTileNnz
+   double  fill                    = 0.0; // nnz / tiles, 0 without tiles
+   int32_t max_tiles_per_block_row = 0;
+};
+
+// Duplicate (row, col) entries are summed in double in input order, then rounded once to V.
+template <class V>
+Mbsr<V> csr_to_mbsr(const CsrView& a);
+
+// Sorted columns, one entry per set bit (stored zeros included), values widened to double.
+template <class V>
+CsrMatrix mbsr_to_csr(const Mbsr<V>& m);
+
+template <class V>
+MbsrStats mbsr_stats(const Mbsr<V>& m);
+
+// Throws amgt::Error unless every invariant listed at the top of this file holds. For tests
+// and for checking what a GPU kernel produced; the conversions above never need it.
+template <class V>
+void validate_mbsr(const Mbsr<V>& m);
+
+extern template Mbsr<double> csr_to_mbsr<double>(const CsrView&);
+extern template Mbsr<float>  csr_to_mbsr<float>(const CsrView&);
+extern template Mbsr<half_t> csr_to_mbsr<half_t>(const CsrView&);
+extern template CsrMatrix    mbsr_to_csr<double>(const Mbsr<double>&);
+extern template CsrMatrix    mbsr_to_csr<float>(const Mbsr<float>&);
+extern template CsrMatrix    mbsr_to_csr<half_t>(const Mbsr<half_t>&);
+extern template MbsrStats    mbsr_stats<double>(const Mbsr<double>&);
+extern template MbsrStats    mbsr_stats<float>(const Mbsr<float>&);
+extern template MbsrStats    mbsr_stats<half_t>(const Mbsr<half_t>&);
+extern template void         validate_mbsr<double>(const Mbsr<double>&);
+extern template void         validate_mbsr<float>(const Mbsr<float>&);
+extern template void         validate_mbsr<half_t>(const Mbsr<half_t>&);
+
+} // namespace amgt

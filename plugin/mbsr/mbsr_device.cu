@@ -1,0 +1,340 @@
+// CSR <-> mBSR on the GPU.
+//
+// csr_to_mbsr: every entry gets a key (block row, block column) and a payload (entry index,
+// position inside the tile); a stable radix sort groups the entries of each tile, in CSR
+// order, so duplicate entries are summed in the same order as the CPU reference. One thread
+// per tile then builds the bitmap and the 16 values. The structure is exact; values are
+// rounded once, from the fp64 sum, to the storage type.
+#include "mbsr/mbsr_device.h"
+
+#include "common/error.h"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <type_traits>
+
+namespace amgt::device {
+namespace {
+
+constexpr int kThreads = 256;
+
+inline unsigned blocks_for(int64_t n)
+{
+   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+
+template <class V>
+__device__ inline V store_from_double(double x)
+{
+   if constexpr (std::is_same_v<V, double>) { return x; }
+   else if constexpr (std::is_same_v<V, float>) { return __double2float_rn(x); }
+   else
+   {
+      half_t h;
+      h.bits = __half_as_ushort(__double2half(x));
+      return h;
+   }
+}
+
+template <class V>
+__device__ inline double load_to_double(V v)
+{
+   if constexpr (std::is_same_v<V, double>) { return v; }
+   else if constexpr (std::is_same_v<V, float>) { return static_cast<double>(v); }
+   else { return static_cast<double>(__half2float(__ushort_as_half(v.bits))); }
+}
+
+// Row of entry k: the last row whose start is <= k (rows may be empty).
+__device__ inline int32_t row_of(const int32_t* row_ptr, int32_t nrows, int64_t k)
+{
+   int32_t lo = 0, hi = nrows; // answer in [0, nrows)
+   while (hi - lo > 1)
+   {
+      int32_t mid = lo + (hi - lo) / 2;
+      if (row_ptr[mid] <= k) lo = mid;
+      else hi = mid;
+   }
+   return lo;
+}
+
+__global__ void make_keys(const int32_t* row_ptr, const int32_t* col, int32_t nrows, int32_t ncols,
+                          int64_t nnz, uint64_t* keys, uint64_t* payload, int* bad)
+{
+   int64_t k = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (k >= nnz) return;
+   int32_t r = row_of(row_ptr, nrows, k);
+   int32_t c = col[k];
+   if (c < 0 || c >= ncols)
+   {
+      atomicExch(bad, 1);
+      c = 0; // keep the sort well defined; the conversion is rejected afterwards
+   }
+   keys[k]    = (static_cast<uint64_t>(r >> 2) << 32) | static_cast<uint32_t>(c >> 2);
+   payload[k] = (static_cast<uint64_t>(k) << 4) | static_cast<uint64_t>((r & 3) * 4 + (c & 3));
+}
+
+__global__ void head_flags(const uint64_t* keys, int64_t nnz, int32_t* heads)
+{
+   int64_t k = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (k >= nnz) return;
+   heads[k] = (k == 0 || keys[k] != keys[k - 1]) ? 1 : 0;
+}
+
+__global__ void tile_starts(const int32_t* tile_of, int64_t nnz, int32_t* start)
+{
+   int64_t k = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (k >= nnz) return;
+   if (k == 0 || tile_of[k] != tile_of[k - 1]) start[tile_of[k] - 1] = static_cast<int32_t>(k);
+   if (k == nnz - 1) start[tile_of[k]] = static_cast<int32_t>(nnz);
+}
+
+template <class V>
+__global__ void fill_tiles(const uint64_t* keys, const uint64_t* payload, const int32_t* start,
+                           const double* val, int64_t ntiles, int32_t* blk_col, uint16_t* blk_map,
+                           V* blk_val, int32_t* tile_row)
+{
+   int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (t >= ntiles) return;
+   double   acc[16];
+   uint32_t map = 0;
+#pragma unroll
+   for (int p = 0; p < 16; ++p) acc[p] = 0.0;
+   for (int32_t k = start[t]; k < start[t + 1]; ++k)
+   {
+      uint64_t pl = payload[k];
+      int      p  = static_cast<int>(pl & 15u);
+      int64_t  e  = static_cast<int64_t>(pl >> 4);
+      double   v  = val ? val[e] : 1.0;
+      // unrolled select keeps acc in registers (a run-time index would spill it)
+#pragma unroll
+      for (int q = 0; q < 16; ++q)
+         if (q == p) acc[q] += v;
+      map |= 1u << p;
+   }
+   uint64_t key = keys[start[t]];
+   blk_col[t]   = static_cast<int32_t>(key & 0xffffffffu);
+   tile_row[t]  = static_cast<int32_t>(key >> 32);
+   blk_map[t]   = static_cast<uint16_t>(map);
+#pragma unroll
+   for (int p = 0; p < 16; ++p) blk_val[t * 16 + p] = store_from_double<V>(acc[p]);
+}
+
+// blk_ptr[b] = first tile of block row b (tiles are sorted by block row).
+__global__ void block_row_ptr(const int32_t* tile_row, int64_t ntiles, int32_t block_rows,
+                              int32_t* blk_ptr)
+{
+   int32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+   if (b > block_rows) return;
+   int64_t lo = 0, hi = ntiles; // first t with tile_row[t] >= b
+   while (lo < hi)
+   {
+      int64_t mid = (lo + hi) / 2;
+      if (tile_row[mid] < b) lo = mid + 1;
+      else hi = mid;
+   }
+   blk_ptr[b] = static_cast<int32_t>(lo);
+}
+
+__global__ void tile_popcounts(const uint16_t* map, int64_t ntiles, int64_t* out)
+{
+   int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (t < ntiles) out[t] = __popc(static_cast<unsigned>(map[t]));
+}
+
+__global__ void csr_row_counts(const int32_t* blk_ptr, const uint16_t* blk_map, int32_t nrows,
+                               int32_t* counts)
+{
+   int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+   if (i > nrows) return;
+   if (i == nrows)
+   {
+      counts[i] = 0;
+      return;
+   }
+   int32_t b = i >> 2, shift = (i & 3) * 4, n = 0;
+   for (int32_t t = blk_ptr[b]; t < blk_ptr[b + 1]; ++t) n += __popc((blk_map[t] >> shift) & 0xFu);
+   counts[i] = n;
+}
+
+template <class V>
+__global__ void csr_fill(const int32_t* blk_ptr, const int32_t* blk_col, const uint16_t* blk_map,
+                         const V* blk_val, int32_t nrows, const int32_t* row_ptr, int32_t* col,
+                         double* val)
+{
+   int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+   if (i >= nrows) return;
+   int32_t b = i >> 2, r = i & 3, pos = row_ptr[i];
+   for (int32_t t = blk_ptr[b]; t < blk_ptr[b + 1]; ++t)
+   {
+      unsigned nib = (blk_map[t] >> (r * 4)) & 0xFu;
+      for (int c = 0; c < 4; ++c)
+      {
+         if (nib & (1u << c))
+         {
+            col[pos] = blk_col[t] * 4 + c;
+            val[pos] = load_to_double(blk_val[t * 16 + r * 4 + c]);
+            ++pos;
+         }
+      }
+   }
+}
+
+int end_bit_for(int32_t block_rows)
+{
+   int bits = 1;
+   while (bits < 31 && (int64_t{1} << bits) <= block_rows) ++bits;
+   return 32 + bits;
+}
+
+} // namespace
+
+template <class V>
+DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& alloc)
+{
+   AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "csr_to_mbsr: negative dimensions");
+   AMGT_REQUIRE(a.nnz == 0 || (a.row_ptr && a.col), "csr_to_mbsr: missing CSR arrays");
+   DeviceMbsr<V> m;
+   m.nrows      = a.nrows;
+   m.ncols      = a.ncols;
+   m.block_rows = (a.nrows + 3) / 4;
+   m.block_cols = (a.ncols + 3) / 4;
+   m.blk_ptr    = Buffer<int32_t>(static_cast<size_t>(m.block_rows) + 1, alloc);
+   const int64_t nnz = a.nnz;
+   if (nnz == 0)
+   {
+      AMGT_DEVICE_CHECK(cudaMemsetAsync(m.blk_ptr.get(), 0, m.blk_ptr.size() * sizeof(int32_t), stream));
+      return m;
+   }
+
+   Buffer<uint64_t> keys(nnz, alloc), keys_sorted(nnz, alloc);
+   Buffer<uint64_t> payload(nnz, alloc), payload_sorted(nnz, alloc);
+   Buffer<int32_t>  heads(nnz, alloc), tile_of(nnz, alloc);
+   Buffer<int>      bad(1, alloc);
+   AMGT_DEVICE_CHECK(cudaMemsetAsync(bad.get(), 0, sizeof(int), stream));
+
+   make_keys<<<blocks_for(nnz), kThreads, 0, stream>>>(a.row_ptr, a.col, a.nrows, a.ncols, nnz,
+                                                        keys.get(), payload.get(), bad.get());
+   AMGT_DEVICE_CHECK_LAUNCH("make_keys");
+
+   size_t temp_bytes = 0;
+   AMGT_DEVICE_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(),
+                                                     payload.get(), payload_sorted.get(), nnz, 0,
+                                                     end_bit_for(m.block_rows), stream));
+   size_t scan_bytes = 0;
+   AMGT_DEVICE_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, heads.get(), tile_of.get(),
+                                                   nnz, stream));
+   Buffer<char> temp(std::max(temp_bytes, scan_bytes), alloc);
+   AMGT_DEVICE_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(),
+                                                     keys_sorted.get(), payload.get(),
+                                                     payload_sorted.get(), nnz, 0,
+                                                     end_bit_for(m.block_rows), stream));
+   head_flags<<<blocks_for(nnz), kThreads, 0, stream>>>(keys_sorted.get(), nnz, heads.get());
+   AMGT_DEVICE_CHECK_LAUNCH("head_flags");
+   AMGT_DEVICE_CHECK(cub::DeviceScan::InclusiveSum(temp.get(), scan_bytes, heads.get(), tile_of.get(),
+                                                   nnz, stream));
+
+   int32_t ntiles = 0;
+   int     is_bad = 0;
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&ntiles, tile_of.get() + nnz - 1, sizeof(int32_t),
+                                     cudaMemcpyDeviceToHost, stream));
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&is_bad, bad.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_REQUIRE(!is_bad, "csr_to_mbsr: column index out of range");
+
+   m.num_tiles = ntiles;
+   m.blk_col   = Buffer<int32_t>(ntiles, alloc);
+   m.blk_map   = Buffer<uint16_t>(ntiles, alloc);
+   m.blk_val   = Buffer<V>(static_cast<size_t>(ntiles) * 16, alloc);
+   Buffer<int32_t> start(static_cast<size_t>(ntiles) + 1, alloc), tile_row(ntiles, alloc);
+
+   tile_starts<<<blocks_for(nnz), kThreads, 0, stream>>>(tile_of.get(), nnz, start.get());
+   AMGT_DEVICE_CHECK_LAUNCH("tile_starts");
+   fill_tiles<V><<<blocks_for(ntiles), kThreads, 0, stream>>>(
+      keys_sorted.get(), payload_sorted.get(), start.get(), a.val, ntiles, m.blk_col.get(),
+      m.blk_map.get(), m.blk_val.get(), tile_row.get());
+   AMGT_DEVICE_CHECK_LAUNCH("fill_tiles");
+   block_row_ptr<<<blocks_for(int64_t{m.block_rows} + 1), kThreads, 0, stream>>>(
+      tile_row.get(), ntiles, m.block_rows, m.blk_ptr.get());
+   AMGT_DEVICE_CHECK_LAUNCH("block_row_ptr");
+   // the temporaries are freed when this returns: finish the work that reads them first
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   return m;
+}
+
+template <class V>
+int64_t mbsr_nnz(const DeviceMbsr<V>& m, Stream stream, const Allocator& alloc)
+{
+   if (m.num_tiles == 0) return 0;
+   Buffer<int64_t> counts(m.num_tiles, alloc), total(1, alloc);
+   tile_popcounts<<<blocks_for(m.num_tiles), kThreads, 0, stream>>>(m.blk_map.get(), m.num_tiles,
+                                                                      counts.get());
+   AMGT_DEVICE_CHECK_LAUNCH("tile_popcounts");
+   size_t bytes = 0;
+   AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, counts.get(), total.get(), m.num_tiles, stream));
+   Buffer<char> temp(bytes, alloc);
+   AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, counts.get(), total.get(), m.num_tiles, stream));
+   int64_t n = 0;
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&n, total.get(), sizeof(n), cudaMemcpyDeviceToHost, stream));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   return n;
+}
+
+template <class V>
+void mbsr_to_csr(const DeviceMbsr<V>& m, int32_t* row_ptr, int32_t* col, double* val, Stream stream,
+                 const Allocator& alloc)
+{
+   Buffer<int32_t> counts(static_cast<size_t>(m.nrows) + 1, alloc);
+   csr_row_counts<<<blocks_for(int64_t{m.nrows} + 1), kThreads, 0, stream>>>(
+      m.blk_ptr.get(), m.blk_map.get(), m.nrows, counts.get());
+   AMGT_DEVICE_CHECK_LAUNCH("csr_row_counts");
+   size_t bytes = 0;
+   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), row_ptr, m.nrows + 1, stream));
+   Buffer<char> temp(bytes, alloc);
+   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), row_ptr, m.nrows + 1, stream));
+   if (m.nrows > 0)
+   {
+      csr_fill<V><<<blocks_for(m.nrows), kThreads, 0, stream>>>(m.blk_ptr.get(), m.blk_col.get(),
+                                                                 m.blk_map.get(), m.blk_val.get(),
+                                                                 m.nrows, row_ptr, col, val);
+      AMGT_DEVICE_CHECK_LAUNCH("csr_fill");
+   }
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream)); // before counts/temp are freed
+}
+
+template <class V>
+Mbsr<V> to_host(const DeviceMbsr<V>& m, Stream stream)
+{
+   Mbsr<V> h;
+   h.nrows = m.nrows;
+   h.ncols = m.ncols;
+   h.blk_ptr.resize(static_cast<size_t>(m.block_rows) + 1);
+   h.blk_col.resize(m.num_tiles);
+   h.blk_map.resize(m.num_tiles);
+   h.blk_val.resize(static_cast<size_t>(m.num_tiles) * 16);
+   auto copy = [&](void* dst, const void* src, size_t bytes) {
+      if (bytes) AMGT_DEVICE_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
+   };
+   copy(h.blk_ptr.data(), m.blk_ptr.get(), h.blk_ptr.size() * sizeof(int32_t));
+   copy(h.blk_col.data(), m.blk_col.get(), h.blk_col.size() * sizeof(int32_t));
+   copy(h.blk_map.data(), m.blk_map.get(), h.blk_map.size() * sizeof(uint16_t));
+   copy(h.blk_val.data(), m.blk_val.get(), h.blk_val.size() * sizeof(V));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   return h;
+}
+
+#define AMGT_INSTANTIATE(V)                                                                        \
+   template DeviceMbsr<V> csr_to_mbsr<V>(const CsrView&, Stream, const Allocator&);              \
+   template int64_t       mbsr_nnz<V>(const DeviceMbsr<V>&, Stream, const Allocator&);           \
+   template void mbsr_to_csr<V>(const DeviceMbsr<V>&, int32_t*, int32_t*, double*, Stream,         \
+                                const Allocator&);                                                 \
+   template Mbsr<V> to_host<V>(const DeviceMbsr<V>&, Stream);
+AMGT_INSTANTIATE(double)
+AMGT_INSTANTIATE(float)
+AMGT_INSTANTIATE(half_t)
+#undef AMGT_INSTANTIATE
+
+} // namespace amgt::device

@@ -1,0 +1,93 @@
+#include "spmv/spmv.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace amgt {
+namespace {
+
+// The final combination, shared by both references so that they differ only in A * x.
+inline double combine(double alpha, double ax, double beta, double y)
+{
+   return beta == 0.0 ? alpha * ax : alpha * ax + beta * y;
+}
+
+void scale_only(int32_t n, double beta, double* y)
+{
+   for (int32_t i = 0; i < n; ++i) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+}
+
+} // namespace
+
+template <class V>
+void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, double* y)
+{
+   using T   = StorageTraits<V>;
+   using Acc = typename T::acc_t;
+   if (A.nrows == 0) return;
+   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
+   if (alpha == 0.0)
+   {
+      scale_only(A.nrows, beta, y);
+      return;
+   }
+   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   AMGT_REQUIRE(A.blk_ptr.size() == static_cast<size_t>(A.block_rows()) + 1,
+                "spmv: blk_ptr does not match the number of block rows");
+
+   for (int32_t bi = 0; bi < A.block_rows(); ++bi)
+   {
+      Acc sum[kTileDim] = {};
+      for (int32_t t = A.blk_ptr[bi]; t < A.blk_ptr[bi + 1]; ++t)
+      {
+         const uint16_t map  = A.blk_map[t];
+         const V*       vals = &A.blk_val[static_cast<size_t>(t) * 16];
+         const int32_t  c0   = A.blk_col[t] * kTileDim;
+         for (int r = 0; r < kTileDim; ++r)
+         {
+            for (int c = 0; c < kTileDim; ++c)
+            {
+               // Set bits never lie past ncols, so this is the only guard x needs.
+               if (!bit_at(map, r, c)) continue;
+               sum[r] = T::madd(T::to_acc(vals[bit_index(r, c)]), T::round_x(x[c0 + c]), sum[r]);
+            }
+         }
+      }
+      const int rows = std::min(kTileDim, A.nrows - bi * kTileDim);
+      for (int r = 0; r < rows; ++r)
+      {
+         double& yi = y[bi * kTileDim + r];
+         yi         = combine(alpha, static_cast<double>(sum[r]), beta, yi);
+      }
+   }
+}
+
+void csr_spmv_ref(const CsrView& A, double alpha, const double* x, double beta, double* y)
+{
+   validate_csr(A);
+   if (A.nrows == 0) return;
+   AMGT_REQUIRE(y != nullptr, "csr_spmv: y is null");
+   if (alpha == 0.0)
+   {
+      scale_only(A.nrows, beta, y);
+      return;
+   }
+   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "csr_spmv: x is null");
+   for (int32_t i = 0; i < A.nrows; ++i)
+   {
+      double sum = 0.0;
+      for (int32_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+      {
+         sum += (A.val ? A.val[p] : 1.0) * x[A.col[p]];
+      }
+      y[i] = combine(alpha, sum, beta, y[i]);
+   }
+}
+
+template void spmv_ref<double>(const Mbsr<double>&, double, const double*, double, double*);
+template void spmv_ref<float>(const Mbsr<float>&, double, const double*, double, double*);
+template void spmv_ref<half_t>(const Mbsr<half_t>&, double, const double*, double, double*);
+
+} // namespace amgt

@@ -1,0 +1,108 @@
+// Every tolerance of the numeric tests, with its derivation. Structure (pointers, columns,
+// bitmaps) is never compared with a tolerance: it must match exactly. Values built from small
+// integers must match exactly too (all partial sums are exact integers in every precision).
+//
+// Notation. u_s: unit roundoff of the storage type (values and x are rounded to it):
+// 2^-53 (double), 2^-24 (float), 2^-11 (half). u_a: unit roundoff of the accumulator acc_t:
+// 2^-53 (fp64 levels), 2^-24 (fp32 and fp16 levels). u_d = 2^-53. gamma_k(u) = k u / (1 - k u)
+// (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., section 3.1).
+// The bounds assume no overflow and no underflow of inputs (the generators keep magnitudes
+// in [0.5, 2)); an output that underflows in fp16 adds at most eta = half its smallest
+// subnormal in absolute terms.
+//
+// SpMV, row i with k stored terms (k = max nonzeros per row, duplicates counted apart):
+//   kernel: s^ = fl_acc(sum_j a~_j x~_j), a~_j = a_j (1 + al_j), x~_j = x_j (1 + xi_j),
+//           |al_j|, |xi_j| <= u_s. Each product is exact inside its FMA and k FMAs round k
+//           times, so |s^ - sum a~ x~| <= gamma_k(u_a) sum |a~ x~| <= gamma_k(u_a)(1+u_s)^2 S
+//           with S = sum_j |a_j||x_j| = (|A||x|)_i, and |sum a~x~ - sum a x| <= (2u_s+u_s^2) S.
+//   oracle (csr_spmv_ref, fp64 mul+add): |s_ref - sum a x| <= gamma_k(u_d) S.
+//   both:   y = fl(fl(alpha s) + fl(beta y0)) adds <= 3 u_d (|alpha s| + |beta y0|) each, and
+//           |s^|, |s_ref| <= 2 S under the bound above, so together <= 12 u_d |alpha| S +
+//           6 u_d |beta y0|.
+//   => |y_i - yref_i| <= rel_spmv(k) |alpha| S + 12 u_d |alpha| S + 6 u_d |beta y0_i|,
+//      rel_spmv(k) = gamma_k(u_a)(1+u_s)^2 + 2u_s + u_s^2 + gamma_k(u_d).
+//
+// SpGEMM, entry (i,j) with K product terms (K <= max nonzeros per row of A):
+//   kernel: c_acc = fl_acc(sum a~ b~), |c_acc - c| <= e S, e = gamma_K(u_a)(1+u_s)^2 + 2u_s
+//           + u_s^2, S = sum_k |a_ik||b_kj| = (|A||B|)_ij; stored once: |c^ - c_acc| <=
+//           u_s |c_acc| + eta <= u_s (1 + e) S + eta.
+//   oracle: |c_ref - c| <= gamma_K(u_d) S.
+//   => |c^_ij - cref_ij| <= rel_spgemm(K) S + eta, rel_spgemm(K) = e + u_s(1+e) + gamma_K(u_d).
+//
+// kSlack (1%) covers the rounding in computing the bound itself (S comes from an fp64 SpMV
+// or SpGEMM on |A|).
+#pragma once
+
+#include "common/half.h"
+
+#include <cmath>
+
+namespace amgt::test {
+
+struct Roundoff
+{
+   double store;     // u_s
+   double acc;       // u_a
+   double underflow; // eta: absolute error of rounding a tiny result to the storage type
+};
+
+template <class V>
+constexpr Roundoff roundoff();
+
+template <>
+constexpr Roundoff roundoff<double>()
+{
+   return {0x1p-53, 0x1p-53, 0.0};
+}
+
+template <>
+constexpr Roundoff roundoff<float>()
+{
+   return {0x1p-24, 0x1p-24, 0x1p-150};
+}
+
+template <>
+constexpr Roundoff roundoff<half_t>()
+{
+   return {0x1p-11, 0x1p-24, 0x1p-25};
+}
+
+constexpr double kUnitDouble = 0x1p-53;
+constexpr double kSlack      = 1.01;
+
+// Only meaningful while k u < 1; every caller's k is far below that.
+constexpr double gamma_k(int k, double u)
+{
+   return k * u / (1.0 - k * u);
+}
+
+constexpr double rel_spmv(const Roundoff& r, int k)
+{
+   return gamma_k(k, r.acc) * (1 + r.store) * (1 + r.store) + 2 * r.store + r.store * r.store +
+          gamma_k(k, kUnitDouble);
+}
+
+// abs_ax = (|A||x|)_i in exact arithmetic (computed in fp64), y0 = y_i before the call.
+inline double spmv_tolerance(const Roundoff& r, int k, double alpha, double abs_ax, double beta,
+                             double y0)
+{
+   const double t = rel_spmv(r, k) * std::fabs(alpha) * abs_ax +
+                    12 * kUnitDouble * std::fabs(alpha) * abs_ax +
+                    6 * kUnitDouble * std::fabs(beta * y0);
+   return kSlack * t;
+}
+
+constexpr double rel_spgemm(const Roundoff& r, int k)
+{
+   const double e =
+       gamma_k(k, r.acc) * (1 + r.store) * (1 + r.store) + 2 * r.store + r.store * r.store;
+   return e + r.store * (1 + e) + gamma_k(k, kUnitDouble);
+}
+
+// abs_ab = (|A||B|)_ij computed in fp64.
+inline double spgemm_tolerance(const Roundoff& r, int k, double abs_ab)
+{
+   return kSlack * (rel_spgemm(r, k) * abs_ab + r.underflow);
+}
+
+} // namespace amgt::test

@@ -1,0 +1,164 @@
+// GPU CSR <-> mBSR conversion against the CPU reference: structure and values bit for bit.
+#include "mbsr/mbsr.h"
+#include "mbsr/mbsr_device.h"
+#include "common/error.h"
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace {
+
+using namespace amgt;
+
+// Random CSR with unsorted columns; some empty rows; n and m need not be multiples of 4.
+CsrMatrix random_csr(int n, int m, double density, unsigned seed, bool small_int)
+{
+   std::mt19937                           rng(seed);
+   std::uniform_real_distribution<double> u(0.0, 1.0), v(-1.0, 1.0);
+   CsrMatrix                              a;
+   a.nrows = n;
+   a.ncols = m;
+   a.row_ptr.push_back(0);
+   for (int i = 0; i < n; ++i)
+   {
+      std::vector<int> cols;
+      if (u(rng) > 0.1) // ~10% empty rows
+         for (int j = 0; j < m; ++j)
+            if (u(rng) < density) cols.push_back(j);
+      std::shuffle(cols.begin(), cols.end(), rng);
+      for (int j : cols)
+      {
+         a.col.push_back(j);
+         a.val.push_back(small_int ? std::floor(7 * u(rng)) - 3 : v(rng) * 1e3);
+      }
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   return a;
+}
+
+template <class T>
+T* to_device(const std::vector<T>& h)
+{
+   T* d = nullptr;
+   EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(1, h.size()) * sizeof(T)), cudaSuccess);
+   if (!h.empty()) EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+   return d;
+}
+
+template <class T>
+std::vector<T> to_host_vec(const T* d, size_t n)
+{
+   std::vector<T> h(n);
+   if (n) EXPECT_EQ(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+   return h;
+}
+
+template <class V>
+void check_roundtrip(const CsrMatrix& a)
+{
+   int32_t* d_ptr = to_device(a.row_ptr);
+   int32_t* d_col = to_device(a.col);
+   double*  d_val = to_device(a.val);
+   CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
+   auto     alloc = device::runtime_allocator();
+
+   auto    dm  = device::csr_to_mbsr<V>(dv, nullptr, alloc);
+   Mbsr<V> got = device::to_host(dm, nullptr);
+   Mbsr<V> ref = csr_to_mbsr<V>(a.view());
+   EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
+   EXPECT_EQ(got.blk_col, ref.blk_col);
+   EXPECT_EQ(got.blk_map, ref.blk_map);
+   ASSERT_EQ(got.blk_val.size(), ref.blk_val.size());
+   EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(V)), 0);
+
+   int64_t nnz = device::mbsr_nnz(dm, nullptr, alloc);
+   EXPECT_EQ(nnz, static_cast<int64_t>(a.col.size()));
+   int32_t* c_ptr = nullptr;
+   int32_t* c_col = nullptr;
+   double*  c_val = nullptr;
+   ASSERT_EQ(cudaMalloc(&c_ptr, (a.nrows + 1) * sizeof(int32_t)), cudaSuccess);
+   ASSERT_EQ(cudaMalloc(&c_col, std::max<int64_t>(1, nnz) * sizeof(int32_t)), cudaSuccess);
+   ASSERT_EQ(cudaMalloc(&c_val, std::max<int64_t>(1, nnz) * sizeof(double)), cudaSuccess);
+   device::mbsr_to_csr(dm, c_ptr, c_col, c_val, nullptr, alloc);
+   CsrMatrix back = mbsr_to_csr(ref);
+   EXPECT_EQ(to_host_vec(c_ptr, a.nrows + 1), back.row_ptr);
+   EXPECT_EQ(to_host_vec(c_col, nnz), back.col);
+   EXPECT_EQ(to_host_vec(c_val, nnz), back.val);
+   for (void* p : {static_cast<void*>(d_ptr), static_cast<void*>(d_col), static_cast<void*>(d_val),
+                   static_cast<void*>(c_ptr), static_cast<void*>(c_col), static_cast<void*>(c_val)})
+      cudaFree(p);
+   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+class DeviceConversion : public ::testing::Test
+{
+protected:
+   void SetUp() override
+   {
+      int n = 0;
+      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
+      ASSERT_GT(n, 0) << "gpu test run without a GPU";
+   }
+};
+
+TEST_F(DeviceConversion, RandomMatricesAllPrecisions)
+{
+   for (auto [n, m, d] : {std::tuple{1000, 1000, 0.01}, std::tuple{333, 257, 0.05},
+                          std::tuple{37, 41, 0.3}, std::tuple{4096, 4096, 0.002}})
+   {
+      CsrMatrix a = random_csr(n, m, d, 7u + n, false);
+      ASSERT_GT(a.col.size(), 32u);
+      check_roundtrip<double>(a);
+      check_roundtrip<float>(a);
+      check_roundtrip<half_t>(a);
+   }
+}
+
+TEST_F(DeviceConversion, EdgeCases)
+{
+   CsrMatrix empty;
+   empty.nrows = empty.ncols = 5;
+   empty.row_ptr.assign(6, 0);
+   check_roundtrip<double>(empty);
+
+   CsrMatrix one; // single entry in a partial last tile
+   one.nrows = one.ncols = 7;
+   one.row_ptr = {0, 0, 0, 0, 0, 0, 0, 1};
+   one.col     = {6};
+   one.val     = {2.5};
+   check_roundtrip<double>(one);
+
+   CsrMatrix dense = random_csr(8, 8, 1.0, 3, true); // full tiles
+   check_roundtrip<double>(dense);
+   check_roundtrip<half_t>(dense);
+
+   CsrMatrix zero_rows;
+   zero_rows.nrows = 0;
+   zero_rows.ncols = 3;
+   zero_rows.row_ptr = {0};
+   check_roundtrip<float>(zero_rows);
+}
+
+TEST_F(DeviceConversion, OutOfRangeColumnIsRejected)
+{
+   CsrMatrix a = random_csr(64, 64, 0.1, 11, true);
+   ASSERT_FALSE(a.col.empty());
+   a.col[a.col.size() / 2] = 64;
+   int32_t* d_ptr = to_device(a.row_ptr);
+   int32_t* d_col = to_device(a.col);
+   double*  d_val = to_device(a.val);
+   CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
+   EXPECT_THROW(device::csr_to_mbsr<double>(dv, nullptr, device::runtime_allocator()), amgt::Error);
+   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   cudaFree(d_ptr);
+   cudaFree(d_col);
+   cudaFree(d_val);
+}
+
+} // namespace

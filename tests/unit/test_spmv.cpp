@@ -1,0 +1,259 @@
+// spmv_ref (mBSR, three precisions) against csr_spmv_ref (plain fp64 CSR).
+#include "common/csr_utils.h"
+#include "common/error.h"
+#include "common/random_matrix.h"
+#include "common/tolerances.h"
+#include "spmv/spmv.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using amgt::CsrMatrix;
+using amgt::half_t;
+using amgt::Mbsr;
+using namespace amgt::test;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct AlphaBeta
+{
+   double alpha;
+   double beta;
+};
+
+// Small binary fractions and integers: alpha*s + beta*y0 stays exact for integer s and y0.
+const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0}, {2.0, -1.0}, {-0.5, 0.5}, {1.0, 1.0},
+                                          {0.0, 3.0}, {0.0, 0.0},  {-3.0, 0.0}};
+
+// y0 for a call: NaN where beta == 0, since the result must not depend on it.
+std::vector<double> initial_y(int32_t n, double beta, Fill fill, uint32_t seed)
+{
+   return beta == 0.0 ? std::vector<double>(static_cast<size_t>(n), kNaN)
+                      : random_vector(n, fill, seed);
+}
+
+template <class V>
+class SpmvTyped : public ::testing::Test
+{};
+using StorageTypes = ::testing::Types<double, float, half_t>;
+TYPED_TEST_SUITE(SpmvTyped, StorageTypes);
+
+// Small-integer inputs: every product and partial sum is an integer far below 2^11, so each
+// precision is exact and the results must be equal, not close.
+TYPED_TEST(SpmvTyped, ExactOnSmallIntegerInputs)
+{
+   std::vector<NamedMatrix> cases = edge_matrices();
+   cases.push_back({"random_60x45", random_csr(60, 45, 0.2, Fill::small_int, 31)});
+   cases.push_back({"random_130", random_csr(130, 130, 0.08, Fill::small_int, 32)});
+   cases.push_back({"laplacian_13x11", laplacian_2d(13, 11)});
+
+   int nonzero_results = 0;
+   for (const NamedMatrix& c : cases)
+   {
+      const CsrMatrix&      a = c.a;
+      const Mbsr<TypeParam> m = amgt::csr_to_mbsr<TypeParam>(a.view());
+      ASSERT_LE(max_row_nnz(a) * 9, 2048) << c.name << ": exactness argument needs small sums";
+      // Exactly sized: any access past n is an ASan error (and reads garbage otherwise).
+      const std::vector<double> x = random_vector(a.ncols, Fill::small_int, 41);
+      for (const AlphaBeta& ab : kExactCombos)
+      {
+         SCOPED_TRACE(c.name + " alpha=" + std::to_string(ab.alpha) +
+                      " beta=" + std::to_string(ab.beta));
+         const std::vector<double> y0  = initial_y(a.nrows, ab.beta, Fill::small_int, 42);
+         std::vector<double>       ref = y0, y = y0;
+         amgt::csr_spmv_ref(a.view(), ab.alpha, x.data(), ab.beta, ref.data());
+         amgt::spmv_ref(m, ab.alpha, x.data(), ab.beta, y.data());
+         bool any_nonzero = false;
+         for (int32_t i = 0; i < a.nrows; ++i)
+         {
+            ASSERT_TRUE(std::isfinite(y[i])) << "row " << i;
+            ASSERT_EQ(y[i], ref[i]) << "row " << i;
+            any_nonzero = any_nonzero || y[i] != 0.0;
+         }
+         if (ab.alpha != 0.0 && ab.beta == 0.0 && max_abs_value(a) > 0 && a.ncols > 0)
+         {
+            EXPECT_TRUE(any_nonzero) << "A*x came out all zero";
+         }
+         nonzero_results += any_nonzero;
+      }
+   }
+   EXPECT_GT(nonzero_results, 80);
+}
+
+// Random inputs: within the bound derived in tests/common/tolerances.h, entry by entry.
+TYPED_TEST(SpmvTyped, WithinToleranceOnRandomInputs)
+{
+   const Roundoff r          = roundoff<TypeParam>();
+   double         worst      = 0.0; // max |y - ref| / tol
+   double         max_err    = 0.0;
+   int            rows_total = 0;
+   uint32_t       seed       = 500;
+   for (auto [nr, nc, density] : std::vector<std::tuple<int32_t, int32_t, double>>{{1, 1, 1.0},
+                                                                                   {3, 7, 0.6},
+                                                                                   {37, 37, 0.2},
+                                                                                   {130, 130, 0.05},
+                                                                                   {50, 77, 0.1},
+                                                                                   {77, 50, 0.3},
+                                                                                   {256, 256, 0.03},
+                                                                                   {9, 9, 1.0}})
+   {
+      const CsrMatrix a = random_csr(nr, nc, density, Fill::random, ++seed);
+      ASSERT_GT(nnz_of(a), 0);
+      const Mbsr<TypeParam>     m = amgt::csr_to_mbsr<TypeParam>(a.view());
+      const int                 k = max_row_nnz(a);
+      const std::vector<double> x = random_vector(nc, Fill::random, ++seed);
+      std::vector<double>       ax(static_cast<size_t>(nr)), absx(x.size());
+      for (size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
+      amgt::csr_spmv_ref(abs_values(a).view(), 1.0, absx.data(), 0.0, ax.data());
+
+      for (const AlphaBeta& ab : {AlphaBeta{1.0, 0.0}, AlphaBeta{1.5, -0.7}, AlphaBeta{-1.0, 1.0}})
+      {
+         const std::vector<double> y0  = initial_y(nr, ab.beta, Fill::random, ++seed);
+         std::vector<double>       ref = y0, y = y0;
+         amgt::csr_spmv_ref(a.view(), ab.alpha, x.data(), ab.beta, ref.data());
+         amgt::spmv_ref(m, ab.alpha, x.data(), ab.beta, y.data());
+         for (int32_t i = 0; i < nr; ++i)
+         {
+            const double tol =
+                spmv_tolerance(r, k, ab.alpha, ax[i], ab.beta, ab.beta == 0.0 ? 0.0 : y0[i]);
+            const double err = std::fabs(y[i] - ref[i]);
+            ASSERT_LE(err, tol) << nr << "x" << nc << " row " << i << ": " << y[i] << " vs "
+                                << ref[i];
+            ASSERT_GT(tol, 0.0);
+            worst   = std::max(worst, err / tol);
+            max_err = std::max(max_err, err);
+            ++rows_total;
+         }
+      }
+   }
+   EXPECT_GT(rows_total, 1500);
+   EXPECT_LE(worst, 1.0);
+   if (r.store > roundoff<double>().store)
+   {
+      // Reduced precision must actually show: a bit-identical fp64 result would mean the
+      // values or x were not rounded.
+      EXPECT_GT(max_err, 0.0);
+   }
+}
+
+TYPED_TEST(SpmvTyped, NeverTouchesPastTheVectors)
+{
+   // Partial last tile in both directions; sentinels after x and y would show any overrun
+   // even without AddressSanitizer (a NaN read from x poisons a row; y's sentinels change).
+   for (auto [nr, nc] :
+        std::vector<std::pair<int32_t, int32_t>>{{5, 5}, {37, 37}, {13, 6}, {6, 13}, {1, 3}})
+   {
+      const CsrMatrix a =
+          random_csr(nr, nc, 1.0, Fill::small_int, static_cast<uint32_t>(nr * 100 + nc));
+      const auto          m = amgt::csr_to_mbsr<TypeParam>(a.view());
+      std::vector<double> x = random_vector(nc, Fill::small_int, 3);
+      std::vector<double> ref(static_cast<size_t>(nr), 1.0);
+      amgt::csr_spmv_ref(a.view(), 1.0, x.data(), 2.0, ref.data());
+      x.insert(x.end(), 4, kNaN);
+      std::vector<double> y(static_cast<size_t>(nr), 1.0);
+      y.insert(y.end(), 4, -12345.0);
+      amgt::spmv_ref(m, 1.0, x.data(), 2.0, y.data());
+      for (int32_t i = 0; i < nr; ++i) ASSERT_EQ(y[i], ref[i]) << nr << "x" << nc << " row " << i;
+      for (int32_t i = nr; i < nr + 4; ++i) ASSERT_EQ(y[i], -12345.0) << "wrote past y";
+   }
+}
+
+TYPED_TEST(SpmvTyped, AlphaZeroDoesNotReadX)
+{
+   const CsrMatrix           a = random_csr(10, 10, 0.5, Fill::small_int, 8);
+   const auto                m = amgt::csr_to_mbsr<TypeParam>(a.view());
+   const std::vector<double> x(10, std::numeric_limits<double>::infinity());
+   std::vector<double>       y = random_vector(10, Fill::small_int, 9), y0 = y;
+   amgt::spmv_ref(m, 0.0, x.data(), 2.0, y.data());
+   for (int i = 0; i < 10; ++i) EXPECT_EQ(y[i], 2.0 * y0[i]);
+   std::vector<double> z(10, kNaN);
+   amgt::spmv_ref(m, 0.0, x.data(), 0.0, z.data());
+   for (int i = 0; i < 10; ++i) EXPECT_EQ(z[i], 0.0);
+}
+
+TYPED_TEST(SpmvTyped, EmptyMatricesAcceptNullVectors)
+{
+   const auto m = amgt::csr_to_mbsr<TypeParam>(amgt::CsrView{0, 0, 0, nullptr, nullptr, nullptr});
+   EXPECT_NO_THROW(amgt::spmv_ref(m, 1.0, nullptr, 0.0, nullptr));
+   EXPECT_NO_THROW(amgt::csr_spmv_ref(amgt::CsrView{0, 0, 0, nullptr, nullptr, nullptr}, 1.0,
+                                      nullptr, 0.0, nullptr));
+}
+
+// The rounding points of common/precision.h, each shown by an input where it decides the
+// result.
+TEST(Spmv, Fp16RoundsValuesAndXToHalf)
+{
+   // x = 2049 is stored as 2048 in half.
+   const CsrMatrix a = from_entries(1, 1, {{0, 0, 1.0}});
+   double          x = 2049.0, y = 0.0;
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, &x, 0.0, &y);
+   EXPECT_EQ(y, 2048.0);
+   amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, &x, 0.0, &y);
+   EXPECT_EQ(y, 2049.0);
+   // 1/3 is stored as 1365/4096; times 3 exactly 4095/4096.
+   const CsrMatrix third = from_entries(1, 1, {{0, 0, 1.0 / 3.0}});
+   x                     = 3.0;
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(third.view()), 1.0, &x, 0.0, &y);
+   EXPECT_EQ(y, 4095.0 / 4096.0);
+}
+
+TEST(Spmv, Fp16AccumulatesInFloat)
+{
+   // 2048 + 1 + 1: a half accumulator would stay at 2048 (ties to even), float gives 2050.
+   const CsrMatrix     a = from_entries(1, 3, {{0, 0, 2048.0}, {0, 1, 1.0}, {0, 2, 1.0}});
+   std::vector<double> x{1.0, 1.0, 1.0};
+   double              y = 0.0;
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, &y);
+   EXPECT_EQ(y, 2050.0);
+}
+
+TEST(Spmv, Fp32UsesFusedMultiplyAdd)
+{
+   // Row [1, a] times [c, a] with a = 1 + 2^-12, c = -(1 + 2^-11): the second step is
+   // fma(a, a, c) = 2^-24 exactly; multiply-then-add in float would round a*a to 1 + 2^-11
+   // and give 0.
+   const double        av = 1.0 + std::ldexp(1.0, -12);
+   const CsrMatrix     a  = from_entries(1, 2, {{0, 0, 1.0}, {0, 1, av}});
+   std::vector<double> x{-(1.0 + std::ldexp(1.0, -11)), av};
+   double              y = 0.0;
+   amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, x.data(), 0.0, &y);
+   EXPECT_EQ(y, std::ldexp(1.0, -24));
+}
+
+TEST(Spmv, Fp32FinalCombinationIsInDouble)
+{
+   // alpha * sum + beta * y in double: y0 = 1e16 + 2 is not a float, and survives.
+   const CsrMatrix a = from_entries(1, 1, {{0, 0, 1.0}});
+   double          x = 1.0;
+   double          y = 1.0e16 + 2.0;
+   amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, &x, 1.0, &y);
+   EXPECT_EQ(y, 1.0e16 + 4.0); // 1e16 + 3 rounds to even in double
+   y = 0.1;
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, &x, 1.0, &y);
+   EXPECT_EQ(y, 1.0 + 0.1); // 0.1 itself never went through half or float
+}
+
+TEST(Spmv, CsrOracleHandlesUnsortedAndPatternOnly)
+{
+   // Row 0: 2*x2 + 1*x0 (unsorted); row 1 empty; row 2: pattern-only values would be 1.0.
+   const CsrMatrix     a = from_entries(3, 3, {{0, 2, 2.0}, {0, 0, 1.0}, {2, 1, -1.0}});
+   std::vector<double> x{1.0, 10.0, 100.0}, y{7.0, 7.0, 7.0};
+   amgt::csr_spmv_ref(a.view(), 1.0, x.data(), 1.0, y.data());
+   EXPECT_EQ(y, (std::vector<double>{208.0, 7.0, -3.0}));
+   CsrMatrix p = a;
+   p.val.clear();
+   y = {0.0, 0.0, 0.0};
+   amgt::csr_spmv_ref(p.view(), 1.0, x.data(), 0.0, y.data());
+   EXPECT_EQ(y, (std::vector<double>{101.0, 0.0, 10.0}));
+}
+
+} // namespace
