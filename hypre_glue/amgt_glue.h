@@ -43,11 +43,13 @@ typedef struct amgt_csr_out
 } amgt_csr_out;
 
 /* hypre's allocator (pools, Umpire and async allocators stay in charge of device memory).
- * alloc returns NULL on failure. */
+ * alloc returns NULL on failure. compute_stream (NULL in CPU builds) returns hypre's compute
+ * stream (a cudaStream_t): every kernel the plugin enqueues for hypre goes there. */
 typedef struct amgt_allocator
 {
    void *(*alloc)(size_t bytes, int on_device);
    void  (*release)(void *ptr, int on_device);
+   void *(*compute_stream)(void);
 } amgt_allocator;
 
 enum
@@ -74,6 +76,12 @@ void amgt_glue_set_allocator(const amgt_allocator *allocator);
 /* Per-matrix plugin state, owned through hypre's hypre_CSRMatrix.amgt_data pointer. */
 void amgt_glue_matrix_release(void *state);
 void amgt_glue_matrix_tag(void **state_slot, int level, int role);
+
+/* Called for each tagged matrix at the end of BoomerAMG's setup: a device matrix is
+ * converted to mBSR and its SpMV plan is built now, so that the solve loop finds them
+ * ready (no conversion, allocation or synchronisation inside the solve). Never fails:
+ * an error leaves the matrix to be converted at its first product, or to stock hypre. */
+void amgt_glue_matrix_prepare(void **state_slot, const amgt_csr *A);
 
 /* Setup bookkeeping: a new epoch invalidates every cached conversion; the setup level is
  * the hint used for products issued inside BoomerAMG's coarsening loop (-1 outside). */

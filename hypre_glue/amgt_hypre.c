@@ -39,6 +39,14 @@ amgt_hypre_release(void *ptr, int on_device)
    hypre_TFree(ptr, on_device ? HYPRE_MEMORY_DEVICE : HYPRE_MEMORY_HOST);
 }
 
+#if defined(HYPRE_USING_CUDA)
+static void *
+amgt_hypre_compute_stream(void)
+{
+   return (void *) hypre_HandleComputeStream(hypre_handle());
+}
+#endif
+
 /* Returns the plugin mode, installing hypre's allocator on first use. */
 static int
 amgt_active(void)
@@ -50,6 +58,11 @@ amgt_active(void)
       amgt_allocator allocator;
       allocator.alloc   = amgt_hypre_alloc;
       allocator.release = amgt_hypre_release;
+#if defined(HYPRE_USING_CUDA)
+      allocator.compute_stream = amgt_hypre_compute_stream;
+#else
+      allocator.compute_stream = NULL;
+#endif
       amgt_glue_set_allocator(&allocator);
       allocator_set = 1;
    }
@@ -191,7 +204,16 @@ hypre_AMGTSetSetupLevel(HYPRE_Int level)
 static void
 amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role)
 {
-   if (M) { amgt_glue_matrix_tag(&hypre_CSRMatrixAMGTData(M), (int) level, role); }
+   amgt_csr view;
+
+   if (!M) { return; }
+   amgt_glue_matrix_tag(&hypre_CSRMatrixAMGTData(M), (int) level, role);
+   /* device matrices: convert and plan now, inside the setup, not in the first solve call */
+   if (hypre_CSRMatrixNumNonzeros(M) > 0 && hypre_CSRMatrixI(M) != NULL)
+   {
+      amgt_view(M, &view);
+      if (view.on_device) { amgt_glue_matrix_prepare(&hypre_CSRMatrixAMGTData(M), &view); }
+   }
 }
 
 static void

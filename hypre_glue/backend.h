@@ -13,9 +13,12 @@ namespace amgt::glue {
 struct Context
 {
    const Config*  config = nullptr;
-   amgt_allocator allocator{nullptr, nullptr};
-   long           epoch = 0;
-   Stats*         stats = nullptr;
+   amgt_allocator allocator{nullptr, nullptr, nullptr};
+   // The process-wide copy of `allocator`: its address is stable, so device buffers that
+   // outlive this call (cached conversions) can keep pointing at it.
+   const amgt_allocator* allocator_ref = nullptr;
+   long                  epoch         = 0;
+   Stats*                stats         = nullptr;
 };
 
 // Both return 1 when the result was computed, 0 to run stock hypre; they may throw (the
@@ -25,7 +28,9 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C);
 
-// Device side, implemented in backend_device.cpp (CPU-only builds: reports and declines).
+// Device side, implemented in backend_device.cpp. CPU-only builds never see device arrays;
+// should one arrive anyway, those functions report once and decline.
+void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                 const double* x, double beta, double* y);
 int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,

@@ -1,23 +1,249 @@
-// Device path. The CUDA kernels (plugin/*/ *.cu) are wired in here; until a build carries
-// them, device matrices run stock hypre and the plugin says so once.
+// Device path: hypre's device matrices run on the plugin's CUDA kernels (plugin/*/ *.cu), in
+// the precision the schedule gives the matrix's level.
+//
+// Per matrix the state keeps one device copy: the mBSR in the level's precision and its SpMV
+// plan, keyed like the host copy (arrays, shape, setup epoch). It is built at the end of
+// the setup (amgt_glue_matrix_prepare, from the level tags) or at the first product that
+// needs it, and freed with the hypre matrix. Inside the solve, spmv only enqueues kernels on
+// hypre's compute stream: no conversion, allocation, copy or synchronisation -- except with
+// AMGT_STATS, which synchronises around each call to time it.
 #include "backend.h"
+
+#if defined(AMGT_WITH_CUDA_KERNELS)
+
+#include "common/error.h"
+#include "device/runtime.h"
+#include "mbsr/mbsr_device.h"
+#include "spgemm/spgemm_device.h"
+#include "spmv/spmv_device.h"
+
+#include <chrono>
+#include <cuda_runtime.h>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace amgt::glue {
+
+template <class V>
+struct DeviceEntry
+{
+   device::DeviceMbsr<V>                 m;
+   std::optional<device::SpmvPlan<V>>    plan; // built on first use by an SpMV
+};
+
+struct DeviceCache
+{
+   CsrKey key;
+   std::variant<std::monostate, DeviceEntry<double>, DeviceEntry<float>, DeviceEntry<half_t>> entry;
+};
+
+void DeviceCacheDeleter::operator()(DeviceCache* c) const noexcept
+{
+   delete c; // Buffer destructors release through hypre's allocator and do not throw
+}
+
+namespace {
+
+// Device memory from hypre's allocator (its pools and Umpire stay in charge).
+device::Allocator device_allocator(const Context& ctx)
+{
+   AMGT_REQUIRE(ctx.allocator_ref && ctx.allocator_ref->alloc && ctx.allocator_ref->release,
+                "no allocator installed for device memory");
+   device::Allocator a;
+   a.ctx     = const_cast<amgt_allocator*>(ctx.allocator_ref);
+   a.alloc   = [](size_t bytes, void* c) { return static_cast<amgt_allocator*>(c)->alloc(bytes, 1); };
+   a.release = [](void* p, void* c) { static_cast<amgt_allocator*>(c)->release(p, 1); };
+   return a;
+}
+
+device::Stream stream_of(const Context& ctx)
+{
+   if (ctx.allocator_ref && ctx.allocator_ref->compute_stream)
+   {
+      return static_cast<device::Stream>(ctx.allocator_ref->compute_stream());
+   }
+   return nullptr; // legacy default stream
+}
+
+CsrView view_of(const amgt_csr& a)
+{
+   return CsrView{a.nrows, a.ncols, a.nnz, a.row_ptr, a.col, a.val};
+}
+
+template <class F>
+auto with_precision(Precision p, F&& f)
+{
+   switch (p)
+   {
+   case Precision::fp32: return f(float{});
+   case Precision::fp16: return f(half_t{});
+   default: return f(double{});
+   }
+}
+
+// Times a region when AMGT_STATS asks for it; otherwise costs nothing.
+class Timer
+{
+public:
+   Timer(const Context& ctx, device::Stream s) : on_(ctx.config && ctx.config->stats), s_(s)
+   {
+      if (on_)
+      {
+         AMGT_DEVICE_CHECK(cudaStreamSynchronize(s_));
+         t0_ = std::chrono::steady_clock::now();
+      }
+   }
+   double seconds()
+   {
+      if (!on_) return 0.0;
+      AMGT_DEVICE_CHECK(cudaStreamSynchronize(s_));
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+   }
+
+private:
+   bool                                  on_;
+   device::Stream                        s_;
+   std::chrono::steady_clock::time_point t0_;
+};
+
+// The cached device copy in precision V, rebuilt when the arrays, the epoch or the
+// precision changed since it was made.
+template <class V>
+DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_csr& a, int level)
+{
+   CsrKey key = key_of(a, ctx.epoch);
+   if (!state.device) { state.device.reset(new DeviceCache()); }
+   DeviceCache& cache = *state.device;
+   if (!(cache.key == key) || !std::holds_alternative<DeviceEntry<V>>(cache.entry))
+   {
+      cache.entry = std::monostate{};
+      cache.key   = CsrKey{};
+      const device::Stream s = stream_of(ctx);
+      DeviceEntry<V>       e;
+      e.m             = device::csr_to_mbsr<V>(view_of(a), s, device_allocator(ctx));
+      cache.entry     = std::move(e);
+      cache.key       = key;
+      state.precision = StorageTraits<V>::precision;
+      ctx.stats->conversion(level);
+   }
+   return std::get<DeviceEntry<V>>(cache.entry);
+}
+
+template <class V>
+const device::SpmvPlan<V>& spmv_plan(const Context& ctx, MatrixState& state, DeviceEntry<V>& e)
+{
+   if (!e.plan)
+   {
+      e.plan.emplace(device::make_spmv_plan<V>(e.m, stream_of(ctx), device_allocator(ctx)));
+      const device::SpmvStats& st = e.plan->stats;
+      state.device_shape.known    = true;
+      state.device_shape.rows     = e.m.nrows;
+      state.device_shape.nnz      = st.nnz;
+      state.device_shape.tiles    = st.tiles;
+      state.device_shape.fill     = e.plan->fill;
+      if (state.role == AMGT_ROLE_A && state.level >= 0)
+      {
+         ctx.stats->level_matrix(state.level, state.device_shape);
+      }
+   }
+   return *e.plan;
+}
+
+} // namespace
+
+void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
+{
+   const int level = state.level;
+   with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
+      using V           = decltype(tag);
+      DeviceEntry<V>& e = device_entry<V>(ctx, state, A, level);
+      spmv_plan<V>(ctx, state, e);
+      return 0;
+   });
+}
+
+int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                const double* x, double beta, double* y)
+{
+   const int level = state.level;
+   return with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
+      using V                         = decltype(tag);
+      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level);
+      const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
+      const device::Stream       s    = stream_of(ctx);
+      Timer                      timer(ctx, s);
+      device::spmv<V>(e.m, plan, alpha, x, beta, y, s);
+      ctx.stats->spmv(level, timer.seconds(), device::to_string(plan.path));
+      return 1;
+   });
+}
+
+int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                  MatrixState& state_b, const amgt_csr& B, amgt_csr_out& C)
+{
+   AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
+   return with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
+      using V                            = decltype(tag);
+      const device::Stream           s   = stream_of(ctx);
+      const device::Allocator        mem = device_allocator(ctx);
+      const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level).m;
+      const device::DeviceMbsr<V>&   b =
+         (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level).m;
+      Timer                 timer(ctx, s); // the product and its conversion back to CSR
+      device::DeviceMbsr<V> c   = device::spgemm<V>(a, b, s, mem);
+      const int64_t         nnz = device::mbsr_nnz<V>(c, s, mem);
+      AMGT_REQUIRE(nnz <= INT32_MAX, "product has more than 2^31-1 nonzeros");
+      // hypre owns the output: its arrays come from hypre's allocator and it frees them
+      device::Buffer<int32_t> row_ptr(static_cast<size_t>(c.nrows) + 1, mem);
+      device::Buffer<int32_t> col(static_cast<size_t>(nnz), mem);
+      device::Buffer<double>  val(static_cast<size_t>(nnz), mem);
+      device::mbsr_to_csr<V>(c, row_ptr.get(), col.get(), val.get(), s, mem);
+      C.nnz     = static_cast<int>(nnz);
+      C.row_ptr = row_ptr.release();
+      // zero-length arrays: hypre accepts NULL for them
+      C.col = col.release();
+      C.val = val.release();
+      ctx.stats->spgemm(level, timer.seconds(), "gpu");
+      return 1;
+   });
+}
+
+} // namespace amgt::glue
+
+#else // CPU-only build: no device kernels in this library
 
 #include <cstdio>
 #include <mutex>
 
 namespace amgt::glue {
+
+struct DeviceCache
+{
+};
+
+void DeviceCacheDeleter::operator()(DeviceCache* c) const noexcept
+{
+   delete c;
+}
+
 namespace {
 
 void say_no_kernels_once()
 {
    static std::once_flag once;
    std::call_once(once, [] {
-      std::fprintf(stderr, "AMGT: the GPU kernels are not part of this build yet; device "
-                           "products run stock hypre (counted as fallbacks in AMGT_STATS)\n");
+      std::fprintf(stderr, "AMGT: this libHYPRE was built without the plugin's GPU kernels "
+                           "(AMGT_WITH_CUDA=OFF); device products run stock hypre\n");
    });
 }
 
 } // namespace
+
+void device_prepare(const Context&, MatrixState&, const amgt_csr&)
+{
+   say_no_kernels_once();
+}
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, double, const double*,
                 double, double*)
@@ -36,3 +262,5 @@ int device_spgemm(const Context& ctx, int level, MatrixState&, const amgt_csr&, 
 }
 
 } // namespace amgt::glue
+
+#endif

@@ -37,7 +37,7 @@ bool is_first_rank()
 struct Global
 {
    Config         config;
-   amgt_allocator allocator{nullptr, nullptr};
+   amgt_allocator allocator{nullptr, nullptr, nullptr};
    std::atomic<long> epoch{1};
    std::atomic<int>  setup_level{-1};
    Stats          stats;
@@ -113,7 +113,8 @@ Context context()
    Global& g = global();
    Context ctx;
    ctx.config    = &g.config;
-   ctx.allocator = g.allocator;
+   ctx.allocator     = g.allocator;
+   ctx.allocator_ref = &g.allocator;
    ctx.epoch     = g.epoch.load();
    ctx.stats     = &g.stats;
    return ctx;
@@ -179,6 +180,16 @@ void amgt_glue_matrix_tag(void** slot, int level, int role)
       state->level = level;
       state->role  = role;
       if (role == AMGT_ROLE_A) { global().stats.level_matrix(level, state->shape()); }
+      return 1;
+   });
+}
+
+void amgt_glue_matrix_prepare(void** slot, const amgt_csr* A)
+{
+   MatrixState* state = nullptr;
+   guarded(nullptr, [&] {
+      state = state_of(slot);
+      if (A && A->on_device) { device_prepare(context(), *state, *A); }
       return 1;
    });
 }

@@ -8,6 +8,7 @@
 #include "mbsr/mbsr.h"
 
 #include <cstdint>
+#include <memory>
 #include <variant>
 
 namespace amgt::glue {
@@ -48,6 +49,14 @@ struct LevelShape
 
 using HostMbsr = std::variant<std::monostate, Mbsr<double>, Mbsr<float>, Mbsr<half_t>>;
 
+// The device copy (mBSR in device memory and its SpMV plan), defined in backend_device.cpp
+// so that this header needs no CUDA. Freed with the state (hypre_CSRMatrixDestroy).
+struct DeviceCache;
+struct DeviceCacheDeleter
+{
+   void operator()(DeviceCache* c) const noexcept;
+};
+
 struct MatrixState
 {
    int       level = -1;
@@ -56,8 +65,12 @@ struct MatrixState
    HostMbsr  host; // valid when key matches the current arrays and epoch
    Precision precision = Precision::fp64;
 
+   std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
+   LevelShape                                       device_shape; // of the device copy
+
    LevelShape shape() const
    {
+      if (device && device_shape.known) { return device_shape; }
       LevelShape s;
       std::visit(
          [&](const auto& m) {
