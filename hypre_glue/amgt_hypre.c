@@ -6,6 +6,9 @@
  * back in arrays allocated by hypre's allocator, so hypre frees them as its own.
  */
 #include "_hypre_parcsr_ls.h"
+#if defined(HYPRE_USING_CUDA)
+#include "_hypre_utilities.hpp" /* hypre_HandleComputeStream */
+#endif
 #include "amgt_glue.h"
 #include "amgt_hypre_hooks.h"
 

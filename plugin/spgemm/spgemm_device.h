@@ -1,0 +1,55 @@
+// C = A * B on the GPU for mBSR operands already in device memory (setup phase of AMG: the
+// interpolation product A*P and the Galerkin product P^T*(A*P)).
+//
+// Contract: the one of spgemm_ref (spgemm/spgemm.h), bit for bit in structure.
+//   - C has tile (I, J) iff the OR over K of bitmap_product(A(I,K), B(K,J)) is nonzero, and
+//     that OR is its bitmap: entries whose value cancels to 0 stay, the zero fill inside a tile
+//     never enters the bitmap. blk_col is strictly ascending within every block row.
+//   - Values accumulate in acc_t (double for fp64 levels, float for fp32 and fp16 levels, one
+//     FMA per product term) and are rounded once to V; positions whose bit is clear are
+//     exactly zero. Products on CUDA cores run in the reference's order (A tiles by block
+//     column, then k inside the tile), so fp32/fp16 results equal spgemm_ref bit for bit; fp64
+//     tiles that go through the tensor cores (A tiles with >= kDenseTileNnz entries) differ only
+//     by rounding, within the bound of tests/common/tolerances.h.
+//   - Throws amgt::Error when A.ncols != B.nrows or C would have more than 2^31-1 tiles.
+//
+// Synchronisation: one host round trip after the symbolic count (C's tile count sizes its
+// arrays), and the stream is drained before returning (the temporaries come from an
+// Allocator without stream semantics, so they can only be released once the work that reads
+// them is done). All device memory, temporaries included, comes from `alloc`.
+#pragma once
+
+#include "device/runtime.h"
+#include "mbsr/mbsr_device.h"
+
+#include <cstdint>
+
+namespace amgt::device {
+
+// Rows of C go to one of kSymbolicBins by their analysis bound (the number of intermediate
+// tile products, sum over A's tiles in the row of B's block-row lengths): bin b < 7 holds
+// bounds < 128 * 2^b, bin 7 the rest. Bins 0..6 use shared-memory hash tables, bin 7 (and any
+// bin whose table does not fit the device's shared memory) a sliding dense window.
+constexpr int kSymbolicBins = 8;
+// Numeric phase, by C's tiles per block row: <= 32, <= 128, longer (windowed accumulator).
+constexpr int kNumericBins = 3;
+
+struct SpgemmStats
+{
+   int64_t intermediate_tiles = 0; // sum over block rows of the analysis bound (upper bound)
+   int64_t output_tiles       = 0; // tiles of C
+   int64_t tc_tile_products   = 0; // tile pairs multiplied on tensor cores (fp64 mma)
+   int64_t cc_tile_products   = 0; // tile pairs multiplied on CUDA cores
+   // tc + cc is the number of tile pairs with a nonzero bitmap product (pairs whose bitmap
+   // product is empty are skipped in every phase).
+   int64_t symbolic_bin_rows[kSymbolicBins] = {}; // block rows per symbolic bin (after routing)
+   int64_t numeric_bin_rows[kNumericBins]   = {}; // nonempty block rows of C per numeric bin
+   int32_t shared_symbolic_bins = 0; // bins 0..shared_symbolic_bins-1 ran on shared hash
+                                     // tables; the others were routed to bin 7's window
+};
+
+template <class V>
+DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s, const Allocator& a,
+                     SpgemmStats* stats = nullptr);
+
+} // namespace amgt::device

@@ -1,0 +1,796 @@
+// y = alpha * A * x + beta * y on the GPU for A in mBSR. Design notes.
+//
+// Why packed values. An SpMV is bound by memory traffic. Fine AMG levels hold ~4 nonzeros per
+// 4x4 tile, so blk_val's 16 padded values per tile would move (16*8 + 4 + 2) / 4.2 = ~32 bytes
+// per nonzero in fp64 against CSR's 12. make_spmv_plan therefore builds `packed_val`: only the
+// stored entries, tile after tile, each tile's entries in bitmap order (bit r*4+c ascending,
+// i.e. row-major). The CUDA-core kernels read blk_col (4 B) and blk_map (2 B) per tile and
+// sizeof(V) per entry: 8 + 6/fill bytes per nonzero in fp64 (9.4 at fill 4.2), 4 + 6/fill in
+// fp32, 2 + 6/fill in fp16, plus 12 B per block row (blk_ptr, row_val), the x gather and y.
+//
+// Index arithmetic of packed_val. The offset of a tile's first entry is not stored per tile
+// (that would cost 4 more bytes per tile); the plan stores one int64 per block row (row_val)
+// or per chunk (chunk_val), and a kernel recovers each tile's offset as that base plus the
+// exclusive prefix sum of the popcounts of the tiles before it, computed with shuffles. Inside
+// a tile, tile row r starts at popc(map & ((1 << 4r) - 1)) and its entry in column c comes
+// popc(nibble_r & ((1 << c) - 1)) after that. Offsets inside one block row are int32 (the
+// plan checks that a block row holds fewer than 2^27 tiles).
+//
+// cuda_core (group_row_sum): a group of G lanes (4, 8, 16 or 32 by the mean number of tiles
+// per block row, spmv_group_lanes) handles one block row, G tiles per step. Lane g loads the
+// map and column of tile g of the step (coalesced: consecutive block rows own consecutive
+// tiles, so a warp's groups read one contiguous stretch), the group scans the popcounts, and
+// then in 4 sub-steps lane g works on tile (sub*G/4 + g/4), tile row g%4, taking that tile's
+// map/column/offset by shuffle: it gathers its row's entries (<= 4 contiguous values) and
+// x[4*col + c] for each set bit c, so x is read only where an entry is stored (never past
+// ncols). The 4 sub-steps are unrolled: up to 16 value and 16 x loads in flight per lane. The
+// lanes of equal tile row are then reduced with xor shuffles and lanes 0..3 of the group
+// write rows 4b..4b+3, each guarded by < nrows. Empty block rows write alpha*0 (+ beta*y).
+//
+// cuda_core_balanced: a block row of thousands of tiles would keep its group busy long after
+// the others are done. Block rows of more than 64 tiles ("long") are cut into chunks of 64
+// tiles (the paper's budget per warp); one warp per chunk runs group_row_sum with G = 32 and
+// writes its 4 row sums to partial[4c..4c+3]; then one warp per long row adds its chunks'
+// partials in a fixed order (lane l: chunks l/4, l/4+8, ... of tile row l%4, then a fixed xor
+// tree) and writes y. The other block rows, empty ones included, go through the cuda_core
+// kernel (G = 4), which skips the long ones. Every y row is written exactly once by exactly
+// one kernel; the kernels run in stream order; no atomics, so results are reproducible bit
+// for bit; the chunk tables and partials are built in the plan (no allocation in spmv).
+// (A first version gave every warp a flat budget of 64 tiles across row boundaries, with a
+// segmented scan and head/tail partials; it was 1.7x slower than cuda_core on regular rows,
+// so only the long rows are budgeted now.)
+//
+// tensor_core (fp64): mma.sync.m8n8k4.f64 with one block row per half warp. A warp owns
+// 2*kTensorPairs consecutive block rows as pairs; for a pair (rows b, b+1) and step i:
+//   A (8x4, row-major): rows 0-3 = tile i of block row b, rows 4-7 = tile i of block row b+1.
+//       Lane l holds A[l/4][l%4], i.e. element l%16 of its half's tile: blk_val[16t + l%16],
+//       one coalesced 128-byte load per half warp.
+//   B (4x8, col-major): columns 0-3 = x piece of b's tile, columns 4-7 = that of b+1's, each
+//       repeated. Lane l holds B[l%4][l/4] = x[4*col(t) + l%4] of its half's tile (0 past
+//       ncols).
+//   D (8x8): lane l holds D[l/4][2*(l%4)] and D[l/4][2*(l%4)+1]. Only the diagonal 4x4 blocks
+//       are useful (each row's tiles times their own x pieces) and their 4 columns are equal:
+//       D[r][0] (lane 4r, first register) accumulates tile row r of b, D[4+r][4] (lane 4r+18,
+//       first register) tile row r of b+1. Those 8 lanes write y; the rest is discarded.
+//   The shorter row of a pair is padded with zero tiles (zeros in A and B add exact zeros).
+//   The dense blk_val is read as is (zeros where the bitmap is clear). Consequence: an Inf or
+//   NaN in x reaches every row of a tile, not only the rows with an entry in that column
+//   (0 * Inf = NaN); for finite x the result equals the CUDA-core paths' up to summation
+//   order. Without sm_80 the same fragments are multiplied on CUDA cores through shuffles
+//   (mma_8x8x4). fp32/fp16: no tensor-core instruction computes the contract of
+//   common/precision.h (fp32 has only tf32 inputs; f16 mma does not round each accumulation
+//   like a float FMA), so a tensor_core plan for them is built as cuda_core and says so.
+//
+// Rounding (common/precision.h): fp64 __fma_rn; fp32 value float, x __double2float_rn, float
+// __fmaf_rn; fp16 value half, x __double2half (one rounding from double) widened to float in
+// registers, float __fmaf_rn. Sums are formed in another order than spmv_ref's, so results
+// agree bit for bit only when all partial sums are exact (small integers). The final
+// y = alpha*s + beta*y uses __dmul_rn/__dadd_rn so that nvcc cannot contract it into an FMA
+// the reference (built with -ffp-contract=off) does not do; beta == 0 never reads y.
+//
+// Measured on one H100 SXM (fp64, x and y fp64, beta = 0, median of 21x10 calls; cuSPARSE
+// 13.0 CSR SpMV, default algorithm, on the same matrix for comparison):
+//   7-point 160^3 (fill 4.02):        cuda_core 171-175 us, cuSPARSE 196 us
+//   27-point 100^3 (fill 4.08):       cuda_core 153-156 us (G = 8), cuSPARSE 131 us
+//   dense 4x4 block tridiagonal, 4M:  cuda_core 161-166 us, tensor_core 187-197 us,
+//                                     cuSPARSE 292 us
+//   random, fill 1.08, 16 rows with ~180k tiles: cuda_core_balanced 203 us, cuda_core 45 ms,
+//                                     cuSPARSE 82 us (one entry per tile is the format's worst
+//                                     case: 13.6 B/nnz and per-tile work for every entry)
+// Hence the automatic choice (choose_spmv_path): cuda_core_balanced when the longest block row
+// holds more than 64 tiles and at least 4x the mean; tensor_core never (kSpmvAutoTensorCore:
+// slower than the packed CUDA-core path even on all-full tiles, where both move the same
+// bytes); otherwise cuda_core.
+#include "spmv/spmv_device.h"
+
+#include "common/error.h"
+
+#include <cub/device/device_scan.cuh>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+
+namespace amgt::device {
+namespace {
+
+constexpr int      kThreads = 256;
+constexpr unsigned kFull    = 0xffffffffu;
+constexpr int      kBudget  = kSpmvBalancedTiles;
+constexpr int      kTensorPairs = 2; // tensor_core: block-row pairs per warp (measured: 1, 2, 4)
+static_assert(kBudget % 32 == 0, "a balanced budget is whole steps of 32 tiles");
+static_assert(sizeof(half_t) == sizeof(unsigned short), "half_t is read as __half bits");
+
+inline unsigned blocks_for(int64_t threads)
+{
+   return static_cast<unsigned>((threads + kThreads - 1) / kThreads);
+}
+
+// Storage type as the kernels read it, and the arithmetic of common/precision.h.
+template <class V>
+struct Arith;
+
+template <>
+struct Arith<double>
+{
+   using S   = double;
+   using Acc = double;
+   __device__ static double value(S v) { return v; }
+   __device__ static double xval(double v) { return v; }
+   __device__ static double madd(double a, double b, double c) { return __fma_rn(a, b, c); }
+};
+
+template <>
+struct Arith<float>
+{
+   using S   = float;
+   using Acc = float;
+   __device__ static float value(S v) { return v; }
+   __device__ static float xval(double v) { return __double2float_rn(v); }
+   __device__ static float madd(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+};
+
+template <>
+struct Arith<half_t>
+{
+   using S   = unsigned short; // binary16 bits
+   using Acc = float;
+   __device__ static float value(S v) { return __half2float(__ushort_as_half(v)); }
+   __device__ static float xval(double v) { return __half2float(__double2half(v)); }
+   __device__ static float madd(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+};
+
+template <class V>
+const typename Arith<V>::S* stored(const V* p)
+{
+   return reinterpret_cast<const typename Arith<V>::S*>(p);
+}
+
+// y_i = alpha * ax + beta * y_i rounded as the reference rounds it (no contraction); with
+// beta == 0 y_i is not read, so a NaN there does not survive.
+__device__ inline double combine(double alpha, double ax, double beta, const double* yi)
+{
+   const double a = __dmul_rn(alpha, ax);
+   return beta == 0.0 ? a : __dadd_rn(a, __dmul_rn(beta, *yi));
+}
+
+// Partial product of one tile row: the set bits of `nib` (columns of tile row r) against
+// x[c0 + c]; `pv` points at the row's first packed entry. The unrolled, predicated loads are
+// independent of each other, so all of them can be in flight at once.
+template <class V>
+__device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typename Arith<V>::S* pv,
+                                                     const double* px, typename Arith<V>::Acc s)
+{
+   using A = Arith<V>;
+#pragma unroll
+   for (int c = 0; c < kTileDim; ++c)
+   {
+      if (nib & (1u << c))
+      {
+         const int k = __popc(nib & ((1u << c) - 1u));
+         s           = A::madd(A::value(__ldg(pv + k)), A::xval(__ldg(px + c)), s);
+      }
+   }
+   return s;
+}
+
+// ---- statistics and plan construction -------------------------------------------------
+
+// out[0] += nnz, out[1] += dense tiles, out[2] = max tiles per block row.
+__global__ void measure_kernel(const uint16_t* __restrict__ blk_map, int64_t ntiles,
+                               const int32_t* __restrict__ blk_ptr, int32_t block_rows,
+                               unsigned long long* out)
+{
+   unsigned long long nnz = 0, dense = 0, longest = 0;
+   const int64_t      n   = ntiles > block_rows ? ntiles : block_rows;
+   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+        i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+   {
+      if (i < ntiles)
+      {
+         const int c = __popc(static_cast<unsigned>(blk_map[i]));
+         nnz += c;
+         dense += c >= kDenseTileNnz;
+      }
+      if (i < block_rows)
+      {
+         const unsigned long long len = static_cast<unsigned long long>(blk_ptr[i + 1] - blk_ptr[i]);
+         longest                      = len > longest ? len : longest;
+      }
+   }
+#pragma unroll
+   for (int d = 16; d > 0; d >>= 1)
+   {
+      nnz += __shfl_xor_sync(kFull, nnz, d);
+      dense += __shfl_xor_sync(kFull, dense, d);
+      const unsigned long long o = __shfl_xor_sync(kFull, longest, d);
+      longest                    = o > longest ? o : longest;
+   }
+   if ((threadIdx.x & 31) == 0)
+   {
+      atomicAdd(out + 0, nnz);
+      atomicAdd(out + 1, dense);
+      atomicMax(out + 2, longest);
+   }
+}
+
+// cnt[t] = popcount of tile t, cnt[ntiles] = 0 (so the exclusive scan ends with nnz).
+__global__ void tile_counts_kernel(const uint16_t* __restrict__ blk_map, int64_t ntiles,
+                                   int64_t* __restrict__ cnt)
+{
+   const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (t < ntiles) cnt[t] = __popc(static_cast<unsigned>(blk_map[t]));
+   else if (t == ntiles) cnt[t] = 0;
+}
+
+// 16 threads per tile, one per position: reads of blk_val are fully coalesced.
+template <class V>
+__global__ void pack_kernel(const uint16_t* __restrict__ blk_map, const V* __restrict__ blk_val,
+                            const int64_t* __restrict__ tile_off, int64_t ntiles,
+                            V* __restrict__ packed)
+{
+   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int64_t t = i >> 4;
+   const int     p = static_cast<int>(i & 15);
+   if (t >= ntiles) return;
+   const uint32_t m = blk_map[t];
+   if (m & (1u << p)) packed[tile_off[t] + __popc(m & ((1u << p) - 1u))] = blk_val[i];
+}
+
+__global__ void row_val_kernel(const int32_t* __restrict__ blk_ptr, const int64_t* __restrict__ tile_off,
+                               int32_t block_rows, int64_t* __restrict__ row_val)
+{
+   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (b <= block_rows) row_val[b] = tile_off[blk_ptr[b]];
+}
+
+// Balanced path, per block row: the number of 64-tile chunks of a long row (more than 64
+// tiles; 0 otherwise) and whether the row is long. Entry block_rows is 0 for both, so the
+// exclusive scans end with the totals.
+__global__ void chunk_count_kernel(const int32_t* __restrict__ blk_ptr, int32_t block_rows,
+                                   int32_t* __restrict__ nchunks, int32_t* __restrict__ is_long)
+{
+   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (b > block_rows) return;
+   const int32_t len = b < block_rows ? blk_ptr[b + 1] - blk_ptr[b] : 0;
+   nchunks[b]        = len > kBudget ? (len + kBudget - 1) / kBudget : 0;
+   is_long[b]        = len > kBudget ? 1 : 0;
+}
+
+// Balanced path: chunk k of long row b starts at tile blk_ptr[b] + 64k; long row number
+// long_index[b] is b, its first chunk chunk_first[b].
+__global__ void chunk_fill_kernel(const int32_t* __restrict__ blk_ptr, const int64_t* __restrict__ tile_off,
+                                  const int32_t* __restrict__ chunk_first, const int32_t* __restrict__ long_index,
+                                  int32_t block_rows, int32_t* __restrict__ chunk_row,
+                                  int32_t* __restrict__ chunk_tile, int64_t* __restrict__ chunk_val,
+                                  int32_t* __restrict__ long_row, int32_t* __restrict__ long_chunk)
+{
+   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (b >= block_rows) return;
+   const int32_t n = chunk_first[b + 1] - chunk_first[b];
+   if (n == 0) return;
+   for (int32_t k = 0; k < n; ++k)
+   {
+      const int32_t c = chunk_first[b] + k;
+      const int32_t t = blk_ptr[b] + k * kBudget;
+      chunk_row[c]    = static_cast<int32_t>(b);
+      chunk_tile[c]   = t;
+      chunk_val[c]    = tile_off[t];
+   }
+   long_row[long_index[b]]   = static_cast<int32_t>(b);
+   long_chunk[long_index[b]] = chunk_first[b];
+}
+
+// ---- solve-phase kernels --------------------------------------------------------------
+
+__global__ void scale_kernel(int32_t n, double beta, double* __restrict__ y)
+{
+   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
+}
+
+// The sum over tiles [start, end) of one block row by a group of G lanes (see the notes at
+// the top); `vals` points at the packed entry of tile `start`. Every lane of the group
+// returns the sum for tile row g % 4. All lanes of the group must call it together.
+template <class V, int G>
+__device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict__ blk_col,
+                                                       const uint16_t* __restrict__ blk_map,
+                                                       const typename Arith<V>::S* __restrict__ vals,
+                                                       int32_t start, int32_t end,
+                                                       const double* __restrict__ x, int g,
+                                                       unsigned mask)
+{
+   using S   = typename Arith<V>::S;
+   using Acc = typename Arith<V>::Acc;
+   const int r    = g & 3;
+   Acc       s    = Acc(0);
+   int32_t   base = 0; // packed offset of tile `c`, relative to `vals`
+   for (int32_t c = start; c < end; c += G)
+   {
+      const int32_t t   = c + g;
+      uint32_t      map = 0; // tiles past the range: empty bitmap, so they do no work
+      int32_t       col = 0;
+      if (t < end)
+      {
+         map = __ldg(blk_map + t);
+         col = __ldg(blk_col + t);
+      }
+      const int cnt  = __popc(map);
+      int       incl = cnt;
+#pragma unroll
+      for (int d = 1; d < G; d <<= 1)
+      {
+         const int v = __shfl_up_sync(mask, incl, d, G);
+         if (g >= d) incl += v;
+      }
+      const int32_t off = base + incl - cnt;
+      base += __shfl_sync(mask, incl, G - 1, G);
+
+#pragma unroll
+      for (int sub = 0; sub < 4; ++sub)
+      {
+         if (c + sub * (G / 4) >= end) break; // uniform in the group
+         const int      q    = sub * (G / 4) + (g >> 2);
+         const uint32_t mq   = __shfl_sync(mask, map, q, G);
+         const int32_t  colq = __shfl_sync(mask, col, q, G);
+         const int32_t  offq = __shfl_sync(mask, off, q, G);
+         const uint32_t nib  = (mq >> (4 * r)) & 0xFu;
+         const S*       pv   = vals + offq + __popc(mq & ((1u << (4 * r)) - 1u));
+         s = row_product<V>(nib, pv, x + 4 * static_cast<int64_t>(colq), s);
+      }
+   }
+#pragma unroll
+   for (int d = G / 2; d >= 4; d >>= 1) s += __shfl_xor_sync(mask, s, d, G);
+   return s;
+}
+
+// cuda_core (and the short rows of cuda_core_balanced): G lanes per block row. Rows of more
+// than long_row_tiles tiles are left to the chunk kernels.
+template <class V, int G>
+__global__ void __launch_bounds__(kThreads)
+spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
+                 const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
+                 const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
+                 int32_t long_row_tiles, double alpha, const double* __restrict__ x, double beta,
+                 double* __restrict__ y)
+{
+   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
+   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
+   const int      g     = static_cast<int>(threadIdx.x & (G - 1));
+   const unsigned mask  = G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+   const int32_t  start = __ldg(blk_ptr + b);
+   const int32_t  end   = __ldg(blk_ptr + b + 1);
+   if (end - start > long_row_tiles) return; // uniform in the group
+   const auto* vals = start < end ? packed + __ldg(row_val + b) : packed;
+   const auto  s    = group_row_sum<V, G>(blk_col, blk_map, vals, start, end, x, g, mask);
+   if (g < 4)
+   {
+      const int64_t i = 4 * b + g;
+      if (i < nrows) y[i] = combine(alpha, static_cast<double>(s), beta, y + i);
+   }
+}
+
+// cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to
+// partial[4c .. 4c+3].
+template <class V>
+__global__ void __launch_bounds__(kThreads)
+spmv_chunks_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
+                   const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
+                   const int32_t* __restrict__ chunk_row, const int32_t* __restrict__ chunk_tile,
+                   const int64_t* __restrict__ chunk_val, int64_t num_chunks,
+                   const double* __restrict__ x, typename Arith<V>::Acc* __restrict__ partial)
+{
+   const int64_t c = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
+   if (c >= num_chunks) return; // whole warp
+   const int     lane  = static_cast<int>(threadIdx.x & 31);
+   const int32_t start = __ldg(chunk_tile + c);
+   const int32_t end   = static_cast<int32_t>(min(static_cast<int64_t>(start) + kBudget,
+                                                    static_cast<int64_t>(__ldg(blk_ptr + __ldg(chunk_row + c) + 1))));
+   const auto    s     = group_row_sum<V, 32>(blk_col, blk_map, packed + __ldg(chunk_val + c), start,
+                                              end, x, lane, kFull);
+   if (lane < 4) partial[4 * c + lane] = s;
+}
+
+// cuda_core_balanced: one warp per long row sums its chunks' partials in a fixed order
+// (lane l takes chunks l/4, l/4 + 8, ... of tile row l%4, then a fixed xor tree), so the
+// result does not depend on scheduling.
+template <class Acc>
+__global__ void __launch_bounds__(kThreads)
+spmv_long_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ long_row,
+                      const int32_t* __restrict__ long_chunk, int32_t num_long, int32_t nrows,
+                      const Acc* __restrict__ partial, double alpha, double beta, double* __restrict__ y)
+{
+   const int64_t j = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
+   if (j >= num_long) return; // whole warp
+   const int     lane = static_cast<int>(threadIdx.x & 31);
+   const int     r    = lane & 3;
+   const int32_t b    = __ldg(long_row + j);
+   const int64_t c0   = __ldg(long_chunk + j);
+   const int32_t n    = (__ldg(blk_ptr + b + 1) - __ldg(blk_ptr + b) + kBudget - 1) / kBudget;
+   Acc           acc  = Acc(0);
+   for (int32_t k = lane >> 2; k < n; k += 8) acc += partial[4 * (c0 + k) + r];
+#pragma unroll
+   for (int d = 4; d < 32; d <<= 1) acc += __shfl_xor_sync(kFull, acc, d);
+   if (lane < 4)
+   {
+      const int64_t i = 4 * static_cast<int64_t>(b) + r;
+      if (i < nrows) y[i] = combine(alpha, static_cast<double>(acc), beta, y + i);
+   }
+}
+
+// D = A * B + C for one 8x8x4 fp64 fragment (layouts in the notes at the top).
+__device__ inline void mma_8x8x4(double& d0, double& d1, double a, double b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+   double c0 = d0, c1 = d1;
+   asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
+                : "=d"(d0), "=d"(d1)
+                : "d"(a), "d"(b), "d"(c0), "d"(c1));
+#else
+   // The same fragments on CUDA cores: A[i][k] is held by lane 4i+k, B[k][j] by lane 4j+k.
+   const int lane = static_cast<int>(threadIdx.x & 31);
+   const int i    = lane >> 2;
+   const int j0   = 2 * (lane & 3);
+#pragma unroll
+   for (int k = 0; k < 4; ++k)
+   {
+      const double aik = __shfl_sync(kFull, a, 4 * i + k);
+      const double b0  = __shfl_sync(kFull, b, 4 * j0 + k);
+      const double b1  = __shfl_sync(kFull, b, 4 * (j0 + 1) + k);
+      d0               = __fma_rn(aik, b0, d0);
+      d1               = __fma_rn(aik, b1, d1);
+   }
+#endif
+}
+
+// tensor_core (fp64): a warp owns 2R consecutive block rows as R pairs; pair p is one mma
+// chain (lanes 0-15: block row 2p, lanes 16-31: block row 2p+1), U tiles of each row per step.
+template <int R, int U>
+__global__ void __launch_bounds__(kThreads)
+spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
+                   const double* __restrict__ blk_val, int32_t block_rows, int32_t nrows,
+                   int32_t ncols, double alpha, const double* __restrict__ x, double beta,
+                   double* __restrict__ y)
+{
+   const int64_t first = ((blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5) * (2 * R);
+   if (first >= block_rows) return; // whole warp: mma.sync below needs all 32 lanes
+   const int lane = static_cast<int>(threadIdx.x & 31);
+   const int k    = lane & 3; // B row = column inside the tile
+   int32_t   start[R], len[R], steps[R];
+   int32_t   most = 0;
+#pragma unroll
+   for (int p = 0; p < R; ++p)
+   {
+      const int64_t b = first + 2 * p + (lane >> 4);
+      start[p]        = 0;
+      len[p]          = 0;
+      if (b < block_rows)
+      {
+         start[p] = __ldg(blk_ptr + b);
+         len[p]   = __ldg(blk_ptr + b + 1) - start[p];
+      }
+      steps[p] = max(len[p], __shfl_xor_sync(kFull, len[p], 16)); // same in the whole warp
+      most     = max(most, steps[p]);
+   }
+   double d0[R], d1[R];
+#pragma unroll
+   for (int p = 0; p < R; ++p) d0[p] = d1[p] = 0.0;
+   for (int32_t i = 0; i < most; i += U)
+   {
+      double a[R][U], xb[R][U];
+#pragma unroll
+      for (int p = 0; p < R; ++p)
+      {
+#pragma unroll
+         for (int u = 0; u < U; ++u)
+         {
+            a[p][u]  = 0.0; // no tile: zeros in A and B add exact zeros
+            xb[p][u] = 0.0;
+            if (i + u < len[p])
+            {
+               const int32_t t = start[p] + i + u;
+               a[p][u]         = __ldg(blk_val + 16 * static_cast<int64_t>(t) + (lane & 15));
+               const int64_t j = 4 * static_cast<int64_t>(__ldg(blk_col + t)) + k;
+               if (j < ncols) xb[p][u] = __ldg(x + j);
+            }
+         }
+      }
+#pragma unroll
+      for (int p = 0; p < R; ++p)
+      {
+#pragma unroll
+         for (int u = 0; u < U; ++u)
+         {
+            if (i + u < steps[p]) mma_8x8x4(d0[p], d1[p], a[p][u], xb[p][u]); // uniform in the warp
+         }
+      }
+   }
+   // Lane 4r holds D[r][0] (tile row r of the pair's first block row) and lane 16+4r+2 holds
+   // D[4+r][4] (tile row r of its second block row), both in d0.
+   const bool writer = (lane < 16) ? (lane & 3) == 0 : (lane & 3) == 2;
+#pragma unroll
+   for (int p = 0; p < R; ++p)
+   {
+      const int64_t b = first + 2 * p + (lane >> 4);
+      if (writer && b < block_rows)
+      {
+         const int64_t i = 4 * b + ((lane >> 2) & 3);
+         if (i < nrows) y[i] = combine(alpha, d0[p], beta, y + i);
+      }
+   }
+}
+
+// ---- host side -------------------------------------------------------------------------
+
+template <class V>
+SpmvStats measure(const DeviceMbsr<V>& A, Stream s, const Allocator& alloc)
+{
+   SpmvStats st;
+   st.tiles = A.num_tiles;
+   if (A.block_rows > 0) st.mean_tiles_per_block_row = static_cast<double>(A.num_tiles) / A.block_rows;
+   const int64_t n = std::max<int64_t>(A.num_tiles, A.block_rows);
+   if (n == 0) return st;
+   Buffer<unsigned long long> out(3, alloc);
+   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, 3 * sizeof(unsigned long long), s));
+   const unsigned blocks = std::min(blocks_for(n), 4096u);
+   measure_kernel<<<blocks, kThreads, 0, s>>>(A.blk_map.get(), A.num_tiles, A.blk_ptr.get(),
+                                              A.block_rows, out.get());
+   AMGT_DEVICE_CHECK_LAUNCH("measure_kernel");
+   unsigned long long h[3] = {0, 0, 0};
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   st.nnz                     = static_cast<int64_t>(h[0]);
+   st.dense_tiles             = static_cast<int64_t>(h[1]);
+   st.max_tiles_per_block_row = static_cast<int32_t>(h[2]);
+   return st;
+}
+
+// Exclusive sum of n int32 counts (device), returning the total (synchronises).
+int32_t exclusive_sum(const int32_t* in, int32_t* out, int64_t n, Stream s, const Allocator& alloc)
+{
+   size_t bytes = 0;
+   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, s));
+   Buffer<char> temp(bytes, alloc);
+   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, n, s));
+   int32_t total = 0;
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&total, out + n - 1, sizeof total, cudaMemcpyDeviceToHost, s));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s)); // also before temp is freed
+   return total;
+}
+
+template <class V, int G>
+void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
+                 double alpha, const double* x, double beta, double* y, Stream s)
+{
+   spmv_rows_kernel<V, G><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+      A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+      plan.row_val.get(), A.block_rows, A.nrows, long_row_tiles, alpha, x, beta, y);
+   AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
+}
+
+template <class V>
+void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
+                 double alpha, const double* x, double beta, double* y, Stream s)
+{
+   switch (plan.group_lanes)
+   {
+   case 4:
+      return launch_rows<V, 4>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+   case 8:
+      return launch_rows<V, 8>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+   case 16:
+      return launch_rows<V, 16>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+   case 32:
+      return launch_rows<V, 32>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+   default:
+      AMGT_THROW("spmv: invalid group size in the plan");
+   }
+}
+
+} // namespace
+
+const char* to_string(SpmvPath p)
+{
+   switch (p)
+   {
+   case SpmvPath::automatic:
+      return "automatic";
+   case SpmvPath::cuda_core:
+      return "cuda_core";
+   case SpmvPath::cuda_core_balanced:
+      return "cuda_core_balanced";
+   case SpmvPath::tensor_core:
+      return "tensor_core";
+   }
+   return "?";
+}
+
+int32_t spmv_group_lanes(double mean_tiles_per_block_row)
+{
+   // Measured on an H100 (fp64; fp32/fp16 alike): block tridiagonal, 3 tiles per block row:
+   // G = 4 / 8 / 16 / 32 took 161 / 186 / 233 / 326 us; 7-point 160^3, 7.1 tiles: 175 / 226 /
+   // 314 / 468 us; 27-point 100^3, 26 tiles: 153-170 / 155 / 168 / 173-194 us. Narrow groups
+   // win on short rows; from about 16 tiles per block row 8 lanes are as fast or faster.
+   if (mean_tiles_per_block_row <= 16) return 4;
+   if (mean_tiles_per_block_row <= 48) return 8;
+   if (mean_tiles_per_block_row <= 96) return 16;
+   return 32;
+}
+
+SpmvPath choose_spmv_path(Precision p, const SpmvStats& st)
+{
+   if (st.tiles == 0) return SpmvPath::cuda_core;
+   const double fill           = static_cast<double>(st.nnz) / static_cast<double>(st.tiles);
+   const double dense_fraction = static_cast<double>(st.dense_tiles) / static_cast<double>(st.tiles);
+   if (kSpmvAutoTensorCore && p == Precision::fp64 && fill >= kDenseTileNnz && dense_fraction >= 0.5)
+   {
+      return SpmvPath::tensor_core;
+   }
+   if (st.max_tiles_per_block_row > kSpmvBalancedTiles &&
+       st.max_tiles_per_block_row >= 4.0 * st.mean_tiles_per_block_row)
+   {
+      return SpmvPath::cuda_core_balanced;
+   }
+   return SpmvPath::cuda_core;
+}
+
+template <class V>
+SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& alloc, SpmvPath forced)
+{
+   using Acc = typename StorageTraits<V>::acc_t;
+   AMGT_REQUIRE(A.nrows >= 0 && A.ncols >= 0, "spmv plan: negative dimensions");
+   AMGT_REQUIRE(A.block_rows == A.nrows / kTileDim + (A.nrows % kTileDim != 0) &&
+                    A.block_cols == A.ncols / kTileDim + (A.ncols % kTileDim != 0),
+                "spmv plan: block dimensions do not match nrows/ncols");
+   AMGT_REQUIRE(A.num_tiles >= 0 && A.num_tiles <= std::numeric_limits<int32_t>::max(),
+                "spmv plan: tile count out of range");
+
+   SpmvPlan<V> plan;
+   plan.nrows      = A.nrows;
+   plan.ncols      = A.ncols;
+   plan.block_rows = A.block_rows;
+   plan.num_tiles  = A.num_tiles;
+   plan.stats      = measure(A, s, alloc);
+   plan.fill       = plan.stats.tiles > 0
+                         ? static_cast<double>(plan.stats.nnz) / static_cast<double>(plan.stats.tiles)
+                         : 0.0;
+   SpmvPath path = forced == SpmvPath::automatic
+                       ? choose_spmv_path(StorageTraits<V>::precision, plan.stats)
+                       : forced;
+   // fp32/fp16 have no tensor-core form of the rounding contract yet: CUDA cores instead.
+   if (path == SpmvPath::tensor_core && !std::is_same_v<V, double>) path = SpmvPath::cuda_core;
+   plan.path = path;
+   if (path == SpmvPath::tensor_core || A.nrows == 0) return plan; // reads A.blk_val directly
+
+   // Offsets inside one block row are int32: 16 * tiles must fit.
+   AMGT_REQUIRE(plan.stats.max_tiles_per_block_row < (int32_t{1} << 27),
+                "spmv plan: a block row holds too many tiles for int32 offsets");
+
+   const int64_t ntiles = A.num_tiles;
+   // Balanced: the group kernel only sees rows of <= 64 tiles, so the narrowest group.
+   plan.group_lanes     = path == SpmvPath::cuda_core ? spmv_group_lanes(plan.stats.mean_tiles_per_block_row) : 4;
+   plan.row_val         = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
+   if (ntiles == 0)
+   {
+      AMGT_DEVICE_CHECK(cudaMemsetAsync(plan.row_val.get(), 0, plan.row_val.size() * sizeof(int64_t), s));
+      AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+      return plan;
+   }
+
+   // Packed values: tile_off = exclusive scan of the tile popcounts (int64: nnz may pass 2^31).
+   Buffer<int64_t> cnt(ntiles + 1, alloc), tile_off(ntiles + 1, alloc);
+   tile_counts_kernel<<<blocks_for(ntiles + 1), kThreads, 0, s>>>(A.blk_map.get(), ntiles, cnt.get());
+   AMGT_DEVICE_CHECK_LAUNCH("tile_counts_kernel");
+   size_t bytes = 0;
+   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt.get(), tile_off.get(), ntiles + 1, s));
+   Buffer<char> temp(bytes, alloc);
+   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, cnt.get(), tile_off.get(), ntiles + 1, s));
+   plan.packed_val = Buffer<V>(static_cast<size_t>(plan.stats.nnz), alloc);
+   pack_kernel<V><<<blocks_for(16 * ntiles), kThreads, 0, s>>>(A.blk_map.get(), A.blk_val.get(),
+                                                              tile_off.get(), ntiles, plan.packed_val.get());
+   AMGT_DEVICE_CHECK_LAUNCH("pack_kernel");
+   row_val_kernel<<<blocks_for(int64_t{A.block_rows} + 1), kThreads, 0, s>>>(
+      A.blk_ptr.get(), tile_off.get(), A.block_rows, plan.row_val.get());
+   AMGT_DEVICE_CHECK_LAUNCH("row_val_kernel");
+
+   if (path == SpmvPath::cuda_core_balanced)
+   {
+      const int64_t   n = int64_t{A.block_rows} + 1;
+      Buffer<int32_t> nchunks(n, alloc), is_long(n, alloc), chunk_first(n, alloc), long_index(n, alloc);
+      chunk_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(A.blk_ptr.get(), A.block_rows,
+                                                            nchunks.get(), is_long.get());
+      AMGT_DEVICE_CHECK_LAUNCH("chunk_count_kernel");
+      plan.num_chunks    = exclusive_sum(nchunks.get(), chunk_first.get(), n, s, alloc);
+      plan.num_long_rows = exclusive_sum(is_long.get(), long_index.get(), n, s, alloc);
+      if (plan.num_chunks > 0)
+      {
+         plan.chunk_row  = Buffer<int32_t>(plan.num_chunks, alloc);
+         plan.chunk_tile = Buffer<int32_t>(plan.num_chunks, alloc);
+         plan.chunk_val  = Buffer<int64_t>(plan.num_chunks, alloc);
+         plan.long_row   = Buffer<int32_t>(plan.num_long_rows, alloc);
+         plan.long_chunk = Buffer<int32_t>(plan.num_long_rows, alloc);
+         plan.partial    = Buffer<Acc>(4 * static_cast<size_t>(plan.num_chunks), alloc);
+         chunk_fill_kernel<<<blocks_for(A.block_rows), kThreads, 0, s>>>(
+            A.blk_ptr.get(), tile_off.get(), chunk_first.get(), long_index.get(), A.block_rows,
+            plan.chunk_row.get(), plan.chunk_tile.get(), plan.chunk_val.get(), plan.long_row.get(),
+            plan.long_chunk.get());
+         AMGT_DEVICE_CHECK_LAUNCH("chunk_fill_kernel");
+      }
+      AMGT_DEVICE_CHECK(cudaStreamSynchronize(s)); // before the counts are freed
+   }
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s)); // before cnt, tile_off and temp are freed
+   return plan;
+}
+
+template <class V>
+void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+          double beta, double* y, Stream s)
+{
+   using Acc = typename StorageTraits<V>::acc_t;
+   AMGT_REQUIRE(plan.nrows == A.nrows && plan.ncols == A.ncols && plan.block_rows == A.block_rows &&
+                    plan.num_tiles == A.num_tiles,
+                "spmv: the plan was made for a matrix of another shape");
+   if (A.nrows == 0) return;
+   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
+   if (alpha == 0.0)
+   {
+      scale_kernel<<<blocks_for(A.nrows), kThreads, 0, s>>>(A.nrows, beta, y);
+      AMGT_DEVICE_CHECK_LAUNCH("scale_kernel");
+      return;
+   }
+   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+
+   switch (plan.path)
+   {
+   case SpmvPath::cuda_core:
+      launch_rows<V>(A, plan, std::numeric_limits<int32_t>::max(), alpha, x, beta, y, s);
+      return;
+   case SpmvPath::cuda_core_balanced:
+      // Short rows (and empty ones) straight to y; long rows by chunks, then combined.
+      launch_rows<V>(A, plan, kSpmvBalancedTiles, alpha, x, beta, y, s);
+      if (plan.num_chunks > 0)
+      {
+         spmv_chunks_kernel<V><<<blocks_for(plan.num_chunks * 32), kThreads, 0, s>>>(
+            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+            plan.chunk_row.get(), plan.chunk_tile.get(), plan.chunk_val.get(), plan.num_chunks, x,
+            plan.partial.get());
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_chunks_kernel");
+         spmv_long_rows_kernel<Acc><<<blocks_for(int64_t{plan.num_long_rows} * 32), kThreads, 0, s>>>(
+            A.blk_ptr.get(), plan.long_row.get(), plan.long_chunk.get(), plan.num_long_rows, A.nrows,
+            plan.partial.get(), alpha, beta, y);
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_long_rows_kernel");
+      }
+      return;
+   case SpmvPath::tensor_core:
+      if constexpr (std::is_same_v<V, double>)
+      {
+         constexpr int64_t rows_per_warp = 2 * kTensorPairs;
+         spmv_tensor_kernel<kTensorPairs, 4 / kTensorPairs>
+            <<<blocks_for((int64_t{A.block_rows} + rows_per_warp - 1) / rows_per_warp * 32), kThreads, 0, s>>>(
+               A.blk_ptr.get(), A.blk_col.get(), A.blk_val.get(), A.block_rows, A.nrows, A.ncols,
+               alpha, x, beta, y);
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_kernel");
+         return;
+      }
+      break;
+   case SpmvPath::automatic:
+      break;
+   }
+   AMGT_THROW(std::string("spmv: the plan holds no runnable path (") + to_string(plan.path) + ")");
+}
+
+#define AMGT_INSTANTIATE(V)                                                                        \
+   template SpmvPlan<V> make_spmv_plan<V>(const DeviceMbsr<V>&, Stream, const Allocator&, SpmvPath); \
+   template void spmv<V>(const DeviceMbsr<V>&, const SpmvPlan<V>&, double, const double*, double,   \
+                         double*, Stream);
+AMGT_INSTANTIATE(double)
+AMGT_INSTANTIATE(float)
+AMGT_INSTANTIATE(half_t)
+#undef AMGT_INSTANTIATE
+
+} // namespace amgt::device

@@ -1,0 +1,118 @@
+// y = alpha * A * x + beta * y on the GPU, A in mBSR (DeviceMbsr<V>), x and y fp64 device
+// vectors. Semantics and rounding exactly as spmv_ref (spmv/spmv.h, common/precision.h); the
+// design of each path is described at the top of spmv_device.cu.
+//
+// Two steps, as hypre uses them: make_spmv_plan once per matrix in the setup phase (it
+// measures the matrix, chooses a path and builds what that path reads: it allocates and
+// synchronises), then spmv in every solve iteration (no allocation, no copy between host and
+// device, no synchronisation: it only enqueues kernels on the stream, so it can also be
+// captured into a CUDA graph).
+#pragma once
+
+#include "common/precision.h"
+#include "device/runtime.h"
+#include "mbsr/mbsr_device.h"
+
+#include <cstdint>
+
+namespace amgt::device {
+
+enum class SpmvPath
+{
+   automatic,          // make_spmv_plan chooses one of the three below
+   cuda_core,          // a group of lanes per block row, packed values, bitmap-driven
+   cuda_core_balanced, // long block rows cut into 64-tile chunks, one warp each, then combined
+   tensor_core         // fp64 mma.m8n8k4 on dense tiles (fp32/fp16: runs cuda_core)
+};
+
+const char* to_string(SpmvPath p);
+
+// Balanced path: block rows of more than this many tiles ("long rows") are cut into chunks
+// of this many tiles, one warp each (the paper's budget of 64 tiles per warp).
+constexpr int kSpmvBalancedTiles = 64;
+
+// Whether the automatic choice may pick tensor_core (fp64, fill >= kDenseTileNnz, at least
+// half the tiles dense). Off: on an H100 the packed CUDA-core path was faster even on
+// all-full tiles (see the notes in spmv_device.cu); tensor_core stays available by request.
+constexpr bool kSpmvAutoTensorCore = false;
+
+// What the plan measured (one pass over the bitmaps and blk_ptr).
+struct SpmvStats
+{
+   int64_t tiles                   = 0;
+   int64_t nnz                     = 0;   // sum of tile popcounts
+   int64_t dense_tiles             = 0;   // popcount >= kDenseTileNnz
+   int32_t max_tiles_per_block_row = 0;
+   double  mean_tiles_per_block_row = 0.0; // tiles / block_rows, 0 without block rows
+};
+
+// Built once per matrix, reused by every spmv call with that matrix. Move-only (it owns
+// device arrays). It describes A as it was when the plan was built: a plan must not outlive
+// a change of A's values or structure (build a new one after A changes).
+template <class V>
+struct SpmvPlan
+{
+   using Acc = typename StorageTraits<V>::acc_t;
+
+   SpmvPath  path = SpmvPath::cuda_core; // the path chosen (never automatic)
+   double    fill = 0.0;                 // nnz / tiles, measured (0 without tiles)
+   SpmvStats stats;
+
+   // Shape of the matrix the plan was made for; spmv refuses a different one.
+   int32_t nrows = 0, ncols = 0, block_rows = 0;
+   int64_t num_tiles = 0;
+
+   // cuda_core and cuda_core_balanced: the stored entries only, tile by tile in tile order
+   // and, inside a tile, in bitmap order (bit r*4+c ascending, i.e. row-major).
+   Buffer<V> packed_val;
+   // Lanes per block row (4, 8, 16 or 32) and the offset into packed_val of each block row's
+   // first entry (block_rows + 1 entries; the last is nnz).
+   int32_t         group_lanes = 4;
+   Buffer<int64_t> row_val;
+   // cuda_core_balanced: chunk c is tiles [chunk_tile[c], chunk_tile[c] + 64) of block row
+   // chunk_row[c] (fewer at the row's end), its first packed entry chunk_val[c]; long row j
+   // is block row long_row[j], its chunks start at long_chunk[j].
+   int64_t         num_chunks    = 0;
+   int32_t         num_long_rows = 0;
+   Buffer<int32_t> chunk_row, chunk_tile, long_row, long_chunk;
+   Buffer<int64_t> chunk_val;
+   // Scratch that spmv writes through a const plan (4 sums per chunk, each written before it
+   // is read in the same call): one plan therefore serves one stream at a time.
+   mutable Buffer<Acc> partial;
+};
+
+// Measures A (synchronises the stream), chooses the path (forced != automatic: that path;
+// tensor_core for fp32/fp16 becomes cuda_core, see spmv_device.cu) and builds its arrays
+// with the allocator. The automatic rule is in choose_spmv_path.
+template <class V>
+SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& a,
+                           SpmvPath forced = SpmvPath::automatic);
+
+// The automatic rule alone (host only, from the statistics), for tests and for logging.
+SpmvPath choose_spmv_path(Precision p, const SpmvStats& st);
+
+// Lanes per block row of the cuda_core path for a mean number of tiles per block row.
+int32_t spmv_group_lanes(double mean_tiles_per_block_row);
+
+// y = alpha * A * x + beta * y. x: A.ncols device doubles, y: A.nrows device doubles, never
+// aliasing. beta == 0 overwrites y; alpha == 0 gives y = beta * y without reading A or x.
+// Enqueues kernels on s and returns: no allocation, no copy, no synchronisation.
+// Throws amgt::Error if the plan was made for a matrix of another shape.
+template <class V>
+void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+          double beta, double* y, Stream s);
+
+extern template SpmvPlan<double> make_spmv_plan<double>(const DeviceMbsr<double>&, Stream,
+                                                        const Allocator&, SpmvPath);
+extern template SpmvPlan<float>  make_spmv_plan<float>(const DeviceMbsr<float>&, Stream,
+                                                       const Allocator&, SpmvPath);
+extern template SpmvPlan<half_t> make_spmv_plan<half_t>(const DeviceMbsr<half_t>&, Stream,
+                                                        const Allocator&, SpmvPath);
+extern template void spmv<double>(const DeviceMbsr<double>&, const SpmvPlan<double>&, double,
+                                  const double*, double, double*, Stream);
+extern template void spmv<float>(const DeviceMbsr<float>&, const SpmvPlan<float>&, double,
+                                 const double*, double, double*, Stream);
+extern template void spmv<half_t>(const DeviceMbsr<half_t>&, const SpmvPlan<half_t>&, double,
+                                  const double*, double, double*, Stream);
+
+} // namespace amgt::device

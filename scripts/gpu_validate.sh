@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# On a GPU machine, after a build: the GPU kernel tests, the integration tests (driver and
+# datasets through libHYPRE on the GPU), and the solver in every mode on the three reference
+# problems of the benchmark protocol, side by side. Logs and JSON lines go to OUT_DIR.
+#   scripts/gpu_validate.sh BUILD_DIR OUT_DIR [DATASETS_DIR] [repeat]
+set -u -o pipefail
+build=$(cd "$1" && pwd) out=$2 data=${3:-} repeat=${4:-5}
+mkdir -p "$out"
+[ -n "$data" ] && { AMGT_DATASETS=$(cd "$data" && pwd); export AMGT_DATASETS; }
+cd "$build" || exit 1
+ctest -L gpu --output-on-failure >"$out/gpu_tests.log" 2>&1
+echo "gpu tests: $(grep -E 'tests passed|tests failed' "$out/gpu_tests.log")"
+ctest -L integration --output-on-failure -j 4 >"$out/integration.log" 2>&1
+echo "integration: $(grep -E 'tests passed|tests failed' "$out/integration.log")"
+grep -h "^\[ result \]" "$out/integration.log" | sort | head -20
+: >"$out/modes.jsonl"
+for prob in "laplace27 --n 100" "laplace7 --n 160" "systems3 --n 64"; do
+  for cfg in "off 0" "off 1" "fp64 0" "mixed 0"; do
+    set -- $cfg
+    # shellcheck disable=SC2086
+    AMGT=$1 timeout 120 bin/amgt-solve --problem $prob --repeat "$repeat" --vendor-spgemm $2 \
+      --vendor-spmv $2 --json 2>>"$out/modes.err" | tail -1 >>"$out/modes.jsonl"
+  done
+  # shellcheck disable=SC2086
+  AMGT=fp64 AMGT_STATS=1 timeout 120 bin/amgt-solve --problem $prob >>"$out/stats.log" 2>&1
+done
+python3 - "$out/modes.jsonl" <<'PY'
+import json, sys
+rows = []
+for l in open(sys.argv[1]):
+    try: rows.append(json.loads(l))
+    except Exception: print("bad line:", l.strip()[:160])
+print(f"{'problem':10} {'mode':6} {'kern':6} {'lev':>3} {'it':>3} {'rel.res':>9} {'setup s':>8} {'solve s':>8} {'total s':>8} {'vs best stock':>13}")
+for p in dict.fromkeys(r["problem"] for r in rows):
+    rs = [r for r in rows if r["problem"] == p]
+    best = min((r for r in rs if r["mode"] == "off"), key=lambda r: r["total_s"], default=None)
+    for r in rs:
+        k = "vendor" if r["vendor_spgemm"] else "own"
+        ratio = best["total_s"] / r["total_s"] if best else float("nan")
+        print(f"{p:10} {r['mode']:6} {k:6} {r['levels']:>3} {r['iterations']:>3} {r['rel_residual']:>9.2e} "
+              f"{r['setup_s']:>8.4f} {r['solve_s']:>8.4f} {r['total_s']:>8.4f} {ratio:>12.2f}x")
+PY
