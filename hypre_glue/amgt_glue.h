@@ -30,6 +30,7 @@ typedef struct amgt_csr
    const int    *col;
    const double *val;
    int           on_device;
+   void         *owner; /* the hypre_CSRMatrix these arrays belong to (opaque), or NULL */
 } amgt_csr;
 
 /* Output of a product. The arrays are allocated with the allocator set below, in the
@@ -50,6 +51,9 @@ typedef struct amgt_allocator
    void *(*alloc)(size_t bytes, int on_device);
    void  (*release)(void *ptr, int on_device);
    void *(*compute_stream)(void);
+   /* y = A*x with hypre's own kernel (the plugin bypassed), A the owner of an amgt_csr;
+    * returns 1 on success. Lets the plugin time both sides on the real matrix. May be NULL. */
+   int (*stock_spmv)(void *owner, const double *x, double *y);
 } amgt_allocator;
 
 enum

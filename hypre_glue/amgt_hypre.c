@@ -42,6 +42,35 @@ amgt_hypre_release(void *ptr, int on_device)
    hypre_TFree(ptr, on_device ? HYPRE_MEMORY_DEVICE : HYPRE_MEMORY_HOST);
 }
 
+/* Set while the plugin times hypre's own matvec: the hook then declines every call. hypre
+ * runs one thread per rank on the GPU path, which is the only one that sets it. */
+static int amgt_bypass = 0;
+
+static int
+amgt_hypre_stock_spmv(void *owner, const double *x, double *y)
+{
+   hypre_CSRMatrix *A = (hypre_CSRMatrix *) owner;
+   hypre_Vector    *xv, *yv;
+   HYPRE_Int        ierr;
+
+   if (!A) { return 0; }
+   xv = hypre_SeqVectorCreate(hypre_CSRMatrixNumCols(A));
+   yv = hypre_SeqVectorCreate(hypre_CSRMatrixNumRows(A));
+   /* wrap the plugin's buffers: not owned, so destroying the wrappers frees nothing else */
+   hypre_VectorData(xv)           = (HYPRE_Complex *) x;
+   hypre_VectorData(yv)           = (HYPRE_Complex *) y;
+   hypre_VectorOwnsData(xv)       = 0;
+   hypre_VectorOwnsData(yv)       = 0;
+   hypre_VectorMemoryLocation(xv) = hypre_CSRMatrixMemoryLocation(A);
+   hypre_VectorMemoryLocation(yv) = hypre_CSRMatrixMemoryLocation(A);
+   amgt_bypass = 1;
+   ierr        = hypre_CSRMatrixMatvec(1.0, A, xv, 0.0, yv);
+   amgt_bypass = 0;
+   hypre_SeqVectorDestroy(xv);
+   hypre_SeqVectorDestroy(yv);
+   return ierr == 0 ? 1 : 0;
+}
+
 #if defined(HYPRE_USING_CUDA)
 static void *
 amgt_hypre_compute_stream(void)
@@ -61,6 +90,7 @@ amgt_active(void)
       amgt_allocator allocator;
       allocator.alloc   = amgt_hypre_alloc;
       allocator.release = amgt_hypre_release;
+      allocator.stock_spmv = amgt_hypre_stock_spmv;
 #if defined(HYPRE_USING_CUDA)
       allocator.compute_stream = amgt_hypre_compute_stream;
 #else
@@ -82,6 +112,7 @@ amgt_view(hypre_CSRMatrix *A, amgt_csr *v)
    v->col       = (const int *) hypre_CSRMatrixJ(A);
    v->val       = hypre_CSRMatrixPatternOnly(A) ? NULL : (const double *) hypre_CSRMatrixData(A);
    v->on_device = amgt_on_device(hypre_CSRMatrixMemoryLocation(A));
+   v->owner     = (void *) A;
 }
 
 HYPRE_Int
@@ -91,7 +122,7 @@ hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A, hypre
    amgt_csr  view;
    HYPRE_Int nrows, ncols;
 
-   if (!amgt_active()) { return 0; }
+   if (amgt_bypass || !amgt_active()) { return 0; }
 
    nrows = hypre_CSRMatrixNumRows(A);
    ncols = hypre_CSRMatrixNumCols(A);

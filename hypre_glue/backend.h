@@ -13,7 +13,7 @@ namespace amgt::glue {
 struct Context
 {
    const Config*  config = nullptr;
-   amgt_allocator allocator{nullptr, nullptr, nullptr};
+   amgt_allocator allocator{};
    // The process-wide copy of `allocator`: its address is stable, so device buffers that
    // outlive this call (cached conversions) can keep pointing at it.
    const amgt_allocator* allocator_ref = nullptr;

@@ -18,6 +18,7 @@
 #include "spmv/spmv_device.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cuda_runtime.h>
 #include <optional>
 #include <string>
@@ -25,11 +26,20 @@
 
 namespace amgt::glue {
 
+// Who runs this matrix's SpMV (AMGT_SPMV=auto decides once per device copy, by timing).
+enum class SpmvOwner
+{
+   undecided,
+   plugin,
+   stock
+};
+
 template <class V>
 struct DeviceEntry
 {
-   device::DeviceMbsr<V>                 m;
-   std::optional<device::SpmvPlan<V>>    plan; // built on first use by an SpMV
+   device::DeviceMbsr<V>              m;
+   std::optional<device::SpmvPlan<V>> plan; // built on first use by an SpMV
+   SpmvOwner                          owner = SpmvOwner::undecided;
 };
 
 struct DeviceCache
@@ -150,6 +160,91 @@ const device::SpmvPlan<V>& spmv_plan(const Context& ctx, MatrixState& state, Dev
    return *e.plan;
 }
 
+// RAII pair of CUDA events.
+struct EventPair
+{
+   cudaEvent_t start = nullptr, stop = nullptr;
+   EventPair()
+   {
+      AMGT_DEVICE_CHECK(cudaEventCreate(&start));
+      if (cudaEventCreate(&stop) != cudaSuccess)
+      {
+         cudaEventDestroy(start);
+         AMGT_DEVICE_CHECK(cudaGetLastError());
+      }
+   }
+   ~EventPair()
+   {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+   }
+   EventPair(const EventPair&)            = delete;
+   EventPair& operator=(const EventPair&) = delete;
+};
+
+// Average seconds of one call of f, after one untimed call, timed with events on stream s.
+template <class F>
+double time_calls(device::Stream s, int reps, F&& f)
+{
+   EventPair ev;
+   f();
+   AMGT_DEVICE_CHECK(cudaEventRecord(ev.start, s));
+   for (int i = 0; i < reps; ++i) f();
+   AMGT_DEVICE_CHECK(cudaEventRecord(ev.stop, s));
+   AMGT_DEVICE_CHECK(cudaEventSynchronize(ev.stop));
+   float ms = 0.0f;
+   AMGT_DEVICE_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+   return 1e-3 * ms / reps;
+}
+
+// AMGT_SPMV=auto: the plugin's SpMV serves this matrix only if it is faster than hypre's own
+// kernel (cuSPARSE or hypre's, whichever the application selected), timed on the matrix
+// itself, once per device copy, in the setup. Measured on the H100 (bench/kernels), mBSR
+// wins on fine-level operators with ~4 entries per tile and loses on P, P^T and small
+// coarse levels, where launch latency and ~1.5 entries per tile dominate: a fixed fill
+// threshold would misjudge both, a race on the real matrix does not.
+template <class V>
+SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr& a,
+                            DeviceEntry<V>& e, const device::SpmvPlan<V>& plan)
+{
+   switch (ctx.config->spmv)
+   {
+   case KernelChoice::plugin: return SpmvOwner::plugin;
+   case KernelChoice::stock: return SpmvOwner::stock;
+   case KernelChoice::automatic: break;
+   }
+   if (!a.owner || !ctx.allocator_ref || !ctx.allocator_ref->stock_spmv)
+   {
+      return SpmvOwner::plugin; // nothing to race against (not called from hypre)
+   }
+   const device::Stream    s   = stream_of(ctx);
+   const device::Allocator mem = device_allocator(ctx);
+   device::Buffer<double>  x(static_cast<size_t>(a.ncols), mem);
+   device::Buffer<double>  y(static_cast<size_t>(a.nrows), mem);
+   // finite, nonzero inputs (every byte 0x3F: about 4.8e-4 per entry); no timing on zeros
+   if (a.ncols > 0) AMGT_DEVICE_CHECK(cudaMemsetAsync(x.get(), 0x3F, x.size() * sizeof(double), s));
+   if (a.nrows > 0) AMGT_DEVICE_CHECK(cudaMemsetAsync(y.get(), 0x3F, y.size() * sizeof(double), s));
+   constexpr int kReps  = 3;
+   bool          stock_ok = true;
+   const double  t_plugin = time_calls(s, kReps, [&] {
+      device::spmv<V>(e.m, plan, 1.0, x.get(), 0.0, y.get(), s);
+   });
+   const double t_stock = time_calls(s, kReps, [&] {
+      stock_ok = ctx.allocator_ref->stock_spmv(a.owner, x.get(), y.get()) && stock_ok;
+   });
+   const SpmvOwner owner = (!stock_ok || t_plugin <= t_stock) ? SpmvOwner::plugin : SpmvOwner::stock;
+   char line[256];
+   std::snprintf(line, sizeof(line),
+                 "SpMV level %d %s: %d rows, fill %.2f, %s %s: plugin %.1f us, stock %.1f us -> %s",
+                 state.level, state.role == AMGT_ROLE_A ? "A" : state.role == AMGT_ROLE_P ? "P"
+                              : state.role == AMGT_ROLE_R ? "R" : "untagged",
+                 a.nrows, plan.fill, to_string(StorageTraits<V>::precision),
+                 device::to_string(plan.path), 1e6 * t_plugin, 1e6 * t_stock,
+                 owner == SpmvOwner::plugin ? "plugin" : "stock");
+   ctx.stats->note(line);
+   return owner;
+}
+
 } // namespace
 
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
@@ -157,8 +252,9 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
    const int level = state.level;
    with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
       using V           = decltype(tag);
-      DeviceEntry<V>& e = device_entry<V>(ctx, state, A, level);
-      spmv_plan<V>(ctx, state, e);
+      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level);
+      const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
+      if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       return 0;
    });
 }
@@ -171,6 +267,12 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doubl
       using V                         = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
+      if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
+      if (e.owner == SpmvOwner::stock)
+      {
+         ctx.stats->fallback(level, "spmv-stock-faster");
+         return 0;
+      }
       const device::Stream       s    = stream_of(ctx);
       Timer                      timer(ctx, s);
       device::spmv<V>(e.m, plan, alpha, x, beta, y, s);
@@ -183,6 +285,16 @@ int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amg
                   MatrixState& state_b, const amgt_csr& B, amgt_csr_out& C)
 {
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
+   if (ctx.config->spgemm == KernelChoice::automatic)
+   {
+      // Measured on the H100 (bench/kernels, the products of BoomerAMG setups of laplace7
+      // n=160, laplace27 n=100, systems3 n=64): the mBSR SpGEMM took 0.33x the speed of
+      // cuSPARSE and 0.18x that of hypre's own kernel (geomean of 32 products; none faster
+      // than hypre's). Until that changes, auto leaves device products to hypre;
+      // AMGT_SPGEMM=plugin forces the plugin's kernel.
+      ctx.stats->fallback(level, "spgemm-stock-faster");
+      return 0;
+   }
    return with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
       using V                            = decltype(tag);
       const device::Stream           s   = stream_of(ctx);

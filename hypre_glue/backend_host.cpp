@@ -143,6 +143,11 @@ void emit(const CsrMatrix& c, bool diag_first, const amgt_allocator& alloc, amgt
 int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                  const double* x, double beta, double* y)
 {
+   if (ctx.config->spmv == KernelChoice::stock)
+   {
+      ctx.stats->fallback(state.level, "AMGT_SPMV=stock");
+      return 0;
+   }
    if (A.on_device) { return device_spmv(ctx, state, A, alpha, x, beta, y); }
    const int       level = state.level;
    const Precision p     = precision_for_level(*ctx.config, level);
@@ -159,6 +164,11 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C)
 {
+   if (ctx.config->spgemm == KernelChoice::stock)
+   {
+      ctx.stats->fallback(level, "AMGT_SPGEMM=stock");
+      return 0;
+   }
    if (A.on_device) { return device_spgemm(ctx, level, state_a, A, state_b, B, C); }
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
    const Precision p = precision_for_level(*ctx.config, level);

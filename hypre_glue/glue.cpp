@@ -37,7 +37,7 @@ bool is_first_rank()
 struct Global
 {
    Config         config;
-   amgt_allocator allocator{nullptr, nullptr, nullptr};
+   amgt_allocator allocator{};
    std::atomic<long> epoch{1};
    std::atomic<int>  setup_level{-1};
    Stats          stats;
@@ -51,7 +51,8 @@ Global& global()
    std::call_once(g_once, [] {
       g_global          = new Global();
       g_global->config  = parse_config(std::getenv("AMGT"), std::getenv("AMGT_LEVELS"),
-                                       std::getenv("AMGT_STATS"));
+                                       std::getenv("AMGT_STATS"), std::getenv("AMGT_SPGEMM"),
+                                       std::getenv("AMGT_SPMV"));
       if (is_first_rank())
       {
          for (const std::string& message : g_global->config.messages)

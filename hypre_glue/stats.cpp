@@ -42,11 +42,19 @@ void Stats::fallback(int level, const char* reason)
    reasons_[reason]++;
 }
 
+void Stats::note(const std::string& line)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   constexpr size_t kMaxNotes = 200; // a long run with many setups must not grow without bound
+   if (notes_.size() < kMaxNotes) { notes_.push_back(line); }
+}
+
 void Stats::reset()
 {
    std::lock_guard<std::mutex> lock(mutex_);
    levels_.clear();
    reasons_.clear();
+   notes_.clear();
 }
 
 LevelCounters Stats::level(int level) const
@@ -107,6 +115,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       }
       out += "\n";
    }
+   for (const std::string& n : notes_) { out += "AMGT: " + n + "\n"; }
    return out;
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace amgt::glue {
 
@@ -31,6 +32,8 @@ public:
    void spgemm(int level, double seconds, const char* path);
    void spmv(int level, double seconds, const char* path);
    void fallback(int level, const char* reason);
+   // One line of explanation printed under the table (a dispatch decision and its timings).
+   void note(const std::string& line);
    void reset();
    std::string format(const Config& config, int rank, int nranks) const;
 
@@ -42,6 +45,7 @@ private:
    mutable std::mutex          mutex_;
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;
+   std::vector<std::string>    notes_;
 };
 
 } // namespace amgt::glue

@@ -64,9 +64,36 @@ bool parse_levels(const std::string& text, std::vector<Precision>& out)
    return !out.empty();
 }
 
+void parse_choice(const char* var, const char* value, KernelChoice& out,
+                  std::vector<std::string>& messages)
+{
+   const std::string v = normalized(value);
+   if (v.empty() || v == "auto") { out = KernelChoice::automatic; }
+   else if (v == "plugin" || v == "amgt") { out = KernelChoice::plugin; }
+   else if (v == "stock" || v == "hypre") { out = KernelChoice::stock; }
+   else
+   {
+      out = KernelChoice::automatic;
+      messages.push_back(std::string(var) + "=\"" + value +
+                         "\" is not a valid value (accepted: auto, plugin, stock); using auto");
+   }
+}
+
 } // namespace
 
-Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats)
+const char* to_string(KernelChoice c)
+{
+   switch (c)
+   {
+   case KernelChoice::automatic: return "auto";
+   case KernelChoice::plugin: return "plugin";
+   case KernelChoice::stock: return "stock";
+   }
+   return "?";
+}
+
+Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats,
+                    const char* amgt_spgemm, const char* amgt_spmv)
 {
    Config c;
 
@@ -125,6 +152,9 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
                            "yet; running AMGT=mixed with schedule " +
                            schedule_to_string(c.schedule));
    }
+
+   parse_choice("AMGT_SPGEMM", amgt_spgemm, c.spgemm, c.messages);
+   parse_choice("AMGT_SPMV", amgt_spmv, c.spmv, c.messages);
 
    const std::string stats = normalized(amgt_stats);
    if (stats.empty() || stats == "0" || stats == "off") { c.stats = false; }

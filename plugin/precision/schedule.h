@@ -18,6 +18,18 @@ enum class Mode
    automatic, // reserved for the guarded per-level choice; parse_config never returns it yet
 };
 
+// Which implementation runs a product (AMGT_SPGEMM, AMGT_SPMV). automatic: the plugin where
+// it is measured to be faster than hypre's own kernel, stock hypre elsewhere (the rule is in
+// the glue's backends and in README.md); plugin / stock force one side.
+enum class KernelChoice
+{
+   automatic,
+   plugin,
+   stock,
+};
+
+const char* to_string(KernelChoice c);
+
 struct Config
 {
    Mode                   mode = Mode::off;
@@ -27,12 +39,15 @@ struct Config
    // One line per problem found while parsing, for the caller to print once (rank 0).
    std::vector<std::string> messages;
    bool                     auto_requested = false;
+   KernelChoice             spgemm         = KernelChoice::automatic;
+   KernelChoice             spmv           = KernelChoice::automatic;
 };
 
 // Each argument is the variable's value, nullptr when unset. Never throws for bad values:
 // it falls back (AMGT -> off, AMGT_LEVELS -> d,s,h, AMGT_STATS -> off) and says so in
 // messages.
-Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats);
+Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats,
+                    const char* amgt_spgemm = nullptr, const char* amgt_spmv = nullptr);
 
 Precision precision_for_level(const Config& config, int level);
 

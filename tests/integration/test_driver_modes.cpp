@@ -249,6 +249,33 @@ TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
    EXPECT_GE(rows_seen, levels - 1) << r.output;
 }
 
+TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
+{
+   DriverRun r = run("AMGT=fp64 AMGT_SPGEMM=stock AMGT_STATS=1", "--problem laplace7 --n 16");
+   EXPECT_EQ(r.str("converged"), "true");
+   // every product went back to hypre and was counted; the matvecs still ran in the plugin
+   EXPECT_NE(r.output.find("AMGT_SPGEMM=stock="), std::string::npos) << r.output;
+   std::regex  level0(R"(^\s*0\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+fp64\s+\d+\s+(\d+)\s+[\d.]+\s+(\d+))");
+   std::smatch m;
+   bool        found = false;
+   for (size_t pos = 0; pos < r.output.size();)
+   {
+      size_t      end  = r.output.find('\n', pos);
+      std::string line = r.output.substr(pos, end - pos);
+      pos              = end == std::string::npos ? r.output.size() : end + 1;
+      if (std::regex_search(line, m, level0))
+      {
+         found = true;
+         EXPECT_EQ(std::stol(m[1]), 0) << line;
+         EXPECT_GT(std::stol(m[2]), 0) << line;
+      }
+   }
+   EXPECT_TRUE(found) << r.output;
+   DriverRun bad = run("AMGT=fp64 AMGT_SPMV=sometimes", "--problem laplace7 --n 12");
+   EXPECT_NE(bad.output.find("AMGT_SPMV=\"sometimes\" is not a valid value"), std::string::npos)
+      << bad.output;
+}
+
 TEST(Selection, MixedScheduleIsApplied)
 {
    DriverRun r = run("AMGT=mixed AMGT_LEVELS=d,s AMGT_STATS=1", "--problem laplace7 --n 16");

@@ -13,6 +13,8 @@ using amgt::Config;
 using amgt::Mode;
 using amgt::parse_config;
 using amgt::Precision;
+using amgt::KernelChoice;
+using amgt::to_string;
 
 const std::vector<Precision> kDsh{Precision::fp64, Precision::fp32, Precision::fp16};
 
@@ -258,3 +260,31 @@ TEST(Schedule, ScheduleToString)
 }
 
 } // namespace
+
+TEST(Schedule, KernelChoices)
+{
+   Config c = parse_config("fp64", nullptr, nullptr, nullptr, nullptr);
+   EXPECT_EQ(c.spgemm, KernelChoice::automatic);
+   EXPECT_EQ(c.spmv, KernelChoice::automatic);
+   EXPECT_TRUE(c.messages.empty());
+
+   c = parse_config("fp64", nullptr, nullptr, " Stock ", "plugin");
+   EXPECT_EQ(c.spgemm, KernelChoice::stock);
+   EXPECT_EQ(c.spmv, KernelChoice::plugin);
+   EXPECT_TRUE(c.messages.empty());
+
+   c = parse_config("mixed", nullptr, nullptr, "hypre", "auto");
+   EXPECT_EQ(c.spgemm, KernelChoice::stock);
+   EXPECT_EQ(c.spmv, KernelChoice::automatic);
+
+   c = parse_config("fp64", nullptr, nullptr, "fast", "");
+   EXPECT_EQ(c.spgemm, KernelChoice::automatic);
+   EXPECT_EQ(c.spmv, KernelChoice::automatic);
+   ASSERT_EQ(c.messages.size(), 1u);
+   EXPECT_NE(c.messages[0].find("AMGT_SPGEMM=\"fast\""), std::string::npos) << c.messages[0];
+   EXPECT_NE(c.messages[0].find("auto, plugin, stock"), std::string::npos) << c.messages[0];
+
+   EXPECT_STREQ(to_string(KernelChoice::automatic), "auto");
+   EXPECT_STREQ(to_string(KernelChoice::plugin), "plugin");
+   EXPECT_STREQ(to_string(KernelChoice::stock), "stock");
+}
