@@ -56,13 +56,14 @@ amgt_hypre_stock_spmv(void *owner, const double *x, double *y)
    if (!A) { return 0; }
    xv = hypre_SeqVectorCreate(hypre_CSRMatrixNumCols(A));
    yv = hypre_SeqVectorCreate(hypre_CSRMatrixNumRows(A));
-   /* wrap the plugin's buffers: not owned, so destroying the wrappers frees nothing else */
-   hypre_VectorData(xv)           = (HYPRE_Complex *) x;
-   hypre_VectorData(yv)           = (HYPRE_Complex *) y;
-   hypre_VectorOwnsData(xv)       = 0;
-   hypre_VectorOwnsData(yv)       = 0;
-   hypre_VectorMemoryLocation(xv) = hypre_CSRMatrixMemoryLocation(A);
-   hypre_VectorMemoryLocation(yv) = hypre_CSRMatrixMemoryLocation(A);
+   /* wrap the plugin's buffers: with data already set, Initialize only sets the strides
+    * (which the matvec reads); not owned, so destroying the wrappers frees nothing else */
+   hypre_VectorData(xv) = (HYPRE_Complex *) x;
+   hypre_VectorData(yv) = (HYPRE_Complex *) y;
+   hypre_SeqVectorInitialize_v2(xv, hypre_CSRMatrixMemoryLocation(A));
+   hypre_SeqVectorInitialize_v2(yv, hypre_CSRMatrixMemoryLocation(A));
+   hypre_SeqVectorSetDataOwner(xv, 0);
+   hypre_SeqVectorSetDataOwner(yv, 0);
    amgt_bypass = 1;
    ierr        = hypre_CSRMatrixMatvec(1.0, A, xv, 0.0, yv);
    amgt_bypass = 0;

@@ -1,0 +1,194 @@
+#include "options.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <string_view>
+
+namespace amgt::kbench {
+
+namespace {
+
+int64_t parse_int(const std::string& opt, const std::string& v, int64_t lo, int64_t hi)
+{
+   errno            = 0;
+   char*     end    = nullptr;
+   long long parsed = std::strtoll(v.c_str(), &end, 10);
+   if (v.empty() || *end != '\0' || errno != 0 || parsed < lo || parsed > hi)
+   {
+      throw UsageError(opt + " expects an integer in [" + std::to_string(lo) + ", " +
+                       std::to_string(hi) + "], got '" + v + "'");
+   }
+   return parsed;
+}
+
+bool known_kind(const std::string& k)
+{
+   return k == "laplace7" || k == "laplace27" || k == "systems3";
+}
+
+} // namespace
+
+int64_t default_n(const std::string& kind)
+{
+   if (kind == "laplace7") return 160;
+   if (kind == "laplace27") return 100;
+   return 64; // systems3
+}
+
+Options parse_options(int argc, const char* const* argv)
+{
+   Options o;
+   bool    problems_given = false;
+   bool    problems_none  = false;
+   bool    repeat_given = false, warmup_given = false, setup_given = false;
+
+   for (int i = 1; i < argc; ++i)
+   {
+      const std::string a = argv[i];
+      auto value = [&](void) -> std::string {
+         if (i + 1 >= argc) throw UsageError(a + " needs a value");
+         return argv[++i];
+      };
+      if (a == "--help" || a == "-h")
+      {
+         o.help = true;
+      }
+      else if (a == "--problem")
+      {
+         std::string v = value();
+         problems_given = true;
+         if (v == "none")
+         {
+            problems_none = true;
+            continue;
+         }
+         ProblemSpec p;
+         const auto  colon = v.find(':');
+         p.kind            = v.substr(0, colon);
+         if (!known_kind(p.kind))
+         {
+            throw UsageError("--problem: unknown problem '" + p.kind +
+                             "' (laplace7, laplace27, systems3 or none)");
+         }
+         p.n = colon == std::string::npos ? default_n(p.kind)
+                                          : parse_int("--problem " + p.kind, v.substr(colon + 1), 2, 1290);
+         o.problems.push_back(p);
+      }
+      else if (a == "--n")
+      {
+         const std::string v = value();
+         if (o.problems.empty()) throw UsageError("--n must follow a --problem");
+         o.problems.back().n = parse_int("--n", v, 2, 1290);
+      }
+      else if (a == "--matrix")
+      {
+         o.matrices.push_back(value());
+      }
+      else if (a == "--num-functions")
+      {
+         o.num_functions = static_cast<int>(parse_int(a, value(), 1, 64));
+      }
+      else if (a == "--repeat")
+      {
+         o.repeat     = static_cast<int>(parse_int(a, value(), 1, 100000));
+         repeat_given = true;
+      }
+      else if (a == "--warmup")
+      {
+         o.warmup     = static_cast<int>(parse_int(a, value(), 0, 100000));
+         warmup_given = true;
+      }
+      else if (a == "--setup-products")
+      {
+         o.setup_products = parse_int(a, value(), 0, 1) != 0;
+         setup_given      = true;
+      }
+      else if (a == "--device-only")
+      {
+         o.device_only = true;
+      }
+      else if (a == "--only")
+      {
+         const std::string v = value();
+         if (v == "spmv") o.spgemm = false;
+         else if (v == "spgemm") o.spmv = false;
+         else throw UsageError("--only expects spmv or spgemm");
+      }
+      else if (a == "--alloc")
+      {
+         const std::string v = value();
+         if (v == "pool") o.alloc = AllocMode::pool;
+         else if (v == "cuda") o.alloc = AllocMode::cuda;
+         else throw UsageError("--alloc expects pool or cuda");
+      }
+      else if (a == "--flush-l2")
+      {
+         o.flush_l2 = true;
+      }
+      else if (a == "--json")
+      {
+         o.json = value();
+      }
+      else if (a == "--seed")
+      {
+         o.seed = static_cast<uint64_t>(parse_int(a, value(), 0, INT64_MAX));
+      }
+      else
+      {
+         throw UsageError("unknown option '" + a + "' (see --help)");
+      }
+   }
+   if (problems_none && o.problems.size() > 0)
+   {
+      throw UsageError("--problem none cannot be combined with other --problem options");
+   }
+   if (!problems_given)
+   {
+      for (const char* k : {"laplace7", "laplace27", "systems3"}) o.problems.push_back({k, default_n(k)});
+   }
+   if (o.device_only)
+   {
+      // Quick mode: kernels only, fewer samples, no AMG hierarchy, no host reference.
+      if (!repeat_given) o.repeat = 5;
+      if (!warmup_given) o.warmup = 1;
+      if (!setup_given) o.setup_products = false;
+   }
+   if (!o.help && o.problems.empty() && o.matrices.empty())
+   {
+      throw UsageError("nothing to measure: no --problem and no --matrix");
+   }
+   return o;
+}
+
+void print_usage(std::FILE* out)
+{
+   std::fprintf(out,
+"usage: amgt-kernel-bench [options]\n"
+"\n"
+"Kernel-level SpMV and SpGEMM, side by side: AMGT's mBSR kernels (ours), cuSPARSE (CSR,\n"
+"fp64) and hypre's own device kernels; one MPI rank, one GPU.\n"
+"\n"
+"inputs (fine-level matrices; each also gives an AMG hierarchy with --setup-products 1)\n"
+"  --problem KIND[:N]    laplace7 | laplace27 | systems3 (repeatable); 'none': no generated\n"
+"                        problem. Default: laplace7:160 laplace27:100 systems3:64\n"
+"  --n N                 grid points per direction of the preceding --problem\n"
+"  --matrix FILE         Matrix Market .mtx or .mtx.gz (repeatable), added to the problems\n"
+"  --num-functions K     BoomerAMG's num_functions for --matrix inputs (default 1;\n"
+"                        systems3 always uses 3)\n"
+"\n"
+"measurement\n"
+"  --repeat K            timed samples per measurement, median reported (default 20)\n"
+"  --warmup W            untimed runs first (default 3)\n"
+"  --setup-products 0|1  also run the products and SpMVs of a BoomerAMG setup (default 1)\n"
+"  --device-only         quick mode: --repeat 5 --warmup 1 --setup-products 0 unless given,\n"
+"                        and no CPU reference (ours is still checked against cuSPARSE)\n"
+"  --only spmv|spgemm    run one section\n"
+"  --alloc pool|cuda     device allocator shared by all three (default pool: stream-ordered\n"
+"                        cudaMallocAsync; cuda: cudaMalloc/cudaFree, stock hypre's default)\n"
+"  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"
+"  --seed S              random x / y vectors\n"
+"  --json FILE           one JSON object per line and measurement\n"
+"  --help\n");
+}
+
+} // namespace amgt::kbench

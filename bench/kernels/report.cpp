@@ -1,0 +1,467 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace amgt::kbench {
+
+const char* to_string(Status s)
+{
+   switch (s)
+   {
+   case Status::skipped: return "skipped";
+   case Status::ok: return "ok";
+   case Status::fail: return "FAIL";
+   case Status::error: return "ERROR";
+   }
+   return "?";
+}
+
+namespace {
+
+const char* const kForcedNames[3] = {"cuda_core", "cuda_core_balanced", "tensor_core"};
+
+std::string fmt(const char* f, double v)
+{
+   char buf[64];
+   std::snprintf(buf, sizeof buf, f, v);
+   return buf;
+}
+
+std::string count(int64_t v)
+{
+   return std::to_string(v);
+}
+
+// A time cell: the median (times scale), or why there is none.
+std::string time_cell(const Meas& m, double scale, const char* f)
+{
+   switch (m.status)
+   {
+   case Status::ok: return fmt(f, m.t.median_ms * scale);
+   case Status::fail: return "FAIL";
+   case Status::error: return "ERROR";
+   case Status::skipped: return "-";
+   }
+   return "?";
+}
+
+std::string ratio_cell(double other_ms, double ours_ms)
+{
+   if (!(other_ms > 0.0) || !(ours_ms > 0.0)) return "-";
+   return fmt("%.2f", other_ms / ours_ms);
+}
+
+std::string ratio_cell(const Meas& other, const Meas& ours)
+{
+   if (!other.ok() || !ours.ok()) return "-";
+   return ratio_cell(other.t.median_ms, ours.t.median_ms);
+}
+
+std::string bw_cell(double bytes, const Meas& m)
+{
+   if (!m.ok() || !(m.t.median_ms > 0.0) || !(bytes > 0.0)) return "-";
+   return fmt("%.2f", bytes / (m.t.median_ms * 1e-3) / kPracticalBandwidth);
+}
+
+std::string label(const std::string& matrix, const std::string& group, int level)
+{
+   return group == "setup" ? matrix + "/L" + std::to_string(level) : matrix;
+}
+
+// The fastest correct run of ours among the automatic and the forced paths.
+const Meas* best_ours(const SpmvRecord& r)
+{
+   const Meas* best = r.ours.ok() ? &r.ours : nullptr;
+   for (const Meas& f : r.forced)
+   {
+      if (f.ok() && (!best || f.t.median_ms < best->t.median_ms)) best = &f;
+   }
+   return best;
+}
+
+struct Geo
+{
+   double sum_log = 0.0;
+   int    n       = 0;
+   void   add(double other_ms, double ours_ms)
+   {
+      if (other_ms > 0.0 && ours_ms > 0.0)
+      {
+         sum_log += std::log(other_ms / ours_ms);
+         ++n;
+      }
+   }
+   std::string cell() const
+   {
+      if (n == 0) return "-";
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3f (n=%d)", std::exp(sum_log / n), n);
+      return buf;
+   }
+};
+
+std::string json_escape(const std::string& s)
+{
+   std::string o;
+   o.reserve(s.size() + 2);
+   for (unsigned char c : s)
+   {
+      switch (c)
+      {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\t': o += "\\t"; break;
+      default:
+         if (c < 0x20)
+         {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            o += buf;
+         }
+         else
+         {
+            o += static_cast<char>(c);
+         }
+      }
+   }
+   return o;
+}
+
+// Minimal JSON object builder (one line).
+class Obj
+{
+public:
+   Obj& str(const char* k, const std::string& v)
+   {
+      key(k);
+      s_ << '"' << json_escape(v) << '"';
+      return *this;
+   }
+   Obj& num(const char* k, double v)
+   {
+      key(k);
+      if (std::isfinite(v))
+      {
+         char buf[64];
+         std::snprintf(buf, sizeof buf, "%.9g", v);
+         s_ << buf;
+      }
+      else
+      {
+         s_ << "null";
+      }
+      return *this;
+   }
+   Obj& integer(const char* k, int64_t v)
+   {
+      key(k);
+      s_ << v;
+      return *this;
+   }
+   Obj& boolean(const char* k, bool v)
+   {
+      key(k);
+      s_ << (v ? "true" : "false");
+      return *this;
+   }
+   Obj& meas(const Meas& m)
+   {
+      str("status", to_string(m.status));
+      if (!m.note.empty()) str("note", m.note);
+      if (!m.path.empty()) str("path", m.path);
+      num("rel_err", m.rel_err);
+      if (m.ok())
+      {
+         integer("samples", m.t.samples);
+         num("median_ms", m.t.median_ms);
+         num("min_ms", m.t.min_ms);
+         num("max_ms", m.t.max_ms);
+      }
+      return *this;
+   }
+   std::string done() const { return "{" + s_.str() + "}"; }
+
+private:
+   void key(const char* k)
+   {
+      if (!first_) s_ << ',';
+      first_ = false;
+      s_ << '"' << k << "\":";
+   }
+   std::ostringstream s_;
+   bool               first_ = true;
+};
+
+} // namespace
+
+void print_header(std::FILE* out, const RunInfo& info)
+{
+   std::fprintf(out, "amgt-kernel-bench\n");
+   std::fprintf(out, "  device    : %s\n", info.device.c_str());
+   std::fprintf(out, "  versions  : %s\n", info.versions.c_str());
+   std::fprintf(out, "  allocator : %s\n", info.alloc.c_str());
+   std::fprintf(out, "  timing    : cudaEvents on the legacy stream; median of %d samples after %d warm-up rounds, "
+                     "implementations sampled in turn%s\n",
+                info.repeat, info.warmup, info.flush_l2 ? ", L2 overwritten before each SpMV sample" : "");
+   std::fprintf(out, "  checks    : ours vs cuSPARSE (SpMV rel. 2-norm error < %.0e; SpGEMM same pattern, "
+                     "values within %.0e)%s\n",
+                kSpmvTolerance, kSpgemmTolerance,
+                info.host_reference ? "; SpMV of every implementation also vs a CPU reference" : "");
+   std::fprintf(out, "  AMG setup : %s\n", info.settings.c_str());
+   std::fprintf(out, "  speedup   : t_other / t_ours (> 1: ours faster); BW: bytes / time as a fraction of "
+                     "%.1f TB/s\n\n",
+                kPracticalBandwidth / 1e12);
+}
+
+void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
+{
+   std::fprintf(out,
+      "== SpMV  y = A*x + beta*y  (fp64, alpha 1, beta 0.5; time per call in us, median over samples of "
+      "'batch' calls rotating 'nx' x vectors)\n"
+      "   ours = automatic path (reported); cc/ccb/tc = ours forced to cuda_core / cuda_core_balanced / "
+      "tensor_core\n"
+      "   BW columns: CSR minimal bytes (12 nnz + 4 (n+1) + 8 (ncols + 2 n)) / time; 'own': ours with its "
+      "own format's bytes\n");
+   std::fprintf(out, "%-26s %-2s %9s %10s %5s %-18s %2s %4s | %9s %9s %9s | %9s %9s %9s | %6s %6s | "
+                     "%5s %5s %5s %5s | %8s\n",
+                "matrix", "op", "rows", "nnz", "fill", "auto path", "nx", "bat", "cuSPARSE", "hypre",
+                "ours", "cc", "ccb", "tc", "xcuSP", "xhypre", "BWcsp", "BWhyp", "BWour", "own", "conv+pl");
+   for (const SpmvRecord& r : recs)
+   {
+      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %-18s %2d %4d | %9s %9s %9s | %9s %9s %9s | %6s %6s | "
+                        "%5s %5s %5s %5s | %8s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
+                   count(r.nnz).c_str(), r.fill, r.ours.path.empty() ? "-" : r.ours.path.c_str(), r.nx,
+                   r.batch, time_cell(r.cusp, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
+                   time_cell(r.ours, 1e3, "%.1f").c_str(), time_cell(r.forced[0], 1e3, "%.1f").c_str(),
+                   time_cell(r.forced[1], 1e3, "%.1f").c_str(), time_cell(r.forced[2], 1e3, "%.1f").c_str(),
+                   ratio_cell(r.cusp, r.ours).c_str(), ratio_cell(r.hypre, r.ours).c_str(),
+                   bw_cell(r.csr_bytes, r.cusp).c_str(), bw_cell(r.csr_bytes, r.hypre).c_str(),
+                   bw_cell(r.csr_bytes, r.ours).c_str(), bw_cell(r.ours.bytes, r.ours).c_str(),
+                   (r.convert_ms + r.plan_ms > 0.0) ? fmt("%.3f", r.convert_ms + r.plan_ms).c_str() : "-");
+   }
+   std::fprintf(out, "\n");
+}
+
+void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
+{
+   std::fprintf(out,
+      "== SpGEMM  C = A*B  (fp64; ms, median over samples; cuSPARSE includes its buffer and output "
+      "allocations, hypre and ours their internal ones)\n"
+      "   ours = amgt::device::spgemm on mBSR inputs; convA/convB = csr_to_mbsr; back = C to CSR "
+      "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n");
+   std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s | %8s %8s %8s %9s | "
+                     "%6s %6s %6s %6s | %s\n",
+                "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", "cuSPARSE",
+                "hypre", "ours", "convA", "convB", "back", "ours+conv", "xcuSP", "xhypre", "xcuSP+", "xhyp+",
+                "ref");
+   for (const SpgemmRecord& r : recs)
+   {
+      const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
+      std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s | %8s %8s %8s %9s | "
+                        "%6s %6s %6s %6s | %s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
+                   count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
+                   r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
+                   time_cell(r.cusp, 1.0, "%.3f").c_str(), time_cell(r.hypre, 1.0, "%.3f").c_str(),
+                   time_cell(r.ours, 1.0, "%.3f").c_str(),
+                   r.conv_ok ? fmt("%.3f", r.conv_a.median_ms).c_str() : "-",
+                   r.conv_ok && !r.b_is_a ? fmt("%.3f", r.conv_b.median_ms).c_str() : "-",
+                   r.conv_ok ? fmt("%.3f", r.back.median_ms).c_str() : "-",
+                   with > 0.0 ? fmt("%.3f", with).c_str() : "-", ratio_cell(r.cusp, r.ours).c_str(),
+                   ratio_cell(r.hypre, r.ours).c_str(),
+                   r.cusp.ok() ? ratio_cell(r.cusp.t.median_ms, with).c_str() : "-",
+                   r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-", r.reference.c_str());
+   }
+   std::fprintf(out, "\n");
+}
+
+void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
+                    const std::vector<SpgemmRecord>& spgemm)
+{
+   enum
+   {
+      kFine,
+      kSetup,
+      kAll
+   };
+   auto slot = [](const std::string& group) { return group == "fine" ? kFine : kSetup; };
+   Geo mv_cusp[3], mv_hyp[3], mv_best_cusp[3], mv_best_hyp[3];
+   for (const SpmvRecord& r : spmv)
+   {
+      const int g = slot(r.group);
+      for (int s : {g, static_cast<int>(kAll)})
+      {
+         if (r.ours.ok() && r.cusp.ok()) mv_cusp[s].add(r.cusp.t.median_ms, r.ours.t.median_ms);
+         if (r.ours.ok() && r.hypre.ok()) mv_hyp[s].add(r.hypre.t.median_ms, r.ours.t.median_ms);
+         if (const Meas* b = best_ours(r))
+         {
+            if (r.cusp.ok()) mv_best_cusp[s].add(r.cusp.t.median_ms, b->t.median_ms);
+            if (r.hypre.ok()) mv_best_hyp[s].add(r.hypre.t.median_ms, b->t.median_ms);
+         }
+      }
+   }
+   Geo mm_cusp[3], mm_hyp[3], mm_cusp_conv[3], mm_hyp_conv[3];
+   for (const SpgemmRecord& r : spgemm)
+   {
+      const int g = slot(r.group);
+      for (int s : {g, static_cast<int>(kAll)})
+      {
+         if (!r.ours.ok()) continue;
+         if (r.cusp.ok()) mm_cusp[s].add(r.cusp.t.median_ms, r.ours.t.median_ms);
+         if (r.hypre.ok()) mm_hyp[s].add(r.hypre.t.median_ms, r.ours.t.median_ms);
+         if (r.conv_ok)
+         {
+            if (r.cusp.ok()) mm_cusp_conv[s].add(r.cusp.t.median_ms, r.ours_with_conversions_ms());
+            if (r.hypre.ok()) mm_hyp_conv[s].add(r.hypre.t.median_ms, r.ours_with_conversions_ms());
+         }
+      }
+   }
+   std::fprintf(out, "== Geometric-mean speedup, t_other / t_ours (> 1: ours faster); n = measurements\n");
+   std::fprintf(out, "%-44s %-16s %-16s %-16s\n", "", "fine levels", "AMG setup", "all");
+   auto line = [out](const char* what, const Geo* g) {
+      std::fprintf(out, "%-44s %-16s %-16s %-16s\n", what, g[kFine].cell().c_str(), g[kSetup].cell().c_str(),
+                   g[kAll].cell().c_str());
+   };
+   line("SpMV   ours (automatic path) vs cuSPARSE", mv_cusp);
+   line("SpMV   ours (automatic path) vs hypre own", mv_hyp);
+   line("SpMV   ours (fastest path)   vs cuSPARSE", mv_best_cusp);
+   line("SpMV   ours (fastest path)   vs hypre own", mv_best_hyp);
+   line("SpGEMM ours kernel           vs cuSPARSE", mm_cusp);
+   line("SpGEMM ours kernel           vs hypre own", mm_hyp);
+   line("SpGEMM ours + conversions    vs cuSPARSE", mm_cusp_conv);
+   line("SpGEMM ours + conversions    vs hypre own", mm_hyp_conv);
+   std::fprintf(out, "\n");
+}
+
+int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
+                   const std::vector<SpgemmRecord>& spgemm)
+{
+   int  n    = 0;
+   auto emit = [&](const char* section, const std::string& what, const char* impl, const Meas& m) {
+      if (m.status != Status::fail && m.status != Status::error) return;
+      if (n++ == 0) std::fprintf(out, "== Failures (no time is reported for these)\n");
+      std::fprintf(out, "%s %s %s %s: %s\n", to_string(m.status), section, what.c_str(), impl, m.note.c_str());
+   };
+   for (const SpmvRecord& r : spmv)
+   {
+      const std::string what = label(r.matrix, r.group, r.level) + " " + r.op;
+      emit("spmv", what, "cuSPARSE", r.cusp);
+      emit("spmv", what, "hypre", r.hypre);
+      emit("spmv", what, "ours[automatic]", r.ours);
+      for (int p = 0; p < 3; ++p) emit("spmv", what, (std::string("ours[") + kForcedNames[p] + "]").c_str(), r.forced[p]);
+   }
+   for (const SpgemmRecord& r : spgemm)
+   {
+      const std::string what = label(r.matrix, r.group, r.level) + " " + r.product;
+      emit("spgemm", what, "cuSPARSE", r.cusp);
+      emit("spgemm", what, "hypre", r.hypre);
+      emit("spgemm", what, "ours", r.ours);
+   }
+   if (n > 0) std::fprintf(out, "\n");
+   return n;
+}
+
+// ---- JSON ------------------------------------------------------------------------------------
+
+JsonLines::JsonLines(const std::string& path)
+{
+   f_ = std::fopen(path.c_str(), "w");
+   if (!f_) throw BenchError("cannot open --json file '" + path + "' for writing");
+}
+
+JsonLines::~JsonLines()
+{
+   if (f_) std::fclose(f_);
+}
+
+void JsonLines::write_info(const RunInfo& info)
+{
+   if (!f_) return;
+   Obj o;
+   o.str("section", "info").str("device", info.device).str("versions", info.versions);
+   o.str("allocator", info.alloc).str("amg_settings", info.settings);
+   o.integer("repeat", info.repeat).integer("warmup", info.warmup).boolean("flush_l2", info.flush_l2);
+   o.boolean("host_reference", info.host_reference).num("bandwidth_ref_bytes_per_s", kPracticalBandwidth);
+   std::fprintf(f_, "%s\n", o.done().c_str());
+   std::fflush(f_);
+}
+
+void JsonLines::write(const SpmvRecord& r)
+{
+   if (!f_) return;
+   auto one = [&](const char* impl, const Meas& m, double bytes_own, bool is_ours) {
+      if (m.status == Status::skipped && m.note.empty()) return;
+      Obj o;
+      o.str("section", "spmv").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
+      o.str("op", r.op).str("impl", impl);
+      o.integer("rows", r.rows).integer("cols", r.cols).integer("nnz", r.nnz).integer("tiles", r.tiles);
+      o.num("fill", r.fill).integer("nx", r.nx).integer("batch", r.batch).str("reference", r.reference);
+      o.meas(m);
+      o.num("csr_bytes", r.csr_bytes).num("own_bytes", bytes_own);
+      if (m.ok() && m.t.median_ms > 0.0)
+      {
+         o.num("bw_frac_csr", r.csr_bytes / (m.t.median_ms * 1e-3) / kPracticalBandwidth);
+         o.num("bw_frac_own", bytes_own / (m.t.median_ms * 1e-3) / kPracticalBandwidth);
+      }
+      if (is_ours)
+      {
+         o.num("convert_ms", r.convert_ms).num("plan_ms", r.plan_ms);
+         if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
+         if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
+      }
+      std::fprintf(f_, "%s\n", o.done().c_str());
+   };
+   one("cusparse", r.cusp, r.csr_bytes, false);
+   one("hypre", r.hypre, r.csr_bytes, false);
+   one("ours", r.ours, r.ours.bytes, true);
+   for (int p = 0; p < 3; ++p)
+   {
+      one((std::string("ours:") + kForcedNames[p]).c_str(), r.forced[p], r.forced[p].bytes, true);
+   }
+   std::fflush(f_);
+}
+
+void JsonLines::write(const SpgemmRecord& r)
+{
+   if (!f_) return;
+   auto one = [&](const char* impl, const Meas& m, bool is_ours) {
+      if (m.status == Status::skipped && m.note.empty()) return;
+      Obj o;
+      o.str("section", "spgemm").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
+      o.str("product", r.product).str("impl", impl);
+      o.integer("m", r.m).integer("k", r.k).integer("n", r.n);
+      o.integer("nnz_a", r.nnz_a).integer("nnz_b", r.nnz_b).integer("nnz_c", r.nnz_c);
+      o.num("fill_a", r.fill_a).num("fill_b", r.fill_b).num("fill_c", r.fill_c).integer("tiles_c", r.tiles_c);
+      o.str("reference", r.reference);
+      o.meas(m);
+      if (is_ours)
+      {
+         if (r.conv_ok)
+         {
+            o.num("conv_a_ms", r.conv_a.median_ms);
+            if (!r.b_is_a) o.num("conv_b_ms", r.conv_b.median_ms);
+            o.num("back_ms", r.back.median_ms);
+            if (m.ok()) o.num("with_conversions_ms", r.ours_with_conversions_ms());
+         }
+         o.integer("intermediate_tiles", r.intermediate_tiles);
+         o.integer("tc_tile_products", r.tc_products).integer("cc_tile_products", r.cc_products);
+         if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
+         if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
+      }
+      else if (std::string(impl) == "cusparse")
+      {
+         o.integer("buffer_bytes", static_cast<int64_t>(r.cusp_buffer_bytes));
+      }
+      std::fprintf(f_, "%s\n", o.done().c_str());
+   };
+   one("cusparse", r.cusp, false);
+   one("hypre", r.hypre, false);
+   one("ours", r.ours, true);
+   std::fflush(f_);
+}
+
+} // namespace amgt::kbench

@@ -1,0 +1,120 @@
+// Results of amgt-kernel-bench: records, the tables, the geometric means, JSON lines.
+//
+// Speedups are t_other / t_ours: above 1, ours is faster. A measurement whose result failed
+// its correctness check carries status FAIL and no time; it is left out of every mean.
+#pragma once
+
+#include "bench_common.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace amgt::kbench {
+
+// Bandwidth figures are fractions of this (BRIEF section 3: what an H100 moves in practice).
+constexpr double kPracticalBandwidth = 3.0e12; // bytes/s
+constexpr double kSpmvTolerance      = 1e-12;  // normwise relative error, fp64
+constexpr double kSpgemmTolerance    = 1e-12;
+
+enum class Status
+{
+   skipped,
+   ok,
+   fail,  // ran, wrong result
+   error  // threw (message in note)
+};
+const char* to_string(Status s);
+
+struct Meas
+{
+   Status      status  = Status::skipped;
+   std::string note;                                            // why not ok
+   Stats       t;                                               // meaningful when ok
+   double      rel_err = std::numeric_limits<double>::quiet_NaN(); // vs the reference
+   double      bytes   = 0.0;                                   // bytes model for bandwidth
+   std::string path;                                            // ours: kernel path
+
+   bool ok() const { return status == Status::ok; }
+};
+
+struct SpmvRecord
+{
+   std::string matrix;          // input name, e.g. laplace7_n160
+   std::string group;           // fine | setup
+   int         level = -1;      // AMG level (setup), -1 for fine-level inputs
+   std::string op;              // A, P, PT
+   int64_t     rows = 0, cols = 0, nnz = 0, tiles = 0;
+   double      fill = 0.0;      // nonzeros per stored 4x4 tile
+   int         nx = 1;          // x vectors rotated
+   int         batch = 1;       // calls per timed sample
+   double      csr_bytes = 0.0; // minimal CSR traffic of one call (beta != 0)
+   double      convert_ms = 0.0, plan_ms = 0.0; // ours, one-off: csr_to_mbsr, make_spmv_plan
+   std::string reference;       // what ours was compared with
+   Meas        cusp, hypre, ours; // ours: automatic path
+   Meas        forced[3];         // cuda_core, cuda_core_balanced, tensor_core
+};
+
+struct SpgemmRecord
+{
+   std::string matrix;
+   std::string group;
+   int         level = -1;
+   std::string product;         // A*A, A*P, PT*AP
+   int64_t     m = 0, k = 0, n = 0;
+   int64_t     nnz_a = 0, nnz_b = 0, nnz_c = 0, tiles_c = 0;
+   double      fill_a = 0.0, fill_b = 0.0, fill_c = 0.0;
+   std::string reference;       // result every other is compared with
+   Meas        cusp, hypre, ours; // ours: spgemm on mBSR inputs only
+   bool        b_is_a  = false; // A*A: one input, converted once
+   bool        conv_ok = false;
+   Stats       conv_a, conv_b, back; // csr_to_mbsr(A), csr_to_mbsr(B), C back to CSR
+   int64_t     intermediate_tiles = 0, tc_products = 0, cc_products = 0;
+   size_t      cusp_buffer_bytes = 0;
+
+   double ours_with_conversions_ms() const
+   {
+      return ours.t.median_ms + conv_a.median_ms + conv_b.median_ms + back.median_ms;
+   }
+};
+
+struct RunInfo
+{
+   std::string device;
+   std::string versions;
+   std::string alloc;
+   std::string settings;
+   int         repeat = 0, warmup = 0;
+   bool        flush_l2 = false;
+   bool        host_reference = true;
+};
+
+void print_header(std::FILE* out, const RunInfo& info);
+void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
+void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
+void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
+                    const std::vector<SpgemmRecord>& spgemm);
+// FAIL/ERROR lines of all measurements (also printed as they happen); returns their number.
+int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
+                   const std::vector<SpgemmRecord>& spgemm);
+
+// One JSON object per line and measurement.
+class JsonLines
+{
+public:
+   JsonLines() = default;
+   explicit JsonLines(const std::string& path);
+   ~JsonLines();
+   JsonLines(const JsonLines&)            = delete;
+   JsonLines& operator=(const JsonLines&) = delete;
+   void write(const SpmvRecord& r);
+   void write(const SpgemmRecord& r);
+   void write_info(const RunInfo& info);
+
+private:
+   std::FILE* f_ = nullptr;
+};
+
+} // namespace amgt::kbench
