@@ -6,9 +6,28 @@
 #include "matrix_state.h"
 #include "stats.h"
 
+#include "common/half.h"
+#include "mbsr/mbsr.h"
 #include "precision/schedule.h"
 
 namespace amgt::glue {
+
+inline CsrView view_of(const amgt_csr& a)
+{
+   return CsrView{a.nrows, a.ncols, a.nnz, a.row_ptr, a.col, a.val};
+}
+
+// Calls f with a value of the storage type of precision p (double, float or half_t).
+template <class F>
+auto with_precision(Precision p, F&& f)
+{
+   switch (p)
+   {
+   case Precision::fp32: return f(float{});
+   case Precision::fp16: return f(half_t{});
+   default: return f(double{});
+   }
+}
 
 struct Context
 {

@@ -76,22 +76,6 @@ device::Stream stream_of(const Context& ctx)
    return nullptr; // legacy default stream
 }
 
-CsrView view_of(const amgt_csr& a)
-{
-   return CsrView{a.nrows, a.ncols, a.nnz, a.row_ptr, a.col, a.val};
-}
-
-template <class F>
-auto with_precision(Precision p, F&& f)
-{
-   switch (p)
-   {
-   case Precision::fp32: return f(float{});
-   case Precision::fp16: return f(half_t{});
-   default: return f(double{});
-   }
-}
-
 // Times a region when AMGT_STATS asks for it; otherwise costs nothing.
 class Timer
 {

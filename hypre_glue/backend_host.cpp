@@ -20,11 +20,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-CsrView view_of(const amgt_csr& a)
-{
-   return CsrView{a.nrows, a.ncols, a.nnz, a.row_ptr, a.col, a.val};
-}
-
 // The cached conversion in precision V, rebuilt when the arrays, the epoch or the
 // precision changed since it was made.
 template <class V>
@@ -44,17 +39,6 @@ const Mbsr<V>& host_mbsr(const Context& ctx, MatrixState& state, const amgt_csr&
       }
    }
    return std::get<Mbsr<V>>(state.host);
-}
-
-template <class F>
-auto with_precision(Precision p, F&& f)
-{
-   switch (p)
-   {
-   case Precision::fp32: return f(float{});
-   case Precision::fp16: return f(half_t{});
-   default: return f(double{});
-   }
 }
 
 // hypre_TAlloc'd arrays for C; freed again if anything below throws.
