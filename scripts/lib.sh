@@ -25,22 +25,39 @@ amgt_missing_packages() {
   echo "${missing[@]}"
 }
 
+# apt-get install of the given packages, as root or through sudo. Returns non-zero, with a
+# message, when it cannot (not root and no sudo, no apt-get, no reachable package source).
+amgt_apt_install() {
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || { amgt_log "missing packages ($*) and not root: install them with apt-get"; return 1; }
+    sudo="sudo"
+  fi
+  command -v apt-get >/dev/null || { amgt_log "missing packages ($*) and no apt-get"; return 1; }
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null || { amgt_log "apt-get update failed"; return 1; }
+  $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null ||
+    { amgt_log "apt-get install $* failed"; return 1; }
+}
+
 amgt_install_dependencies() {
   local missing
   missing=$(amgt_missing_packages)
   [ -z "$missing" ] && return 0
   amgt_log "installing missing packages: $missing"
-  local sudo=""
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null || amgt_die "missing packages ($missing) and not root: install them with apt-get"
-    sudo="sudo"
-  fi
-  command -v apt-get >/dev/null || amgt_die "missing packages ($missing) and no apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq >/dev/null || amgt_die "apt-get update failed"
   # shellcheck disable=SC2086
-  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
-    amgt_die "apt-get install $missing failed"
+  amgt_apt_install $missing || amgt_die "cannot install what the build needs: $missing"
+}
+
+# numpy and matplotlib for scripts/plot.py (Debian's python3-numpy python3-matplotlib, for
+# /usr/bin/python3). AMGT_NEED_PLOTS=1 makes amgt_install_dependencies require them; this one
+# is for optional figures: it tries (unless AMGT_NEED_PLOTS=0) and returns non-zero when they
+# cannot be had (e.g. a GPU node without a package source), without stopping the caller.
+amgt_install_plot_packages() {
+  [ "${AMGT_NEED_PLOTS:-1}" = 0 ] && return 1
+  /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null && return 0
+  amgt_log "installing python3-numpy python3-matplotlib for the figures (AMGT_NEED_PLOTS=0: skip)"
+  amgt_apt_install python3-numpy python3-matplotlib && /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null
 }
 
 # GPU build when an NVIDIA GPU answers and nvcc exists; AMGT_GPU=0/1 overrides.

@@ -1,67 +1,86 @@
 #!/usr/bin/env bash
-# Builds everything and runs the main job: BoomerAMG on one problem, stock hypre next to the
-# plugin's modes, in one run, with a side-by-side table.
-#   ./scripts/run.sh                          default problem (GPU if present, CPU otherwise)
-#   ./scripts/run.sh --problem laplace7 --n 64 --modes off,fp64,mixed --repeat 3 --np 2
-#   ./scripts/run.sh --matrix ../shared/datasets/matrices/fv1.mtx.gz
-# Other arguments go to bin/amgt-solve unchanged. Results: build/results/run-*.jsonl
+# Builds everything and runs BoomerAMG benchmarks: stock hypre with its own kernels and with
+# vendor kernels (GPU builds) next to the plugin's modes AMGT=fp64, mixed and auto, a table
+# side by side with speedups against the faster stock configuration, results in
+# build/results/<timestamp>/ (runs.jsonl, runs.csv, stats.jsonl, summary.txt, figures/).
+#
+#   ./scripts/run.sh                      quick run (< 2 min): the default problem, every mode
+#   ./scripts/run.sh --problem laplace7 --n 64 --modes stock,fp64,mixed --repeat 5 --np 2
+#   ./scripts/run.sh --matrix ../shared/datasets/matrices/fv1.mtx.gz --solver pcg
+#   ./scripts/run.sh --suite [--set paper,shared,generated] [--rows 1e5,1e6] [--only REGEX]
+#   ./scripts/run.sh --cases FILE         one case per line: label<TAB>amgt-solve arguments
+#
+# Options of run.sh (everything else goes to bin/amgt-solve, for every run):
+#   --modes LIST     stock,vendor,fp64,mixed,auto (default: all; 'off' = stock; vendor is
+#                    dropped in CPU builds, where hypre's vendor switches do nothing)
+#   --repeat K       one warm-up, then K timed runs, medians (default 3; 0: one run, no warm-up)
+#   --np N           MPI ranks through mpirun (default 1)
+#   --suite          every matrix scripts/matrix.py finds (the paper's 16 once fetched, the
+#                    offline datasets) plus the generated problems at --rows (default 1e6 in
+#                    GPU builds, 3e4 in CPU builds); --set, --kinds, --only select
+#   --cases FILE     the cases of a file instead
+#   --no-stats       no extra AMGT_STATS=1 run per case and plugin mode (the SpGEMM/SpMV shares)
+#   --no-plots       no figures (scripts/plot.py; needs python3-matplotlib, installed when
+#                    possible unless AMGT_NEED_PLOTS=0)
+#   --timeout S      seconds before a run is killed and recorded as 'timeout' (default 3600)
+#   --out DIR        results folder instead of build/results/<timestamp>
+#   --data-dir DIR   scripts/matrix.py's data folder (default data/)
+#   --no-build       use the existing build (AMGT_BUILD_DIR, default build/) as it is
+# A failing run (non-convergence, hypre error, crash, timeout) is recorded as such; the rest go on.
 set -eu -o pipefail
 source "$(dirname "$0")/lib.sh"
 
-modes="off,fp64,mixed"
-np=1
-repeat=""
-args=()
+usage() { sed -n '2,/^set -eu/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+
+runner=()
+driver=()
+build=1
+plots=1
+case_given=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --modes) modes=$2; shift 2 ;;
-    --np) np=$2; shift 2 ;;
-    --repeat) repeat=$2; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-    *) args+=("$1"); shift ;;
+    --modes|--repeat|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
+      [ $# -ge 2 ] || amgt_die "$1 needs a value"
+      runner+=("$1" "$2")
+      case "$1" in --cases) case_given=1 ;; esac
+      shift 2 ;;
+    --modes=*|--repeat=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
+      runner+=("$1")
+      case "$1" in --cases=*) case_given=1 ;; esac
+      shift ;;
+    --suite) runner+=(--suite); case_given=1; shift ;;
+    --no-stats|--stats) runner+=("$1"); shift ;;
+    --no-plots) runner+=(--no-plots); plots=0; shift ;;
+    --no-build) build=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --problem|--problem=*|--matrix|--matrix=*) case_given=1; driver+=("$1"); shift ;;
+    *) driver+=("$1"); shift ;;
   esac
 done
 
-amgt_install_dependencies
-amgt_build
+if [ $build = 1 ]; then
+  amgt_install_dependencies
+  amgt_build
+fi
+solve="$AMGT_BUILD_DIR/bin/amgt-solve"
+[ -x "$solve" ] || amgt_die "$solve not found (run without --no-build, or set AMGT_BUILD_DIR)"
 
 gpu=0
-amgt_want_gpu && gpu=1
-if ! printf '%s\n' "${args[@]:-}" | grep -q -- '--problem\|--matrix'; then
-  # default problem: sized so the whole run stays well under two minutes
-  if [ $gpu = 1 ]; then args+=(--problem laplace27 --n 100); else args+=(--problem laplace27 --n 24); fi
+grep -q '^AMGT_WITH_CUDA:BOOL=ON$' "$AMGT_BUILD_DIR/CMakeCache.txt" 2>/dev/null && gpu=1
+if [ $case_given = 0 ]; then
+  # The default problem, sized so that the whole quick run stays well under two minutes.
+  if [ $gpu = 1 ]; then driver+=(--problem laplace27 --n 100); else driver+=(--problem laplace27 --n 24); fi
 fi
-[ -z "$repeat" ] && { [ $gpu = 1 ] && repeat=3 || repeat=1; }
 
-solve="$AMGT_BUILD_DIR/bin/amgt-solve"
-out_dir="$AMGT_BUILD_DIR/results"
-mkdir -p "$out_dir"
-out="$out_dir/run-$(date +%Y%m%d-%H%M%S).jsonl"
-amgt_log "problem: ${args[*]} | modes $modes | np $np | repeat $repeat | $([ $gpu = 1 ] && echo GPU || echo CPU)"
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3  # Debian's python3-matplotlib is installed for it
+if [ $plots = 1 ] && ! amgt_install_plot_packages; then
+  amgt_log "figures will be skipped: python3-numpy/python3-matplotlib are not available"
+fi
+launcher="mpirun --oversubscribe"
+[ "$(id -u)" = 0 ] && launcher="$launcher --allow-run-as-root"
 
-IFS=, read -r -a mode_list <<<"$modes"
-for mode in "${mode_list[@]}"; do
-  amgt_log "running mode $mode"
-  cmd=("$solve" "${args[@]}" --repeat "$repeat" --json)
-  if [ "$np" -gt 1 ]; then cmd=(amgt_mpirun -np "$np" "${cmd[@]}"); fi
-  if ! AMGT=$mode "${cmd[@]}" >"$out_dir/last.log" 2>&1; then
-    cat "$out_dir/last.log" >&2
-    amgt_die "mode $mode failed"
-  fi
-  tail -n 1 "$out_dir/last.log" >>"$out"
-done
-
-python3 - "$out" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-base = next((r for r in rows if r["mode"] == "off"), None)
-print()
-print(f"{'mode':8} {'levels':>6} {'iters':>5} {'rel.res':>10} {'setup s':>9} {'solve s':>9} {'total s':>9} {'vs stock':>8}")
-for r in rows:
-    ratio = base["total_s"] / r["total_s"] if base and r["total_s"] > 0 else float("nan")
-    print(f"{r['mode']:8} {r['levels']:>6} {r['iterations']:>5} {r['rel_residual']:>10.2e} "
-          f"{r['setup_s']:>9.4f} {r['solve_s']:>9.4f} {r['total_s']:>9.4f} {ratio:>7.2f}x")
-print(f"\nproblem: {rows[0].get('problem') or rows[0].get('matrix')}  rows {rows[0]['rows']}  nnz {rows[0]['nnz']}  "
-      f"np {rows[0]['np']}  device {rows[0]['device']}")
-print(f"results: {sys.argv[1]}")
-PY
+amgt_log "$([ $gpu = 1 ] && echo GPU || echo CPU) build: $solve"
+exec "$py" "$AMGT_ROOT/scripts/bench_runner.py" --solve "$solve" --gpu-build "$gpu" \
+  --mpirun "$launcher" --results-root "$AMGT_BUILD_DIR/results" --plot-python "$py" \
+  "${runner[@]}" -- "${driver[@]}"

@@ -86,7 +86,7 @@ const std::vector<Spec>& specs() {
          const auto kind = problems::parse_kind(v);
          if (!kind) {
            usage_error("unknown problem '" + v + "' for " + opt +
-                       " (expected laplace7, laplace27 or systems3)");
+                       " (expected one of " + problems::kind_list() + ")");
          }
          o.problem = kind;
        }},
@@ -243,7 +243,8 @@ Options parse(int argc, const char* const* argv) {
     usage_error("give either --problem or --matrix, not both");
   }
   if (!o.problem && o.matrix.empty()) {
-    usage_error("nothing to solve: give --problem laplace7|laplace27|systems3 --n N, or --matrix FILE");
+    usage_error(std::string("nothing to solve: give --problem ") + problems::kind_list() +
+                " --n N, or --matrix FILE");
   }
   if (o.problem && !saw_n) usage_error("--problem needs --n N (grid points per direction)");
   if (!o.problem && saw_n) usage_error("--n applies to --problem only, not to --matrix");
@@ -260,16 +261,22 @@ Options parse(int argc, const char* const* argv) {
 
 void print_usage(std::FILE* out, const char* program) {
   std::fprintf(out,
-R"(Usage: %s (--problem laplace7|laplace27|systems3 --n N | --matrix FILE) [options]
+R"(Usage: %s (--problem KIND --n N | --matrix FILE) [options]
 
 Solves A x = b with b = all ones and x0 = 0 by BoomerAMG (hypre's IJ/ParCSR interface).
 The AMGT environment variable (read by the library) selects the sparse kernels; this
 driver only reports it.
 
 Problem (exactly one):
-  --problem NAME        laplace7 | laplace27 | systems3 on an N^3 grid, Dirichlet boundary
-                        eliminated; systems3 = kron(7-point Laplacian, 3x3 SPD coupling),
-                        3 unknowns per node (node-major)
+  --problem KIND        on an N^3 grid, Dirichlet boundary eliminated:
+                        laplace7    7-point Laplacian
+                        laplace27   27-point stencil
+                        systems3    kron(7-point Laplacian, I3) + grad-div coupling
+                                    (simplified elasticity), 3 unknowns per node
+                                    (node-major)
+                        aniso7      anisotropic diffusion -(u_xx + u_yy + 1e-3 u_zz)
+                        jump7       diffusion -div(k grad u), k = 1 or 1e3 in a 4x4x4
+                                    checkerboard of sub-cubes (harmonic face means)
   --n N                 grid points per direction (rows N^3, or 3 N^3 for systems3)
   --matrix FILE         Matrix Market coordinate file (.mtx or .mtx.gz): real, integer or
                         pattern; general, symmetric or skew-symmetric; square

@@ -59,6 +59,44 @@ void stencil7(const Node& p, std::int64_t n, Emit&& emit) {
   if (p.k < n - 1) emit(self + n * n, -1.0);
 }
 
+// Appends the 7-point row of node `p` with face couplings coef(p, q) for the neighbours q
+// inside the grid and the diagonal sum of all six faces; `boundary(p)` is the coupling
+// of a face on the Dirichlet boundary (sorted columns, as stencil7).
+template <typename Coef, typename Boundary, typename Emit>
+void stencil7_variable(const Node& p, std::int64_t n, Coef&& coef, Boundary&& boundary,
+                       Emit&& emit) {
+  const std::int64_t self = p.i + n * (p.j + n * p.k);
+  double diag = 0.0;
+  double off[6] = {0, 0, 0, 0, 0, 0};  // z-, y-, x-, x+, y+, z+
+  const Node q[6] = {{p.i, p.j, p.k - 1}, {p.i, p.j - 1, p.k}, {p.i - 1, p.j, p.k},
+                     {p.i + 1, p.j, p.k}, {p.i, p.j + 1, p.k}, {p.i, p.j, p.k + 1}};
+  const int axis[6] = {2, 1, 0, 0, 1, 2};
+  bool inside[6];
+  for (int f = 0; f < 6; ++f) {
+    inside[f] = q[f].i >= 0 && q[f].j >= 0 && q[f].k >= 0 && q[f].i < n && q[f].j < n && q[f].k < n;
+    const double c = inside[f] ? coef(p, q[f], axis[f]) : boundary(p, axis[f]);
+    off[f] = -c;
+    diag += c;
+  }
+  const std::int64_t step[6] = {-n * n, -n, -1, 1, n, n * n};
+  for (int f = 0; f < 3; ++f) {
+    if (inside[f]) emit(self + step[f], off[f]);
+  }
+  emit(self, diag);
+  for (int f = 3; f < 6; ++f) {
+    if (inside[f]) emit(self + step[f], off[f]);
+  }
+}
+
+// aniso7: coupling 1 in x and y, kAnisoEpsilon in z (axis 2).
+double aniso_coupling(int axis) { return axis == 2 ? kAnisoEpsilon : 1.0; }
+
+// jump7: the coefficient of node p (checkerboard of kJumpCubes^3 sub-cubes).
+double jump_coefficient(const Node& p, std::int64_t n) {
+  auto cube = [n](std::int64_t x) { return x * kJumpCubes / n; };
+  return (cube(p.i) + cube(p.j) + cube(p.k)) % 2 ? kJumpContrast : 1.0;
+}
+
 // Appends the 27-point row of node `p` (lexicographic loops give sorted columns).
 template <typename Emit>
 void stencil27(const Node& p, std::int64_t n, Emit&& emit) {
@@ -124,21 +162,29 @@ std::optional<Kind> parse_kind(std::string_view name) {
   if (name == "laplace7") return Kind::Laplace7;
   if (name == "laplace27") return Kind::Laplace27;
   if (name == "systems3") return Kind::Systems3;
+  if (name == "aniso7") return Kind::Aniso7;
+  if (name == "jump7") return Kind::Jump7;
   return std::nullopt;
 }
+
+const char* kind_list() { return "laplace7|laplace27|systems3|aniso7|jump7"; }
 
 const char* name(Kind kind) {
   switch (kind) {
     case Kind::Laplace7: return "laplace7";
     case Kind::Laplace27: return "laplace27";
     case Kind::Systems3: return "systems3";
+    case Kind::Aniso7: return "aniso7";
+    case Kind::Jump7: return "jump7";
   }
   return "unknown";
 }
 
 int Problem::max_row_entries() const {
   switch (kind) {
-    case Kind::Laplace7: return 7;
+    case Kind::Laplace7:
+    case Kind::Aniso7:
+    case Kind::Jump7: return 7;
     case Kind::Laplace27: return 27;
     case Kind::Systems3: return 7 + 12;  // L7 row + two cells of B^T B (before merging)
   }
@@ -181,6 +227,27 @@ void generate_rows(const Problem& problem, Range rows, RowBlock& out) {
     case Kind::Laplace27:
       for (std::int64_t r = rows.begin; r < rows.end; ++r) {
         stencil27(node_of(r, n), n, emit);
+        end_row();
+      }
+      break;
+    case Kind::Aniso7:
+      for (std::int64_t r = rows.begin; r < rows.end; ++r) {
+        stencil7_variable(
+            node_of(r, n), n, [](const Node&, const Node&, int axis) { return aniso_coupling(axis); },
+            [](const Node&, int axis) { return aniso_coupling(axis); }, emit);
+        end_row();
+      }
+      break;
+    case Kind::Jump7:
+      for (std::int64_t r = rows.begin; r < rows.end; ++r) {
+        stencil7_variable(
+            node_of(r, n), n,
+            [n](const Node& p, const Node& q, int) {
+              const double kp = jump_coefficient(p, n);
+              const double kq = jump_coefficient(q, n);
+              return 2.0 * kp * kq / (kp + kq);
+            },
+            [n](const Node& p, int) { return jump_coefficient(p, n); }, emit);
         end_row();
       }
       break;

@@ -12,6 +12,17 @@
 //              A = kron(L7, I3) + B^T B, B a forward-difference divergence (mu = 1,
 //              lambda + mu = 1). See problems.cpp for the construction, why it is SPD and
 //              why it needs num_functions = 3.
+//   aniso7     anisotropic diffusion -(u_xx + u_yy + eps u_zz), eps = kAnisoEpsilon = 1e-3:
+//              7-point stencil, 2 (2 + eps) on the diagonal, -1 for the x and y
+//              neighbours, -eps for the z neighbours (the z couplings are weak for
+//              BoomerAMG's strength threshold 0.25, so it coarsens in x and y only).
+//   jump7      jump-coefficient diffusion -div(k grad u), 7-point finite volumes: k is 1 or
+//              kJumpContrast = 1e3 in a 4 x 4 x 4 checkerboard of sub-cubes of the grid
+//              (cube (bi, bj, bk) = (4i/N, 4j/N, 4k/N) has k = 1e3 when bi + bj + bk is
+//              odd); the coupling across a face is the harmonic mean 2 k_p k_q / (k_p + k_q)
+//              of the two nodes' coefficients (k_p across a boundary face), the diagonal is
+//              the sum of the node's six face couplings. Symmetric, weakly diagonally
+//              dominant, irreducible with Dirichlet rows: SPD.
 //
 // Rows are generated in any contiguous range, so each MPI rank builds only its own block.
 #pragma once
@@ -24,7 +35,15 @@
 
 namespace amgt::problems {
 
-enum class Kind { Laplace7, Laplace27, Systems3 };
+enum class Kind { Laplace7, Laplace27, Systems3, Aniso7, Jump7 };
+
+// Parameters of aniso7 and jump7 (fixed, so a problem is named by kind and N alone).
+constexpr double kAnisoEpsilon = 1e-3;
+constexpr double kJumpContrast = 1e3;
+constexpr int kJumpCubes = 4;  // checkerboard cubes per direction
+
+// Every kind, in the order --help lists them, and "laplace7|laplace27|..." for messages.
+const char* kind_list();
 
 std::optional<Kind> parse_kind(std::string_view name);
 const char* name(Kind kind);

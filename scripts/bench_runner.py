@@ -1,0 +1,651 @@
+#!/usr/bin/env python3
+"""The benchmark loop behind scripts/run.sh: every case x every mode through amgt-solve, one
+JSON result per run, an optional AMGT_STATS run per case and plugin mode, a summary of
+speedups against the faster stock configuration, and the figures (scripts/plot.py).
+
+Run it through scripts/run.sh (which builds first); directly:
+  scripts/bench_runner.py --solve build/bin/amgt-solve [options] [-- driver arguments]
+
+Modes (--modes, comma-separated):
+  stock    AMGT=off, hypre's own kernels (--vendor-spgemm 0 --vendor-spmv 0)   alias: off
+  vendor   AMGT=off, vendor kernels (--vendor-spgemm 1 --vendor-spmv 1; cuSPARSE in GPU
+           builds; without effect in CPU builds, where it is dropped: stock runs once)
+  fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
+"stock best" of a case is, per phase (setup, solve, total), the faster of stock and vendor;
+a speedup is stock best time / mode time (> 1: faster than stock).
+
+Results (--out DIR, default build/results/<timestamp>/):
+  runs.jsonl    one object per run: case, mode, status, exit code, the driver's JSON line
+                ("result"), per-run statistics summary, speedups
+  runs.csv      the same, flat
+  stats.jsonl   per case and plugin mode: the AMGT_STATS per-level table of one extra run
+  summary.txt   the tables printed at the end; summary.json: the same numbers
+  logs/         stdout+stderr of every run; figures/: the PNGs of scripts/plot.py
+A failing run (input error, hypre error, crash, timeout, not converged) is recorded with its
+status and left out of the speedups; the loop goes on.
+"""
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import matrix  # noqa: E402  (scripts/matrix.py)
+
+MODES = {
+    "stock": {"label": "stock", "amgt": "off", "vendor": 0, "stock": True},
+    "vendor": {"label": "stock-vendor", "amgt": "off", "vendor": 1, "stock": True},
+    "fp64": {"label": "fp64", "amgt": "fp64", "vendor": 0, "stock": False},
+    "mixed": {"label": "mixed", "amgt": "mixed", "vendor": 0, "stock": False},
+    "auto": {"label": "auto", "amgt": "auto", "vendor": 0, "stock": False},
+}
+ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor"}
+RESERVED = {"--repeat", "--json", "--vendor-spgemm", "--vendor-spmv", "--help", "-h"}
+STATS_ROW = re.compile(
+    r"^\s*(?P<level>-?\d+|other)\s+(?P<rows>\S+)\s+(?P<nnz>\S+)\s+(?P<tiles>\S+)\s+(?P<fill>\S+)\s+"
+    r"(?P<prec>\S+)\s+(?P<conv>\d+)\s+(?P<spgemm_calls>\d+)\s+(?P<spgemm_ms>[\d.eE+-]+)\s+"
+    r"(?P<spmv_calls>\d+)\s+(?P<spmv_ms>[\d.eE+-]+)\s+(?P<fallbacks>\d+)\s+(?P<path>\S+)\s*$")
+CSV_FIELDS = [
+    "case", "set", "mode", "mode_label", "amgt", "vendor", "np", "repeat", "status", "exit_code",
+    "rows", "nnz", "levels", "iterations", "rel_residual", "converged", "setup_s", "solve_s",
+    "total_s", "setup_all", "solve_all", "operator_complexity", "device", "speedup_setup",
+    "speedup_solve", "speedup_total", "stats_status", "stats_setup_s", "stats_solve_s",
+    "spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms", "spgemm_share_setup",
+    "spmv_share_solve", "fallbacks", "wall_s", "log", "args", "error"]
+
+
+def log(msg):
+    print(f"[amgt] {msg}", file=sys.stderr, flush=True)
+
+
+def parse_modes(text, gpu_build):
+    modes, notes = [], []
+    for m in [m.strip() for m in text.split(",") if m.strip()]:
+        key = ALIASES.get(m, m)
+        if key not in MODES:
+            raise SystemExit(f"run.sh: unknown mode {m!r} (stock, vendor, fp64, mixed, auto)")
+        if key not in modes:
+            modes.append(key)
+    if "vendor" in modes and not gpu_build:
+        modes.remove("vendor")
+        if "stock" not in modes:
+            modes.insert(0, "stock")
+        notes.append("stock vendor kernels: --vendor-spgemm/--vendor-spmv have no effect in a CPU "
+                     "build (hypre's switches choose between its own and cuSPARSE GPU kernels), so "
+                     "stock ran once; 'stock best' = stock")
+    return modes, notes
+
+
+def case_label_from_args(args):
+    a = list(args)
+    if "--problem" in a and "--n" in a:
+        return f"{a[a.index('--problem') + 1]}-n{a[a.index('--n') + 1]}"
+    for i, x in enumerate(a):
+        if x == "--matrix" and i + 1 < len(a):
+            base = os.path.basename(a[i + 1])
+            return re.sub(r"(\.mtx)?(\.gz)?$", "", base)
+        if x.startswith("--matrix="):
+            return re.sub(r"(\.mtx)?(\.gz)?$", "", os.path.basename(x.split("=", 1)[1]))
+        if x.startswith("--problem="):
+            return x.split("=", 1)[1]
+    return "case"
+
+
+def read_cases_file(path):
+    cases = []
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("{"):
+                c = json.loads(line)
+            else:
+                label, _, rest = line.partition("\t")
+                if not rest:
+                    parts = shlex.split(line)
+                    c = {"label": case_label_from_args(parts), "args": parts}
+                else:
+                    c = {"label": label.strip(), "args": shlex.split(rest)}
+            c.setdefault("set", "cases-file")
+            cases.append(c)
+    return cases
+
+
+def unique_labels(cases):
+    seen = {}
+    for c in cases:
+        base = c["label"]
+        if base in seen:
+            seen[base] += 1
+            c["label"] = f"{base}#{seen[base]}"
+        else:
+            seen[base] = 1
+    return cases
+
+
+def last_json(text):
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        if line.startswith("{") and line.endswith("}"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                return None
+    return None
+
+
+def parse_stats(text):
+    """The AMGT_STATS table (rank 0) -> {'mode', 'levels': [...], 'fallback_reasons'} or None."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^AMGT statistics \(rank (\d+) of (\d+)\): mode (\S+?)(?:, schedule (\S+))?$", line.strip())
+        if not m:
+            continue
+        out = {"rank": int(m.group(1)), "ranks": int(m.group(2)), "mode": m.group(3),
+               "schedule": m.group(4), "levels": [], "fallback_reasons": {}}
+        out["notes"] = []
+        in_table = True
+        for row in lines[i + 2:]:
+            r = STATS_ROW.match(row) if in_table else None
+            if not r:
+                in_table = False
+                if row.startswith("AMGT fallbacks to stock hypre by reason:"):
+                    for k, v in re.findall(r"(\S+)=(\d+)", row):
+                        out["fallback_reasons"][k] = int(v)
+                elif row.startswith("AMGT: "):  # the library's notes (e.g. per-matrix kernel choices)
+                    out["notes"].append(row[6:].strip())
+                else:
+                    break
+                continue
+            d = r.groupdict()
+            lev = {"level": -1 if d["level"] == "other" else int(d["level"])}
+            for k in ("rows", "nnz", "tiles"):
+                lev[k] = None if d[k] == "-" else int(d[k])
+            lev["fill"] = None if d["fill"] == "-" else float(d["fill"])
+            lev["prec"] = d["prec"]
+            for k in ("conv", "spgemm_calls", "spmv_calls", "fallbacks"):
+                lev[k] = int(d[k])
+            lev["spgemm_ms"] = float(d["spgemm_ms"])
+            lev["spmv_ms"] = float(d["spmv_ms"])
+            lev["path"] = d["path"]
+            out["levels"].append(lev)
+        return out
+    return None
+
+
+def run_command(cmd, env, timeout, log_path):
+    t0 = time.time()
+    with open(log_path, "w") as logf:
+        logf.write("$ " + " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(env_diff(env).items()))
+                   + " " + shlex.join(cmd) + "\n")
+        logf.flush()
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, errors="replace", start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+            rc = proc.returncode
+        except subprocess.TimeoutExpired:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    proc.wait(timeout=10)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+            out, err = proc.communicate()
+            rc = "timeout"
+        except KeyboardInterrupt:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            proc.wait()
+            raise
+        logf.write(out)
+        if err:
+            logf.write("\n--- stderr ---\n" + err)
+        logf.write(f"\n--- exit: {rc} ---\n")
+    return rc, out, err, time.time() - t0
+
+
+_BASE_ENV = dict(os.environ)
+
+
+def env_diff(env):
+    return {k: v for k, v in env.items() if _BASE_ENV.get(k) != v and k.startswith("AMGT")}
+
+
+def classify(rc, result, err):
+    """(status, error message)."""
+    lines = [l.strip() for l in (err or "").splitlines() if l.strip() and not l.startswith("---")]
+    own = [l for l in lines if re.match(r"^(amgt-solve|AMGT)\b.*(error|fatal)", l, re.I)]
+    tail = " | ".join(own[:3] if own else lines[-3:])
+    if rc == "timeout":
+        return "timeout", "killed after the time limit"
+    if isinstance(rc, int) and (rc < 0 or rc > 128):
+        sig = -rc if rc < 0 else rc - 128
+        return "crashed", f"signal {sig}: {tail}"
+    if result is None:
+        if rc == 1:
+            return "input-error", tail
+        return "no-result", f"exit {rc}, no JSON line: {tail}"
+    if rc == 2 or result.get("hypre_error"):
+        return "hypre-error", tail
+    if not result.get("converged"):
+        return "not-converged", (f"relative residual {result.get('rel_residual')} after "
+                                 f"{result.get('iterations')} iterations")
+    if rc != 0:
+        return "failed", f"exit {rc}: {tail}"
+    return "ok", ""
+
+
+def geomean(values):
+    v = [x for x in values if x and x > 0 and math.isfinite(x)]
+    return math.exp(sum(math.log(x) for x in v) / len(v)) if v else None
+
+
+def fmt(v, spec, none="-"):
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return none
+    return format(v, spec)
+
+
+def ratio(v, digits=2):
+    return "-" if v is None else f"{v:.{digits}f}x"
+
+
+class Runner:
+    def __init__(self, a):
+        self.a = a
+        self.records = []
+        self.stats = []
+
+    def base_cmd(self):
+        cmd = [self.a.solve]
+        if self.a.np > 1:
+            cmd = shlex.split(self.a.mpirun) + ["-np", str(self.a.np)] + cmd
+        return cmd
+
+    def env_for(self, mode, stats):
+        env = dict(os.environ)
+        env["AMGT"] = MODES[mode]["amgt"]
+        env.pop("AMGT_STATS", None)  # statistics synchronise on the GPU: never in timed runs
+        if stats:
+            env["AMGT_STATS"] = "1"
+        return env
+
+    def run_case_mode(self, case, mode, idx, total):
+        a = self.a
+        m = MODES[mode]
+        args = list(case["args"]) + list(a.driver_args)
+        vendor = ["--vendor-spgemm", str(m["vendor"]), "--vendor-spmv", str(m["vendor"])]
+        cmd = self.base_cmd() + args + vendor + ["--repeat", str(a.repeat), "--json"]
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}")
+        log_rel = os.path.join("logs", slug + ".log")
+        rc, out, err, wall = run_command(cmd, self.env_for(mode, False), a.timeout,
+                                         os.path.join(a.out, log_rel))
+        result = last_json(out)
+        status, error = classify(rc, result, err)
+        rec = {"case": case["label"], "set": case.get("set", ""), "mode": mode,
+               "mode_label": m["label"], "amgt": m["amgt"], "vendor": m["vendor"], "np": a.np,
+               "repeat": a.repeat, "status": status, "exit_code": rc, "wall_s": round(wall, 3),
+               "log": log_rel, "args": shlex.join(args), "error": error, "result": result,
+               "stats": None}
+        r = result or {}
+        line = (f"[{idx:>{len(str(total))}}/{total}] {case['label']} {m['label']}: {status:13}")
+        if result:
+            line += (f" setup {fmt(r.get('setup_s'), '.4f')} s  solve {fmt(r.get('solve_s'), '.4f')} s"
+                     f"  total {fmt(r.get('total_s'), '.4f')} s  {r.get('iterations')} it"
+                     f"  rel.res {fmt(r.get('rel_residual'), '.1e')}")
+        else:
+            line += f" {error[:120]}"
+        log(line + f"  ({wall:.1f} s)")
+        if a.stats and not m["stock"] and status not in ("input-error", "timeout"):
+            rec["stats"] = self.stats_run(case, mode, args, vendor, idx)
+        self.records.append(rec)
+        with open(os.path.join(a.out, "runs.jsonl"), "a") as f:
+            f.write(json.dumps(rec) + "\n")
+
+    def stats_run(self, case, mode, args, vendor, idx):
+        a = self.a
+        cmd = self.base_cmd() + args + vendor + ["--repeat", "0", "--json"]
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}-stats")
+        log_rel = os.path.join("logs", slug + ".log")
+        rc, out, err, wall = run_command(cmd, self.env_for(mode, True), a.timeout,
+                                         os.path.join(a.out, log_rel))
+        result = last_json(out)
+        status, error = classify(rc, result, err)
+        table = parse_stats(out)
+        entry = {"case": case["label"], "mode": mode, "np": a.np, "status": status, "log": log_rel,
+                 "setup_s": (result or {}).get("setup_s"), "solve_s": (result or {}).get("solve_s"),
+                 "table": table}
+        summary = {"status": status if table else "no-table", "setup_s": entry["setup_s"],
+                   "solve_s": entry["solve_s"]}
+        if table:
+            lv = table["levels"]
+            summary.update(
+                spgemm_calls=sum(l["spgemm_calls"] for l in lv), spgemm_ms=sum(l["spgemm_ms"] for l in lv),
+                spmv_calls=sum(l["spmv_calls"] for l in lv), spmv_ms=sum(l["spmv_ms"] for l in lv),
+                fallbacks=sum(l["fallbacks"] for l in lv))
+            s, v = entry["setup_s"], entry["solve_s"]
+            summary["spgemm_share_setup"] = summary["spgemm_ms"] / 1e3 / s if s else None
+            summary["spmv_share_solve"] = summary["spmv_ms"] / 1e3 / v if v else None
+            log(f"{'':{2 * len(str(idx)) + 4}}+ AMGT_STATS run: SpGEMM {summary['spgemm_calls']} calls "
+                f"{summary['spgemm_ms']:.1f} ms ({100 * (summary['spgemm_share_setup'] or 0):.0f}% of setup), "
+                f"SpMV {summary['spmv_calls']} calls {summary['spmv_ms']:.1f} ms "
+                f"({100 * (summary['spmv_share_solve'] or 0):.0f}% of solve)"
+                + (f", {summary['fallbacks']} fallbacks" if summary["fallbacks"] else ""))
+        else:
+            log(f"{'':{2 * len(str(idx)) + 4}}+ AMGT_STATS run: {status}, no statistics table ({error[:100]})")
+        self.stats.append(entry)
+        with open(os.path.join(a.out, "stats.jsonl"), "a") as f:
+            f.write(json.dumps(entry) + "\n")
+        return summary
+
+    # --- after all runs ----------------------------------------------------------------------
+
+    def derive(self):
+        """Stock best per case and phase, speedups per run, geomeans per mode."""
+        by_case = {}
+        for r in self.records:
+            by_case.setdefault(r["case"], []).append(r)
+        best = {}
+        for case, rs in by_case.items():
+            stock_ok = [r for r in rs if MODES[r["mode"]]["stock"] and r["status"] == "ok"]
+            best[case] = {}
+            for ph in ("setup", "solve", "total"):
+                vals = [(r["result"][f"{ph}_s"], r["mode_label"]) for r in stock_ok
+                        if r["result"].get(f"{ph}_s")]
+                best[case][ph] = min(vals) if vals else None
+        for r in self.records:
+            for ph in ("setup", "solve", "total"):
+                b = best[r["case"]][ph]
+                t = (r["result"] or {}).get(f"{ph}_s")
+                r[f"speedup_{ph}"] = (b[0] / t) if (b and t and r["status"] == "ok") else None
+        modes = []
+        for r in self.records:
+            if r["mode"] not in modes:
+                modes.append(r["mode"])
+        geo = {}
+        for mode in modes:
+            rs = [r for r in self.records if r["mode"] == mode]
+            counted = [r for r in rs if r["speedup_total"] is not None]
+            geo[mode] = {"label": MODES[mode]["label"], "cases": len(counted), "runs": len(rs),
+                         "failed": [f"{r['case']} ({r['status']})" for r in rs if r["status"] != "ok"],
+                         "no_stock_reference": [r["case"] for r in rs if r["status"] == "ok"
+                                                and best[r["case"]]["total"] is None]}
+            for ph in ("setup", "solve", "total"):
+                geo[mode][ph] = geomean([r[f"speedup_{ph}"] for r in counted])
+        self.best, self.geo, self.by_case = best, geo, by_case
+
+    def flat(self, r):
+        res = r["result"] or {}
+        st = r["stats"] or {}
+        row = {k: r.get(k) for k in ("case", "set", "mode", "mode_label", "amgt", "vendor", "np",
+                                     "repeat", "status", "exit_code", "wall_s", "log", "args", "error",
+                                     "speedup_setup", "speedup_solve", "speedup_total")}
+        for k in ("rows", "nnz", "levels", "iterations", "rel_residual", "converged", "setup_s",
+                  "solve_s", "total_s", "operator_complexity", "device"):
+            row[k] = res.get(k)
+        row["setup_all"] = " ".join(str(x) for x in res.get("setup_all", []))
+        row["solve_all"] = " ".join(str(x) for x in res.get("solve_all", []))
+        row["stats_status"] = st.get("status")
+        row["stats_setup_s"] = st.get("setup_s")
+        row["stats_solve_s"] = st.get("solve_s")
+        for k in ("spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms", "spgemm_share_setup",
+                  "spmv_share_solve", "fallbacks"):
+            row[k] = st.get(k)
+        return row
+
+    def write_outputs(self, notes):
+        a = self.a
+        self.derive()
+        tmp = os.path.join(a.out, "runs.jsonl.tmp")
+        with open(tmp, "w") as f:
+            for r in self.records:
+                f.write(json.dumps(r) + "\n")
+        os.replace(tmp, os.path.join(a.out, "runs.jsonl"))
+        with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, CSV_FIELDS)
+            w.writeheader()
+            for r in self.records:
+                w.writerow({k: ("" if v is None else v) for k, v in self.flat(r).items()})
+        text = self.summary_text(notes)
+        with open(os.path.join(a.out, "summary.txt"), "w") as f:
+            f.write(text)
+        summary = {"reference": "stock best = per case and phase, the faster of the stock "
+                                "configurations that converged; speedup = stock best / mode",
+                   "notes": notes, "modes": self.geo,
+                   "stock_best": {c: {ph: (b[ph][0] if b[ph] else None) for ph in b}
+                                  for c, b in self.best.items()},
+                   "stock_best_config": {c: {ph: (b[ph][1] if b[ph] else None) for ph in b}
+                                         for c, b in self.best.items()},
+                   "runs": len(self.records),
+                   "failed_runs": sum(r["status"] != "ok" for r in self.records)}
+        with open(os.path.join(a.out, "summary.json"), "w") as f:
+            json.dump(summary, f, indent=1)
+        return text
+
+    def summary_text(self, notes):
+        lines = []
+        for case, rs in self.by_case.items():
+            res = next((r["result"] for r in rs if r["result"]), {}) or {}
+            desc = (f"{res.get('rows')} rows, {res.get('nnz')} nnz" if res else "no result")
+            lines.append(f"\n{case}  ({desc}, np {self.a.np}, {res.get('device', '?')}, "
+                         + (f"median of {self.a.repeat} runs)" if self.a.repeat > 1 else "one timed run)"))
+            lines.append(f"  {'mode':13} {'status':13} {'levels':>6} {'iters':>5} {'rel.res':>9} "
+                         f"{'setup s':>9} {'solve s':>9} {'total s':>9}   {'setup':>6} {'solve':>6} {'total':>6}"
+                         f"  {'SpGEMM%':>7} {'SpMV%':>6}")
+            for r in rs:
+                x = r["result"] or {}
+                st = r["stats"] or {}
+                sh_g = st.get("spgemm_share_setup")
+                sh_v = st.get("spmv_share_solve")
+                lines.append(
+                    f"  {r['mode_label']:13} {r['status']:13} {fmt(x.get('levels'), 'd'):>6} "
+                    f"{fmt(x.get('iterations'), 'd'):>5} {fmt(x.get('rel_residual'), '.2e'):>9} "
+                    f"{fmt(x.get('setup_s'), '.4f'):>9} {fmt(x.get('solve_s'), '.4f'):>9} "
+                    f"{fmt(x.get('total_s'), '.4f'):>9}   "
+                    f"{ratio(r['speedup_setup']):>6} {ratio(r['speedup_solve']):>6} "
+                    f"{ratio(r['speedup_total']):>6}"
+                    f"  {fmt(None if sh_g is None else 100 * sh_g, '.0f'):>7} "
+                    f"{fmt(None if sh_v is None else 100 * sh_v, '.0f'):>6}")
+            b = self.best[case]
+            if b["total"]:
+                lines.append(f"  stock best: setup {b['setup'][0]:.4f} s ({b['setup'][1]}), solve "
+                             f"{b['solve'][0]:.4f} s ({b['solve'][1]}), total {b['total'][0]:.4f} s ({b['total'][1]})")
+            else:
+                lines.append("  stock best: none (no stock configuration converged): no speedups for this case")
+        n_cases = len(self.by_case)
+        lines.append(f"\nGeometric mean speedup vs stock best over {n_cases} case(s) "
+                     "(stock best time / mode time; > 1 = faster; failed runs left out)")
+        lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7} {'total':>7}   failed runs")
+        for mode, g in self.geo.items():
+            failed = ", ".join(g["failed"][:6]) + (f", ... ({len(g['failed'])})" if len(g["failed"]) > 6 else "")
+            lines.append(f"  {g['label']:13} {g['cases']:>5} {ratio(g['setup'], 3):>7} "
+                         f"{ratio(g['solve'], 3):>7} {ratio(g['total'], 3):>7}   "
+                         f"{failed or '-'}")
+        if self.a.stats:
+            lines.append("  SpGEMM% / SpMV%: plugin SpGEMM time / setup and SpMV time / solve of a separate "
+                         "AMGT_STATS=1 run (rank 0; stock runs have no plugin counters)")
+        for n in notes:
+            lines.append(f"  note: {n}")
+        files = ["runs.jsonl", "runs.csv"] + (["stats.jsonl"] if self.a.stats else []) + \
+            ["summary.txt", "summary.json", "logs/"] + (["figures/"] if self.a.plots else [])
+        lines.append(f"\nresults: {self.a.out}/  ({', '.join(files)})")
+        return "\n".join(lines) + "\n"
+
+
+def git_rev():
+    try:
+        return subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
+                              text=True, timeout=10).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    driver_args = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, driver_args = argv[:i], argv[i + 1:]
+    p = argparse.ArgumentParser(prog="bench_runner.py", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--solve", required=True, help="the amgt-solve binary")
+    p.add_argument("--gpu-build", type=int, choices=(0, 1), default=0)
+    p.add_argument("--modes", default="stock,vendor,fp64,mixed,auto")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs after one warm-up; medians (0: one run, no warm-up)")
+    p.add_argument("--np", type=int, default=1, help="MPI ranks (mpirun)")
+    p.add_argument("--mpirun", default="mpirun", help="launcher and its options, before -np N")
+    p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
+    p.add_argument("--out", help="results folder (default build/results/<timestamp>)")
+    p.add_argument("--results-root", default=os.path.join(ROOT, "build", "results"))
+    p.add_argument("--stats", dest="stats", action="store_true", default=True,
+                   help="one extra AMGT_STATS=1 run per case and plugin mode (default)")
+    p.add_argument("--no-stats", dest="stats", action="store_false")
+    p.add_argument("--plots", dest="plots", action="store_true", default=True)
+    p.add_argument("--no-plots", dest="plots", action="store_false")
+    p.add_argument("--plot-python", default=sys.executable, help="python with matplotlib for plot.py")
+    p.add_argument("--suite", action="store_true", help="every matrix scripts/matrix.py finds + generated problems")
+    p.add_argument("--set", default="paper,shared,generated", help="suite: paper, shared, generated")
+    p.add_argument("--rows", default=None, help="suite: rows of the generated problems, comma-separated "
+                   "(default 1e6 in GPU builds, 3e4 in CPU builds)")
+    p.add_argument("--kinds", default=None, help="suite: generated kinds (default all)")
+    p.add_argument("--only", default=None, help="suite/cases: keep labels matching this regex")
+    p.add_argument("--data-dir", default=matrix.default_data_dir(), help="suite: matrix.py's data folder")
+    p.add_argument("--cases", help="file of cases: 'label<TAB>driver args' per line (or JSON lines)")
+    a = p.parse_args(argv)
+    a.driver_args = driver_args
+    for x in driver_args:
+        if x.split("=")[0] in RESERVED:
+            raise SystemExit(f"run.sh: {x} is set by the runner (use run.sh's --repeat, and --modes "
+                             "stock,vendor for hypre's own and vendor kernels)")
+    if a.repeat < 0 or a.np < 1:
+        raise SystemExit("run.sh: --repeat >= 0 and --np >= 1")
+    if not os.access(a.solve, os.X_OK):
+        raise SystemExit(f"run.sh: {a.solve} is not executable (build first)")
+    modes, notes = parse_modes(a.modes, bool(a.gpu_build))
+
+    has_case_arg = any(x.split("=")[0] in ("--problem", "--matrix") for x in driver_args)
+    if a.suite or a.cases:
+        if has_case_arg or "--n" in driver_args:
+            raise SystemExit("run.sh: --suite/--cases choose the problems: leave out --problem, --n, --matrix")
+        cases = []
+        if a.cases:
+            cases += read_cases_file(a.cases)
+        if a.suite:
+            rows = [matrix.parse_count(x) for x in (a.rows or ("1e6" if a.gpu_build else "3e4")).split(",")]
+            kinds = a.kinds.split(",") if a.kinds else None
+            sets = [s.strip() for s in a.set.split(",") if s.strip()]
+            cases += matrix.suite_cases(a.data_dir, sets, rows, kinds, None)
+            if "paper" in sets:
+                missing = [p["name"] for p in matrix.inventory(a.data_dir, matrix.load_manifest())[0]
+                           if not p["path"]]
+                if missing:
+                    notes.append(f"{'none' if len(missing) == 16 else len(missing)} of the paper's 16 "
+                                 f"SuiteSparse matrices {'is' if len(missing) == 16 else 'are not'} in "
+                                 f"{a.data_dir}: scripts/matrix.py fetch --all where the internet is "
+                                 "reachable (scripts/matrix.py list shows what is there)")
+        if a.only:
+            rx = re.compile(a.only)
+            cases = [c for c in cases if rx.search(c["label"])]
+    else:
+        if not has_case_arg:
+            raise SystemExit("run.sh: no problem: give --problem KIND --n N, --matrix FILE, --suite or --cases")
+        cases = [{"label": case_label_from_args(driver_args), "set": "args", "args": []}]
+    if not cases:
+        raise SystemExit("run.sh: no cases to run")
+    unique_labels(cases)
+
+    if not a.out:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        a.out = os.path.join(a.results_root, stamp)
+        k = 1
+        while os.path.exists(a.out):
+            k += 1
+            a.out = os.path.join(a.results_root, f"{stamp}-{k}")
+    a.out = os.path.abspath(a.out)
+    os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
+    for f in ("runs.jsonl", "stats.jsonl"):  # a fresh start in a reused --out folder
+        if os.path.exists(os.path.join(a.out, f)):
+            os.remove(os.path.join(a.out, f))
+    if a.stats:
+        open(os.path.join(a.out, "stats.jsonl"), "w").close()
+    if os.path.dirname(a.out) == os.path.abspath(a.results_root):
+        latest = os.path.join(a.results_root, "latest")  # build/results/latest -> this run
+        try:
+            if os.path.islink(latest):
+                os.remove(latest)
+            if not os.path.exists(latest):
+                os.symlink(os.path.basename(a.out), latest)
+        except OSError:
+            pass
+    with open(os.path.join(a.out, "cases.tsv"), "w") as f:
+        for c in cases:
+            f.write(c["label"] + "\t" + shlex.join(list(c["args"]) + driver_args) + "\n")
+    meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": socket.gethostname(),
+            "git": git_rev(), "solve": a.solve, "gpu_build": a.gpu_build, "np": a.np, "repeat": a.repeat,
+            "modes": modes, "stats": a.stats, "timeout_s": a.timeout, "driver_args": driver_args,
+            "cases": len(cases), "argv": sys.argv,
+            "env": {k: v for k, v in os.environ.items() if k.startswith("AMGT_") and k != "AMGT_STATS"}}
+    with open(os.path.join(a.out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+    runner = Runner(a)
+    total = len(cases) * len(modes)
+    stats_modes = [m for m in modes if not MODES[m]["stock"]] if a.stats else []
+    log(f"{len(cases)} case(s) x {len(modes)} mode(s) = {total} runs"
+        + (f" (+ up to {len(cases) * len(stats_modes)} AMGT_STATS runs)" if stats_modes else "")
+        + f"; repeat {a.repeat}; np {a.np}; results in {a.out}")
+    for n in notes:
+        log("note: " + n)
+    interrupted = False
+    idx = 0
+    try:
+        for case in cases:
+            for mode in modes:
+                idx += 1
+                runner.run_case_mode(case, mode, idx, total)
+    except KeyboardInterrupt:
+        interrupted = True
+        notes.append(f"interrupted after {len(runner.records)} of {total} runs")
+        log("interrupted: writing what ran so far")
+    if not runner.records:
+        log("no run finished")
+        return 130 if interrupted else 1
+    text = runner.write_outputs(notes)
+    print(text, end="")
+    if a.plots and not interrupted:
+        plot = os.path.join(HERE, "plot.py")
+        probe = subprocess.run([a.plot_python, "-c", "import matplotlib, numpy"], capture_output=True)
+        if probe.returncode != 0:
+            log(f"figures skipped: matplotlib/numpy missing for {a.plot_python} "
+                "(apt-get install python3-matplotlib python3-numpy; then scripts/plot.py " + a.out + ")")
+        else:
+            pr = subprocess.run([a.plot_python, plot, a.out], capture_output=True, text=True)
+            sys.stderr.write(pr.stderr)
+            if pr.returncode == 0:
+                print(pr.stdout, end="")
+            else:
+                log(f"scripts/plot.py failed (exit {pr.returncode}); results are complete without figures")
+    return 130 if interrupted else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""ctest run_sh_tiny: scripts/run.sh end to end on tiny cases with one repeat, on an existing
+build (--no-build): a converging case, one stopped before convergence, one unreadable matrix
+file; then an MPI run (np 2) when the build has MPI. Checks that runs.jsonl, runs.csv,
+stats.jsonl, summary.txt/json exist and agree with each other and with the definitions.
+
+  check_run_sh.py SOURCE_DIR BUILD_DIR WORK_DIR
+"""
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+
+def fail(msg):
+    print(f"FAIL: {msg}")
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def close(a, b, rel=1e-9):
+    return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def run(src, build, out, args):
+    env = dict(os.environ, AMGT_BUILD_DIR=build, AMGT_NEED_PLOTS="0")
+    for k in ("AMGT", "AMGT_STATS", "AMGT_LEVELS"):
+        env.pop(k, None)
+    cmd = [os.path.join(src, "scripts", "run.sh"), "--no-build", "--repeat", "1", "--out", out] + args
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    print(f"$ {' '.join(cmd)}\n{p.stdout[-4000:]}\n{p.stderr[-3000:]}")
+    check(p.returncode == 0, f"run.sh exited {p.returncode}")
+    return p
+
+
+def load(out):
+    for f in ("runs.jsonl", "runs.csv", "stats.jsonl", "summary.txt", "summary.json", "meta.json", "cases.tsv"):
+        check(os.path.isfile(os.path.join(out, f)), f"{f} missing in {out}")
+    with open(os.path.join(out, "runs.jsonl")) as f:
+        recs = [json.loads(l) for l in f if l.strip()]
+    with open(os.path.join(out, "runs.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    with open(os.path.join(out, "stats.jsonl")) as f:
+        stats = [json.loads(l) for l in f if l.strip()]
+    with open(os.path.join(out, "summary.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(out, "summary.txt")) as f:
+        text = f.read()
+    return recs, rows, stats, summary, text
+
+
+def num(s):
+    return None if s in ("", None) else float(s)
+
+
+def consistent(out, expect_cases, modes):
+    recs, rows, stats, summary, text = load(out)
+    check(len(recs) == len(expect_cases) * len(modes), f"{len(recs)} records, expected "
+          f"{len(expect_cases)} x {len(modes)}")
+    check(len(rows) == len(recs), "runs.csv and runs.jsonl differ in length")
+    for rec, row in zip(recs, rows):
+        key = f"{rec['case']}/{rec['mode']}"
+        check(rec["mode"] in modes, f"{key}: unexpected mode")
+        check(rec["status"] == expect_cases[rec["case"]], f"{key}: status {rec['status']}, expected "
+              f"{expect_cases[rec['case']]}")
+        check(row["case"] == rec["case"] and row["mode"] == rec["mode"] and row["status"] == rec["status"],
+              f"{key}: CSV row does not match the JSON record")
+        check(os.path.isfile(os.path.join(out, rec["log"])), f"{key}: log {rec['log']} missing")
+        res = rec["result"]
+        if rec["status"] == "input-error":
+            check(res is None and row["total_s"] == "", f"{key}: an input error has no result")
+            check("cannot open" in rec["error"], f"{key}: error message lost: {rec['error']!r}")
+            continue
+        check(res is not None, f"{key}: no driver result")
+        check(res["mode"] == rec["amgt"], f"{key}: driver ran AMGT={res['mode']}")
+        for k in ("setup_s", "solve_s", "total_s", "iterations", "rows", "nnz"):
+            check(close(num(row[k]), float(res[k])), f"{key}: CSV {k}={row[k]} vs JSON {res[k]}")
+        check(close(res["setup_s"] + res["solve_s"], res["total_s"], 1e-6), f"{key}: setup+solve != total")
+        check((rec["status"] == "ok") == bool(res["converged"]), f"{key}: status vs converged")
+    # speedups: stock best / time, per phase, per case
+    for case in expect_cases:
+        rs = [r for r in recs if r["case"] == case]
+        stock = [r for r in rs if r["mode"] in ("stock", "vendor") and r["status"] == "ok"]
+        for ph in ("setup", "solve", "total"):
+            best = min((r["result"][f"{ph}_s"] for r in stock), default=None)
+            check(close(summary["stock_best"][case][ph], best) or (best is None and summary["stock_best"][case][ph] is None),
+                  f"{case}: stock best {ph}")
+            for r in rs:
+                want = best / r["result"][f"{ph}_s"] if (best and r["status"] == "ok") else None
+                got = r[f"speedup_{ph}"]
+                check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: speedup_{ph} {got} vs {want}")
+                row = rows[recs.index(r)]
+                check((got is None and row[f"speedup_{ph}"] == "") or close(num(row[f"speedup_{ph}"]), got),
+                      f"{case}/{r['mode']}: CSV speedup_{ph}")
+    # geomeans
+    for mode in modes:
+        g = summary["modes"][mode]
+        for ph in ("setup", "solve", "total"):
+            v = [r[f"speedup_{ph}"] for r in recs if r["mode"] == mode and r[f"speedup_{ph}"]]
+            want = math.exp(sum(map(math.log, v)) / len(v)) if v else None
+            check((want is None and g[ph] is None) or close(want, g[ph]), f"geomean {mode} {ph}: {g[ph]} vs {want}")
+            if g[ph] is not None:
+                check(f"{g[ph]:.3f}x" in text, f"summary.txt lacks the {mode} {ph} geomean {g[ph]:.3f}x")
+    check(summary["failed_runs"] == sum(r["status"] != "ok" for r in recs), "failed_runs count")
+    check("Geometric mean speedup vs stock best" in text, "summary.txt has no geomean table")
+    # statistics: one per case and plugin mode whose main run read its input
+    plugin = [m for m in modes if m not in ("stock", "vendor")]
+    want_stats = {(c, m) for c, st in expect_cases.items() if st != "input-error" for m in plugin}
+    check({(s["case"], s["mode"]) for s in stats} == want_stats, "stats.jsonl cases/modes")
+    for s in stats:
+        check(s["table"] and s["table"]["levels"], f"{s['case']}/{s['mode']}: no per-level table")
+        rec = next(r for r in recs if r["case"] == s["case"] and r["mode"] == s["mode"])
+        tot = sum(l["spgemm_calls"] for l in s["table"]["levels"])
+        check(tot > 0 and rec["stats"]["spgemm_calls"] == tot, f"{s['case']}/{s['mode']}: SpGEMM calls")
+        check(close(rec["stats"]["spmv_ms"], sum(l["spmv_ms"] for l in s["table"]["levels"]), 1e-9),
+              f"{s['case']}/{s['mode']}: SpMV ms")
+    for r in recs:
+        if r["mode"] in ("stock", "vendor"):
+            check(r["stats"] is None, "stock runs carry no plugin statistics")
+    if os.path.isdir(os.path.join(out, "figures")):
+        for f in ("fig7_breakdown.png", "fig_speedup.png"):
+            check(os.path.getsize(os.path.join(out, "figures", f)) > 1000, f"figure {f}")
+    return recs
+
+
+def main():
+    src, build, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    cases = os.path.join(work, "cases.tsv")
+    with open(cases, "w") as f:
+        f.write("# tiny cases\n")
+        f.write("lap\t--problem laplace7 --n 6\n")
+        f.write("stall\t--problem jump7 --n 6 --max-iter 2\n")
+        f.write(f"broken\t--matrix {os.path.join(work, 'no-such-file.mtx')}\n")
+    cache = open(os.path.join(build, "CMakeCache.txt")).read()
+    gpu = "AMGT_WITH_CUDA:BOOL=ON" in cache
+    modes = ["stock", "vendor", "fp64", "mixed", "auto"] if gpu else ["stock", "fp64", "mixed", "auto"]
+    out = os.path.join(work, "np1")
+    p = run(src, build, out, ["--cases", cases])
+    if not gpu:
+        check("no effect in a CPU build" in p.stdout + p.stderr, "CPU build: the vendor note is missing")
+    consistent(out, {"lap": "ok", "stall": "not-converged", "broken": "input-error"}, modes)
+    if "AMGT_WITH_MPI:BOOL=OFF" not in cache and shutil.which("mpirun"):
+        out = os.path.join(work, "np2")
+        run(src, build, out, ["--problem", "laplace7", "--n", "6", "--np", "2", "--modes", "off,fp64"])
+        recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"])
+        check(all(r["result"]["np"] == 2 for r in recs), "np 2 runs report np 2")
+    print("PASS: run.sh results consistent")
+
+
+if __name__ == "__main__":
+    main()
