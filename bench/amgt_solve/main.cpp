@@ -46,6 +46,7 @@ struct Input {
   Range local;
   RowSource source;
   std::int64_t empty_rows = 0;         // matrix files: over the whole matrix
+  std::int64_t empty_cols = 0;         // matrix files: over the whole matrix
   std::int64_t duplicates_summed = 0;  // matrix files: this rank's rows
   std::vector<std::string> notes;      // warnings to print once (rank 0)
 };
@@ -123,6 +124,7 @@ Input matrix_input(const cli::Options& o, int rank, int size) {
   in.global_rows = rows;
   in.local = Range{m->rows.first_row, m->rows.first_row + m->rows.num_rows()};
   in.empty_rows = m->info.empty_rows;
+  in.empty_cols = m->info.empty_cols;
   in.duplicates_summed = m->info.duplicates_summed;
   if (m->info.upper_entries > 0) {
     in.notes.push_back(std::to_string(m->info.upper_entries) + " entries of the " +
@@ -197,6 +199,13 @@ int drive(int argc, char** argv) {
       if (input.empty_rows > 0) {
         std::fprintf(stderr, "%s: warning: %lld of %lld rows are empty; AMG may fail on them\n",
                      kProgram, static_cast<long long>(input.empty_rows),
+                     static_cast<long long>(input.global_rows));
+      }
+      if (input.empty_cols > 0) {
+        std::fprintf(stderr,
+                     "%s: warning: %lld of %lld columns are empty: the matrix is singular and "
+                     "AMG cannot converge unless b lies in its range\n",
+                     kProgram, static_cast<long long>(input.empty_cols),
                      static_cast<long long>(input.global_rows));
       }
       if (dups > 0) {

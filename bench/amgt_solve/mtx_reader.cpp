@@ -89,8 +89,14 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
-std::string read_plain(std::FILE* f, const std::string& path, std::uint64_t max_bytes) {
+// Called with the bytes loaded so far until it returns true (decided), and once more with
+// at_end set if it never did; it throws MtxError to stop loading early.
+using HeadCheck = std::function<bool(std::string_view head, bool at_end)>;
+
+std::string read_plain(std::FILE* f, const std::string& path, std::uint64_t max_bytes,
+                       const HeadCheck& check) {
   std::string data;
+  bool decided = !check;
   char buf[1 << 16];
   for (;;) {
     const std::size_t got = std::fread(buf, 1, sizeof buf, f);
@@ -100,22 +106,25 @@ std::string read_plain(std::FILE* f, const std::string& path, std::uint64_t max_
                 "larger than the limit of " + std::to_string(max_bytes) + " bytes");
       }
       data.append(buf, got);
+      if (!decided) decided = check(data, false);
     }
     if (got < sizeof buf) break;
   }
   if (std::ferror(f)) {
     fail_in(path, MtxErrorKind::Io, std::string("read error (") + std::strerror(errno) + ")");
   }
+  if (!decided) check(data, true);
   return data;
 }
 
-std::string read_gzip(const std::string& path, std::uint64_t max_bytes) {
+std::string read_gzip(const std::string& path, std::uint64_t max_bytes, const HeadCheck& check) {
   gzFile gz = gzopen(path.c_str(), "rb");
   if (gz == nullptr) {
     fail_in(path, MtxErrorKind::Io, std::string("cannot open (") + std::strerror(errno) + ")");
   }
   gzbuffer(gz, 1 << 17);
   std::string data;
+  bool decided = !check;
   std::vector<char> buf(1 << 20);
   int zerr = Z_OK;
   for (;;) {
@@ -134,6 +143,14 @@ std::string read_gzip(const std::string& path, std::uint64_t max_bytes) {
               "decompresses to more than the limit of " + std::to_string(max_bytes) + " bytes");
     }
     data.append(buf.data(), static_cast<std::size_t>(got));
+    if (!decided) {
+      try {
+        decided = check(data, false);
+      } catch (...) {
+        gzclose_r(gz);
+        throw;
+      }
+    }
   }
   // Z_BUF_ERROR after the last read: the file ended in the middle of a gzip stream.
   gzerror(gz, &zerr);
@@ -144,6 +161,7 @@ std::string read_gzip(const std::string& path, std::uint64_t max_bytes) {
   if (zerr != Z_OK || close_err != Z_OK) {
     fail_in(path, MtxErrorKind::Gzip, "corrupt gzip data");
   }
+  if (!decided) check(data, true);
   return data;
 }
 
@@ -432,7 +450,9 @@ void read_entries(LineCursor& cursor, const Header& header, std::int64_t rows, s
 
 // ---------------------------------------------------------------------------------------
 
-std::string load_file(const std::string& path, std::uint64_t max_bytes) {
+namespace {
+
+std::string load_checked(const std::string& path, std::uint64_t max_bytes, const HeadCheck& check) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     fail_in(path, MtxErrorKind::Io, std::string("cannot open (") + std::strerror(errno) + ")");
@@ -452,14 +472,49 @@ std::string load_file(const std::string& path, std::uint64_t max_bytes) {
   }
   if (gzip) {
     f.reset();
-    return read_gzip(path, max_bytes);
+    return read_gzip(path, max_bytes, check);
   }
   std::rewind(f.get());
-  return read_plain(f.get(), path, max_bytes);
+  return read_plain(f.get(), path, max_bytes, check);
+}
+
+// A banner line longer than this is not one (the longest valid banner has ~60 bytes).
+constexpr std::size_t kMaxBannerLine = 1024;
+
+// Decides from the first line whether the input can be Matrix Market at all, so that a
+// wrong file (a binary, /dev/zero, a huge file of another format, a gzip of one) is refused
+// after its first bytes instead of being loaded whole, up to max_bytes, first.
+bool check_banner_early(std::string_view head, bool at_end) {
+  const std::size_t nl = head.find('\n');
+  const std::size_t first_line = nl == std::string_view::npos ? head.size() : nl;
+  if (first_line > kMaxBannerLine) {
+    fail(MtxErrorKind::Banner, 1,
+         "missing '%%MatrixMarket' banner: the first line is longer than " +
+             std::to_string(kMaxBannerLine) + " bytes (not a Matrix Market file?); it starts " +
+             quote(head.substr(0, 16)));
+  }
+  if (nl == std::string_view::npos) {
+    if (!at_end) return false;  // need more bytes
+    if (head.empty()) return true;  // parse_matrix_market says "empty input"
+  }
+  parse_banner(head.substr(0, std::min(nl, head.size())));  // throws if it is no banner
+  return true;
+}
+
+}  // namespace
+
+std::string load_file(const std::string& path, std::uint64_t max_bytes) {
+  return load_checked(path, max_bytes, {});
 }
 
 MtxMatrix read_matrix_market(const std::string& path, const MtxReadOptions& options) {
-  const std::string text = load_file(path, options.max_bytes);  // messages name the path
+  std::string text;
+  try {
+    text = load_checked(path, options.max_bytes, check_banner_early);
+  } catch (const MtxError& e) {
+    if (!e.source().empty()) throw;
+    throw MtxError(e.kind(), e.line(), e.message(), path);  // from the banner check
+  }
   try {
     return parse_matrix_market(text, options);
   } catch (const MtxError& e) {
@@ -471,6 +526,14 @@ MtxMatrix parse_matrix_market(std::string_view text, const MtxReadOptions& optio
   if (text.size() > options.max_bytes) {
     fail(MtxErrorKind::Limit, 0,
          "input is larger than the limit of " + std::to_string(options.max_bytes) + " bytes");
+  }
+  // Matrix Market is text: a NUL byte means binary data (or a corrupt file). Reported here,
+  // with its line, rather than as whatever token it happens to break.
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    const std::int64_t ln =
+        1 + static_cast<std::int64_t>(std::count(text.begin(), text.begin() + nul, '\n'));
+    fail(ln == 1 ? MtxErrorKind::Banner : MtxErrorKind::Entry, ln,
+         "NUL byte at offset " + std::to_string(nul) + ": binary data, not Matrix Market text");
   }
   LineCursor cursor(text);
   std::string_view line;
@@ -575,10 +638,21 @@ MtxMatrix parse_matrix_market(std::string_view text, const MtxReadOptions& optio
   info.declared_entries = entries;
 
   std::vector<unsigned char> occupied(static_cast<std::size_t>(rows), 0);
+  // Columns as rows, by a byte per column while there are no more columns than rows (the
+  // row bound above then bounds this too); a wider matrix (require_square off) collects
+  // the columns it sees instead, which the entry count bounds.
+  const bool col_bytes = cols <= rows;
+  std::vector<unsigned char> col_occupied(col_bytes ? static_cast<std::size_t>(cols) : 0, 0);
+  std::vector<std::int64_t> cols_seen;
   std::vector<Triplet> kept;
   if (keep_all) kept.reserve(static_cast<std::size_t>(fillable));
   auto add = [&](std::int64_t r, std::int64_t c, double v) {
     occupied[static_cast<std::size_t>(r)] = 1;
+    if (col_bytes) {
+      col_occupied[static_cast<std::size_t>(c)] = 1;
+    } else {
+      cols_seen.push_back(c);
+    }
     ++info.expanded_entries;
     if (r >= keep.begin && r < keep.end) kept.push_back(Triplet{r - keep.begin, c, v});
   };
@@ -612,6 +686,15 @@ MtxMatrix parse_matrix_market(std::string_view text, const MtxReadOptions& optio
 
   for (unsigned char o : occupied) info.empty_rows += o ? 0 : 1;
   std::vector<unsigned char>().swap(occupied);
+  if (col_bytes) {
+    for (unsigned char o : col_occupied) info.empty_cols += o ? 0 : 1;
+  } else {
+    std::sort(cols_seen.begin(), cols_seen.end());
+    info.empty_cols =
+        cols - (std::unique(cols_seen.begin(), cols_seen.end()) - cols_seen.begin());
+  }
+  std::vector<unsigned char>().swap(col_occupied);
+  std::vector<std::int64_t>().swap(cols_seen);
 
   // CSR of the kept rows: counting sort by row, sort each row by column, sum duplicates.
   RowBlock& block = out.rows;
@@ -641,6 +724,13 @@ MtxMatrix parse_matrix_market(std::string_view text, const MtxReadOptions& optio
       if (it != first && it->first == (it - 1)->first) {
         block.val.back() += it->second;
         ++info.duplicates_summed;
+        // Each value is finite (checked when read), but a sum of them may not be.
+        if (!std::isfinite(block.val.back())) {
+          fail(MtxErrorKind::Entry, 0,
+               "duplicate entries at (" + std::to_string(keep.begin + r + 1) + ", " +
+                   std::to_string(it->first + 1) +
+                   ") sum to a value outside the range of a double");
+        }
       } else {
         block.col.push_back(it->first);
         block.val.push_back(it->second);
@@ -652,6 +742,10 @@ MtxMatrix parse_matrix_market(std::string_view text, const MtxReadOptions& optio
   if (info.empty_rows > 0) {
     info.warnings.push_back(std::to_string(info.empty_rows) + " of " + std::to_string(rows) +
                             " rows are empty (AMG may fail on them)");
+  }
+  if (info.empty_cols > 0) {
+    info.warnings.push_back(std::to_string(info.empty_cols) + " of " + std::to_string(cols) +
+                            " columns are empty (the matrix is singular)");
   }
   if (info.duplicates_summed > 0) {
     info.warnings.push_back("summed " + std::to_string(info.duplicates_summed) +

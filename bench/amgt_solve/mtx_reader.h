@@ -8,12 +8,14 @@
 // double), integer or pattern (values 1.0), and symmetry general, symmetric (off-diagonal
 // entries mirrored) or skew-symmetric (mirrored with a minus sign; diagonal must be zero).
 // Rejected with a clear message: array (dense) format, complex, hermitian, non-square (by
-// default), 0 x 0, indices outside 1..n, NaN/Inf or unparsable values, a count of entries
-// that does not match the file, data after the last entry, dimensions above
-// max_dimension, a declared entry count that the file's size cannot hold, and matrices
-// whose declared entry count leaves most rows necessarily empty (this also bounds every
-// allocation by the size of the input). Duplicate entries are summed. Empty rows are
-// allowed and reported (info.empty_rows and a warning).
+// default), 0 x 0, indices outside 1..n, NaN/Inf or unparsable values (and duplicates whose
+// sum overflows), a count of entries that does not match the file, data after the last
+// entry, dimensions above max_dimension, a declared entry count that the file's size cannot
+// hold, matrices whose declared entry count leaves most rows necessarily empty (this also
+// bounds every allocation by the size of the input), and NUL bytes (binary data). A file
+// whose first line cannot be a banner is refused after its first bytes, without loading the
+// rest. Duplicate entries are summed. Empty rows and empty columns are allowed and reported
+// (info.empty_rows, info.empty_cols and a warning each).
 #pragma once
 
 #include <cstdint>
@@ -83,6 +85,7 @@ struct MtxInfo {
   std::int64_t expanded_entries = 0;   // after mirroring symmetric storage, before merging
   std::int64_t upper_entries = 0;      // symmetric/skew entries given above the diagonal
   std::int64_t empty_rows = 0;         // over the whole matrix
+  std::int64_t empty_cols = 0;         // over the whole matrix (structurally singular if > 0)
   std::int64_t duplicates_summed = 0;  // within the kept rows
   std::vector<std::string> warnings;   // human-readable notes (empty rows, duplicates...)
 };

@@ -1,0 +1,531 @@
+// amg-lifecycle: a small hypre client (IJ interface, BoomerAMG with the benchmark settings,
+// as bench/amgt_solve builds it) that the reliability tests run as a child process, once per
+// AMGT mode (the library reads AMGT once per process). It prints `key value...` lines that
+// the tests compare between processes.
+//
+//   amg-lifecycle memory  [--cycles 200] [--warmup 20] [--n 10] [--sample 10]
+//       cycles of create IJ matrix + vectors + solver / setup / solve / destroy all (even
+//       cycles BoomerAMG as the solver, odd ones PCG + BoomerAMG); resident memory from
+//       /proc/self/statm after the warm-up cycles and every `sample` cycles after that
+//   amg-lifecycle cache   [--n 10] [--references]
+//       setup + solve; new values in the user's matrix (same structure) through
+//       IJMatrixInitialize / SetValues / Assemble; solve with the old setup; setup again
+//       (same solver, then a fresh one) and solve; then two solvers on two matrices, alive
+//       together, with interleaved setups and solves. --references: each of those matrices
+//       alone, built with its final values from the start (fresh_* keys)
+//   amg-lifecycle history [--n 12] [--cycles 12]
+//       one V-cycle per BoomerAMGSolve call, the relative residual after each printed in
+//       hex (%a: every bit), then a hash of the solution's bits; then a PCG solve
+//
+// Works on any number of MPI ranks (contiguous row blocks).
+#include "HYPRE_config.h"
+#include "HYPRE_utilities.h"
+#if defined(HYPRE_SEQUENTIAL)
+#include "_hypre_utilities.h" // hypre's MPI stubs (a build without MPI)
+#else
+#include <mpi.h>
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "HYPRE.h"
+#include "HYPRE_IJ_mv.h"
+#include "HYPRE_krylov.h"
+#include "HYPRE_parcsr_ls.h"
+
+namespace {
+
+int g_rank = 0;
+int g_size = 1;
+
+[[noreturn]] void die(const std::string& what)
+{
+   std::fprintf(stderr, "amg-lifecycle: rank %d: %s\n", g_rank, what.c_str());
+   MPI_Abort(MPI_COMM_WORLD, 2);
+   std::abort();
+}
+
+void check(HYPRE_Int err, const char* what)
+{
+   if (err != 0) die(std::string(what) + " returned hypre error " + std::to_string(err));
+}
+
+// 7-point Laplacian on an n^3 grid (Dirichlet boundary eliminated), rows split in contiguous
+// blocks. diag(i) gives the diagonal of global row i; off-diagonals are -1.
+struct Problem
+{
+   int    n = 10;
+   double (*diag)(HYPRE_BigInt row) = [](HYPRE_BigInt) { return 6.0; };
+};
+
+// A changed diagonal: 6 + (0..3), irregular in i, so convergence really changes (a uniform
+// scaling would leave every AMG iterate the same, and a stale copy could pass unnoticed).
+double shifted_diag(HYPRE_BigInt i)
+{
+   return 6.0 + 3.0 * static_cast<double>((i * 7919) % 101) / 100.0;
+}
+
+struct System
+{
+   HYPRE_IJMatrix     ij_A = nullptr;
+   HYPRE_IJVector     ij_b = nullptr, ij_x = nullptr;
+   HYPRE_ParCSRMatrix A    = nullptr;
+   HYPRE_ParVector    b = nullptr, x = nullptr;
+   HYPRE_BigInt       lo = 0, hi = -1;
+   int                n  = 0;
+};
+
+void local_range(HYPRE_BigInt rows, HYPRE_BigInt& lo, HYPRE_BigInt& hi)
+{
+   const HYPRE_BigInt base = rows / g_size, extra = rows % g_size;
+   lo = g_rank * base + (g_rank < extra ? g_rank : extra);
+   hi = lo + base + (g_rank < extra ? 1 : 0) - 1;
+}
+
+// Writes rows lo..hi with diagonal values from diag(); structure is always the full stencil.
+void set_rows(System& s, double (*diag)(HYPRE_BigInt))
+{
+   const int          n = s.n;
+   std::vector<HYPRE_BigInt> cols;
+   std::vector<double>       vals;
+   for (HYPRE_BigInt row = s.lo; row <= s.hi; ++row)
+   {
+      cols.clear();
+      vals.clear();
+      const HYPRE_BigInt i = row % n, j = (row / n) % n, k = row / (static_cast<HYPRE_BigInt>(n) * n);
+      cols.push_back(row);
+      vals.push_back(diag(row));
+      const HYPRE_BigInt nb[6][3] = {{i - 1, j, k}, {i + 1, j, k}, {i, j - 1, k},
+                                     {i, j + 1, k}, {i, j, k - 1}, {i, j, k + 1}};
+      for (const auto& p : nb)
+      {
+         if (p[0] < 0 || p[0] >= n || p[1] < 0 || p[1] >= n || p[2] < 0 || p[2] >= n) continue;
+         cols.push_back(p[0] + n * (p[1] + static_cast<HYPRE_BigInt>(n) * p[2]));
+         vals.push_back(-1.0);
+      }
+      HYPRE_Int    nc = static_cast<HYPRE_Int>(cols.size());
+      HYPRE_BigInt r  = row;
+      check(HYPRE_IJMatrixSetValues(s.ij_A, 1, &nc, &r, cols.data(), vals.data()), "IJMatrixSetValues");
+   }
+}
+
+System make_system(const Problem& p)
+{
+   System s;
+   s.n = p.n;
+   local_range(static_cast<HYPRE_BigInt>(p.n) * p.n * p.n, s.lo, s.hi);
+   check(HYPRE_IJMatrixCreate(MPI_COMM_WORLD, s.lo, s.hi, s.lo, s.hi, &s.ij_A), "IJMatrixCreate");
+   check(HYPRE_IJMatrixSetObjectType(s.ij_A, HYPRE_PARCSR), "IJMatrixSetObjectType");
+   check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize");
+   set_rows(s, p.diag);
+   check(HYPRE_IJMatrixAssemble(s.ij_A), "IJMatrixAssemble");
+   void* obj = nullptr;
+   check(HYPRE_IJMatrixGetObject(s.ij_A, &obj), "IJMatrixGetObject");
+   s.A = static_cast<HYPRE_ParCSRMatrix>(obj);
+   for (auto [ij, par, value] : {std::tuple<HYPRE_IJVector*, HYPRE_ParVector*, double>{&s.ij_b, &s.b, 1.0},
+                                 std::tuple<HYPRE_IJVector*, HYPRE_ParVector*, double>{&s.ij_x, &s.x, 0.0}})
+   {
+      check(HYPRE_IJVectorCreate(MPI_COMM_WORLD, s.lo, s.hi, ij), "IJVectorCreate");
+      check(HYPRE_IJVectorSetObjectType(*ij, HYPRE_PARCSR), "IJVectorSetObjectType");
+      check(HYPRE_IJVectorInitialize(*ij), "IJVectorInitialize");
+      check(HYPRE_IJVectorAssemble(*ij), "IJVectorAssemble");
+      void* v = nullptr;
+      check(HYPRE_IJVectorGetObject(*ij, &v), "IJVectorGetObject");
+      *par = static_cast<HYPRE_ParVector>(v);
+      check(HYPRE_ParVectorSetConstantValues(*par, value), "ParVectorSetConstantValues");
+   }
+   return s;
+}
+
+// New values for the existing entries: re-initialize the assembled matrix, set, assemble.
+void change_values(System& s, double (*diag)(HYPRE_BigInt))
+{
+   check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize (again)");
+   set_rows(s, diag);
+   check(HYPRE_IJMatrixAssemble(s.ij_A), "IJMatrixAssemble (again)");
+   void* obj = nullptr;
+   check(HYPRE_IJMatrixGetObject(s.ij_A, &obj), "IJMatrixGetObject");
+   s.A = static_cast<HYPRE_ParCSRMatrix>(obj);
+}
+
+void destroy(System& s)
+{
+   HYPRE_IJVectorDestroy(s.ij_x);
+   HYPRE_IJVectorDestroy(s.ij_b);
+   HYPRE_IJMatrixDestroy(s.ij_A);
+   s = System{};
+}
+
+// The benchmark settings of bench/amgt_solve (PMIS, theta 0.25, max row sum 0.8, ext+i
+// with trunc 0.1 / 4 per row, l1-Jacobi, 7 levels) and, as its CPU build does, the modular
+// RAP with a kept transpose so that the setup products go through hypre's host SpGEMM,
+// where the plugin hooks in.
+HYPRE_Solver make_amg(bool as_preconditioner)
+{
+   HYPRE_Solver amg = nullptr;
+   check(HYPRE_BoomerAMGCreate(&amg), "BoomerAMGCreate");
+   HYPRE_BoomerAMGSetCoarsenType(amg, 8);
+   HYPRE_BoomerAMGSetStrongThreshold(amg, 0.25);
+   HYPRE_BoomerAMGSetMaxRowSum(amg, 0.8);
+   HYPRE_BoomerAMGSetMaxCoarseSize(amg, 3);
+   HYPRE_BoomerAMGSetInterpType(amg, 6);
+   HYPRE_BoomerAMGSetTruncFactor(amg, 0.1);
+   HYPRE_BoomerAMGSetPMaxElmts(amg, 4);
+   HYPRE_BoomerAMGSetRelaxType(amg, 18);
+   HYPRE_BoomerAMGSetNumSweeps(amg, 1);
+   HYPRE_BoomerAMGSetMaxLevels(amg, 7);
+   HYPRE_BoomerAMGSetPrintLevel(amg, 0);
+   HYPRE_BoomerAMGSetModuleRAP2(amg, 1);
+   HYPRE_BoomerAMGSetKeepTranspose(amg, 1);
+   if (as_preconditioner)
+   {
+      HYPRE_BoomerAMGSetTol(amg, 0.0);
+      HYPRE_BoomerAMGSetMaxIter(amg, 1);
+   }
+   else
+   {
+      HYPRE_BoomerAMGSetTol(amg, 1e-8);
+      HYPRE_BoomerAMGSetMaxIter(amg, 100);
+   }
+   return amg;
+}
+
+struct Result
+{
+   int    iterations = 0;
+   double residual   = 0.0;
+};
+
+Result amg_solve(HYPRE_Solver amg, System& s)
+{
+   check(HYPRE_ParVectorSetConstantValues(s.x, 0.0), "ParVectorSetConstantValues");
+   HYPRE_ClearAllErrors();
+   HYPRE_BoomerAMGSolve(amg, s.A, s.b, s.x);
+   const HYPRE_Int err = HYPRE_GetError();
+   if (err & ~HYPRE_ERROR_CONV) die("BoomerAMGSolve: hypre error " + std::to_string(err));
+   HYPRE_ClearAllErrors();
+   Result    r;
+   HYPRE_Int it = 0;
+   HYPRE_BoomerAMGGetNumIterations(amg, &it);
+   HYPRE_BoomerAMGGetFinalRelativeResidualNorm(amg, &r.residual);
+   r.iterations = static_cast<int>(it);
+   return r;
+}
+
+void amg_setup(HYPRE_Solver amg, System& s)
+{
+   HYPRE_ClearAllErrors();
+   HYPRE_BoomerAMGSetup(amg, s.A, s.b, s.x);
+   const HYPRE_Int err = HYPRE_GetError();
+   if (err) die("BoomerAMGSetup: hypre error " + std::to_string(err));
+}
+
+void print_result(const char* key, const Result& r)
+{
+   if (g_rank == 0) std::printf("%s iterations %d residual %.17g\n", key, r.iterations, r.residual);
+}
+
+long arg_int(int argc, char** argv, const char* name, long fallback)
+{
+   for (int a = 2; a + 1 < argc; ++a)
+      if (std::strcmp(argv[a], name) == 0) return std::strtol(argv[a + 1], nullptr, 10);
+   return fallback;
+}
+
+// ---- memory ---------------------------------------------------------------------------
+
+long resident_kib()
+{
+   // Free heap pages go back to the system first (glibc: also free pages inside the heap),
+   // so the figure follows live memory rather than what the allocator keeps cached.
+#if defined(__GLIBC__)
+   malloc_trim(0);
+#endif
+   // /proc/self/statm: size resident shared text lib data dt, in pages
+   std::FILE* f = std::fopen("/proc/self/statm", "r");
+   if (!f) die("cannot read /proc/self/statm");
+   long size = 0, resident = 0;
+   if (std::fscanf(f, "%ld %ld", &size, &resident) != 2) die("cannot parse /proc/self/statm");
+   std::fclose(f);
+   return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+void one_cycle(int n, bool pcg)
+{
+   Problem p;
+   p.n      = n;
+   System s = make_system(p);
+   HYPRE_Solver amg = make_amg(pcg);
+   if (pcg)
+   {
+      HYPRE_Solver solver = nullptr;
+      check(HYPRE_ParCSRPCGCreate(MPI_COMM_WORLD, &solver), "ParCSRPCGCreate");
+      HYPRE_PCGSetMaxIter(solver, 100);
+      HYPRE_PCGSetTol(solver, 1e-8);
+      HYPRE_PCGSetTwoNorm(solver, 1);
+      HYPRE_PCGSetPrecond(solver, reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSolve),
+                          reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSetup), amg);
+      HYPRE_ParCSRPCGSetup(solver, s.A, s.b, s.x);
+      HYPRE_ParCSRPCGSolve(solver, s.A, s.b, s.x);
+      HYPRE_Real res = 1.0;
+      HYPRE_ParCSRPCGGetFinalRelativeResidualNorm(solver, &res);
+      if (!(res <= 1e-8)) die("PCG did not converge in a memory cycle: " + std::to_string(res));
+      HYPRE_ParCSRPCGDestroy(solver);
+   }
+   else
+   {
+      amg_setup(amg, s);
+      const Result r = amg_solve(amg, s);
+      if (!(r.residual <= 1e-8)) die("BoomerAMG did not converge in a memory cycle");
+   }
+   HYPRE_BoomerAMGDestroy(amg);
+   destroy(s);
+}
+
+int cmd_memory(int argc, char** argv)
+{
+   const long cycles = arg_int(argc, argv, "--cycles", 200);
+   const long warmup = arg_int(argc, argv, "--warmup", 20);
+   const int  n      = static_cast<int>(arg_int(argc, argv, "--n", 10));
+   const long sample = arg_int(argc, argv, "--sample", 10);
+   if (g_rank == 0) std::printf("rss_start_kib %ld\n", resident_kib());
+   for (long c = 0; c < cycles; ++c)
+   {
+      one_cycle(n, c % 2 == 1);
+      const long done = c + 1;
+      if (g_rank == 0 && done == warmup) std::printf("rss_after_warmup_kib %ld cycle %ld\n", resident_kib(), done);
+      if (g_rank == 0 && done > warmup && sample > 0 && done % sample == 0)
+         std::printf("rss_sample_kib %ld cycle %ld\n", resident_kib(), done);
+   }
+   if (g_rank == 0) std::printf("rss_final_kib %ld cycles %ld\n", resident_kib(), cycles);
+   return 0;
+}
+
+// ---- cache validity ------------------------------------------------------------------
+
+// A milder change, for solving with the old setup: the old hierarchy still converges on it.
+double mildly_shifted_diag(HYPRE_BigInt i)
+{
+   return 6.0 + 0.6 * static_cast<double>((i * 7919) % 101) / 100.0;
+}
+
+bool has_flag(int argc, char** argv, const char* name)
+{
+   for (int a = 2; a < argc; ++a)
+      if (std::strcmp(argv[a], name) == 0) return true;
+   return false;
+}
+
+// Every matrix of `cache`, each in a solver of its own, set up once on values that never
+// change: the reference that the results of `cache` must equal bit for bit (same mode).
+void cache_references(int n)
+{
+   const struct
+   {
+      const char* key;
+      int         n;
+      double (*diag)(HYPRE_BigInt);
+   } cases[] = {{"fresh_original", n, [](HYPRE_BigInt) { return 6.0; }},
+                {"fresh_mild", n, mildly_shifted_diag},
+                {"fresh_changed", n, shifted_diag},
+                {"fresh_s2", n - 1, shifted_diag}};
+   for (const auto& c : cases)
+   {
+      Problem p;
+      p.n              = c.n;
+      p.diag           = c.diag;
+      System       s   = make_system(p);
+      HYPRE_Solver amg = make_amg(false);
+      amg_setup(amg, s);
+      print_result(c.key, amg_solve(amg, s));
+      HYPRE_BoomerAMGDestroy(amg);
+      destroy(s);
+   }
+}
+
+int cmd_cache(int argc, char** argv)
+{
+   const int n = static_cast<int>(arg_int(argc, argv, "--n", 10));
+   if (has_flag(argc, argv, "--references"))
+   {
+      cache_references(n);
+      return 0;
+   }
+   Problem p;
+   p.n = n;
+
+   // 1. one matrix, values changed under the same hypre objects
+   {
+      System       s   = make_system(p);
+      HYPRE_Solver amg = make_amg(false);
+      amg_setup(amg, s);
+      print_result("original", amg_solve(amg, s));
+
+      change_values(s, mildly_shifted_diag);
+      // hypre's semantics: the fine level is the user's (now changed) matrix, the coarse
+      // levels are still those of the old setup
+      print_result("mild_old_setup", amg_solve(amg, s));
+      amg_setup(amg, s);
+      print_result("mild_resetup", amg_solve(amg, s));
+
+      change_values(s, shifted_diag);
+      amg_setup(amg, s); // the same solver object, set up again
+      print_result("changed_resetup", amg_solve(amg, s));
+      HYPRE_BoomerAMGDestroy(amg);
+
+      amg = make_amg(false); // a fresh solver on the changed matrix
+      amg_setup(amg, s);
+      print_result("changed_fresh_solver", amg_solve(amg, s));
+      HYPRE_BoomerAMGDestroy(amg);
+      destroy(s);
+   }
+
+   // 2. two solvers alive at once on two different matrices; setups and solves interleaved
+   {
+      Problem p2;
+      p2.n      = n - 1;
+      p2.diag   = shifted_diag;
+      System       s1 = make_system(p);
+      System       s2 = make_system(p2);
+      HYPRE_Solver a1 = make_amg(false);
+      HYPRE_Solver a2 = make_amg(false);
+      amg_setup(a1, s1);
+      print_result("two_s1_first", amg_solve(a1, s1));
+      amg_setup(a2, s2); // a setup of another solver while the first one is alive
+      print_result("two_s2_first", amg_solve(a2, s2));
+      print_result("two_s1_second", amg_solve(a1, s1));
+      print_result("two_s2_second", amg_solve(a2, s2));
+      amg_setup(a1, s1); // and the first one set up again while the second is alive
+      print_result("two_s2_third", amg_solve(a2, s2));
+      print_result("two_s1_third", amg_solve(a1, s1));
+      HYPRE_BoomerAMGDestroy(a1);
+      print_result("two_s2_after_s1_destroyed", amg_solve(a2, s2));
+      HYPRE_BoomerAMGDestroy(a2);
+      destroy(s2);
+      destroy(s1);
+   }
+   return 0;
+}
+
+// ---- determinism -----------------------------------------------------------------------
+
+double relative_residual(System& s, HYPRE_ParVector r)
+{
+   HYPRE_ParVectorCopy(s.b, r);
+   HYPRE_ParCSRMatrixMatvec(-1.0, s.A, s.x, 1.0, r);
+   double rr = 0.0, bb = 0.0;
+   HYPRE_ParVectorInnerProd(r, r, &rr);
+   HYPRE_ParVectorInnerProd(s.b, s.b, &bb);
+   return std::sqrt(rr / bb);
+}
+
+int cmd_history(int argc, char** argv)
+{
+   Problem p;
+   p.n               = static_cast<int>(arg_int(argc, argv, "--n", 12));
+   const long cycles = arg_int(argc, argv, "--cycles", 12);
+   System     s      = make_system(p);
+
+   HYPRE_IJVector  ij_r = nullptr;
+   HYPRE_ParVector r    = nullptr;
+   check(HYPRE_IJVectorCreate(MPI_COMM_WORLD, s.lo, s.hi, &ij_r), "IJVectorCreate");
+   check(HYPRE_IJVectorSetObjectType(ij_r, HYPRE_PARCSR), "IJVectorSetObjectType");
+   check(HYPRE_IJVectorInitialize(ij_r), "IJVectorInitialize");
+   check(HYPRE_IJVectorAssemble(ij_r), "IJVectorAssemble");
+   void* obj = nullptr;
+   HYPRE_IJVectorGetObject(ij_r, &obj);
+   r = static_cast<HYPRE_ParVector>(obj);
+
+   HYPRE_Solver amg = make_amg(true); // one V-cycle per call, x carried over
+   amg_setup(amg, s);
+   HYPRE_ParVectorSetConstantValues(s.x, 0.0);
+   for (long c = 1; c <= cycles; ++c)
+   {
+      HYPRE_BoomerAMGSolve(amg, s.A, s.b, s.x);
+      const double rel = relative_residual(s, r);
+      if (g_rank == 0) std::printf("amg_cycle %ld %a %.17g\n", c, rel, rel);
+   }
+   // every bit of the local solution, folded (FNV-1a), then combined over ranks in order
+   std::vector<HYPRE_BigInt> idx;
+   for (HYPRE_BigInt i = s.lo; i <= s.hi; ++i) idx.push_back(i);
+   std::vector<double> xs(idx.size());
+   HYPRE_IJVectorGetValues(s.ij_x, static_cast<HYPRE_Int>(idx.size()), idx.data(), xs.data());
+   uint64_t h = 1469598103934665603ull;
+   for (double v : xs)
+   {
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      for (int k = 0; k < 8; ++k) h = (h ^ ((bits >> (8 * k)) & 0xff)) * 1099511628211ull;
+   }
+   std::vector<unsigned long long> all(static_cast<size_t>(g_size));
+   unsigned long long              mine = h;
+   MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+   if (g_rank == 0)
+   {
+      std::printf("x_hash");
+      for (unsigned long long v : all) std::printf(" %016llx", v);
+      std::printf("\n");
+   }
+   HYPRE_BoomerAMGDestroy(amg);
+
+   // PCG + BoomerAMG: iterations and the final residual, every bit
+   HYPRE_Solver pcg = nullptr;
+   amg              = make_amg(true);
+   check(HYPRE_ParCSRPCGCreate(MPI_COMM_WORLD, &pcg), "ParCSRPCGCreate");
+   HYPRE_PCGSetMaxIter(pcg, 100);
+   HYPRE_PCGSetTol(pcg, 1e-10);
+   HYPRE_PCGSetTwoNorm(pcg, 1);
+   HYPRE_PCGSetPrecond(pcg, reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSolve),
+                       reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSetup), amg);
+   HYPRE_ParVectorSetConstantValues(s.x, 0.0);
+   HYPRE_ParCSRPCGSetup(pcg, s.A, s.b, s.x);
+   HYPRE_ParCSRPCGSolve(pcg, s.A, s.b, s.x);
+   HYPRE_Int  it  = 0;
+   HYPRE_Real res = 0.0;
+   HYPRE_ParCSRPCGGetNumIterations(pcg, &it);
+   HYPRE_ParCSRPCGGetFinalRelativeResidualNorm(pcg, &res);
+   if (g_rank == 0) std::printf("pcg iterations %d residual %a\n", static_cast<int>(it), res);
+   HYPRE_ParCSRPCGDestroy(pcg);
+   HYPRE_BoomerAMGDestroy(amg);
+   HYPRE_IJVectorDestroy(ij_r);
+   destroy(s);
+   return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+   MPI_Init(&argc, &argv);
+   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+   const std::string cmd = argc > 1 ? argv[1] : "";
+   HYPRE_Initialize();
+   HYPRE_SetMemoryLocation(HYPRE_MEMORY_HOST);
+   HYPRE_SetExecutionPolicy(HYPRE_EXEC_HOST);
+   int status = 0;
+   if (cmd == "memory") { status = cmd_memory(argc, argv); }
+   else if (cmd == "cache") { status = cmd_cache(argc, argv); }
+   else if (cmd == "history") { status = cmd_history(argc, argv); }
+   else
+   {
+      if (g_rank == 0) std::fprintf(stderr, "usage: amg-lifecycle memory|cache|history [options]\n");
+      status = 1;
+   }
+   std::fflush(stdout);
+   HYPRE_Finalize();
+   MPI_Finalize();
+   return status;
+}

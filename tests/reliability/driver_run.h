@@ -1,0 +1,83 @@
+// amgt-solve as a child process (one per mode: the library reads AMGT once per process),
+// with its final JSON line parsed into flat scalars.
+#pragma once
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "subprocess.h"
+
+#ifndef AMGT_SOLVE_EXE
+#error "AMGT_SOLVE_EXE must name the amgt-solve binary"
+#endif
+
+namespace amgt::test {
+
+// Scalars of a one-line JSON object; arrays and objects are skipped. Numbers keep their
+// text, so "%.17g" residuals can be compared as strings (equal strings: equal doubles).
+inline std::map<std::string, std::string> json_scalars(const std::string& line)
+{
+   std::map<std::string, std::string> out;
+   static const std::regex kv(R"re("([A-Za-z0-9_]+)"\s*:\s*("([^"]*)"|[-+0-9.eE]+|true|false|null))re");
+   for (auto it = std::sregex_iterator(line.begin(), line.end(), kv); it != std::sregex_iterator(); ++it)
+   {
+      const std::smatch& m = *it;
+      out[m[1]]            = m[3].matched ? m[3].str() : m[2].str();
+   }
+   return out;
+}
+
+struct SolveRun
+{
+   ProcResult                         proc;
+   std::map<std::string, std::string> json;
+
+   bool        has(const std::string& key) const { return json.count(key) != 0; }
+   std::string str(const std::string& key) const
+   {
+      auto it = json.find(key);
+      return it == json.end() ? std::string() : it->second;
+   }
+   // NaN when absent or null (the driver writes non-finite numbers as null).
+   double num(const std::string& key) const
+   {
+      auto it = json.find(key);
+      if (it == json.end() || it->second == "null") return NAN;
+      return std::strtod(it->second.c_str(), nullptr);
+   }
+   bool converged() const { return str("converged") == "true"; }
+};
+
+// mode "" leaves AMGT unset. np > 0 runs under mpirun. --json is always added.
+inline SolveRun run_solve(const std::string& mode, const std::vector<std::string>& args, int np = 0,
+                          const std::map<std::string, std::string>& env = {}, double timeout_s = 300)
+{
+   ProcSpec spec;
+   if (np > 0) spec.argv = mpirun_prefix(np);
+   spec.argv.push_back(AMGT_SOLVE_EXE);
+   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+   spec.argv.push_back("--json");
+   if (!mode.empty()) spec.set_env["AMGT"] = mode;
+   for (const auto& [k, v] : env) spec.set_env[k] = v;
+   spec.timeout_s = timeout_s;
+   SolveRun r;
+   r.proc                 = run_process(spec);
+   // the JSON object is the last line of stdout (or the only one)
+   const std::string& out = r.proc.out;
+   const size_t       nl  = out.rfind("\n{");
+   if (nl != std::string::npos) { r.json = json_scalars(out.substr(nl + 1)); }
+   else if (out.rfind('{', 0) == 0) { r.json = json_scalars(out); }
+   return r;
+}
+
+// Ended by itself (no signal, no timeout).
+inline bool orderly(const ProcResult& p)
+{
+   return p.started && p.exited && !p.signaled && !p.timed_out;
+}
+
+} // namespace amgt::test
