@@ -79,6 +79,9 @@ void amgt_glue_set_allocator(const amgt_allocator *allocator);
 
 /* Per-matrix plugin state, owned through hypre's hypre_CSRMatrix.amgt_data pointer. */
 void amgt_glue_matrix_release(void *state);
+/* The matrix's values changed in place: forget its cached conversions and kernel choices
+ * (the level tag stays). The next product converts again. */
+void amgt_glue_matrix_invalidate(void *state);
 void amgt_glue_matrix_tag(void **state_slot, int level, int role);
 
 /* Called for each tagged matrix at the end of BoomerAMG's setup: a device matrix is

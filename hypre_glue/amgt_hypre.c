@@ -284,6 +284,22 @@ hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
    }
 }
 
+static void
+amgt_invalidate_csr(hypre_CSRMatrix *M)
+{
+   if (M && hypre_CSRMatrixAMGTData(M)) { amgt_glue_matrix_invalidate(hypre_CSRMatrixAMGTData(M)); }
+}
+
+void
+hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A)
+{
+   if (!A) { return; }
+   amgt_invalidate_csr(hypre_ParCSRMatrixDiag(A));
+   amgt_invalidate_csr(hypre_ParCSRMatrixOffd(A));
+   amgt_invalidate_csr(hypre_ParCSRMatrixDiagT(A));
+   amgt_invalidate_csr(hypre_ParCSRMatrixOffdT(A));
+}
+
 void
 hypre_AMGTFinalize(void)
 {

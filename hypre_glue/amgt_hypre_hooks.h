@@ -27,6 +27,8 @@ void      hypre_AMGTCSRMatrixRelease(hypre_CSRMatrix *A);
 #if defined(hypre_PARCSR_MV_HEADER)
 void hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
                          hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels);
+/* The values of A changed in place (IJ Assemble, SetConstantValues): drop cached conversions. */
+void hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A);
 #endif
 
 #ifdef __cplusplus

@@ -173,6 +173,11 @@ void amgt_glue_matrix_release(void* state)
    delete static_cast<MatrixState*>(state); // destructors do not throw
 }
 
+void amgt_glue_matrix_invalidate(void* state)
+{
+   if (MatrixState* s = static_cast<MatrixState*>(state)) { s->invalidate(); } // noexcept
+}
+
 void amgt_glue_matrix_tag(void** slot, int level, int role)
 {
    MatrixState* state = nullptr;

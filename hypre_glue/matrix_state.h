@@ -68,6 +68,15 @@ struct MatrixState
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
    LevelShape                                       device_shape; // of the device copy
 
+   // Drops every cached conversion (host and device) and the kernel choices made for them.
+   void invalidate() noexcept
+   {
+      key  = CsrKey{};
+      host = std::monostate{};
+      device.reset();
+      device_shape = LevelShape{};
+   }
+
    LevelShape shape() const
    {
       if (device && device_shape.known) { return device_shape; }
