@@ -7,8 +7,11 @@ namespace amgt::glue {
 void Stats::level_matrix(int level, const LevelShape& shape)
 {
    std::lock_guard<std::mutex> lock(mutex_);
-   if (shape.known) { levels_[level].shape = shape; }
-   else { levels_[level]; }
+   LevelCounters& c = levels_[level];
+   // A level's operator on a rank is a diag and an offd block, tagged and converted in
+   // either order: the table shows the larger (the diag block, except on a rank that owns
+   // almost nothing).
+   if (shape.known && (!c.shape.known || shape.nnz >= c.shape.nnz)) { c.shape = shape; }
 }
 
 void Stats::conversion(int level)
