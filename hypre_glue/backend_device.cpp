@@ -80,7 +80,8 @@ device::Stream stream_of(const Context& ctx)
 class Timer
 {
 public:
-   Timer(const Context& ctx, device::Stream s) : on_(ctx.config && ctx.config->stats), s_(s)
+   Timer(const Context& ctx, device::Stream s)
+       : on_((ctx.config && ctx.config->stats) || (ctx.stats && ctx.stats->tracing())), s_(s)
    {
       if (on_)
       {

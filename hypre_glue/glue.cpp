@@ -41,6 +41,7 @@ struct Global
    std::atomic<long> epoch{1};
    std::atomic<int>  setup_level{-1};
    Stats          stats;
+   std::string    trace_path; // AMGT_TRACE
 };
 
 Global*        g_global = nullptr;
@@ -53,6 +54,11 @@ Global& global()
       g_global->config  = parse_config(std::getenv("AMGT"), std::getenv("AMGT_LEVELS"),
                                        std::getenv("AMGT_STATS"), std::getenv("AMGT_SPGEMM"),
                                        std::getenv("AMGT_SPMV"));
+      if (const char* trace = std::getenv("AMGT_TRACE"); trace && *trace)
+      {
+         g_global->trace_path = trace;
+         g_global->stats.enable_trace();
+      }
       if (is_first_rank())
       {
          for (const std::string& message : g_global->config.messages)
@@ -263,6 +269,15 @@ void amgt_glue_print_stats(int rank, int nranks)
    try
    {
       Global& g = global();
+      if (!g.trace_path.empty())
+      {
+         std::string path = g.trace_path;
+         if (nranks > 1) { path += ".rank" + std::to_string(rank); }
+         if (!g.stats.write_trace(path, g.config))
+         {
+            std::fprintf(stderr, "AMGT: cannot write the trace to %s\n", path.c_str());
+         }
+      }
       if (!g.config.stats) { return; }
       if (rank != 0 && !g.config.stats_all_ranks) { return; }
       std::string table = g.stats.format(g.config, rank, nranks);

@@ -3,6 +3,11 @@
 #include <cstdio>
 
 namespace amgt::glue {
+namespace {
+// A bound on the trace (24 bytes an entry): a long-running simulation must not grow without
+// limit; the file says when calls were left out.
+constexpr size_t kMaxTrace = size_t{1} << 22;
+} // namespace
 
 void Stats::level_matrix(int level, const LevelShape& shape)
 {
@@ -27,6 +32,7 @@ void Stats::spgemm(int level, double seconds, const char* path)
    c.spgemm_calls++;
    c.spgemm_s += seconds;
    c.path = path;
+   if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'g', level, seconds, path}); }
 }
 
 void Stats::spmv(int level, double seconds, const char* path)
@@ -36,6 +42,7 @@ void Stats::spmv(int level, double seconds, const char* path)
    c.spmv_calls++;
    c.spmv_s += seconds;
    c.path = path;
+   if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'v', level, seconds, path}); }
 }
 
 void Stats::fallback(int level, const char* reason)
@@ -58,6 +65,23 @@ void Stats::reset()
    levels_.clear();
    reasons_.clear();
    notes_.clear();
+   trace_.clear();
+}
+
+bool Stats::write_trace(const std::string& path, const Config& config) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   std::FILE*                  f = std::fopen(path.c_str(), "w");
+   if (!f) { return false; }
+   std::fprintf(f, "call,kind,level,precision,seconds,path\n");
+   for (size_t i = 0; i < trace_.size(); ++i)
+   {
+      const TraceEntry& e = trace_[i];
+      std::fprintf(f, "%zu,%s,%d,%s,%.9g,%s\n", i, e.kind == 'g' ? "spgemm" : "spmv", e.level,
+                   to_string(precision_for_level(config, e.level)), e.seconds, e.path);
+   }
+   if (trace_.size() >= kMaxTrace) { std::fprintf(f, "# trace full: later calls not recorded\n"); }
+   return std::fclose(f) == 0;
 }
 
 LevelCounters Stats::level(int level) const

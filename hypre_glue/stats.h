@@ -34,6 +34,10 @@ public:
    void fallback(int level, const char* reason);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
+   // Per-call trace (AMGT_TRACE): every plugin SpGEMM/SpMV in call order, written as CSV.
+   void enable_trace() { tracing_ = true; }
+   bool tracing() const { return tracing_; }
+   bool write_trace(const std::string& path, const Config& config) const;
    void reset();
    std::string format(const Config& config, int rank, int nranks) const;
 
@@ -46,6 +50,16 @@ private:
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;
    std::vector<std::string>    notes_;
+
+   struct TraceEntry
+   {
+      char        kind; // 'g' SpGEMM, 'v' SpMV
+      int         level;
+      double      seconds;
+      const char* path; // a string literal of the backends
+   };
+   bool                    tracing_ = false;
+   std::vector<TraceEntry> trace_;
 };
 
 } // namespace amgt::glue

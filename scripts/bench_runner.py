@@ -326,14 +326,22 @@ class Runner:
         cmd = self.base_cmd() + args + vendor + ["--repeat", "0", "--json"]
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}-stats")
         log_rel = os.path.join("logs", slug + ".log")
-        rc, out, err, wall = run_command(cmd, self.env_for(mode, True), a.timeout,
-                                         os.path.join(a.out, log_rel))
+        # AMGT_TRACE: every plugin SpGEMM/SpMV call of this run, in order (rank 0 with np > 1)
+        trace_rel = os.path.join("traces", slug + ".csv")
+        os.makedirs(os.path.join(a.out, "traces"), exist_ok=True)
+        env = self.env_for(mode, True)
+        env["AMGT_TRACE"] = os.path.join(a.out, trace_rel)
+        rc, out, err, wall = run_command(cmd, env, a.timeout, os.path.join(a.out, log_rel))
+        if a.np > 1:
+            trace_rel += ".rank0"
+        if not os.path.exists(os.path.join(a.out, trace_rel)):
+            trace_rel = None
         result = last_json(out)
         status, error = classify(rc, result, err)
         table = parse_stats(out)
         entry = {"case": case["label"], "mode": mode, "np": a.np, "status": status, "log": log_rel,
                  "setup_s": (result or {}).get("setup_s"), "solve_s": (result or {}).get("solve_s"),
-                 "table": table}
+                 "table": table, "trace": trace_rel}
         summary = {"status": status if table else "no-table", "setup_s": entry["setup_s"],
                    "solve_s": entry["solve_s"]}
         if table:

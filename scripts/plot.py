@@ -9,11 +9,13 @@ fig7_breakdown.png   like Fig. 7 of the AmgT paper: per case, one bar per mode, 
                      its SpMV share, both measured in the case's extra AMGT_STATS=1 run (SpGEMM
                      ms / that run's setup, SpMV ms / its solve) and applied to the timed run.
                      Stock bars carry no share (the plugin counts only its own calls).
+fig8_calls_<case>.png
+                     like Fig. 8: the time of every plugin SpGEMM/SpMV call in call order, one
+                     panel per plugin mode, colour by level, from the AMGT_TRACE file of the
+                     case's statistics run (rank 0).
 fig8_levels_<case>.png
-                     in place of Fig. 8 (the time of every SpGEMM/SpMV call in order): the
-                     plugin's statistics hold per-level totals, not a per-call trace, so this
-                     shows per level and plugin mode the MEAN time of one SpGEMM and of one
-                     SpMV call (total ms / calls, log scale), with the call counts on the bars.
+                     the same runs per level: the MEAN time of one SpGEMM and of one SpMV call
+                     (total ms / calls, log scale), with the call counts on the bars.
 fig_speedup.png      geometric-mean speedup vs stock best per mode (setup, solve, total), with
                      every case as a dot.
 
@@ -209,6 +211,56 @@ def fig8(case, entries, runs, out):
     return True
 
 
+def read_trace(path):
+    """AMGT_TRACE CSV -> list of (call, kind, level, precision, seconds)."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("call,") or line.startswith("#"):
+                continue
+            p = line.strip().split(",")
+            if len(p) >= 5:
+                rows.append((int(p[0]), p[1], int(p[2]), p[3], float(p[4])))
+    return rows
+
+
+def fig8_trace(case, entries, folder, out):
+    """Like the paper's Fig. 8: the time of every plugin SpGEMM/SpMV call in call order, one
+    panel per plugin mode, from the AMGT_TRACE of the case's statistics run (rank 0)."""
+    traced = []
+    for e in entries:
+        t = e.get("trace")
+        if t and os.path.exists(os.path.join(folder, t)):
+            rows = read_trace(os.path.join(folder, t))
+            if rows:
+                traced.append((e["mode"], rows))
+    if not traced:
+        return False
+    fig, axes = plt.subplots(len(traced), 1, figsize=(11, 2.6 * len(traced) + 0.6), squeeze=False)
+    levels = sorted({r[2] for _, rows in traced for r in rows})
+    cmap = plt.get_cmap("viridis", max(2, len(levels)))
+    for ax, (mode, rows) in zip(axes[:, 0], traced):
+        for kind, marker, size in (("spgemm", "^", 28), ("spmv", "o", 6)):
+            for li, lev in enumerate(levels):
+                pts = [(r[0], r[4] * 1e3) for r in rows if r[1] == kind and r[2] == lev]
+                if pts:
+                    ax.scatter([p[0] for p in pts], [max(p[1], 1e-6) for p in pts], s=size,
+                               marker=marker, color=cmap(li),
+                               label=f"{kind} L{lev}" if lev >= 0 else f"{kind} other")
+        ax.set_yscale("log")
+        ax.set_ylabel("ms per call", fontsize=9)
+        ax.set_title(f"{mode}: {sum(r[1] == 'spgemm' for r in rows)} SpGEMM, "
+                     f"{sum(r[1] == 'spmv' for r in rows)} SpMV calls", fontsize=9)
+        ax.legend(fontsize=6.5, ncol=6, loc="upper right")
+    axes[-1, 0].set_xlabel("call number (setup, then solve)", fontsize=9)
+    fig.suptitle(f"{case}: time of every plugin SpGEMM/SpMV call in order (AMGT_TRACE, rank 0; "
+                 f"GPU times include a synchronisation per call)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def fig_speedup(runs, summary, out):
     modes = summary.get("modes") or {}
     if not modes:
@@ -268,6 +320,9 @@ def main(argv):
     for case in cases_in_order(runs):
         name = "fig8_levels_" + re.sub(r"[^A-Za-z0-9_.-]+", "_", case) + ".png"
         if fig8(case, [e for e in stats if e["case"] == case], runs, os.path.join(figdir, name)):
+            made.append(name)
+        name = "fig8_calls_" + re.sub(r"[^A-Za-z0-9_.-]+", "_", case) + ".png"
+        if fig8_trace(case, [e for e in stats if e["case"] == case], folder, os.path.join(figdir, name)):
             made.append(name)
     if fig_speedup(runs, summary, os.path.join(figdir, "fig_speedup.png")):
         made.append("fig_speedup.png")

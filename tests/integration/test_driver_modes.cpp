@@ -276,6 +276,55 @@ TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
       << bad.output;
 }
 
+TEST(Selection, TraceListsEveryPluginCallInOrder)
+{
+   const fs::path trace = fs::temp_directory_path() / ("amgt_trace_" + std::to_string(getpid()) + ".csv");
+   DriverRun r = run("AMGT=mixed AMGT_LEVELS=d,s AMGT_STATS=1 AMGT_TRACE=" + trace.string(),
+                     "--problem laplace7 --n 12 --repeat 0");
+   ASSERT_TRUE(fs::exists(trace)) << r.output;
+   FILE* f = std::fopen(trace.c_str(), "r");
+   ASSERT_NE(f, nullptr);
+   char        buf[512];
+   long        spgemm = 0, spmv = 0, expect = 0;
+   bool        header = false, precisions_ok = true;
+   while (std::fgets(buf, sizeof buf, f))
+   {
+      std::string line(buf);
+      if (!header) { header = line.rfind("call,kind,level,precision,seconds,path", 0) == 0; continue; }
+      std::smatch m;
+      static const std::regex row(R"(^(\d+),(spgemm|spmv),(-?\d+),(fp64|fp32|fp16),[-+0-9.eE]+,\S+)");
+      ASSERT_TRUE(std::regex_search(line, m, row)) << line;
+      EXPECT_EQ(std::stol(m[1]), expect++) << "calls out of order";
+      (m[2] == "spgemm" ? spgemm : spmv)++;
+      // schedule d,s: level 0 fp64, deeper levels fp32
+      const int level = std::stoi(m[3]);
+      if (level >= 0) precisions_ok &= m[4] == (level == 0 ? "fp64" : "fp32");
+   }
+   std::fclose(f);
+   fs::remove(trace);
+   EXPECT_TRUE(header);
+   EXPECT_TRUE(precisions_ok);
+   EXPECT_GT(spgemm, 0);
+   EXPECT_GT(spmv, spgemm);
+   // the per-level table counts the same calls
+   long table_spgemm = 0, table_spmv = 0;
+   std::regex row(R"(^\s*(\d+|other)\s+\S+\s+\S+\s+\S+\s+\S+\s+(fp64|fp32|fp16)\s+\d+\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+)");
+   for (size_t pos = 0; pos < r.output.size();)
+   {
+      size_t      end  = r.output.find('\n', pos);
+      std::string line = r.output.substr(pos, end - pos);
+      pos              = end == std::string::npos ? r.output.size() : end + 1;
+      std::smatch m;
+      if (std::regex_search(line, m, row))
+      {
+         table_spgemm += std::stol(m[3]);
+         table_spmv += std::stol(m[4]);
+      }
+   }
+   EXPECT_EQ(spgemm, table_spgemm) << r.output;
+   EXPECT_EQ(spmv, table_spmv) << r.output;
+}
+
 TEST(Selection, MixedScheduleIsApplied)
 {
    DriverRun r = run("AMGT=mixed AMGT_LEVELS=d,s AMGT_STATS=1", "--problem laplace7 --n 16");
