@@ -66,7 +66,7 @@ amgt_want_gpu() {
     0|off|no) return 1 ;;
     1|on|yes) return 0 ;;
   esac
-  command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU' &&
+  command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep '^GPU' >/dev/null &&
     { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; }
 }
 
