@@ -1,6 +1,7 @@
 // Building the hypre system and running BoomerAMG / PCG-BoomerAMG once, timed.
 #include "solver.h"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -25,11 +26,13 @@ struct SolverGuard {
   }
 };
 
-// Device sync, then barrier, then the clock: all ranks read it after all work is done.
+// Device sync, then barrier, then the clock: all ranks read it after all work is done. The
+// clock is the C++ steady clock, not MPI_Wtime: without MPI, hypre's sequential stub of
+// MPI_Wtime returns 0.
 double synced_time(MPI_Comm comm) {
   backend::device_sync();
   MPI_Barrier(comm);
-  return MPI_Wtime();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 void configure_amg(HYPRE_Solver amg, const cli::Options& o, bool as_preconditioner) {
