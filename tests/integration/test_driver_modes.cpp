@@ -2,24 +2,25 @@
 // run as a separate process per mode, because the library reads AMGT once per process.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <memory>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "common/driver_run.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
+// One amgt-solve process (tests/common/driver_run.h: timeout, the library's variables unset
+// unless set here), its stdout and stderr together in `output`, and its final JSON line.
 struct DriverRun
 {
    int                                exit_code = -1;
@@ -39,40 +40,33 @@ struct DriverRun
    }
 };
 
-// Scalars of a one-line JSON object (the driver's last line); arrays/objects are skipped.
-std::map<std::string, std::string> parse_json_scalars(const std::string& line)
+std::vector<std::string> words(const std::string& text)
 {
-   std::map<std::string, std::string> out;
-   static const std::regex            kv(R"re("([A-Za-z0-9_]+)"\s*:\s*("([^"]*)"|[-+0-9.eE]+|true|false|null))re");
-   for (auto it = std::sregex_iterator(line.begin(), line.end(), kv); it != std::sregex_iterator(); ++it)
-   {
-      const std::smatch& m = *it;
-      out[m[1]]            = m[3].matched ? m[3].str() : m[2].str();
-   }
+   std::istringstream       in(text);
+   std::vector<std::string> out;
+   for (std::string w; in >> w;) out.push_back(w);
    return out;
 }
 
+// env: "NAME=value ..." for the child; args: the driver's arguments (no quoting needed).
 DriverRun run(const std::string& env, const std::string& args, int np = 0,
               bool expect_success = true)
 {
-   std::string cmd = "env -u AMGT -u AMGT_LEVELS -u AMGT_STATS " + env + " ";
-   if (np > 0)
+   std::map<std::string, std::string> vars;
+   for (const std::string& w : words(env))
    {
-      cmd += std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
-             "--oversubscribe -np " + std::to_string(np) + " ";
+      const size_t eq = w.find('=');
+      if (eq != std::string::npos) vars[w.substr(0, eq)] = w.substr(eq + 1);
    }
-   cmd += std::string(AMGT_SOLVE_EXE) + " " + args + " --json 2>&1";
-   DriverRun r;
-   FILE* pipe = popen(cmd.c_str(), "r");
-   if (!pipe) { ADD_FAILURE() << "popen failed: " << cmd; return r; }
-   std::array<char, 4096> buf;
-   while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-   int status  = pclose(pipe);
-   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-   size_t last = r.output.rfind("\n{");
-   std::string line = r.output.substr(last == std::string::npos ? 0 : last + 1);
-   r.json       = parse_json_scalars(line);
-   if (expect_success) { EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.output; }
+   const amgt::test::SolveRun s = amgt::test::run_solve("", words(args), np, vars, 600);
+   DriverRun                  r;
+   r.exit_code = s.proc.exited ? s.proc.exit_code : -1;
+   r.output    = s.proc.out + s.proc.err;
+   r.json      = s.json;
+   if (expect_success)
+   {
+      EXPECT_EQ(r.exit_code, 0) << env << " amgt-solve " << args << "\n" << s.proc.describe();
+   }
    return r;
 }
 

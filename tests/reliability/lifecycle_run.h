@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "subprocess.h"
+#include "common/subprocess.h"
 
 #ifndef AMGT_LIFECYCLE_EXE
 #error "AMGT_LIFECYCLE_EXE must name the amg-lifecycle binary"

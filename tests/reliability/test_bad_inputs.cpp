@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bad_input_corpus.h"
-#include "driver_run.h"
+#include "common/driver_run.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "driver_run.h"
+#include "common/driver_run.h"
 #include "lifecycle_run.h"
 #include "scratch.h"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "subprocess.h"
+#include "common/subprocess.h"
 
 #ifndef AMGT_SOLVE_EXE
 #error "AMGT_SOLVE_EXE must name the amgt-solve binary"

@@ -55,7 +55,9 @@ struct ProcSpec
 {
    std::vector<std::string>           argv;
    std::map<std::string, std::string> set_env;
-   std::vector<std::string>           unset_env = {"AMGT", "AMGT_LEVELS", "AMGT_STATS"};
+   // every variable the library reads, so a child sees only what the test sets
+   std::vector<std::string> unset_env = {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM",
+                                         "AMGT_SPMV", "AMGT_TRACE"};
    double                             timeout_s = 120.0;
 };
 
