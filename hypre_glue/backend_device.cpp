@@ -13,12 +13,14 @@
 
 #include "common/error.h"
 #include "device/runtime.h"
+#include "memory_cap.h"
 #include "mbsr/mbsr_device.h"
 #include "spgemm/spgemm_device.h"
 #include "spmv/spmv_device.h"
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 #include <optional>
 #include <string>
@@ -55,15 +57,58 @@ void DeviceCacheDeleter::operator()(DeviceCache* c) const noexcept
 
 namespace {
 
-// Device memory from hypre's allocator (its pools and Umpire stay in charge).
+// hypre's allocator behind the AMGT_DEVICE_MEMORY_LIMIT cap (memory_cap.h), read once per
+// process. Without the variable the cap is off and costs one branch per allocation.
+struct CappedAllocator
+{
+   const amgt_allocator* base = nullptr; // the process-wide copy (stable address)
+   MemoryCap             cap;
+};
+
+CappedAllocator& capped_allocator()
+{
+   static CappedAllocator* c = [] {
+      auto*       a     = new CappedAllocator(); // lives as long as the device buffers it serves
+      const char* value = std::getenv("AMGT_DEVICE_MEMORY_LIMIT");
+      if (value && *value)
+      {
+         if (std::optional<size_t> limit = parse_byte_size(value)) { a->cap = MemoryCap(*limit); }
+         else
+         {
+            std::fprintf(stderr, "AMGT: AMGT_DEVICE_MEMORY_LIMIT=\"%s\" is not a byte size (e.g. "
+                                 "1048576, 64M, 2G); the plugin's device memory is not capped\n",
+                         value);
+         }
+      }
+      return a;
+   }();
+   return *c;
+}
+
+// Device memory from hypre's allocator (its pools and Umpire stay in charge). An allocation
+// refused by the cap or by hypre returns nullptr: device::Buffer throws std::bad_alloc, the
+// C boundary (glue.cpp) catches it, says so once and hands the call to stock hypre.
 device::Allocator device_allocator(const Context& ctx)
 {
    AMGT_REQUIRE(ctx.allocator_ref && ctx.allocator_ref->alloc && ctx.allocator_ref->release,
                 "no allocator installed for device memory");
+   CappedAllocator& ca = capped_allocator();
+   ca.base             = ctx.allocator_ref;
    device::Allocator a;
-   a.ctx     = const_cast<amgt_allocator*>(ctx.allocator_ref);
-   a.alloc   = [](size_t bytes, void* c) { return static_cast<amgt_allocator*>(c)->alloc(bytes, 1); };
-   a.release = [](void* p, void* c) { static_cast<amgt_allocator*>(c)->release(p, 1); };
+   a.ctx   = &ca;
+   a.alloc = [](size_t bytes, void* c) -> void* {
+      auto& ca = *static_cast<CappedAllocator*>(c);
+      if (!ca.cap.admit(bytes)) { return nullptr; }
+      void* p = ca.base->alloc(bytes, 1);
+      if (p) { ca.cap.record(p, bytes); }
+      else { ca.cap.cancel(bytes); }
+      return p;
+   };
+   a.release = [](void* p, void* c) {
+      auto& ca = *static_cast<CappedAllocator*>(c);
+      ca.cap.forget(p);
+      ca.base->release(p, 1);
+   };
    return a;
 }
 

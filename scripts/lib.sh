@@ -53,9 +53,20 @@ amgt_install_dependencies() {
 # /usr/bin/python3). AMGT_NEED_PLOTS=1 makes amgt_install_dependencies require them; this one
 # is for optional figures: it tries (unless AMGT_NEED_PLOTS=0) and returns non-zero when they
 # cannot be had (e.g. a GPU node without a package source), without stopping the caller.
+# The python3 that draws the figures: Debian's, or the first python3 on PATH that already
+# has numpy and matplotlib (a GPU node's own Python, say); prints its path.
+amgt_plot_python() {
+  local cand
+  for cand in /usr/bin/python3 "$(command -v python3 2>/dev/null)"; do
+    [ -n "$cand" ] && [ -x "$cand" ] && "$cand" -c 'import numpy, matplotlib' 2>/dev/null &&
+      { echo "$cand"; return 0; }
+  done
+  return 1
+}
+
 amgt_install_plot_packages() {
   [ "${AMGT_NEED_PLOTS:-1}" = 0 ] && return 1
-  /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null && return 0
+  amgt_plot_python >/dev/null && return 0
   amgt_log "installing python3-numpy python3-matplotlib for the figures (AMGT_NEED_PLOTS=0: skip)"
   amgt_apt_install python3-numpy python3-matplotlib && /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null
 }

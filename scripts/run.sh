@@ -77,6 +77,7 @@ py=python3
 if [ $plots = 1 ] && ! amgt_install_plot_packages; then
   amgt_log "figures will be skipped: python3-numpy/python3-matplotlib are not available"
 fi
+py=$(amgt_plot_python || echo "$py")
 launcher="mpirun --oversubscribe"
 [ "$(id -u)" = 0 ] && launcher="$launcher --allow-run-as-root"
 

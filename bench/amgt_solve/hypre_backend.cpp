@@ -86,6 +86,20 @@ void device_sync() {
 #endif
 }
 
+unsigned long long device_used_bytes() {
+#if defined(HYPRE_USING_CUDA)
+  device_sync();
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return static_cast<unsigned long long>(total_b - free_b);
+#else
+  return 0;
+#endif
+}
+
 void migrate_to_device(HYPRE_ParCSRMatrix A) {
 #if defined(HYPRE_USING_GPU)
   hypre_ParCSRMatrixMigrate(reinterpret_cast<hypre_ParCSRMatrix*>(A), HYPRE_MEMORY_DEVICE);

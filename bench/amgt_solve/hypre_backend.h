@@ -32,6 +32,10 @@ bool sets_keep_transpose();   // configure_products calls SetKeepTranspose(amg, 
 // Waits for all device work (no-op on CPU builds). Used before reading timers.
 void device_sync();
 
+// GPU builds: bytes of device memory in use (cudaMemGetInfo total - free, after a device
+// sync), for leak checks over many runs; 0 on CPU builds.
+unsigned long long device_used_bytes();
+
 // GPU builds: moves an assembled matrix to device memory (no-op on CPU builds).
 void migrate_to_device(HYPRE_ParCSRMatrix A);
 

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "HYPRE.h"
 #include "HYPRE_config.h"
 #include "errors.h"
@@ -38,6 +40,21 @@ namespace amgt {
 namespace {
 
 constexpr const char* kProgram = "amgt-solve";
+
+// --memory-report: device memory in use and this process's resident set, after run `run`
+// (0: the warm-up), for leak checks over many setup/solve/destroy cycles.
+void report_memory(int rank, int run) {
+  const unsigned long long device = backend::device_used_bytes();  // collective-free
+  long rss_kib = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    long size = 0, resident = 0;
+    if (std::fscanf(f, "%ld %ld", &size, &resident) == 2) rss_kib = resident * (sysconf(_SC_PAGESIZE) / 1024);
+    std::fclose(f);
+  }
+  if (rank == 0) {
+    std::fprintf(stderr, "memory run %d device_used_bytes %llu rss_kib %ld\n", run, device, rss_kib);
+  }
+}
 
 // The rank's share of the system, before hypre is involved.
 struct Input {
@@ -247,6 +264,7 @@ int drive(int argc, char** argv) {
 
     if (o.repeat >= 1) {
       const RunResult w = run_once(system, o, comm, false);  // warm-up: only errors count
+      if (o.memory_report) report_memory(rank, 0);
       rep.warmup = true;
       rep.hypre_error |= w.hypre_error;
       rep.hypre_setup_error |= w.setup_error;
@@ -256,6 +274,7 @@ int drive(int argc, char** argv) {
     for (int i = 0; i < runs; ++i) {
       const bool last = i == runs - 1;
       RunResult r = run_once(system, o, comm, last);
+      if (o.memory_report) report_memory(rank, i + 1);
       rep.setup_all.push_back(r.setup_s);
       rep.solve_all.push_back(r.solve_s);
       rep.iterations_all.push_back(r.iterations);

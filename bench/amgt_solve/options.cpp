@@ -197,6 +197,8 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string&, const std::string&) { o.require_converged = true; }},
       {"--true-residual", false,
        [](Options& o, const std::string&, const std::string&) { o.true_residual = true; }},
+      {"--memory-report", false,
+       [](Options& o, const std::string&, const std::string&) { o.memory_report = true; }},
   };
   return table;
 }
@@ -315,6 +317,9 @@ Timing and output:
   --true-residual       also compute ||b - A x|| / ||b|| after the last run (one
                         extra SpMV, outside the timings)
   --require-converged   exit 3 when the final relative residual is above --tol
+  --memory-report       after the warm-up and every run, one stderr line (rank 0):
+                        "memory run I device_used_bytes D rss_kib R" (D: cudaMemGetInfo
+                        total - free after a device sync; 0 in CPU builds)
   --help                this text
 
 Exit status: 0 ran (converged or not), 1 bad arguments or input, 2 hypre reported an

@@ -50,6 +50,7 @@ struct Options {
   bool json = false;
   bool require_converged = false;
   bool true_residual = false;
+  bool memory_report = false;  // a stderr line per run: device memory in use, resident set
   bool help = false;
 
   int effective_num_functions() const {

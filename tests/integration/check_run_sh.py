@@ -60,7 +60,7 @@ def num(s):
     return None if s in ("", None) else float(s)
 
 
-def consistent(out, expect_cases, modes):
+def consistent(out, expect_cases, modes, gpu=False):
     recs, rows, stats, summary, text = load(out)
     check(len(recs) == len(expect_cases) * len(modes), f"{len(recs)} records, expected "
           f"{len(expect_cases)} x {len(modes)}")
@@ -118,7 +118,9 @@ def consistent(out, expect_cases, modes):
         check(s["table"] and s["table"]["levels"], f"{s['case']}/{s['mode']}: no per-level table")
         rec = next(r for r in recs if r["case"] == s["case"] and r["mode"] == s["mode"])
         tot = sum(l["spgemm_calls"] for l in s["table"]["levels"])
-        check(tot > 0 and rec["stats"]["spgemm_calls"] == tot, f"{s['case']}/{s['mode']}: SpGEMM calls")
+        # GPU builds: AMGT_SPGEMM=auto hands device products to hypre (README), so a plugin
+        # mode may count no SpGEMM call of its own; CPU builds run every product in the plugin
+        check((gpu or tot > 0) and rec["stats"]["spgemm_calls"] == tot, f"{s['case']}/{s['mode']}: SpGEMM calls")
         check(close(rec["stats"]["spmv_ms"], sum(l["spmv_ms"] for l in s["table"]["levels"]), 1e-9),
               f"{s['case']}/{s['mode']}: SpMV ms")
     for r in recs:
@@ -147,11 +149,11 @@ def main():
     p = run(src, build, out, ["--cases", cases])
     if not gpu:
         check("no effect in a CPU build" in p.stdout + p.stderr, "CPU build: the vendor note is missing")
-    consistent(out, {"lap": "ok", "stall": "not-converged", "broken": "input-error"}, modes)
+    consistent(out, {"lap": "ok", "stall": "not-converged", "broken": "input-error"}, modes, gpu)
     if "AMGT_WITH_MPI:BOOL=OFF" not in cache and shutil.which("mpirun"):
         out = os.path.join(work, "np2")
         run(src, build, out, ["--problem", "laplace7", "--n", "6", "--np", "2", "--modes", "off,fp64"])
-        recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"])
+        recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"], gpu)
         check(all(r["result"]["np"] == 2 for r in recs), "np 2 runs report np 2")
     print("PASS: run.sh results consistent")
 

@@ -215,7 +215,8 @@ TEST(Selection, OffAndUnsetAndInvalidAreStockBitForBit)
 
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
 {
-   DriverRun r = run("AMGT=fp64 AMGT_STATS=1", "--problem laplace7 --n 16");
+   // the plugin's kernels forced: in GPU builds auto may hand a product to hypre
+   DriverRun r = run("AMGT=fp64 AMGT_SPGEMM=plugin AMGT_SPMV=plugin AMGT_STATS=1", "--problem laplace7 --n 16");
    ASSERT_NE(r.output.find("AMGT statistics (rank 0 of 1): mode fp64"), std::string::npos) << r.output;
    int levels = static_cast<int>(r.num("levels"));
    ASSERT_GE(levels, 3);
@@ -245,7 +246,7 @@ TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
 
 TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
 {
-   DriverRun r = run("AMGT=fp64 AMGT_SPGEMM=stock AMGT_STATS=1", "--problem laplace7 --n 16");
+   DriverRun r = run("AMGT=fp64 AMGT_SPGEMM=stock AMGT_SPMV=plugin AMGT_STATS=1", "--problem laplace7 --n 16");
    EXPECT_EQ(r.str("converged"), "true");
    // every product went back to hypre and was counted; the matvecs still ran in the plugin
    EXPECT_NE(r.output.find("AMGT_SPGEMM=stock="), std::string::npos) << r.output;
@@ -273,7 +274,7 @@ TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
 TEST(Selection, TraceListsEveryPluginCallInOrder)
 {
    const fs::path trace = fs::temp_directory_path() / ("amgt_trace_" + std::to_string(getpid()) + ".csv");
-   DriverRun r = run("AMGT=mixed AMGT_LEVELS=d,s AMGT_STATS=1 AMGT_TRACE=" + trace.string(),
+   DriverRun r = run("AMGT=mixed AMGT_LEVELS=d,s AMGT_SPGEMM=plugin AMGT_SPMV=plugin AMGT_STATS=1 AMGT_TRACE=" + trace.string(),
                      "--problem laplace7 --n 12 --repeat 0");
    ASSERT_TRUE(fs::exists(trace)) << r.output;
    FILE* f = std::fopen(trace.c_str(), "r");

@@ -2,6 +2,7 @@
 // over MPI rank counts (np = 1, 2, 4 in modes off, fp64, mixed), on the CPU build.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -65,18 +66,60 @@ class DriverDeterminism : public ::testing::TestWithParam<DriverCase>
 {
 };
 
+// The plugin's own kernels, forced (in GPU builds AMGT_SPGEMM/AMGT_SPMV=auto may hand a
+// product to hypre): the determinism asked for is the plugin's.
+const std::map<std::string, std::string> kForcePlugin = {{"AMGT_SPGEMM", "plugin"},
+                                                         {"AMGT_SPMV", "plugin"}};
+
 // Two processes, each with a warm-up and two timed setups + solves (--repeat 2): all six
 // residual histories are the same text, digit for digit (hypre prints %e), and the final
 // relative residual (%.17g in the JSON) is the same double. Within a process this also shows
 // that a second setup on the same matrix (new epoch, conversions redone) computes exactly
 // what the first did.
+//
+// GPU builds: hypre's own device setup is not bit-reproducible between runs (measured on an
+// H100 with AMGT=off: the coarse grids of one problem differ from run to run, e.g. 953 vs
+// 956 rows on level 1 of laplace7 n=14; hypre's device SpGEMM accumulates with atomics and
+// the strength test then flips on last-bit differences). The plugin cannot make hypre's
+// setup reproducible, so the test first runs stock twice: if stock is reproducible on this
+// machine, the plugin must be too (the same assertions as on the CPU); if not, the bound is
+// that of stock hypre: each plugin run converges, its iteration count within one of the
+// range stock showed, and its solve phase on its own hierarchy is reproducible (the second
+// and third solve of one process equal the first when that process's setups agree).
 TEST_P(DriverDeterminism, SameHistoryEveryRunAndEveryProcess)
 {
    const DriverCase&              c    = GetParam();
    const std::vector<std::string> args = {"--problem", "laplace7", "--n", "14", "--solver", c.solver,
                                           "--print-level", "3", "--repeat", "2"};
-   SolveRun a = run_solve(c.mode, args);
-   SolveRun b = run_solve(c.mode, args);
+   if (AMGT_TEST_GPU_BUILD)
+   {
+      SolveRun s1 = run_solve("off", args), s2 = run_solve("off", args);
+      ASSERT_TRUE(orderly(s1.proc) && s1.converged() && orderly(s2.proc) && s2.converged()) << s1.proc.out;
+      if (hypre_block(s1.proc.out) != hypre_block(s2.proc.out))
+      {
+         const double lo = std::min(s1.num("iterations"), s2.num("iterations"));
+         const double hi = std::max(s1.num("iterations"), s2.num("iterations"));
+         for (int k = 0; k < 2; ++k)
+         {
+            SolveRun p = run_solve(c.mode, args, 0, kForcePlugin);
+            ASSERT_TRUE(orderly(p.proc) && p.proc.exit_code == 0 && p.converged()) << p.proc.describe();
+            EXPECT_GE(p.num("iterations"), lo - 1) << p.proc.out;
+            EXPECT_LE(p.num("iterations"), hi + 1) << p.proc.out;
+            // solves that ran on identical hierarchies print identical histories
+            const auto solves = per_solve(hypre_block(p.proc.out));
+            ASSERT_EQ(solves.size(), 3u);
+            const auto setup_of = [](const std::string& s) { return s.substr(0, s.find("BoomerAMG SOLVER PARAMETERS")); };
+            for (int i = 1; i < 3; ++i)
+               if (setup_of(solves[i]) == setup_of(solves[0])) EXPECT_EQ(solves[i], solves[0]);
+         }
+         std::printf("[ determinism ] %s: stock hypre's GPU setup differs between runs (%g..%g "
+                     "iterations); plugin runs within that bound\n",
+                     c.name.c_str(), lo, hi);
+         return;
+      }
+   }
+   SolveRun a = run_solve(c.mode, args, 0, kForcePlugin);
+   SolveRun b = run_solve(c.mode, args, 0, kForcePlugin);
    ASSERT_TRUE(orderly(a.proc) && a.proc.exit_code == 0) << a.proc.describe();
    ASSERT_TRUE(orderly(b.proc) && b.proc.exit_code == 0) << b.proc.describe();
    ASSERT_TRUE(a.converged() && b.converged()) << a.proc.out;
@@ -193,7 +236,11 @@ RankRun run_ranks(const std::string& mode, int np, const std::vector<std::string
    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
    spec.argv.push_back("--json");
    spec.set_env["AMGT"] = mode;
-   if (mode != "off") spec.set_env["AMGT_STATS"] = "all";
+   if (mode != "off")
+   {
+      spec.set_env["AMGT_STATS"] = "all";
+      for (const auto& [k, v] : kForcePlugin) spec.set_env[k] = v; // GPU builds: plugin kernels
+   }
    spec.timeout_s = 300;
    r.run.proc     = amgt::test::run_process(spec);
    for (int rank = 0; rank < np; ++rank)
