@@ -72,7 +72,7 @@ CappedAllocator& capped_allocator()
       const char* value = std::getenv("AMGT_DEVICE_MEMORY_LIMIT");
       if (value && *value)
       {
-         if (std::optional<size_t> limit = parse_byte_size(value)) { a->cap = MemoryCap(*limit); }
+         if (std::optional<size_t> limit = parse_byte_size(value)) { a->cap.enable(*limit); }
          else
          {
             std::fprintf(stderr, "AMGT: AMGT_DEVICE_MEMORY_LIMIT=\"%s\" is not a byte size (e.g. "

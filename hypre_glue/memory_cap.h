@@ -22,6 +22,12 @@ public:
    // No cap: admit() always succeeds and nothing is tracked.
    MemoryCap() = default;
    explicit MemoryCap(size_t limit) : enabled_(true), limit_(limit) {}
+   // Turns the cap on; call before the first admit (not thread-safe against admit).
+   void enable(size_t limit)
+   {
+      enabled_ = true;
+      limit_   = limit;
+   }
 
    bool   enabled() const { return enabled_; }
    size_t limit() const { return limit_; }

@@ -67,7 +67,9 @@ TEST(MemoryCap, RefusesPastTheLimitAndGivesBackOnRelease)
 
 TEST(MemoryCap, ZeroLimitRefusesAnyAllocation)
 {
-   MemoryCap cap(0);
+   MemoryCap cap;
+   cap.enable(0);
+   EXPECT_TRUE(cap.enabled());
    EXPECT_FALSE(cap.admit(1));
    EXPECT_TRUE(cap.admit(0));
 }
