@@ -3,13 +3,37 @@
 # datasets through libHYPRE on the GPU), and the solver in every mode on the three reference
 # problems of the benchmark protocol, side by side. Logs and JSON lines go to OUT_DIR.
 #   scripts/gpu_validate.sh BUILD_DIR OUT_DIR [DATASETS_DIR] [repeat]
+# AMGT_SANITIZE=1 also runs compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on
+# the GPU kernel tests and memcheck/initcheck on one driver run per mode (sanitizer.log).
 set -u -o pipefail
 build=$(cd "$1" && pwd) out=$2 data=${3:-} repeat=${4:-5}
 mkdir -p "$out"
+# DATASETS_DIR: the folder of *.mtx.gz, or one holding it as matrices/ (a copy of shared/datasets)
+[ -n "$data" ] && [ -d "$data/matrices" ] && data=$data/matrices
 [ -n "$data" ] && { AMGT_DATASETS=$(cd "$data" && pwd); export AMGT_DATASETS; }
 cd "$build" || exit 1
 ctest -L gpu --output-on-failure >"$out/gpu_tests.log" 2>&1
 echo "gpu tests: $(grep -E 'tests passed|tests failed' "$out/gpu_tests.log")"
+if [ "${AMGT_SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  san() { # tool, timeout, command...: one line per run, the full report in sanitizer.log
+    local tool=$1 limit=$2; shift 2
+    echo "=== $tool: $*" >>"$out/sanitizer.log"
+    timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 "$@" >>"$out/sanitizer.log" 2>&1
+    local rc=$? summary
+    summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$out/sanitizer.log" | tail -1)
+    echo "sanitizer $tool rc=$rc ${summary:-no summary} :: $*"
+  }
+  for t in test_mbsr_device test_spmv_device test_spgemm_device test_precision_device; do
+    [ -x "bin/$t" ] || continue
+    for tool in memcheck racecheck initcheck synccheck; do san $tool 120 "bin/$t"; done
+  done
+  for mode in off fp64 mixed auto; do
+    AMGT=$mode AMGT_SPGEMM=plugin AMGT_SPMV=plugin san memcheck 120 --leak-check full \
+      bin/amgt-solve --problem laplace7 --n 16 --solver pcg --repeat 1
+    AMGT=$mode AMGT_SPGEMM=plugin AMGT_SPMV=plugin san initcheck 120 \
+      bin/amgt-solve --problem laplace7 --n 16 --solver pcg --repeat 1
+  done
+fi
 ctest -L integration --output-on-failure -j 4 >"$out/integration.log" 2>&1
 echo "integration: $(grep -E 'tests passed|tests failed' "$out/integration.log")"
 grep -h "^\[ result \]" "$out/integration.log" | sort | head -20
