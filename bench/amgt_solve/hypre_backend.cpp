@@ -5,6 +5,9 @@
 // hypre_ParCSRMatrixMigrate, hypre_SyncCudaDevice. Also maps MPI_* to hypre's stubs in
 // builds without MPI.
 #include "_hypre_parcsr_ls.h"
+#if defined(HYPRE_USING_CUDA)
+#include <cuda_runtime.h>  // cudaMemGetInfo (--memory-report)
+#endif
 
 namespace amgt::backend {
 

@@ -22,10 +22,12 @@ void scale_only(int32_t n, double beta, double* y)
 } // namespace
 
 template <class V>
-void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, double* y)
+void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, double* y,
+              const double* unscale)
 {
    using T   = StorageTraits<V>;
    using Acc = typename T::acc_t;
+   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
    if (A.nrows == 0) return;
    AMGT_REQUIRE(y != nullptr, "spmv: y is null");
    if (alpha == 0.0)
@@ -51,15 +53,20 @@ void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, doub
             {
                // Set bits never lie past ncols, so this is the only guard x needs.
                if (!bit_at(map, r, c)) continue;
-               sum[r] = T::madd(T::to_acc(vals[bit_index(r, c)]), T::round_x(x[c0 + c]), sum[r]);
+               // x_j * u_j in double (-ffp-contract=off: no fusion with anything), then
+               // rounded once.
+               const double xj = unscale ? x[c0 + c] * unscale[c0 + c] : x[c0 + c];
+               sum[r]          = T::madd(T::to_acc(vals[bit_index(r, c)]), T::round_x(xj), sum[r]);
             }
          }
       }
       const int rows = std::min(kTileDim, A.nrows - bi * kTileDim);
       for (int r = 0; r < rows; ++r)
       {
-         double& yi = y[bi * kTileDim + r];
-         yi         = combine(alpha, static_cast<double>(sum[r]), beta, yi);
+         const int32_t i  = bi * kTileDim + r;
+         const double  ax = unscale ? static_cast<double>(sum[r]) * unscale[i]
+                                    : static_cast<double>(sum[r]);
+         y[i]             = combine(alpha, ax, beta, y[i]);
       }
    }
 }
@@ -86,8 +93,11 @@ void csr_spmv_ref(const CsrView& A, double alpha, const double* x, double beta, 
    }
 }
 
-template void spmv_ref<double>(const Mbsr<double>&, double, const double*, double, double*);
-template void spmv_ref<float>(const Mbsr<float>&, double, const double*, double, double*);
-template void spmv_ref<half_t>(const Mbsr<half_t>&, double, const double*, double, double*);
+template void spmv_ref<double>(const Mbsr<double>&, double, const double*, double, double*,
+                             const double*);
+template void spmv_ref<float>(const Mbsr<float>&, double, const double*, double, double*,
+                             const double*);
+template void spmv_ref<half_t>(const Mbsr<half_t>&, double, const double*, double, double*,
+                             const double*);
 
 } // namespace amgt

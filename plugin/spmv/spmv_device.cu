@@ -57,16 +57,51 @@
 //   NaN in x reaches every row of a tile, not only the rows with an entry in that column
 //   (0 * Inf = NaN); for finite x the result equals the CUDA-core paths' up to summation
 //   order. Without sm_80 the same fragments are multiplied on CUDA cores through shuffles
-//   (mma_8x8x4). fp32/fp16: no tensor-core instruction computes the contract of
-//   common/precision.h (fp32 has only tf32 inputs; f16 mma does not round each accumulation
-//   like a float FMA), so a tensor_core plan for them is built as cuda_core and says so.
+//   (mma_8x8x4). fp32: no tensor-core instruction computes its contract (tf32 inputs only),
+//   so a tensor_core plan for fp32 is built as cuda_core and says so.
+//
+// tensor_core (fp16): mma.sync.m16n8k16.row.col.f32.f16.f16.f32, one warp per 4 consecutive
+// block rows g = 0..3; step i takes tiles 4i..4i+3 of each block row (zero tiles past a
+// row's end, so rows of any length, empty ones included, share the warp's step count):
+//   A (16x16, row): rows 4g..4g+3 = the 4 tiles of block row g side by side (A[4g+r][4q+c] =
+//       tile 4i+q, entry (r,c)). PTX layout: lane l (grp = l/4, tig = l%4) holds rows grp and
+//       grp+8, columns 2tig,2tig+1 and 2tig+8,2tig+9, i.e. tile row grp%4 of block rows grp/4
+//       and 2+grp/4, tiles q = tig/2 and 2+tig/2, tile columns 2(tig%2)+{0,1}: each register is
+//       one aligned 4-byte load of two adjacent halves of the dense blk_val (zeros where the
+//       bitmap is clear).
+//   B (16x8, col): column g (< 4) = x of those 16 tile columns of block row g (0 past ncols);
+//       columns 4..7 zero. Lane l holds column grp, rows 2tig,2tig+1, 2tig+8,2tig+9.
+//   D (16x8, f32, C = 0): D[4g+r][g] is row r of block row g for this step; it sits in lane
+//       4(4g+r)%32 + (g>=2), register 2(g>=2) + (g%2). The other 112 entries are discarded.
+//   Scaling: x is double in memory and may be far below half's range (task of precision.h).
+//   The 16 x values of column g (lanes 4g..4g+3, max via 2 xor shuffles, m = max |x_j u_j|)
+//   are multiplied by 2^e, e = 10 - ilogb(m), before __double2half; the partial sum
+//   D[4g+r][g] is multiplied back by 2^-e (ldexpf) and added to an fp32 register with
+//   __fadd_rn. Each column has its own e because D's column g only ever meets B's column g.
+//   Rounding, against the contract (x rounded to float, one float FMA per entry):
+//     x~_j = half(x_j 2^e) 2^-e: |x~_j - x_j| <= 2^-11 |x_j| + 2^-35 m (relative 2^-11 down
+//       to 2^-24 m, then half's subnormals; zero below ~2^-35 m), not float's 2^-24;
+//     products exact inside the mma (11 x 11 bits); the 16 products of a row of one step are
+//       summed in fp32 by the tensor core in an order and with a rounding PTX does not
+//       specify (assumed: at most one fp32 ulp, 2^-23, per addition); then one RNE add per
+//       step. The back-scaling is exact unless the float result is subnormal.
+//   So it matches spmv_ref bit for bit only where every partial sum is exact (small
+//   integers: x_j 2^e is then an integer < 2^11, products and sums integers < 2^24), and is
+//   tested within the bound of tests/common/tolerances.h (spmv_tensor_fp16_tolerance)
+//   otherwise. Inf/NaN in x spread within a tile's rows as in the fp64 tensor path.
+//   Without sm_80 the same fragments are multiplied on CUDA cores through shuffles.
+//
+// Unscaling (unscale != nullptr; every path): x_j * u_j in double (__dmul_rn) replaces x_j
+// before its rounding, and the row sum widened to double is multiplied by u_i (__dmul_rn)
+// before alpha. Each kernel is a template on Unscale: without it the kernels never load u.
 //
 // Rounding (common/precision.h): fp64 __fma_rn; fp32 value float, x __double2float_rn, float
-// __fmaf_rn; fp16 value half, x __double2half (one rounding from double) widened to float in
-// registers, float __fmaf_rn. Sums are formed in another order than spmv_ref's, so results
-// agree bit for bit only when all partial sums are exact (small integers). The final
-// y = alpha*s + beta*y uses __dmul_rn/__dadd_rn so that nvcc cannot contract it into an FMA
-// the reference (built with -ffp-contract=off) does not do; beta == 0 never reads y.
+// __fmaf_rn; fp16 value half widened to float in registers, x __double2float_rn (float, not
+// half: coarse residuals would underflow), float __fmaf_rn. Sums are formed in another order
+// than spmv_ref's, so results agree bit for bit only when all partial sums are exact (small
+// integers). The final y = alpha*s + beta*y uses __dmul_rn/__dadd_rn so that nvcc cannot
+// contract it into an FMA the reference (built with -ffp-contract=off) does not do; beta == 0
+// never reads y.
 //
 // Measured on one H100 SXM (fp64, x and y fp64, beta = 0, median of 21x10 calls; cuSPARSE
 // 13.0 CSR SpMV, default algorithm, on the same matrix for comparison):
@@ -80,7 +115,8 @@
 // Hence the automatic choice (choose_spmv_path): cuda_core_balanced when the longest block row
 // holds more than 64 tiles and at least 4x the mean; tensor_core never (kSpmvAutoTensorCore:
 // slower than the packed CUDA-core path even on all-full tiles, where both move the same
-// bytes); otherwise cuda_core.
+// bytes, in fp64; the fp16 path is not timed yet: it reads 32 B per tile against packed fp16's
+// 2 B per entry, so it can only win on nearly full tiles); otherwise cuda_core.
 #include "spmv/spmv_device.h"
 
 #include "common/error.h"
@@ -102,6 +138,7 @@ constexpr int      kThreads = 256;
 constexpr unsigned kFull    = 0xffffffffu;
 constexpr int      kBudget  = kSpmvBalancedTiles;
 constexpr int      kTensorPairs = 2; // tensor_core: block-row pairs per warp (measured: 1, 2, 4)
+constexpr int      kTensorHalfSteps = 2; // fp16 tensor_core: mma steps in flight per warp (not timed)
 static_assert(kBudget % 32 == 0, "a balanced budget is whole steps of 32 tiles");
 static_assert(sizeof(half_t) == sizeof(unsigned short), "half_t is read as __half bits");
 
@@ -140,7 +177,7 @@ struct Arith<half_t>
    using S   = unsigned short; // binary16 bits
    using Acc = float;
    __device__ static float value(S v) { return __half2float(__ushort_as_half(v)); }
-   __device__ static float xval(double v) { return __half2float(__double2half(v)); }
+   __device__ static float xval(double v) { return __double2float_rn(v); } // float, not half
    __device__ static float madd(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 };
 
@@ -148,6 +185,22 @@ template <class V>
 const typename Arith<V>::S* stored(const V* p)
 {
    return reinterpret_cast<const typename Arith<V>::S*>(p);
+}
+
+// x_j before its rounding to the contract's x type: x_j, or x_j * u_j formed in double.
+template <bool Unscale>
+__device__ inline double x_of(const double* __restrict__ x, const double* __restrict__ us, int64_t j)
+{
+   if constexpr (Unscale) return __dmul_rn(__ldg(x + j), __ldg(us + j));
+   else return __ldg(x + j);
+}
+
+// Row sum i as the final combination sees it: widened to double, times u_i in double.
+template <bool Unscale>
+__device__ inline double row_of(double s, const double* __restrict__ us, int64_t i)
+{
+   if constexpr (Unscale) return __dmul_rn(s, __ldg(us + i));
+   else return s;
 }
 
 // y_i = alpha * ax + beta * y_i rounded as the reference rounds it (no contraction); with
@@ -161,9 +214,10 @@ __device__ inline double combine(double alpha, double ax, double beta, const dou
 // Partial product of one tile row: the set bits of `nib` (columns of tile row r) against
 // x[c0 + c]; `pv` points at the row's first packed entry. The unrolled, predicated loads are
 // independent of each other, so all of them can be in flight at once.
-template <class V>
+template <class V, bool Unscale>
 __device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typename Arith<V>::S* pv,
-                                                     const double* px, typename Arith<V>::Acc s)
+                                                     const double* x, const double* us, int64_t j0,
+                                                     typename Arith<V>::Acc s)
 {
    using A = Arith<V>;
 #pragma unroll
@@ -172,7 +226,7 @@ __device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typenam
       if (nib & (1u << c))
       {
          const int k = __popc(nib & ((1u << c) - 1u));
-         s           = A::madd(A::value(__ldg(pv + k)), A::xval(__ldg(px + c)), s);
+         s           = A::madd(A::value(__ldg(pv + k)), A::xval(x_of<Unscale>(x, us, j0 + c)), s);
       }
    }
    return s;
@@ -296,12 +350,13 @@ __global__ void scale_kernel(int32_t n, double beta, double* __restrict__ y)
 // The sum over tiles [start, end) of one block row by a group of G lanes (see the notes at
 // the top); `vals` points at the packed entry of tile `start`. Every lane of the group
 // returns the sum for tile row g % 4. All lanes of the group must call it together.
-template <class V, int G>
+template <class V, int G, bool Unscale>
 __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict__ blk_col,
                                                        const uint16_t* __restrict__ blk_map,
                                                        const typename Arith<V>::S* __restrict__ vals,
                                                        int32_t start, int32_t end,
-                                                       const double* __restrict__ x, int g,
+                                                       const double* __restrict__ x,
+                                                       const double* __restrict__ us, int g,
                                                        unsigned mask)
 {
    using S   = typename Arith<V>::S;
@@ -340,7 +395,7 @@ __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict
          const int32_t  offq = __shfl_sync(mask, off, q, G);
          const uint32_t nib  = (mq >> (4 * r)) & 0xFu;
          const S*       pv   = vals + offq + __popc(mq & ((1u << (4 * r)) - 1u));
-         s = row_product<V>(nib, pv, x + 4 * static_cast<int64_t>(colq), s);
+         s = row_product<V, Unscale>(nib, pv, x, us, 4 * static_cast<int64_t>(colq), s);
       }
    }
 #pragma unroll
@@ -349,14 +404,15 @@ __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict
 }
 
 // cuda_core (and the short rows of cuda_core_balanced): G lanes per block row. Rows of more
-// than long_row_tiles tiles are left to the chunk kernels.
-template <class V, int G>
+// than long_row_tiles tiles are left to the chunk kernels. Unscale: us is read (else it is
+// not touched; nullptr then).
+template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
                  const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
                  const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
-                 int32_t long_row_tiles, double alpha, const double* __restrict__ x, double beta,
-                 double* __restrict__ y)
+                 int32_t long_row_tiles, double alpha, const double* __restrict__ x,
+                 const double* __restrict__ us, double beta, double* __restrict__ y)
 {
    static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
    const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
@@ -367,23 +423,24 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
    const int32_t  end   = __ldg(blk_ptr + b + 1);
    if (end - start > long_row_tiles) return; // uniform in the group
    const auto* vals = start < end ? packed + __ldg(row_val + b) : packed;
-   const auto  s    = group_row_sum<V, G>(blk_col, blk_map, vals, start, end, x, g, mask);
+   const auto  s    = group_row_sum<V, G, Unscale>(blk_col, blk_map, vals, start, end, x, us, g, mask);
    if (g < 4)
    {
       const int64_t i = 4 * b + g;
-      if (i < nrows) y[i] = combine(alpha, static_cast<double>(s), beta, y + i);
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(s), us, i), beta, y + i);
    }
 }
 
 // cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to
 // partial[4c .. 4c+3].
-template <class V>
+template <class V, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_chunks_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
                    const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
                    const int32_t* __restrict__ chunk_row, const int32_t* __restrict__ chunk_tile,
                    const int64_t* __restrict__ chunk_val, int64_t num_chunks,
-                   const double* __restrict__ x, typename Arith<V>::Acc* __restrict__ partial)
+                   const double* __restrict__ x, const double* __restrict__ us,
+                   typename Arith<V>::Acc* __restrict__ partial)
 {
    const int64_t c = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
    if (c >= num_chunks) return; // whole warp
@@ -391,19 +448,20 @@ spmv_chunks_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restric
    const int32_t start = __ldg(chunk_tile + c);
    const int32_t end   = static_cast<int32_t>(min(static_cast<int64_t>(start) + kBudget,
                                                     static_cast<int64_t>(__ldg(blk_ptr + __ldg(chunk_row + c) + 1))));
-   const auto    s     = group_row_sum<V, 32>(blk_col, blk_map, packed + __ldg(chunk_val + c), start,
-                                              end, x, lane, kFull);
+   const auto    s     = group_row_sum<V, 32, Unscale>(blk_col, blk_map, packed + __ldg(chunk_val + c),
+                                                       start, end, x, us, lane, kFull);
    if (lane < 4) partial[4 * c + lane] = s;
 }
 
 // cuda_core_balanced: one warp per long row sums its chunks' partials in a fixed order
 // (lane l takes chunks l/4, l/4 + 8, ... of tile row l%4, then a fixed xor tree), so the
 // result does not depend on scheduling.
-template <class Acc>
+template <class Acc, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_long_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ long_row,
                       const int32_t* __restrict__ long_chunk, int32_t num_long, int32_t nrows,
-                      const Acc* __restrict__ partial, double alpha, double beta, double* __restrict__ y)
+                      const Acc* __restrict__ partial, double alpha, const double* __restrict__ us,
+                      double beta, double* __restrict__ y)
 {
    const int64_t j = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
    if (j >= num_long) return; // whole warp
@@ -419,7 +477,7 @@ spmv_long_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __rest
    if (lane < 4)
    {
       const int64_t i = 4 * static_cast<int64_t>(b) + r;
-      if (i < nrows) y[i] = combine(alpha, static_cast<double>(acc), beta, y + i);
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(acc), us, i), beta, y + i);
    }
 }
 
@@ -450,12 +508,12 @@ __device__ inline void mma_8x8x4(double& d0, double& d1, double a, double b)
 
 // tensor_core (fp64): a warp owns 2R consecutive block rows as R pairs; pair p is one mma
 // chain (lanes 0-15: block row 2p, lanes 16-31: block row 2p+1), U tiles of each row per step.
-template <int R, int U>
+template <int R, int U, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
                    const double* __restrict__ blk_val, int32_t block_rows, int32_t nrows,
-                   int32_t ncols, double alpha, const double* __restrict__ x, double beta,
-                   double* __restrict__ y)
+                   int32_t ncols, double alpha, const double* __restrict__ x,
+                   const double* __restrict__ us, double beta, double* __restrict__ y)
 {
    const int64_t first = ((blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5) * (2 * R);
    if (first >= block_rows) return; // whole warp: mma.sync below needs all 32 lanes
@@ -496,7 +554,7 @@ spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restric
                const int32_t t = start[p] + i + u;
                a[p][u]         = __ldg(blk_val + 16 * static_cast<int64_t>(t) + (lane & 15));
                const int64_t j = 4 * static_cast<int64_t>(__ldg(blk_col + t)) + k;
-               if (j < ncols) xb[p][u] = __ldg(x + j);
+               if (j < ncols) xb[p][u] = x_of<Unscale>(x, us, j);
             }
          }
       }
@@ -520,7 +578,175 @@ spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restric
       if (writer && b < block_rows)
       {
          const int64_t i = 4 * b + ((lane >> 2) & 3);
-         if (i < nrows) y[i] = combine(alpha, d0[p], beta, y + i);
+         if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(d0[p], us, i), beta, y + i);
+      }
+   }
+}
+
+// D = A * B (+ zero C) for one m16n8k16 fragment set, f16 inputs, f32 accumulation (layouts in
+// the notes at the top). a/b: .f16x2 registers, the lower-indexed element in the low 16 bits.
+__device__ inline void mma_16x8x16_f16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+   const float z = 0.0f;
+   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                "{%8, %9}, {%10, %11, %12, %13};\n"
+                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(z), "f"(z), "f"(z),
+                  "f"(z));
+#else
+   // The same fragments on CUDA cores. A[r][k] is held by lane 4(r%8) + (k%8)/2, register
+   // (r >= 8) + 2(k >= 8), half k%2; B[k][n] by lane 4n + (k%8)/2, register k >= 8, half k%2.
+   const int lane = static_cast<int>(threadIdx.x & 31);
+   const int grp  = lane >> 2;
+   const int n0   = 2 * (lane & 3);
+   d[0] = d[1] = d[2] = d[3] = 0.0f;
+#pragma unroll
+   for (int k = 0; k < 16; k += 2)
+   {
+      const int      src = (k & 7) >> 1;
+      const uint32_t alo = __shfl_sync(kFull, a[k >= 8 ? 2 : 0], 4 * grp + src); // row grp
+      const uint32_t ahi = __shfl_sync(kFull, a[k >= 8 ? 3 : 1], 4 * grp + src); // row grp + 8
+      const uint32_t b0  = __shfl_sync(kFull, b[k >= 8 ? 1 : 0], 4 * n0 + src);
+      const uint32_t b1  = __shfl_sync(kFull, b[k >= 8 ? 1 : 0], 4 * (n0 + 1) + src);
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+      {
+         const float al = __half2float(__ushort_as_half(static_cast<unsigned short>(alo >> (16 * h))));
+         const float ah = __half2float(__ushort_as_half(static_cast<unsigned short>(ahi >> (16 * h))));
+         const float x0 = __half2float(__ushort_as_half(static_cast<unsigned short>(b0 >> (16 * h))));
+         const float x1 = __half2float(__ushort_as_half(static_cast<unsigned short>(b1 >> (16 * h))));
+         d[0] = __fmaf_rn(al, x0, d[0]);
+         d[1] = __fmaf_rn(al, x1, d[1]);
+         d[2] = __fmaf_rn(ah, x0, d[2]);
+         d[3] = __fmaf_rn(ah, x1, d[3]);
+      }
+   }
+#endif
+}
+
+// 2^e as a double, e in [-1022, 1023].
+__device__ inline double pow2(int e)
+{
+   return __longlong_as_double(static_cast<long long>(e + 1023) << 52);
+}
+
+// tensor_core (fp16): one warp per 4 consecutive block rows, U steps of 4 tiles per block row
+// in flight (layout, scaling and rounding in the notes at the top).
+template <int U, bool Unscale>
+__global__ void __launch_bounds__(kThreads)
+spmv_tensor_h_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
+                     const unsigned short* __restrict__ blk_val, int32_t block_rows, int32_t nrows,
+                     int32_t ncols, double alpha, const double* __restrict__ x,
+                     const double* __restrict__ us, double beta, double* __restrict__ y)
+{
+   const int64_t first = ((blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5) * 4;
+   if (first >= block_rows) return; // whole warp: mma.sync below needs all 32 lanes
+   const int lane = static_cast<int>(threadIdx.x & 31);
+   const int grp  = lane >> 2; // PTX groupID
+   const int tig  = lane & 3;  // PTX threadID_in_group
+   const int r    = grp & 3;   // tile row of this lane's A rows and of its output
+   const int c    = 2 * (tig & 1); // first of the two tile columns of its A and B halves
+   // A rows grp and grp+8 are tile row r of block rows first + gA[0], first + gA[1]; B column
+   // grp (< 4) is block row first + grp; lanes with grp >= 4 hold zero B columns.
+   const int gA[2] = {grp >> 2, 2 + (grp >> 2)};
+   int32_t   startA[2], lenA[2];
+#pragma unroll
+   for (int h = 0; h < 2; ++h)
+   {
+      const int64_t b = first + gA[h];
+      startA[h]       = 0;
+      lenA[h]         = 0;
+      if (b < block_rows)
+      {
+         startA[h] = __ldg(blk_ptr + b);
+         lenA[h]   = __ldg(blk_ptr + b + 1) - startA[h];
+      }
+   }
+   int32_t sB = 0, lB = 0; // B column grp: block row first + grp
+   if (grp < 4 && first + grp < block_rows)
+   {
+      sB = __ldg(blk_ptr + first + grp);
+      lB = __ldg(blk_ptr + first + grp + 1) - sB;
+   }
+   int32_t most = max(lenA[0], lenA[1]);
+#pragma unroll
+   for (int d = 16; d > 0; d >>= 1) most = max(most, __shfl_xor_sync(kFull, most, d));
+   // Output of this lane (tig < 2): D[4g + r][g] for g = gOut, in register 2*tig + (grp >= 4).
+   const int gOut = (grp >> 2) + 2 * tig;
+   float     acc  = 0.0f;
+   for (int32_t i = 0; i < most; i += 4 * U)
+   {
+      uint32_t a[U][4], bfrag[U][2];
+      int      e[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+      {
+         const int32_t i0 = i + 4 * u; // first tile of the step in each block row
+#pragma unroll
+         for (int q2 = 0; q2 < 2; ++q2)
+         {
+            const int32_t k = i0 + (tig >> 1) + 2 * q2; // tile of A columns 2tig(+8 for q2 = 1)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+            {
+               uint32_t v = 0u; // no tile: zeros in A add exact zeros
+               if (k < lenA[h])
+               {
+                  const int64_t off = 16 * static_cast<int64_t>(startA[h] + k) + 4 * r + c;
+                  v = __ldg(reinterpret_cast<const unsigned int*>(blk_val + off)); // off even
+               }
+               a[u][h + 2 * q2] = v;
+            }
+         }
+         double xv[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+#pragma unroll
+         for (int q2 = 0; q2 < 2; ++q2)
+         {
+            const int32_t k = i0 + (tig >> 1) + 2 * q2;
+            if (k < lB)
+            {
+               const int64_t j = 4 * static_cast<int64_t>(__ldg(blk_col + sB + k)) + c;
+               if (j < ncols) xv[q2][0] = x_of<Unscale>(x, us, j);
+               if (j + 1 < ncols) xv[q2][1] = x_of<Unscale>(x, us, j + 1);
+            }
+         }
+         // The piece of B column grp: 16 values in lanes 4grp..4grp+3. Scale it so that its
+         // largest magnitude m lands in [2^10, 2^11): e = 10 - ilogb(m) (capped at 1023, where
+         // everything rounds to 0 in float anyway); e = 0 for an all-zero or non-finite piece.
+         double m = fmax(fmax(fabs(xv[0][0]), fabs(xv[0][1])), fmax(fabs(xv[1][0]), fabs(xv[1][1])));
+         m        = fmax(m, __shfl_xor_sync(kFull, m, 1));
+         m        = fmax(m, __shfl_xor_sync(kFull, m, 2));
+         e[u]     = (m > 0.0 && m <= 1.7976931348623157e308) ? min(10 - ilogb(m), 1023) : 0;
+         const double sc = pow2(e[u]);
+#pragma unroll
+         for (int q2 = 0; q2 < 2; ++q2)
+         {
+            const unsigned short lo = __half_as_ushort(__double2half(__dmul_rn(xv[q2][0], sc)));
+            const unsigned short hi = __half_as_ushort(__double2half(__dmul_rn(xv[q2][1], sc)));
+            bfrag[u][q2]            = static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
+         }
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+      {
+         if (i + 4 * u < most) // uniform in the warp
+         {
+            float d[4];
+            mma_16x8x16_f16(d, a[u], bfrag[u]);
+            const int   eo = __shfl_sync(kFull, e[u], 4 * (tig < 2 ? gOut : 0));
+            const float dv = tig == 0 ? (grp < 4 ? d[0] : d[1]) : (grp < 4 ? d[2] : d[3]);
+            acc            = __fadd_rn(acc, ldexpf(dv, -eo)); // exact unless subnormal in float
+         }
+      }
+   }
+   if (tig < 2)
+   {
+      const int64_t b = first + gOut;
+      const int64_t i = 4 * b + r;
+      if (b < block_rows && i < nrows)
+      {
+         y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(acc), us, i), beta, y + i);
       }
    }
 }
@@ -563,33 +789,88 @@ int32_t exclusive_sum(const int32_t* in, int32_t* out, int64_t n, Stream s, cons
    return total;
 }
 
-template <class V, int G>
+template <class V, int G, bool Unscale>
 void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
-                 double alpha, const double* x, double beta, double* y, Stream s)
+                 double alpha, const double* x, const double* us, double beta, double* y, Stream s)
 {
-   spmv_rows_kernel<V, G><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+   spmv_rows_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
       A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
-      plan.row_val.get(), A.block_rows, A.nrows, long_row_tiles, alpha, x, beta, y);
+      plan.row_val.get(), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
    AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
 }
 
-template <class V>
+template <class V, bool Unscale>
 void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
-                 double alpha, const double* x, double beta, double* y, Stream s)
+                 double alpha, const double* x, const double* us, double beta, double* y, Stream s)
 {
    switch (plan.group_lanes)
    {
    case 4:
-      return launch_rows<V, 4>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+      return launch_rows<V, 4, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
    case 8:
-      return launch_rows<V, 8>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+      return launch_rows<V, 8, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
    case 16:
-      return launch_rows<V, 16>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+      return launch_rows<V, 16, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
    case 32:
-      return launch_rows<V, 32>(A, plan, long_row_tiles, alpha, x, beta, y, s);
+      return launch_rows<V, 32, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
    default:
       AMGT_THROW("spmv: invalid group size in the plan");
    }
+}
+
+// The path's kernels, with (Unscale) or without the unscale vector us; false instantiates
+// kernels that never read it.
+template <class V, bool Unscale>
+void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+              const double* us, double beta, double* y, Stream s)
+{
+   using Acc = typename StorageTraits<V>::acc_t;
+   switch (plan.path)
+   {
+   case SpmvPath::cuda_core:
+      launch_rows<V, Unscale>(A, plan, std::numeric_limits<int32_t>::max(), alpha, x, us, beta, y, s);
+      return;
+   case SpmvPath::cuda_core_balanced:
+      // Short rows (and empty ones) straight to y; long rows by chunks, then combined.
+      launch_rows<V, Unscale>(A, plan, kSpmvBalancedTiles, alpha, x, us, beta, y, s);
+      if (plan.num_chunks > 0)
+      {
+         spmv_chunks_kernel<V, Unscale><<<blocks_for(plan.num_chunks * 32), kThreads, 0, s>>>(
+            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+            plan.chunk_row.get(), plan.chunk_tile.get(), plan.chunk_val.get(), plan.num_chunks, x, us,
+            plan.partial.get());
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_chunks_kernel");
+         spmv_long_rows_kernel<Acc, Unscale><<<blocks_for(int64_t{plan.num_long_rows} * 32), kThreads, 0, s>>>(
+            A.blk_ptr.get(), plan.long_row.get(), plan.long_chunk.get(), plan.num_long_rows, A.nrows,
+            plan.partial.get(), alpha, us, beta, y);
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_long_rows_kernel");
+      }
+      return;
+   case SpmvPath::tensor_core:
+      if constexpr (std::is_same_v<V, double>)
+      {
+         constexpr int64_t rows_per_warp = 2 * kTensorPairs;
+         spmv_tensor_kernel<kTensorPairs, 4 / kTensorPairs, Unscale>
+            <<<blocks_for((int64_t{A.block_rows} + rows_per_warp - 1) / rows_per_warp * 32), kThreads, 0, s>>>(
+               A.blk_ptr.get(), A.blk_col.get(), A.blk_val.get(), A.block_rows, A.nrows, A.ncols,
+               alpha, x, us, beta, y);
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_kernel");
+         return;
+      }
+      else if constexpr (std::is_same_v<V, half_t>)
+      {
+         spmv_tensor_h_kernel<kTensorHalfSteps, Unscale>
+            <<<blocks_for((int64_t{A.block_rows} + 3) / 4 * 32), kThreads, 0, s>>>(
+               A.blk_ptr.get(), A.blk_col.get(), stored(A.blk_val.get()), A.block_rows, A.nrows,
+               A.ncols, alpha, x, us, beta, y);
+         AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_h_kernel");
+         return;
+      }
+      break;
+   case SpmvPath::automatic:
+      break;
+   }
+   AMGT_THROW(std::string("spmv: the plan holds no runnable path (") + to_string(plan.path) + ")");
 }
 
 } // namespace
@@ -627,7 +908,8 @@ SpmvPath choose_spmv_path(Precision p, const SpmvStats& st)
    if (st.tiles == 0) return SpmvPath::cuda_core;
    const double fill           = static_cast<double>(st.nnz) / static_cast<double>(st.tiles);
    const double dense_fraction = static_cast<double>(st.dense_tiles) / static_cast<double>(st.tiles);
-   if (kSpmvAutoTensorCore && p == Precision::fp64 && fill >= kDenseTileNnz && dense_fraction >= 0.5)
+   if (kSpmvAutoTensorCore && (p == Precision::fp64 || p == Precision::fp16) && fill >= kDenseTileNnz &&
+       dense_fraction >= 0.5)
    {
       return SpmvPath::tensor_core;
    }
@@ -662,8 +944,8 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
    SpmvPath path = forced == SpmvPath::automatic
                        ? choose_spmv_path(StorageTraits<V>::precision, plan.stats)
                        : forced;
-   // fp32/fp16 have no tensor-core form of the rounding contract yet: CUDA cores instead.
-   if (path == SpmvPath::tensor_core && !std::is_same_v<V, double>) path = SpmvPath::cuda_core;
+   // fp32 has no tensor-core form of its rounding contract (tf32 inputs): CUDA cores instead.
+   if (path == SpmvPath::tensor_core && std::is_same_v<V, float>) path = SpmvPath::cuda_core;
    plan.path = path;
    if (path == SpmvPath::tensor_core || A.nrows == 0) return plan; // reads A.blk_val directly
 
@@ -729,12 +1011,12 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
 
 template <class V>
 void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-          double beta, double* y, Stream s)
+          double beta, double* y, Stream s, const double* unscale)
 {
-   using Acc = typename StorageTraits<V>::acc_t;
    AMGT_REQUIRE(plan.nrows == A.nrows && plan.ncols == A.ncols && plan.block_rows == A.block_rows &&
                     plan.num_tiles == A.num_tiles,
                 "spmv: the plan was made for a matrix of another shape");
+   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
    if (A.nrows == 0) return;
    AMGT_REQUIRE(y != nullptr, "spmv: y is null");
    if (alpha == 0.0)
@@ -744,50 +1026,14 @@ void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const d
       return;
    }
    AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
-
-   switch (plan.path)
-   {
-   case SpmvPath::cuda_core:
-      launch_rows<V>(A, plan, std::numeric_limits<int32_t>::max(), alpha, x, beta, y, s);
-      return;
-   case SpmvPath::cuda_core_balanced:
-      // Short rows (and empty ones) straight to y; long rows by chunks, then combined.
-      launch_rows<V>(A, plan, kSpmvBalancedTiles, alpha, x, beta, y, s);
-      if (plan.num_chunks > 0)
-      {
-         spmv_chunks_kernel<V><<<blocks_for(plan.num_chunks * 32), kThreads, 0, s>>>(
-            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
-            plan.chunk_row.get(), plan.chunk_tile.get(), plan.chunk_val.get(), plan.num_chunks, x,
-            plan.partial.get());
-         AMGT_DEVICE_CHECK_LAUNCH("spmv_chunks_kernel");
-         spmv_long_rows_kernel<Acc><<<blocks_for(int64_t{plan.num_long_rows} * 32), kThreads, 0, s>>>(
-            A.blk_ptr.get(), plan.long_row.get(), plan.long_chunk.get(), plan.num_long_rows, A.nrows,
-            plan.partial.get(), alpha, beta, y);
-         AMGT_DEVICE_CHECK_LAUNCH("spmv_long_rows_kernel");
-      }
-      return;
-   case SpmvPath::tensor_core:
-      if constexpr (std::is_same_v<V, double>)
-      {
-         constexpr int64_t rows_per_warp = 2 * kTensorPairs;
-         spmv_tensor_kernel<kTensorPairs, 4 / kTensorPairs>
-            <<<blocks_for((int64_t{A.block_rows} + rows_per_warp - 1) / rows_per_warp * 32), kThreads, 0, s>>>(
-               A.blk_ptr.get(), A.blk_col.get(), A.blk_val.get(), A.block_rows, A.nrows, A.ncols,
-               alpha, x, beta, y);
-         AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_kernel");
-         return;
-      }
-      break;
-   case SpmvPath::automatic:
-      break;
-   }
-   AMGT_THROW(std::string("spmv: the plan holds no runnable path (") + to_string(plan.path) + ")");
+   if (unscale != nullptr) run_spmv<V, true>(A, plan, alpha, x, unscale, beta, y, s);
+   else run_spmv<V, false>(A, plan, alpha, x, nullptr, beta, y, s);
 }
 
 #define AMGT_INSTANTIATE(V)                                                                        \
    template SpmvPlan<V> make_spmv_plan<V>(const DeviceMbsr<V>&, Stream, const Allocator&, SpmvPath); \
    template void spmv<V>(const DeviceMbsr<V>&, const SpmvPlan<V>&, double, const double*, double,   \
-                         double*, Stream);
+                         double*, Stream, const double*);
 AMGT_INSTANTIATE(double)
 AMGT_INSTANTIATE(float)
 AMGT_INSTANTIATE(half_t)

@@ -22,7 +22,8 @@ enum class SpmvPath
    automatic,          // make_spmv_plan chooses one of the three below
    cuda_core,          // a group of lanes per block row, packed values, bitmap-driven
    cuda_core_balanced, // long block rows cut into 64-tile chunks, one warp each, then combined
-   tensor_core         // fp64 mma.m8n8k4 on dense tiles (fp32/fp16: runs cuda_core)
+   tensor_core         // fp64 mma.m8n8k4, fp16 mma.m16n8k16 (fp32 accumulation) on the dense
+                       // tiles; fp32: runs cuda_core
 };
 
 const char* to_string(SpmvPath p);
@@ -31,9 +32,10 @@ const char* to_string(SpmvPath p);
 // of this many tiles, one warp each (the paper's budget of 64 tiles per warp).
 constexpr int kSpmvBalancedTiles = 64;
 
-// Whether the automatic choice may pick tensor_core (fp64, fill >= kDenseTileNnz, at least
-// half the tiles dense). Off: on an H100 the packed CUDA-core path was faster even on
-// all-full tiles (see the notes in spmv_device.cu); tensor_core stays available by request.
+// Whether the automatic choice may pick tensor_core (fp64 or fp16, fill >= kDenseTileNnz, at
+// least half the tiles dense). Off: on an H100 the packed CUDA-core path was faster even on
+// all-full tiles in fp64 (see the notes in spmv_device.cu); the fp16 tensor-core path is not
+// timed yet. tensor_core stays available by request (forced = tensor_core).
 constexpr bool kSpmvAutoTensorCore = false;
 
 // What the plan measured (one pass over the bitmaps and blk_ptr).
@@ -82,7 +84,7 @@ struct SpmvPlan
 };
 
 // Measures A (synchronises the stream), chooses the path (forced != automatic: that path;
-// tensor_core for fp32/fp16 becomes cuda_core, see spmv_device.cu) and builds its arrays
+// tensor_core for fp32 becomes cuda_core, see spmv_device.cu) and builds its arrays
 // with the allocator. The automatic rule is in choose_spmv_path.
 template <class V>
 SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& a,
@@ -97,10 +99,16 @@ int32_t spmv_group_lanes(double mean_tiles_per_block_row);
 // y = alpha * A * x + beta * y. x: A.ncols device doubles, y: A.nrows device doubles, never
 // aliasing. beta == 0 overwrites y; alpha == 0 gives y = beta * y without reading A or x.
 // Enqueues kernels on s and returns: no allocation, no copy, no synchronisation.
-// Throws amgt::Error if the plan was made for a matrix of another shape.
+// unscale (optional, device, nrows doubles, A square): y = alpha * diag(u) * A * diag(u) * x
+// + beta * y with the rounding of spmv_ref (spmv/spmv.h); nullptr runs kernels that never
+// touch it. Throws amgt::Error if the plan was made for a matrix of another shape, or if
+// unscale is given for a non-square A.
+// Rounding of the fp16 tensor_core path: as spmv_ref except that x_j (times u_j) is rounded
+// to half after a power-of-two scaling (details in spmv_device.cu); it matches spmv_ref bit
+// for bit on small-integer inputs only.
 template <class V>
 void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-          double beta, double* y, Stream s);
+          double beta, double* y, Stream s, const double* unscale = nullptr);
 
 extern template SpmvPlan<double> make_spmv_plan<double>(const DeviceMbsr<double>&, Stream,
                                                         const Allocator&, SpmvPath);
@@ -109,10 +117,10 @@ extern template SpmvPlan<float>  make_spmv_plan<float>(const DeviceMbsr<float>&,
 extern template SpmvPlan<half_t> make_spmv_plan<half_t>(const DeviceMbsr<half_t>&, Stream,
                                                         const Allocator&, SpmvPath);
 extern template void spmv<double>(const DeviceMbsr<double>&, const SpmvPlan<double>&, double,
-                                  const double*, double, double*, Stream);
+                                  const double*, double, double*, Stream, const double*);
 extern template void spmv<float>(const DeviceMbsr<float>&, const SpmvPlan<float>&, double,
-                                 const double*, double, double*, Stream);
+                                 const double*, double, double*, Stream, const double*);
 extern template void spmv<half_t>(const DeviceMbsr<half_t>&, const SpmvPlan<half_t>&, double,
-                                  const double*, double, double*, Stream);
+                                  const double*, double, double*, Stream, const double*);
 
 } // namespace amgt::device

@@ -21,6 +21,20 @@
 //           6 u_d |beta y0|.
 //   => |y_i - yref_i| <= rel_spmv(k) |alpha| S + 12 u_d |alpha| S + 6 u_d |beta y0_i|,
 //      rel_spmv(k) = gamma_k(u_a)(1+u_s)^2 + 2u_s + u_s^2 + gamma_k(u_d).
+//   (fp16 levels round x to float, |xi_j| <= 2^-24 < u_s: the bound above stays valid.)
+//
+// SpMV with unscale u (y = alpha diag(u) A diag(u) x + beta y): the same with x_j u_j in place
+//   of x_j and S = |u_i| (|A| |u o x|)_i. Extra roundings, all in double: x_j u_j (once in
+//   the kernel and once in the oracle) and s u_i (once each); each moves the result by at
+//   most u_d (1+u_s)^2 S <= 2 u_d S, so 8 u_d |alpha| S covers them (spmv_unscale_extra).
+//
+// fp16 tensor-core SpMV (spmv_device.cu): x_j is rounded to half after a power-of-two scaling
+//   per piece of 16 entries with max m: |x~_j - x_j| <= 2^-11 |x_j| + 2^-35 m (half's
+//   subnormals), values exact in half; the 16 products of a step are summed inside the mma
+//   with at most one fp32 ulp (2^-23, truncation allowed) per addition, then one RNE fp32 add
+//   per step: a chain of at most 16 + ceil(T/4) additions for T tiles per block row. So
+//   rel_spmv with u_s = 2^-11 (values and x), u_a = 2^-23, k = 16 + ceil(T/4), plus the
+//   underflow term 2^-35 (1+u_s)(|A| 1)_i max_j |x_j| |alpha| (spmv_tensor_fp16_tolerance).
 //
 // SpGEMM, entry (i,j) with K product terms (K <= max nonzeros per row of A):
 //   kernel: c_acc = fl_acc(sum a~ b~), |c_acc - c| <= e S, e = gamma_K(u_a)(1+u_s)^2 + 2u_s
@@ -90,6 +104,24 @@ inline double spmv_tolerance(const Roundoff& r, int k, double alpha, double abs_
                     12 * kUnitDouble * std::fabs(alpha) * abs_ax +
                     6 * kUnitDouble * std::fabs(beta * y0);
    return kSlack * t;
+}
+
+// The extra rounding of an unscaled SpMV (see the top), to add to spmv_tolerance with
+// abs_ax = S = |u_i| (|A| |u o x|)_i.
+inline double spmv_unscale_extra(double alpha, double abs_ax)
+{
+   return kSlack * 8 * kUnitDouble * std::fabs(alpha) * abs_ax;
+}
+
+// fp16 tensor-core SpMV against the fp64 oracle. tiles: max tiles per block row; abs_ax = S;
+// abs_a_xmax = (|A| 1)_i max_j |x_j| (x_j u_j with unscale).
+inline double spmv_tensor_fp16_tolerance(int tiles, double alpha, double abs_ax, double abs_a_xmax,
+                                         double beta, double y0)
+{
+   constexpr Roundoff r{0x1p-11, 0x1p-23, 0.0};
+   const int          k = 16 + (tiles + 3) / 4;
+   return spmv_tolerance(r, k, alpha, abs_ax, beta, y0) +
+          kSlack * 0x1p-35 * (1 + r.store) * std::fabs(alpha) * abs_a_xmax;
 }
 
 constexpr double rel_spgemm(const Roundoff& r, int k)

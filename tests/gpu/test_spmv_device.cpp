@@ -26,6 +26,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -93,14 +94,16 @@ dev::DeviceMbsr<V> upload(const CsrMatrix& a)
 
 // One GPU call on fresh device vectors: x exactly ncols long, y nrows long plus sentinels.
 // Returns y[0..nrows); fails the test if a sentinel changed.
+// With a non-empty u: the unscaled product (u exactly nrows long on the device).
 template <class V>
 std::vector<double> gpu_spmv(const dev::DeviceMbsr<V>& m, const dev::SpmvPlan<V>& plan, double alpha,
-                             const std::vector<double>& x, double beta, std::vector<double> y0)
+                             const std::vector<double>& x, double beta, std::vector<double> y0,
+                             const std::vector<double>& u = {})
 {
    const size_t n = y0.size();
    y0.insert(y0.end(), kTail, kSentinel);
-   DevArray<double> dx(x), dy(y0);
-   dev::spmv(m, plan, alpha, dx.get(), beta, dy.get(), nullptr);
+   DevArray<double> dx(x), dy(y0), du(u);
+   dev::spmv(m, plan, alpha, dx.get(), beta, dy.get(), nullptr, u.empty() ? nullptr : du.get());
    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
    std::vector<double> y = dy.to_host();
@@ -189,6 +192,34 @@ CsrMatrix far_apart(Fill fill, uint32_t seed)
    for (int32_t j = 0; j < 700; j += 3) e.push_back({0, j, draw_value(rng, fill)});
    for (int32_t j = 1; j < 700; j += 2) e.push_back({9998, j, draw_value(rng, fill)});
    return from_entries(9999, 701, e);
+}
+
+// (|A| 1)_i max_j |x_j| for the underflow term of the fp16 tensor-core bound; absx = |x|.
+std::vector<double> abs_a_times_max(const CsrMatrix& a, const std::vector<double>& absx)
+{
+   const double        xmax = absx.empty() ? 0.0 : *std::max_element(absx.begin(), absx.end());
+   std::vector<double> ones(static_cast<size_t>(a.ncols), 1.0), r(static_cast<size_t>(a.nrows), 0.0);
+   csr_spmv_ref(abs_values(a).view(), 1.0, ones.data(), 0.0, r.data());
+   for (double& v : r) v *= xmax;
+   return r;
+}
+
+// Square, with long block rows (the balanced path's chunks): rows 0..3 hold 1500 entries,
+// row 1001 2000, the others 3; 2003 rows (a partial last tile).
+CsrMatrix long_rows_square(Fill fill, uint32_t seed)
+{
+   const int32_t      n = 2003;
+   std::mt19937       rng(seed);
+   std::vector<int32_t> perm(static_cast<size_t>(n));
+   std::vector<Entry> e;
+   for (int32_t i = 0; i < n; ++i)
+   {
+      const int count = i < 4 ? 1500 : i == 1001 ? 2000 : 3;
+      for (int32_t j = 0; j < n; ++j) perm[static_cast<size_t>(j)] = j;
+      std::shuffle(perm.begin(), perm.end(), rng);
+      for (int k = 0; k < count; ++k) e.push_back({i, perm[static_cast<size_t>(k)], draw_value(rng, fill)});
+   }
+   return from_entries(n, n, e);
 }
 
 std::vector<NamedMatrix> exact_cases()
@@ -310,10 +341,12 @@ TYPED_TEST(SpmvDevice, WithinToleranceOnRandomInputs)
       const Mbsr<V>             hm = csr_to_mbsr<V>(a.view());
       const dev::DeviceMbsr<V>  dm = upload<V>(a);
       const int                 k  = max_row_nnz(a);
+      const int                 tiles = mbsr_stats(hm).max_tiles_per_block_row;
       const std::vector<double> x  = random_vector(a.ncols, Fill::random, ++seed);
       std::vector<double>       absx(x.size()), ax(static_cast<size_t>(a.nrows));
       for (size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
       csr_spmv_ref(abs_values(a).view(), 1.0, absx.data(), 0.0, ax.data());
+      const std::vector<double> axmax = abs_a_times_max(a, absx);
       for (dev::SpmvPath path : kPaths)
       {
          const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, nullptr, alloc, path);
@@ -332,10 +365,16 @@ TYPED_TEST(SpmvDevice, WithinToleranceOnRandomInputs)
             for (int32_t i = 0; i < a.nrows; ++i)
             {
                const double y0i = ab.beta == 0.0 ? 0.0 : y0[static_cast<size_t>(i)];
-               const double tol = spmv_tolerance(r, k, ab.alpha, ax[i], ab.beta, y0i);
+               const bool   tc16 = std::is_same_v<V, half_t> && plan.path == dev::SpmvPath::tensor_core;
+               const double tol_ref = spmv_tolerance(r, k, ab.alpha, ax[i], ab.beta, y0i);
+               // fp16 tensor_core rounds x to half (spmv_device.cu): its own bound against the
+               // oracle, and against spmv_ref the sum of both bounds.
+               const double tol = tc16 ? spmv_tensor_fp16_tolerance(tiles, ab.alpha, ax[i], axmax[i], ab.beta, y0i)
+                                       : tol_ref;
                const double order_tol =
-                  kSlack * (2 * gamma_k(k, r.acc) * (1 + r.store) * (1 + r.store) * std::fabs(ab.alpha) * ax[i] +
-                            12 * kUnitDouble * std::fabs(ab.alpha) * ax[i] + 6 * kUnitDouble * std::fabs(ab.beta * y0i));
+                  tc16 ? tol + tol_ref
+                       : kSlack * (2 * gamma_k(k, r.acc) * (1 + r.store) * (1 + r.store) * std::fabs(ab.alpha) * ax[i] +
+                                   12 * kUnitDouble * std::fabs(ab.alpha) * ax[i] + 6 * kUnitDouble * std::fabs(ab.beta * y0i));
                const double err       = std::fabs(y[i] - oracle[i]);
                const double err_order = std::fabs(y[i] - ref[i]);
                ASSERT_LE(err, tol) << "row " << i << ": " << y[i] << " vs oracle " << oracle[i];
@@ -388,16 +427,16 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       EXPECT_EQ(p.fill, hs.fill);
       EXPECT_EQ(dev::choose_spmv_path(StorageTraits<V>::precision, p.stats), p.path);
       dev::SpmvPath expected = c.expected;
-      if (expected == dev::SpmvPath::tensor_core && !std::is_same_v<V, double>)
+      if (expected == dev::SpmvPath::tensor_core && std::is_same_v<V, float>)
       {
-         expected = dev::SpmvPath::cuda_core; // no fp32/fp16 tensor-core path yet
+         expected = dev::SpmvPath::cuda_core; // no fp32 tensor-core path
       }
       EXPECT_EQ(p.path, expected) << dev::to_string(p.path);
       for (dev::SpmvPath forced : {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
                                    dev::SpmvPath::tensor_core})
       {
          const dev::SpmvPlan<V> f = dev::make_spmv_plan(dm, nullptr, alloc, forced);
-         const bool falls_back = forced == dev::SpmvPath::tensor_core && !std::is_same_v<V, double>;
+         const bool falls_back = forced == dev::SpmvPath::tensor_core && std::is_same_v<V, float>;
          EXPECT_EQ(f.path, falls_back ? dev::SpmvPath::cuda_core : forced);
       }
    }
@@ -414,6 +453,8 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st),
              dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core);
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core);
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp16, st),
+             dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core);
    st = dev::SpmvStats{};
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core); // no tiles
    EXPECT_EQ(dev::spmv_group_lanes(3.0), 4);
@@ -563,6 +604,234 @@ TYPED_TEST(SpmvDevice, PlanOfAnotherMatrixIsRejected)
    DevArray<double>         dx(std::vector<double>(40, 1.0)), dy(std::vector<double>(44, 0.0));
    EXPECT_THROW(dev::spmv(b, pa, 1.0, dx.get(), 0.0, dy.get(), nullptr), amgt::Error);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// ---- unscaling: y = alpha diag(u) A diag(u) x + beta y ------------------------------------
+
+std::vector<NamedMatrix> square_cases(Fill fill)
+{
+   std::vector<NamedMatrix> c;
+   if (fill == Fill::small_int)
+      for (const NamedMatrix& m : edge_matrices())
+         if (m.a.nrows == m.a.ncols) c.push_back(m);
+   c.push_back({"random_1000", random_csr(1000, 1000, 0.005, fill, 601)});
+   c.push_back({"random_1001", random_csr(1001, 1001, 0.006, fill, 602)}); // n % 4 = 1
+   c.push_back({"laplacian_61x67", fill == Fill::small_int ? laplacian_2d(61, 67)
+                                                             : random_csr(4087, 4087, 0.001, fill, 603)});
+   c.push_back({"dense_66x66", random_csr(66, 66, 1.0, fill, 604)});
+   c.push_back({"block_tridiagonal_2002", block_tridiagonal(2002, fill, 605)}); // n % 4 = 2
+   c.push_back({"long_rows_2003", long_rows_square(fill, 606)});                 // n % 4 = 3
+   return c;
+}
+
+// Powers of two 2^-2..2^2: with small-integer A and x every partial sum stays exact (also the
+// fp16 tensor path's scaled x: x_j u_j 2^e is an integer below 2^11).
+std::vector<double> pow2_vector(int32_t n, uint32_t seed)
+{
+   std::vector<double> u(static_cast<size_t>(n));
+   for (int32_t i = 0; i < n; ++i)
+      u[static_cast<size_t>(i)] = std::ldexp(1.0, static_cast<int>((seed + 7u * static_cast<uint32_t>(i)) % 5) - 2);
+   return u;
+}
+
+TYPED_TEST(SpmvDevice, UnscaleExactOnSmallIntegerInputs)
+{
+   using V           = TypeParam;
+   auto alloc        = dev::runtime_allocator();
+   int  nonzero_runs = 0;
+   for (const NamedMatrix& c : square_cases(Fill::small_int))
+   {
+      const CsrMatrix&          a  = c.a;
+      const Mbsr<V>             hm = csr_to_mbsr<V>(a.view());
+      const dev::DeviceMbsr<V>  dm = upload<V>(a);
+      const std::vector<double> x  = random_vector(a.ncols, Fill::small_int, 41);
+      const std::vector<double> xn(x.size(), kNaN);
+      const std::vector<double> u  = pow2_vector(a.nrows, 3);
+      for (dev::SpmvPath path : kPaths)
+      {
+         const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, nullptr, alloc, path);
+         for (const AlphaBeta& ab : kExactCombos)
+         {
+            SCOPED_TRACE(c.name + " path=" + dev::to_string(plan.path) + " alpha=" + std::to_string(ab.alpha) +
+                         " beta=" + std::to_string(ab.beta));
+            const std::vector<double>& xs = ab.alpha == 0.0 ? xn : x;
+            const std::vector<double>  y0 = ab.beta == 0.0
+                                                ? std::vector<double>(static_cast<size_t>(a.nrows), kNaN)
+                                                : random_vector(a.nrows, Fill::small_int, 42);
+            std::vector<double> ref = y0;
+            spmv_ref(hm, ab.alpha, xs.data(), ab.beta, ref.data(), u.empty() ? nullptr : u.data());
+            const std::vector<double> y = gpu_spmv(dm, plan, ab.alpha, xs, ab.beta, y0, u);
+            bool gpu_nonzero = false, ref_nonzero = false;
+            for (size_t i = 0; i < y.size(); ++i)
+            {
+               ASSERT_TRUE(std::isfinite(y[i])) << "row " << i;
+               ASSERT_EQ(bits_of(y[i]), bits_of(ref[i])) << "row " << i << ": " << y[i] << " vs " << ref[i];
+               gpu_nonzero = gpu_nonzero || y[i] != 0.0;
+               ref_nonzero = ref_nonzero || ref[i] != 0.0;
+            }
+            EXPECT_EQ(gpu_nonzero, ref_nonzero) << "all-zero output where the reference is not";
+            nonzero_runs += gpu_nonzero;
+         }
+      }
+   }
+   EXPECT_GT(nonzero_runs, 300);
+}
+
+// Random A, x and u in [0.5, 2): against spmv_ref with the same u (summation order only, plus
+// the unscaling's double roundings) and against the fp64 oracle (tolerances.h).
+TYPED_TEST(SpmvDevice, UnscaleWithinToleranceOnRandomInputs)
+{
+   using V          = TypeParam;
+   const Roundoff r = roundoff<V>();
+   auto     alloc   = dev::runtime_allocator();
+   double   worst   = 0.0;
+   int64_t  rows    = 0;
+   uint32_t seed    = 1900;
+   for (const NamedMatrix& c : square_cases(Fill::random))
+   {
+      const CsrMatrix&          a     = c.a;
+      const Mbsr<V>             hm    = csr_to_mbsr<V>(a.view());
+      const dev::DeviceMbsr<V>  dm    = upload<V>(a);
+      const int                 k     = max_row_nnz(a);
+      const int                 tiles = mbsr_stats(hm).max_tiles_per_block_row;
+      const std::vector<double> x     = random_vector(a.ncols, Fill::random, ++seed);
+      std::vector<double>       u     = random_vector(a.nrows, Fill::random, ++seed);
+      for (double& v : u) v = std::fabs(v);
+      std::vector<double> xs(x.size()), absxs(x.size()), s(static_cast<size_t>(a.nrows));
+      for (size_t j = 0; j < x.size(); ++j) xs[j] = x[j] * u[j], absxs[j] = std::fabs(xs[j]);
+      csr_spmv_ref(abs_values(a).view(), 1.0, absxs.data(), 0.0, s.data());
+      std::vector<double> axmax = abs_a_times_max(a, absxs);
+      for (int32_t i = 0; i < a.nrows; ++i) s[i] *= u[i], axmax[i] *= u[i];
+      for (dev::SpmvPath path : kPaths)
+      {
+         const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, nullptr, alloc, path);
+         const bool             tc16 = std::is_same_v<V, half_t> && plan.path == dev::SpmvPath::tensor_core;
+         for (const AlphaBeta& ab : {AlphaBeta{1.0, 0.0}, AlphaBeta{1.5, -0.7}})
+         {
+            SCOPED_TRACE(c.name + " path=" + dev::to_string(plan.path) + " alpha=" + std::to_string(ab.alpha));
+            const std::vector<double> y0 = ab.beta == 0.0
+                                               ? std::vector<double>(static_cast<size_t>(a.nrows), kNaN)
+                                               : random_vector(a.nrows, Fill::random, ++seed);
+            std::vector<double> oracle(static_cast<size_t>(a.nrows), 0.0), ref = y0;
+            csr_spmv_ref(a.view(), 1.0, xs.data(), 0.0, oracle.data());
+            for (int32_t i = 0; i < a.nrows; ++i)
+            {
+               const double ax = oracle[i] * u[i];
+               oracle[i]       = ab.beta == 0.0 ? ab.alpha * ax : ab.alpha * ax + ab.beta * y0[i];
+            }
+            spmv_ref(hm, ab.alpha, x.data(), ab.beta, ref.data(), u.data());
+            const std::vector<double> y = gpu_spmv(dm, plan, ab.alpha, x, ab.beta, y0, u);
+            for (int32_t i = 0; i < a.nrows; ++i)
+            {
+               const double y0i     = ab.beta == 0.0 ? 0.0 : y0[i];
+               const double extra   = spmv_unscale_extra(ab.alpha, s[i]);
+               const double tol_ref = spmv_tolerance(r, k, ab.alpha, s[i], ab.beta, y0i) + extra;
+               const double tol     = tc16 ? spmv_tensor_fp16_tolerance(tiles, ab.alpha, s[i], axmax[i], ab.beta, y0i) + extra
+                                           : tol_ref;
+               // Same rounded inputs as spmv_ref except in the fp16 tensor path: order only.
+               const double order_tol =
+                  tc16 ? tol + tol_ref
+                       : kSlack * (2 * gamma_k(k, r.acc) * (1 + r.store) * (1 + r.store) * std::fabs(ab.alpha) * s[i] +
+                                   12 * kUnitDouble * std::fabs(ab.alpha) * s[i] + 6 * kUnitDouble * std::fabs(ab.beta * y0i)) +
+                             extra;
+               ASSERT_LE(std::fabs(y[i] - oracle[i]), tol) << "row " << i << ": " << y[i] << " vs oracle " << oracle[i];
+               ASSERT_LE(std::fabs(y[i] - ref[i]), order_tol) << "row " << i << ": " << y[i] << " vs spmv_ref " << ref[i];
+               if (tol > 0) worst = std::max(worst, std::fabs(y[i] - oracle[i]) / tol);
+               ++rows;
+            }
+         }
+      }
+   }
+   EXPECT_GT(rows, 50000);
+   EXPECT_LE(worst, 1.0);
+}
+
+TYPED_TEST(SpmvDevice, UnscaleNeedsSquareMatrix)
+{
+   using V                     = TypeParam;
+   auto                     alloc = dev::runtime_allocator();
+   const dev::DeviceMbsr<V> a     = upload<V>(random_csr(40, 44, 0.1, Fill::small_int, 1));
+   for (dev::SpmvPath path : kPaths)
+   {
+      const dev::SpmvPlan<V> p = dev::make_spmv_plan(a, nullptr, alloc, path);
+      DevArray<double>       dx(std::vector<double>(44, 1.0)), dy(std::vector<double>(40, 0.0)),
+          du(std::vector<double>(44, 1.0));
+      EXPECT_THROW(dev::spmv(a, p, 1.0, dx.get(), 0.0, dy.get(), nullptr, du.get()), amgt::Error);
+   }
+   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// ---- fp16: coarse residuals of 1e-9 and below must not underflow ------------------------
+
+class SpmvDeviceFp16 : public ::testing::Test
+{
+protected:
+   void SetUp() override
+   {
+      int n = 0;
+      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
+      ASSERT_GT(n, 0) << "gpu test run without a GPU";
+   }
+};
+
+// x of magnitude 1e-9 (all below half's smallest subnormal), and x mixing magnitudes 1..1e-12
+// inside the same tile pieces: every path within its bound of the fp64 oracle, nonzero rows
+// where the oracle's are, and the CUDA-core paths within the summation-order bound of
+// spmv_ref. The tensor path forced on a matrix of dense tiles.
+TEST_F(SpmvDeviceFp16, TinyXDoesNotUnderflow)
+{
+   using V          = half_t;
+   const Roundoff r = roundoff<V>();
+   auto           alloc = dev::runtime_allocator();
+   for (const NamedMatrix& c : {NamedMatrix{"block_tridiagonal_2002", block_tridiagonal(2002, Fill::random, 801)},
+                                NamedMatrix{"random_1001", random_csr(1001, 1001, 0.01, Fill::random, 802)}})
+   {
+      const CsrMatrix&         a     = c.a;
+      const Mbsr<V>            hm    = csr_to_mbsr<V>(a.view());
+      const dev::DeviceMbsr<V> dm    = upload<V>(a);
+      const int                k     = max_row_nnz(a);
+      const int                tiles = mbsr_stats(hm).max_tiles_per_block_row;
+      for (int mixed = 0; mixed < 2; ++mixed)
+      {
+         std::vector<double> x = random_vector(a.ncols, Fill::random, 803);
+         for (size_t j = 0; j < x.size(); ++j) x[j] *= mixed ? std::pow(10.0, -static_cast<double>(j % 13)) : 1.0e-9;
+         std::vector<double> absx(x.size()), ax(static_cast<size_t>(a.nrows)), oracle(ax.size()), ref(ax.size());
+         for (size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
+         csr_spmv_ref(abs_values(a).view(), 1.0, absx.data(), 0.0, ax.data());
+         const std::vector<double> axmax = abs_a_times_max(a, absx);
+         csr_spmv_ref(a.view(), 1.0, x.data(), 0.0, oracle.data());
+         spmv_ref(hm, 1.0, x.data(), 0.0, ref.data());
+         for (dev::SpmvPath path : kPaths)
+         {
+            const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, nullptr, alloc, path);
+            SCOPED_TRACE(c.name + " mixed=" + std::to_string(mixed) + " path=" + dev::to_string(plan.path));
+            const bool tc16 = plan.path == dev::SpmvPath::tensor_core;
+            const std::vector<double> y =
+               gpu_spmv(dm, plan, 1.0, x, 0.0, std::vector<double>(static_cast<size_t>(a.nrows), kNaN));
+            int nonzero = 0;
+            for (int32_t i = 0; i < a.nrows; ++i)
+            {
+               const double tol = tc16 ? spmv_tensor_fp16_tolerance(tiles, 1.0, ax[i], axmax[i], 0.0, 0.0)
+                                       : spmv_tolerance(r, k, 1.0, ax[i], 0.0, 0.0);
+               ASSERT_LE(std::fabs(y[i] - oracle[i]), tol) << "row " << i << ": " << y[i] << " vs " << oracle[i];
+               if (!tc16)
+               {
+                  const double order_tol = kSlack * (2 * gamma_k(k, r.acc) * (1 + r.store) * (1 + r.store) * ax[i] +
+                                                     12 * kUnitDouble * ax[i]);
+                  ASSERT_LE(std::fabs(y[i] - ref[i]), order_tol) << "row " << i;
+               }
+               // (Mixed magnitudes: the tensor path may round a term 2^-35 below its piece's
+               // largest to 0, within its bound, so only the uniform case asserts this there.)
+               if (oracle[i] != 0.0 && !(tc16 && mixed))
+               {
+                  ASSERT_NE(y[i], 0.0) << "row " << i << " underflowed to 0";
+               }
+               nonzero += y[i] != 0.0;
+            }
+            EXPECT_GT(nonzero, a.nrows / 2);
+         }
+      }
+   }
 }
 
 } // namespace

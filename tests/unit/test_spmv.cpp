@@ -34,6 +34,12 @@ struct AlphaBeta
 const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0}, {2.0, -1.0}, {-0.5, 0.5}, {1.0, 1.0},
                                           {0.0, 3.0}, {0.0, 0.0},  {-3.0, 0.0}};
 
+// alpha * ax + beta * y0 as the references combine it (beta == 0: y0 not used).
+double ab_combine(double alpha, double ax, double beta, double y0)
+{
+   return beta == 0.0 ? alpha * ax : alpha * ax + beta * y0;
+}
+
 // y0 for a call: NaN where beta == 0, since the result must not depend on it.
 std::vector<double> initial_y(int32_t n, double beta, Fill fill, uint32_t seed)
 {
@@ -190,20 +196,46 @@ TYPED_TEST(SpmvTyped, EmptyMatricesAcceptNullVectors)
 
 // The rounding points of common/precision.h, each shown by an input where it decides the
 // result.
-TEST(Spmv, Fp16RoundsValuesAndXToHalf)
+TEST(Spmv, Fp16RoundsValuesToHalfAndXToFloat)
 {
-   // x = 2049 is stored as 2048 in half.
+   // x = 2049 is not a half (it would be 2048) but is a float: x is rounded to float only.
    const CsrMatrix a = from_entries(1, 1, {{0, 0, 1.0}});
    double          x = 2049.0, y = 0.0;
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, &x, 0.0, &y);
-   EXPECT_EQ(y, 2048.0);
+   EXPECT_EQ(y, 2049.0);
    amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, &x, 0.0, &y);
    EXPECT_EQ(y, 2049.0);
+   // x = 1 + 2^-30 is rounded once to float: 1.
+   x = 1.0 + std::ldexp(1.0, -30);
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, &x, 0.0, &y);
+   EXPECT_EQ(y, 1.0);
    // 1/3 is stored as 1365/4096; times 3 exactly 4095/4096.
    const CsrMatrix third = from_entries(1, 1, {{0, 0, 1.0 / 3.0}});
    x                     = 3.0;
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(third.view()), 1.0, &x, 0.0, &y);
    EXPECT_EQ(y, 4095.0 / 4096.0);
+}
+
+// Coarse-level residuals near convergence lie below half's smallest subnormal (2^-24): with
+// x rounded to half (the former contract) the product was 0 and the coarse correction
+// vanished. x rounded to float keeps it.
+TEST(Spmv, Fp16TinyXDoesNotUnderflow)
+{
+   const double tiny = 1.0e-9;
+   ASSERT_EQ(amgt::half_to_double(amgt::half_from_double(tiny)), 0.0) << "1e-9 is 0 in half";
+   const CsrMatrix     a = from_entries(2, 2, {{0, 0, 1.0}, {1, 0, 3.0}, {1, 1, -0.5}});
+   std::vector<double> x{tiny, -4.0 * tiny}, y{0.0, 0.0};
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, y.data());
+   const float xf0 = static_cast<float>(x[0]), xf1 = static_cast<float>(x[1]);
+   EXPECT_EQ(y[0], static_cast<double>(xf0));
+   EXPECT_EQ(y[1], static_cast<double>(std::fma(-0.5f, xf1, std::fma(3.0f, xf0, 0.0f))));
+   EXPECT_NE(y[0], 0.0);
+   EXPECT_NE(y[1], 0.0);
+   EXPECT_NEAR(y[1], 5.0 * tiny, 5.0 * tiny * 0x1p-22);
+   // And far below: 1e-30 is still a normal float.
+   x = {1.0e-30, 0.0};
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, y.data());
+   EXPECT_EQ(y[0], static_cast<double>(static_cast<float>(1.0e-30)));
 }
 
 TEST(Spmv, Fp16AccumulatesInFloat)
@@ -254,6 +286,148 @@ TEST(Spmv, CsrOracleHandlesUnsortedAndPatternOnly)
    y = {0.0, 0.0, 0.0};
    amgt::csr_spmv_ref(p.view(), 1.0, x.data(), 0.0, y.data());
    EXPECT_EQ(y, (std::vector<double>{101.0, 0.0, 10.0}));
+}
+
+// ---- optional symmetric unscaling: y = alpha diag(u) A diag(u) x + beta y ----------------
+
+// The fp64 oracle of an unscaled product: x_j u_j in double, fp64 CSR product, times u_i in
+// double, then alpha and beta as csr_spmv_ref combines them.
+std::vector<double> unscaled_oracle(const CsrMatrix& a, double alpha, const std::vector<double>& x,
+                                    double beta, const std::vector<double>& y0,
+                                    const std::vector<double>& u)
+{
+   std::vector<double> xs(x.size()), t(static_cast<size_t>(a.nrows), 0.0), y = y0;
+   for (size_t j = 0; j < x.size(); ++j) xs[j] = x[j] * u[j];
+   amgt::csr_spmv_ref(a.view(), 1.0, xs.data(), 0.0, t.data());
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      const double ax = t[static_cast<size_t>(i)] * u[static_cast<size_t>(i)];
+      y[static_cast<size_t>(i)] =
+          ab_combine(alpha, ax, beta, beta == 0.0 ? 0.0 : y0[static_cast<size_t>(i)]);
+   }
+   return y;
+}
+
+// Powers of two 2^-2..2^2: with small-integer A and x every partial sum stays exact.
+std::vector<double> pow2_vector(int32_t n, uint32_t seed)
+{
+   std::vector<double> u(static_cast<size_t>(n));
+   for (int32_t i = 0; i < n; ++i) u[static_cast<size_t>(i)] = std::ldexp(1.0, static_cast<int>((seed + 7u * i) % 5) - 2);
+   return u;
+}
+
+TYPED_TEST(SpmvTyped, UnscaleExactOnSmallIntegerInputs)
+{
+   std::vector<NamedMatrix> cases;
+   for (const NamedMatrix& c : edge_matrices())
+      if (c.a.nrows == c.a.ncols) cases.push_back(c);
+   cases.push_back({"random_130", random_csr(130, 130, 0.08, Fill::small_int, 32)});
+   cases.push_back({"random_61", random_csr(61, 61, 0.3, Fill::small_int, 33)});   // 61 % 4 = 1
+   cases.push_back({"laplacian_13x11", laplacian_2d(13, 11)});                     // 143 % 4 = 3
+   cases.push_back({"dense_66", random_csr(66, 66, 1.0, Fill::small_int, 34)});      // 66 % 4 = 2
+   int nonzero_results = 0;
+   for (const NamedMatrix& c : cases)
+   {
+      const CsrMatrix&          a = c.a;
+      const Mbsr<TypeParam>     m = amgt::csr_to_mbsr<TypeParam>(a.view());
+      const std::vector<double> x = random_vector(a.ncols, Fill::small_int, 41);
+      const std::vector<double> u = pow2_vector(a.nrows, 5);
+      for (const AlphaBeta& ab : kExactCombos)
+      {
+         SCOPED_TRACE(c.name + " alpha=" + std::to_string(ab.alpha) + " beta=" + std::to_string(ab.beta));
+         const std::vector<double> y0  = initial_y(a.nrows, ab.beta, Fill::small_int, 42);
+         const std::vector<double> ref = unscaled_oracle(a, ab.alpha, x, ab.beta, y0, u);
+         std::vector<double>       y   = y0;
+         amgt::spmv_ref(m, ab.alpha, x.data(), ab.beta, y.data(), u.data());
+         bool any_nonzero = false;
+         for (int32_t i = 0; i < a.nrows; ++i)
+         {
+            ASSERT_EQ(y[i], ref[i]) << "row " << i;
+            any_nonzero = any_nonzero || y[i] != 0.0;
+         }
+         nonzero_results += any_nonzero;
+      }
+   }
+   EXPECT_GT(nonzero_results, 60);
+}
+
+TYPED_TEST(SpmvTyped, UnscaleWithinToleranceOnRandomInputs)
+{
+   const Roundoff r     = roundoff<TypeParam>();
+   double         worst = 0.0;
+   int            rows  = 0;
+   uint32_t       seed  = 700;
+   for (auto [n, density] : std::vector<std::pair<int32_t, double>>{{1, 1.0}, {7, 0.6}, {37, 0.2}, {130, 0.05}, {258, 0.03}})
+   {
+      const CsrMatrix a = random_csr(n, n, density, Fill::random, ++seed);
+      const auto      m = amgt::csr_to_mbsr<TypeParam>(a.view());
+      const int       k = max_row_nnz(a);
+      const std::vector<double> x = random_vector(n, Fill::random, ++seed);
+      std::vector<double>       u = random_vector(n, Fill::random, ++seed);
+      for (double& v : u) v = std::fabs(v);
+      std::vector<double> absxu(x.size()), s(static_cast<size_t>(n));
+      for (size_t j = 0; j < x.size(); ++j) absxu[j] = std::fabs(x[j] * u[j]);
+      amgt::csr_spmv_ref(abs_values(a).view(), 1.0, absxu.data(), 0.0, s.data());
+      for (int32_t i = 0; i < n; ++i) s[static_cast<size_t>(i)] *= u[static_cast<size_t>(i)];
+      for (const AlphaBeta& ab : {AlphaBeta{1.0, 0.0}, AlphaBeta{1.5, -0.7}})
+      {
+         const std::vector<double> y0  = initial_y(n, ab.beta, Fill::random, ++seed);
+         const std::vector<double> ref = unscaled_oracle(a, ab.alpha, x, ab.beta, y0, u);
+         std::vector<double>       y   = y0;
+         amgt::spmv_ref(m, ab.alpha, x.data(), ab.beta, y.data(), u.data());
+         for (int32_t i = 0; i < n; ++i)
+         {
+            const double y0i = ab.beta == 0.0 ? 0.0 : y0[i];
+            const double tol = spmv_tolerance(r, k, ab.alpha, s[i], ab.beta, y0i) + spmv_unscale_extra(ab.alpha, s[i]);
+            const double err = std::fabs(y[i] - ref[i]);
+            ASSERT_LE(err, tol) << n << " row " << i << ": " << y[i] << " vs " << ref[i];
+            worst = std::max(worst, err / tol);
+            ++rows;
+         }
+      }
+   }
+   EXPECT_GT(rows, 800);
+   EXPECT_LE(worst, 1.0);
+}
+
+TYPED_TEST(SpmvTyped, UnscaleNeedsSquareAndSkipsXWhenAlphaIsZero)
+{
+   const CsrMatrix     rect = random_csr(6, 9, 0.5, Fill::small_int, 1);
+   const auto          mr   = amgt::csr_to_mbsr<TypeParam>(rect.view());
+   std::vector<double> x(9, 1.0), y(6, 0.0), u(9, 1.0);
+   EXPECT_THROW(amgt::spmv_ref(mr, 1.0, x.data(), 0.0, y.data(), u.data()), amgt::Error);
+   EXPECT_NO_THROW(amgt::spmv_ref(mr, 1.0, x.data(), 0.0, y.data())); // without unscale: fine
+
+   const CsrMatrix           a = random_csr(10, 10, 0.5, Fill::small_int, 8);
+   const auto                m = amgt::csr_to_mbsr<TypeParam>(a.view());
+   const std::vector<double> xi(10, std::numeric_limits<double>::infinity());
+   const std::vector<double> us(10, 0.25);
+   std::vector<double>       z = random_vector(10, Fill::small_int, 9), z0 = z;
+   amgt::spmv_ref(m, 0.0, xi.data(), 2.0, z.data(), us.data());
+   for (int i = 0; i < 10; ++i) EXPECT_EQ(z[i], 2.0 * z0[i]);
+}
+
+// x_j u_j is formed in double and rounded once: x = 1 + 2^-24 (a tie, 1 in float) times
+// u = 1 + 2^-30 is 1 + 2^-24 + 2^-30 (+2^-54, lost in double), which rounds up to 1 + 2^-23
+// in float; rounding x first would give 1 * u = 1 + 2^-30 -> 1.
+TEST(Spmv, UnscaleRoundsTheProductOnce)
+{
+   const CsrMatrix           a = from_entries(2, 2, {{0, 1, 1.0}});
+   const std::vector<double> x{0.0, 1.0 + std::ldexp(1.0, -24)};
+   const std::vector<double> u{1.0, 1.0 + std::ldexp(1.0, -30)};
+   const double              want = 1.0 + std::ldexp(1.0, -23);
+   std::vector<double>       y{0.0, 0.0};
+   amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, x.data(), 0.0, y.data(), u.data());
+   EXPECT_EQ(y[0], want);
+   amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, y.data(), u.data());
+   EXPECT_EQ(y[0], want);
+   amgt::spmv_ref(amgt::csr_to_mbsr<double>(a.view()), 1.0, x.data(), 0.0, y.data(), u.data());
+   EXPECT_EQ(y[0], x[1] * u[1]);
+   // Row sum times u_i in double: an fp32 sum of 1 times u_0 = 1 + 2^-40 keeps the 2^-40.
+   const std::vector<double> u2{1.0 + std::ldexp(1.0, -40), 1.0};
+   const std::vector<double> x2{0.0, 1.0};
+   amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, x2.data(), 0.0, y.data(), u2.data());
+   EXPECT_EQ(y[0], u2[0]);
 }
 
 } // namespace
