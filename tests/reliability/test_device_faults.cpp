@@ -118,7 +118,8 @@ class DeviceMemory : public ::testing::TestWithParam<std::string>
 
 // 200 setup/solve/destroy cycles of BoomerAMG-preconditioned PCG on the GPU (a fresh solver
 // per run; the plugin's per-matrix caches are built and freed with each hierarchy): device
-// memory in use after run 20 and after run 200 agree within cudaMemGetInfo's 2 MiB pages. One
+// memory in use after run 20 and after run 200 agree within 8 MiB (cudaMemGetInfo counts 2 MiB
+// pages; see the tolerance below). One
 // level-0 conversion leaked per cycle (24^3 rows, ~90k entries: ~1 MiB) would add ~180 MiB.
 TEST_P(DeviceMemory, FlatOver200Cycles)
 {
@@ -133,8 +134,11 @@ TEST_P(DeviceMemory, FlatOver200Cycles)
    ASSERT_EQ(used.size(), 201u) << r.proc.err;
    const unsigned long long at20 = used[20], at200 = used[200];
    const unsigned long long peak = *std::max_element(used.begin() + 20, used.end());
-   EXPECT_LE(at200, at20 + (2ull << 20));
-   EXPECT_LE(peak, at20 + (2ull << 20));
+   // Measured on an H100: in use moves by up to 4 MiB between runs (hypre's and the
+   // driver's allocations come and go in 2 MiB pages) and does not drift; 8 MiB of
+   // tolerance still catches any per-cycle leak above ~45 KiB.
+   EXPECT_LE(at200, at20 + (8ull << 20));
+   EXPECT_LE(peak, at20 + (8ull << 20));
    EXPECT_GT(at20, 0u) << "cudaMemGetInfo reported nothing: not a GPU run";
    std::printf("[ device memory ] AMGT=%s: used after run 0 / 20 / 200: %.1f / %.1f / %.1f MiB, "
                "peak after 20: %.1f MiB\n",
