@@ -56,11 +56,13 @@ typedef struct amgt_allocator
    int (*stock_spmv)(void *owner, const double *x, double *y);
 } amgt_allocator;
 
+/* hypre's side (amgt_hypre.c) only compares the mode with AMGT_MODE_OFF. */
 enum
 {
    AMGT_MODE_OFF   = 0,
    AMGT_MODE_FP64  = 1,
-   AMGT_MODE_MIXED = 2
+   AMGT_MODE_MIXED = 2,
+   AMGT_MODE_AUTO  = 3 /* guarded per-matrix choice, the schedule as floor */
 };
 
 enum

@@ -8,7 +8,12 @@
 
 #include "common/half.h"
 #include "mbsr/mbsr.h"
+#include "precision/policy.h"
 #include "precision/schedule.h"
+
+#include <map>
+#include <mutex>
+#include <string>
 
 namespace amgt::glue {
 
@@ -29,6 +34,36 @@ auto with_precision(Precision p, F&& f)
    }
 }
 
+// AMGT=auto: floors raised for a whole level by its operator (precision/policy.h
+// level_floor), for the current setup; reset by a new setup (amgt_glue_setup_begin). The
+// level's square operand is seen first (A*P precedes R*(AP) in every RAP hypre runs; on the
+// GPU A is prepared before P and R), so P, R and the second product inherit the raise.
+class LevelFloors
+{
+public:
+   Precision floor(int level, Precision schedule) const
+   {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = raised_.find(level);
+      return it == raised_.end() ? schedule : std::min(schedule, it->second);
+   }
+   void raise(int level, Precision p)
+   {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = raised_.find(level);
+      if (it == raised_.end() || p < it->second) raised_[level] = p;
+   }
+   void reset()
+   {
+      std::lock_guard<std::mutex> lock(mutex_);
+      raised_.clear();
+   }
+
+private:
+   mutable std::mutex         mutex_;
+   std::map<int, Precision>   raised_; // Precision: smaller = higher
+};
+
 struct Context
 {
    const Config*  config = nullptr;
@@ -38,7 +73,28 @@ struct Context
    const amgt_allocator* allocator_ref = nullptr;
    long                  epoch         = 0;
    Stats*                stats         = nullptr;
+   LevelFloors*          floors        = nullptr; // AMGT=auto only
 };
+
+// One line on stderr per distinct text (glue.cpp), for problems worth telling once.
+void report_once(const std::string& what);
+
+// The storage precision of a matrix for one use at `level`. Not auto: the schedule's entry,
+// unscaled. AMGT=auto: the policy (precision/policy.h) applied to the statistics of the
+// matrix's values, computed once per arrays and setup epoch (on the device for device
+// arrays: setup only, it synchronises). for_product: an operand of a SpGEMM, whose floor is
+// at least fp32 and which is never scaled (product_precision). SpMV choices are recorded
+// in the statistics table, with a note under AMGT_STATS giving the facts behind them.
+PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
+                           bool for_product);
+
+// Under auto: the SpMV choice for the matrix's current arrays into the statistics table
+// (once per arrays and epoch), and under AMGT_STATS a note with the value facts behind it.
+void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a,
+                        int level, const PrecisionChoice& choice);
+
+// value_stats of device arrays (backend_device.cpp; throws in CPU builds).
+ValueStats device_value_stats(const Context& ctx, const amgt_csr& a);
 
 // Both return 1 when the result was computed, 0 to run stock hypre; they may throw (the
 // caller in glue.cpp catches).

@@ -15,9 +15,11 @@
 #include "device/runtime.h"
 #include "memory_cap.h"
 #include "mbsr/mbsr_device.h"
+#include "precision/range_device.h"
 #include "spgemm/spgemm_device.h"
 #include "spmv/spmv_device.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +44,11 @@ struct DeviceEntry
    device::DeviceMbsr<V>              m;
    std::optional<device::SpmvPlan<V>> plan; // built on first use by an SpMV
    SpmvOwner                          owner = SpmvOwner::undecided;
+   // AMGT=auto: m holds D^-1/2 A D^-1/2 and unscale = sqrt|a_ii| (nrows doubles), the SpMV's
+   // unscale argument (precision/policy.h)
+   bool                   scaled = false;
+   device::Buffer<double> unscale;
+   const double*          unscale_or_null() const { return scaled ? unscale.get() : nullptr; }
 };
 
 struct DeviceCache
@@ -147,21 +154,42 @@ private:
    std::chrono::steady_clock::time_point t0_;
 };
 
-// The cached device copy in precision V, rebuilt when the arrays, the epoch or the
-// precision changed since it was made.
+// The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
+// arrays, the epoch, the precision or the scaling changed since it was made.
 template <class V>
-DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_csr& a, int level)
+DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
+                             bool scaled = false)
 {
    CsrKey key = key_of(a, ctx.epoch);
    if (!state.device) { state.device.reset(new DeviceCache()); }
    DeviceCache& cache = *state.device;
-   if (!(cache.key == key) || !std::holds_alternative<DeviceEntry<V>>(cache.entry))
+   if (!(cache.key == key) || !std::holds_alternative<DeviceEntry<V>>(cache.entry) ||
+       std::get<DeviceEntry<V>>(cache.entry).scaled != scaled)
    {
       cache.entry = std::monostate{};
       cache.key   = CsrKey{};
-      const device::Stream s = stream_of(ctx);
-      DeviceEntry<V>       e;
-      e.m             = device::csr_to_mbsr<V>(view_of(a), s, device_allocator(ctx));
+      const device::Stream    s   = stream_of(ctx);
+      const device::Allocator mem = device_allocator(ctx);
+      DeviceEntry<V>          e;
+      if (scaled)
+      {
+         // scaled values formed in double into a temporary, rounded once to V by the
+         // conversion (the reference: scaling_vector/scaled_values of precision/policy.h)
+         const CsrView v = view_of(a);
+         e.unscale       = device::Buffer<double>(static_cast<size_t>(a.nrows), mem);
+         device::scaling_vector(v, e.unscale.get(), s);
+         device::Buffer<double> w(static_cast<size_t>(a.nnz), mem);
+         device::scaled_values(v, e.unscale.get(), w.get(), s);
+         CsrView sv = v;
+         sv.val     = w.get();
+         e.m        = device::csr_to_mbsr<V>(sv, s, mem);
+         e.scaled   = true;
+         // w goes back to hypre's allocator when this scope ends; whether that release is
+         // ordered after the conversion's kernels depends on the allocator (cudaFree is, a
+         // pool may not be), so wait for them here (setup only, once per scaled matrix).
+         AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+      }
+      else { e.m = device::csr_to_mbsr<V>(view_of(a), s, mem); }
       cache.entry     = std::move(e);
       cache.key       = key;
       state.precision = StorageTraits<V>::precision;
@@ -257,7 +285,7 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
    constexpr int kReps  = 3;
    bool          stock_ok = true;
    const double  t_plugin = time_calls(s, kReps, [&] {
-      device::spmv<V>(e.m, plan, 1.0, x.get(), 0.0, y.get(), s);
+      device::spmv<V>(e.m, plan, 1.0, x.get(), 0.0, y.get(), s, e.unscale_or_null());
    });
    const double t_stock = time_calls(s, kReps, [&] {
       stock_ok = ctx.allocator_ref->stock_spmv(a.owner, x.get(), y.get()) && stock_ok;
@@ -277,12 +305,19 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
 
 } // namespace
 
+ValueStats device_value_stats(const Context& ctx, const amgt_csr& a)
+{
+   return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx));
+}
+
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
-   const int level = state.level;
-   with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
+   const int             level  = state.level;
+   const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   with_precision(choice.precision, [&](auto tag) {
       using V           = decltype(tag);
-      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level);
+      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
+      record_spmv_choice(ctx, state, A, level, choice);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       return 0;
@@ -292,10 +327,12 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                 const double* x, double beta, double* y)
 {
-   const int level = state.level;
-   return with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
+   const int             level  = state.level;
+   const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   return with_precision(choice.precision, [&](auto tag) {
       using V                         = decltype(tag);
-      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level);
+      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
+      record_spmv_choice(ctx, state, A, level, choice);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       if (e.owner == SpmvOwner::stock)
@@ -305,8 +342,8 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doubl
       }
       const device::Stream       s    = stream_of(ctx);
       Timer                      timer(ctx, s);
-      device::spmv<V>(e.m, plan, alpha, x, beta, y, s);
-      ctx.stats->spmv(level, timer.seconds(), device::to_string(plan.path));
+      device::spmv<V>(e.m, plan, alpha, x, beta, y, s, e.unscale_or_null());
+      ctx.stats->spmv(level, timer.seconds(), device::to_string(plan.path), choice.precision);
       return 1;
    });
 }
@@ -325,35 +362,58 @@ int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amg
       ctx.stats->fallback(level, "spgemm-stock-faster");
       return 0;
    }
-   return with_precision(precision_for_level(*ctx.config, level), [&](auto tag) {
-      using V                            = decltype(tag);
-      const device::Stream           s   = stream_of(ctx);
-      const device::Allocator        mem = device_allocator(ctx);
-      const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level).m;
-      const device::DeviceMbsr<V>&   b =
-         (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level).m;
-      Timer                 timer(ctx, s); // the product and its conversion back to CSR
-      device::DeviceMbsr<V> c   = device::spgemm<V>(a, b, s, mem);
-      const int64_t         nnz = device::mbsr_nnz<V>(c, s, mem);
-      AMGT_REQUIRE(nnz <= INT32_MAX, "product has more than 2^31-1 nonzeros");
-      // hypre owns the output: its arrays come from hypre's allocator and it frees them
-      device::Buffer<int32_t> row_ptr(static_cast<size_t>(c.nrows) + 1, mem);
-      device::Buffer<int32_t> col(static_cast<size_t>(nnz), mem);
-      device::Buffer<double>  val(static_cast<size_t>(nnz), mem);
-      device::mbsr_to_csr<V>(c, row_ptr.get(), col.get(), val.get(), s, mem);
-      C.nnz     = static_cast<int>(nnz);
-      C.row_ptr = row_ptr.release();
-      // zero-length arrays: hypre accepts NULL for them
-      C.col = col.release();
-      C.val = val.release();
-      ctx.stats->spgemm(level, timer.seconds(), "gpu");
-      return 1;
-   });
+   // As on the host (backend_host.cpp): each operand asks for what its values need, unscaled,
+   // at least fp32 under auto; a product whose output holds NaN/Inf is recomputed one
+   // precision higher (the count reads back one scalar: setup only).
+   Precision p = choose_for(ctx, state_a, A, level, true).precision;
+   if (&state_a != &state_b) { p = std::min(p, choose_for(ctx, state_b, B, level, true).precision); }
+   const bool automatic = ctx.config->mode == Mode::automatic;
+   while (true)
+   {
+      const int done = with_precision(p, [&](auto tag) {
+         using V                            = decltype(tag);
+         const device::Stream           s   = stream_of(ctx);
+         const device::Allocator        mem = device_allocator(ctx);
+         const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level).m;
+         const device::DeviceMbsr<V>&   b =
+            (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level).m;
+         Timer                 timer(ctx, s); // the product and its conversion back to CSR
+         device::DeviceMbsr<V> c   = device::spgemm<V>(a, b, s, mem);
+         const int64_t         nnz = device::mbsr_nnz<V>(c, s, mem);
+         AMGT_REQUIRE(nnz <= INT32_MAX, "product has more than 2^31-1 nonzeros");
+         // hypre owns the output: its arrays come from hypre's allocator and it frees them
+         device::Buffer<int32_t> row_ptr(static_cast<size_t>(c.nrows) + 1, mem);
+         device::Buffer<int32_t> col(static_cast<size_t>(nnz), mem);
+         device::Buffer<double>  val(static_cast<size_t>(nnz), mem);
+         device::mbsr_to_csr<V>(c, row_ptr.get(), col.get(), val.get(), s, mem);
+         if (automatic && p != Precision::fp64 &&
+             device::count_nonfinite(val.get(), nnz, s, mem) > 0)
+         {
+            return 0; // the buffers go back to hypre's allocator; recompute higher
+         }
+         C.nnz     = static_cast<int>(nnz);
+         C.row_ptr = row_ptr.release();
+         // zero-length arrays: hypre accepts NULL for them
+         C.col = col.release();
+         C.val = val.release();
+         ctx.stats->spgemm(level, timer.seconds(), "gpu", p);
+         return 1;
+      });
+      if (done) return 1;
+      const Precision next = higher(p);
+      report_once(std::string("AMGT=auto: a product on level ") + std::to_string(level) +
+                  " had non-finite values in " + to_string(p) + "; recomputed in " +
+                  to_string(next) + " (counted as fallback non-finite-product)");
+      ctx.stats->fallback(level, "non-finite-product");
+      p = next;
+   }
 }
 
 } // namespace amgt::glue
 
 #else // CPU-only build: no device kernels in this library
+
+#include "common/error.h"
 
 #include <cstdio>
 #include <mutex>
@@ -385,6 +445,11 @@ void say_no_kernels_once()
 void device_prepare(const Context&, MatrixState&, const amgt_csr&)
 {
    say_no_kernels_once();
+}
+
+ValueStats device_value_stats(const Context&, const amgt_csr&)
+{
+   AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
 }
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, double, const double*,

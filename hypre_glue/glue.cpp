@@ -41,6 +41,7 @@ struct Global
    std::atomic<long> epoch{1};
    std::atomic<int>  setup_level{-1};
    Stats          stats;
+   LevelFloors    floors;
    std::string    trace_path; // AMGT_TRACE
 };
 
@@ -70,6 +71,8 @@ Global& global()
    return *g_global;
 }
 
+} // namespace
+
 // One line per distinct problem, so a failing kernel in a solve loop does not flood the log.
 void report_once(const std::string& what)
 {
@@ -83,6 +86,8 @@ void report_once(const std::string& what)
    seen.push_back(what);
    std::fprintf(stderr, "AMGT: %s\n", what.c_str());
 }
+
+namespace {
 
 MatrixState* state_of(void** slot)
 {
@@ -124,6 +129,7 @@ Context context()
    ctx.allocator_ref = &g.allocator;
    ctx.epoch     = g.epoch.load();
    ctx.stats     = &g.stats;
+   ctx.floors    = &g.floors;
    return ctx;
 }
 
@@ -142,6 +148,7 @@ int amgt_glue_mode(void)
       {
       case amgt::Mode::off: return AMGT_MODE_OFF;
       case amgt::Mode::fp64: return AMGT_MODE_FP64;
+      case amgt::Mode::automatic: return AMGT_MODE_AUTO;
       default: return AMGT_MODE_MIXED;
       }
    }
@@ -212,6 +219,7 @@ void amgt_glue_setup_begin(void)
    {
       global().epoch.fetch_add(1);
       global().setup_level.store(-1);
+      global().floors.reset();
    }
    catch (...)
    {

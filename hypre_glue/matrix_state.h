@@ -6,10 +6,12 @@
 #include "common/half.h"
 #include "common/precision.h"
 #include "mbsr/mbsr.h"
+#include "precision/policy.h"
 
 #include <cstdint>
 #include <memory>
 #include <variant>
+#include <vector>
 
 namespace amgt::glue {
 
@@ -64,6 +66,14 @@ struct MatrixState
    CsrKey    key;
    HostMbsr  host; // valid when key matches the current arrays and epoch
    Precision precision = Precision::fp64;
+   // AMGT=auto. host_scaled: `host` holds D^-1/2 A D^-1/2 and host_unscale = sqrt|a_ii| (the
+   // SpMV's unscale argument); the statistics of the values are computed once per key
+   // (stats_key) and serve every later choice for these arrays (SpMV and products).
+   bool                host_scaled = false;
+   std::vector<double> host_unscale;
+   CsrKey              stats_key;
+   ValueStats          value_stats;
+   CsrKey              choice_key; // the SpMV choice for these arrays is in the statistics
 
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
    LevelShape                                       device_shape; // of the device copy
@@ -73,6 +83,11 @@ struct MatrixState
    {
       key  = CsrKey{};
       host = std::monostate{};
+      host_scaled = false;
+      host_unscale.clear();
+      host_unscale.shrink_to_fit();
+      stats_key = CsrKey{};
+      choice_key = CsrKey{};
       device.reset();
       device_shape = LevelShape{};
    }

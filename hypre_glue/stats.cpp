@@ -25,24 +25,47 @@ void Stats::conversion(int level)
    levels_[level].conversions++;
 }
 
-void Stats::spgemm(int level, double seconds, const char* path)
+void Stats::spgemm(int level, double seconds, const char* path, Precision precision)
 {
    std::lock_guard<std::mutex> lock(mutex_);
    LevelCounters& c = levels_[level];
    c.spgemm_calls++;
    c.spgemm_s += seconds;
    c.path = path;
-   if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'g', level, seconds, path}); }
+   // the lowest precision any product of the level used (Precision: larger = lower)
+   if (!c.product_known || precision > c.product_precision) c.product_precision = precision;
+   c.product_known = true;
+   if (tracing_ && trace_.size() < kMaxTrace)
+   {
+      trace_.push_back({'g', level, seconds, path, precision});
+   }
 }
 
-void Stats::spmv(int level, double seconds, const char* path)
+void Stats::spmv(int level, double seconds, const char* path, Precision precision)
 {
    std::lock_guard<std::mutex> lock(mutex_);
    LevelCounters& c = levels_[level];
    c.spmv_calls++;
    c.spmv_s += seconds;
    c.path = path;
-   if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'v', level, seconds, path}); }
+   if (tracing_ && trace_.size() < kMaxTrace)
+   {
+      trace_.push_back({'v', level, seconds, path, precision});
+   }
+}
+
+void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   // Several matrices share a level and role (on a rank, A is a diag and an offd block;
+   // repeated setups): the table keeps the highest precision any of them needed, with its
+   // reason (Precision: smaller = higher).
+   ChoiceRecord& r = levels_[level].spmv_choice[role >= 0 && role < 4 ? role : 0];
+   if (!r.known || choice.precision < r.choice.precision)
+   {
+      r.known  = true;
+      r.choice = choice;
+   }
 }
 
 void Stats::fallback(int level, const char* reason)
@@ -68,7 +91,7 @@ void Stats::reset()
    trace_.clear();
 }
 
-bool Stats::write_trace(const std::string& path, const Config& config) const
+bool Stats::write_trace(const std::string& path, const Config& /*config*/) const
 {
    std::lock_guard<std::mutex> lock(mutex_);
    std::FILE*                  f = std::fopen(path.c_str(), "w");
@@ -78,7 +101,7 @@ bool Stats::write_trace(const std::string& path, const Config& config) const
    {
       const TraceEntry& e = trace_[i];
       std::fprintf(f, "%zu,%s,%d,%s,%.9g,%s\n", i, e.kind == 'g' ? "spgemm" : "spmv", e.level,
-                   to_string(precision_for_level(config, e.level)), e.seconds, e.path);
+                   to_string(e.precision), e.seconds, e.path);
    }
    if (trace_.size() >= kMaxTrace) { std::fprintf(f, "# trace full: later calls not recorded\n"); }
    return std::fclose(f) == 0;
@@ -103,15 +126,27 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    std::lock_guard<std::mutex> lock(mutex_);
    std::string out;
    char        line[512];
-   const char* mode = config.mode == Mode::off ? "off" : config.mode == Mode::fp64 ? "fp64" : "mixed";
+   const bool automatic = config.mode == Mode::automatic;
    std::snprintf(line, sizeof(line), "AMGT statistics (rank %d of %d): mode %s%s%s\n", rank, nranks,
-                 mode, config.mode == Mode::mixed ? ", schedule " : "",
-                 config.mode == Mode::mixed ? schedule_to_string(config.schedule).c_str() : "");
+                 to_string(config.mode),
+                 // under auto the schedule is the floor; the word stays "schedule" because
+                 // scripts/bench_runner.py parses this header
+                 config.mode == Mode::mixed || automatic ? ", schedule " : "",
+                 config.mode == Mode::mixed || automatic
+                    ? schedule_to_string(config.schedule).c_str()
+                    : "");
    out += line;
    std::snprintf(line, sizeof(line), "%6s %10s %12s %10s %6s %5s %5s %8s %11s %8s %11s %9s  %s\n",
                  "level", "rows", "nnz", "tiles", "fill", "prec", "conv", "spgemm", "spgemm_ms",
                  "spmv", "spmv_ms", "fallbacks", "path");
    out += line;
+   // Under auto, why each level runs in what it runs in: one line per level after the table
+   // ("AMGT: why level L: A:fp16/scaled P:fp16/in-range R:fp16/in-range x:fp32"): per role
+   // the precision of the matrix's SpMV and the reason (precision/policy.h: floor, in-range,
+   // scaled, overflow, underflow, non-finite, near-singular, level-near-singular), and x: the
+   // lowest precision of the level's products. Lines, not a column, so that the table rows
+   // keep the layout that scripts/bench_runner.py and the tests parse (a line ending in path).
+   std::string why_lines;
    for (const auto& [level, c] : levels_)
    {
       char rows[32] = "-", nnz[32] = "-", tiles[32] = "-", fill[32] = "-";
@@ -125,13 +160,36 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       char name[16];
       if (level < 0) { std::snprintf(name, sizeof(name), "%s", "other"); }
       else { std::snprintf(name, sizeof(name), "%d", level); }
+      // prec: what the level's operator runs in (under auto: its choice, once made)
+      Precision   prec = precision_for_level(config, level);
+      if (automatic)
+      {
+         if (c.spmv_choice[AMGT_ROLE_A].known) prec = c.spmv_choice[AMGT_ROLE_A].choice.precision;
+         std::string why;
+         static const char* const role_names[4] = {"untagged", "A", "P", "R"};
+         for (int role : {AMGT_ROLE_A, AMGT_ROLE_P, AMGT_ROLE_R, AMGT_ROLE_NONE})
+         {
+            const ChoiceRecord& r = c.spmv_choice[role];
+            if (!r.known) continue;
+            if (!why.empty()) why += ' ';
+            why += std::string(role_names[role]) + ":" + to_string(r.choice.precision) + "/" +
+                   r.choice.reason;
+         }
+         if (c.product_known)
+         {
+            if (!why.empty()) why += ' ';
+            why += std::string("x:") + to_string(c.product_precision);
+         }
+         if (!why.empty()) why_lines += std::string("AMGT: why level ") + name + ": " + why + "\n";
+      }
       std::snprintf(line, sizeof(line),
                     "%6s %10s %12s %10s %6s %5s %5ld %8ld %11.3f %8ld %11.3f %9ld  %s\n", name, rows,
-                    nnz, tiles, fill, to_string(precision_for_level(config, level)), c.conversions,
-                    c.spgemm_calls, c.spgemm_s * 1e3, c.spmv_calls, c.spmv_s * 1e3, c.fallbacks,
+                    nnz, tiles, fill, to_string(prec), c.conversions, c.spgemm_calls,
+                    c.spgemm_s * 1e3, c.spmv_calls, c.spmv_s * 1e3, c.fallbacks,
                     c.path.empty() ? "-" : c.path.c_str());
       out += line;
    }
+   out += why_lines;
    if (!reasons_.empty())
    {
       out += "AMGT fallbacks to stock hypre by reason:";

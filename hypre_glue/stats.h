@@ -3,6 +3,7 @@
 
 #include "matrix_state.h"
 
+#include "precision/policy.h"
 #include "precision/schedule.h"
 
 #include <map>
@@ -11,6 +12,13 @@
 #include <vector>
 
 namespace amgt::glue {
+
+// AMGT=auto: the last choice made for a matrix of the level, by role.
+struct ChoiceRecord
+{
+   bool            known = false;
+   PrecisionChoice choice;
+};
 
 struct LevelCounters
 {
@@ -22,6 +30,11 @@ struct LevelCounters
    double     spmv_s       = 0.0;
    long       fallbacks    = 0;
    std::string path; // kernel path last used on this level ("cpu-ref", ...)
+   // AMGT=auto: SpMV choices of the level's A, P, R (index AMGT_ROLE_*; 0 = untagged) and
+   // the lowest precision a product of the level ran in.
+   ChoiceRecord spmv_choice[4];
+   bool         product_known     = false;
+   Precision    product_precision = Precision::fp64;
 };
 
 class Stats
@@ -29,8 +42,10 @@ class Stats
 public:
    void level_matrix(int level, const LevelShape& shape);
    void conversion(int level);
-   void spgemm(int level, double seconds, const char* path);
-   void spmv(int level, double seconds, const char* path);
+   void spgemm(int level, double seconds, const char* path, Precision precision);
+   void spmv(int level, double seconds, const char* path, Precision precision);
+   // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
+   void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
@@ -57,6 +72,7 @@ private:
       int         level;
       double      seconds;
       const char* path; // a string literal of the backends
+      Precision   precision;
    };
    bool                    tracing_ = false;
    std::vector<TraceEntry> trace_;

@@ -107,7 +107,9 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
    }
    else if (mode == "mixed" || mode == "auto")
    {
-      c.mode           = Mode::mixed;
+      // auto reads the same schedule as mixed, as a floor: the lowest precision a level may
+      // use; the values of each matrix decide whether it needs more (precision/policy.h).
+      c.mode           = mode == "auto" ? Mode::automatic : Mode::mixed;
       c.schedule       = default_schedule();
       c.auto_requested = (mode == "auto");
    }
@@ -123,7 +125,7 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
    const std::string levels = normalized(amgt_levels);
    if (!levels.empty())
    {
-      if (c.mode == Mode::mixed)
+      if (c.mode == Mode::mixed || c.mode == Mode::automatic)
       {
          std::vector<Precision> parsed;
          if (parse_levels(levels, parsed)) { c.schedule = parsed; }
@@ -142,15 +144,9 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
       else if (!bad_mode)
       {
          // A bad AMGT value already produced the message that explains why nothing applies.
-         c.messages.push_back("AMGT_LEVELS has no effect without AMGT=mixed (AMGT is off)");
+         c.messages.push_back(
+            "AMGT_LEVELS has no effect without AMGT=mixed or AMGT=auto (AMGT is off)");
       }
-   }
-
-   if (c.auto_requested)
-   {
-      c.messages.push_back("AMGT=auto: the guarded automatic precision choice is not implemented "
-                           "yet; running AMGT=mixed with schedule " +
-                           schedule_to_string(c.schedule));
    }
 
    parse_choice("AMGT_SPGEMM", amgt_spgemm, c.spgemm, c.messages);
@@ -171,6 +167,18 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
                            "stay off");
    }
    return c;
+}
+
+const char* to_string(Mode m)
+{
+   switch (m)
+   {
+   case Mode::off: return "off";
+   case Mode::fp64: return "fp64";
+   case Mode::mixed: return "mixed";
+   case Mode::automatic: return "auto";
+   }
+   return "?";
 }
 
 Precision precision_for_level(const Config& config, int level)

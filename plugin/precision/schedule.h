@@ -15,7 +15,8 @@ enum class Mode
    off,       // stock hypre
    fp64,      // plugin kernels, every level in fp64
    mixed,     // plugin kernels, precision per level from the schedule
-   automatic, // reserved for the guarded per-level choice; parse_config never returns it yet
+   automatic, // plugin kernels, the schedule is a floor; each matrix's values decide
+              // whether it needs more (precision/policy.h)
 };
 
 // Which implementation runs a product (AMGT_SPGEMM, AMGT_SPMV). automatic: the plugin where
@@ -33,7 +34,8 @@ const char* to_string(KernelChoice c);
 struct Config
 {
    Mode                   mode = Mode::off;
-   std::vector<Precision> schedule; // level l uses schedule[l]; levels past the end use back()
+   // level l uses schedule[l] (automatic: at least schedule[l]); levels past the end use back()
+   std::vector<Precision> schedule;
    bool                   stats           = false;
    bool                   stats_all_ranks = false;
    // One line per problem found while parsing, for the caller to print once (rank 0).
@@ -49,7 +51,11 @@ struct Config
 Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats,
                     const char* amgt_spgemm = nullptr, const char* amgt_spmv = nullptr);
 
+// The schedule's precision of a level: what mixed uses, and auto's floor.
 Precision precision_for_level(const Config& config, int level);
+
+// "off", "fp64", "mixed", "auto"
+const char* to_string(Mode m);
 
 // "d,s,h"
 std::string schedule_to_string(const std::vector<Precision>& schedule);

@@ -132,22 +132,28 @@ TEST(Schedule, LevelsWithoutMixedAreReported)
    EXPECT_EQ(g.messages.size(), 1u);
 }
 
-TEST(Schedule, AutoRunsMixedForNow)
+TEST(Schedule, AutoIsItsOwnModeWithTheScheduleAsFloor)
 {
    const Config c = parse_config(" AUTO ", nullptr, nullptr);
-   EXPECT_EQ(c.mode, Mode::mixed);
+   EXPECT_EQ(c.mode, Mode::automatic);
    EXPECT_TRUE(c.auto_requested);
    EXPECT_EQ(c.schedule, kDsh);
-   ASSERT_EQ(c.messages.size(), 1u);
-   EXPECT_NE(c.messages[0].find("not implemented"), std::string::npos) << c.messages[0];
-   EXPECT_NE(c.messages[0].find("d,s,h"), std::string::npos) << c.messages[0];
+   EXPECT_TRUE(c.messages.empty()) << c.messages[0];
+   EXPECT_STREQ(to_string(c.mode), "auto");
+   // the floor per level, as for mixed
+   EXPECT_EQ(precision_for_level(c, 0), Precision::fp64);
+   EXPECT_EQ(precision_for_level(c, 1), Precision::fp32);
+   EXPECT_EQ(precision_for_level(c, 7), Precision::fp16);
 
-   // auto honours AMGT_LEVELS like mixed, and its message names the schedule in use.
+   // auto honours AMGT_LEVELS like mixed
    const Config l = parse_config("auto", "d,d,h", nullptr);
+   EXPECT_EQ(l.mode, Mode::automatic);
    EXPECT_EQ(l.schedule,
              (std::vector<Precision>{Precision::fp64, Precision::fp64, Precision::fp16}));
-   ASSERT_EQ(l.messages.size(), 1u);
-   EXPECT_NE(l.messages[0].find("d,d,h"), std::string::npos) << l.messages[0];
+   EXPECT_TRUE(l.messages.empty());
+   EXPECT_STREQ(to_string(Mode::mixed), "mixed");
+   EXPECT_STREQ(to_string(Mode::fp64), "fp64");
+   EXPECT_STREQ(to_string(Mode::off), "off");
 }
 
 TEST(Schedule, UnknownModeIsOffWithOneMessage)
@@ -218,9 +224,10 @@ TEST(Schedule, EveryProblemReportedExactlyOnce)
    EXPECT_EQ(mentions(c, "AMGT_STATS"), 1);
 
    const Config d = parse_config("auto", "z", "9");
-   EXPECT_EQ(d.messages.size(), 3u); // bad levels, auto fallback, bad stats
+   EXPECT_EQ(d.mode, Mode::automatic);
+   EXPECT_EQ(d.schedule, kDsh);
+   EXPECT_EQ(d.messages.size(), 2u); // bad levels, bad stats
    EXPECT_EQ(mentions(d, "AMGT_LEVELS"), 1);
-   EXPECT_EQ(mentions(d, "AMGT=auto"), 1);
    EXPECT_EQ(mentions(d, "AMGT_STATS"), 1);
 
    const Config e = parse_config("bogus", "d", "bogus2");

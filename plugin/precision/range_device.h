@@ -1,0 +1,34 @@
+// AMGT=auto on the device: the value statistics and the symmetric scaling of a CSR matrix in
+// device memory. Their references are the CPU functions of precision/policy.h; the GPU
+// results must equal them exactly (maxima and counts are exact; scaling_vector and
+// scaled_values evaluate the same IEEE expressions, sqrt and division correctly rounded in
+// both), which tests/gpu/test_precision_device.cpp checks.
+//
+// These run in the setup, never in the solve: value_stats and count_nonfinite read their
+// result back (they synchronise the stream).
+#pragma once
+
+#include "device/runtime.h"
+#include "mbsr/mbsr.h"
+#include "precision/policy.h"
+
+#include <cstdint>
+
+namespace amgt::device {
+
+// value_stats(a) of precision/policy.h for a device CSR (val == nullptr: all ones).
+// Does not validate the structure (the caller's CSR is hypre's, already valid).
+ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc);
+
+// unscale_i = sqrt(|a_ii|) (duplicates summed in CSR order) into u (nrows device doubles).
+// A row without a usable diagonal gets NaN: call it only for a matrix value_stats found
+// scalable. Enqueues and returns.
+void scaling_vector(const CsrView& a, double* u, Stream stream);
+
+// a_ij / (u_i * u_j) into out (nnz device doubles, A's CSR order). Enqueues and returns.
+void scaled_values(const CsrView& a, const double* u, double* out, Stream stream);
+
+// Number of NaN/Inf among n device doubles; synchronises.
+int64_t count_nonfinite(const double* v, int64_t n, Stream stream, const Allocator& alloc);
+
+} // namespace amgt::device

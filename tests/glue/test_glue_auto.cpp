@@ -1,0 +1,184 @@
+// AMGT=auto through the glue's C API (host arrays): the per-matrix choice reaches the
+// kernels (scaling, fall-back to higher precision), the product check recomputes a product
+// that overflowed, and the statistics table says why. Its own process: the configuration is
+// read once per process (AMGT=auto, floor d,s,h).
+#include "amgt_glue.h"
+
+#include "mbsr/mbsr.h"
+#include "spgemm/spgemm.h"
+#include "spmv/spmv.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+using amgt::CsrMatrix;
+
+const bool g_environment_set = [] {
+   setenv("AMGT", "auto", 1);
+   unsetenv("AMGT_LEVELS");
+   setenv("AMGT_STATS", "1", 1);
+   return true;
+}();
+
+// Tridiagonal n x n: diag d, off-diagonals o; with neumann, the end rows get d + o so that
+// every row sums to zero (the singular 1D Neumann Laplacian for d = 2, o = -1).
+CsrMatrix tridiag(int n, double d, double o, bool neumann = false)
+{
+   CsrMatrix a;
+   a.nrows = a.ncols = n;
+   a.row_ptr.push_back(0);
+   for (int i = 0; i < n; ++i)
+   {
+      a.col.push_back(i);
+      a.val.push_back(neumann && (i == 0 || i == n - 1) ? d + o : d);
+      if (i > 0) { a.col.push_back(i - 1); a.val.push_back(o); }
+      if (i < n - 1) { a.col.push_back(i + 1); a.val.push_back(o); }
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   return a;
+}
+
+amgt_csr view(const CsrMatrix& a)
+{
+   return amgt_csr{a.nrows, a.ncols, static_cast<int>(a.col.size()), a.row_ptr.data(),
+                   a.col.data(), a.val.data(), 0, nullptr};
+}
+
+void* test_alloc(size_t bytes, int) { return std::malloc(bytes); }
+void  test_release(void* p, int) { std::free(p); }
+
+std::string stats_table()
+{
+   ::testing::internal::CaptureStdout();
+   amgt_glue_print_stats(0, 1);
+   return ::testing::internal::GetCapturedStdout();
+}
+
+class GlueAuto : public ::testing::Test
+{
+protected:
+   void SetUp() override
+   {
+      amgt_allocator a{test_alloc, test_release, nullptr, nullptr};
+      amgt_glue_set_allocator(&a);
+      amgt_glue_setup_begin();
+   }
+};
+
+double max_rel_error(const std::vector<double>& y, const std::vector<double>& ref)
+{
+   double err = 0.0, scale = 0.0;
+   for (size_t i = 0; i < y.size(); ++i)
+   {
+      err   = std::max(err, std::fabs(y[i] - ref[i]));
+      scale = std::max(scale, std::fabs(ref[i]));
+   }
+   return err / scale;
+}
+
+TEST_F(GlueAuto, ModeIsAuto)
+{
+   EXPECT_EQ(amgt_glue_mode(), AMGT_MODE_AUTO);
+}
+
+TEST_F(GlueAuto, HugeValuesRunScaledInFp16)
+{
+   // bcsstk16-like magnitudes: 4e9 does not fit fp16, D^-1/2 A D^-1/2 (values 1, -0.25) does
+   CsrMatrix a = tridiag(50, 4e9, -1e9);
+   amgt_csr  v = view(a);
+   void*     s = nullptr;
+   amgt_glue_matrix_tag(&s, 2, AMGT_ROLE_A);
+   std::vector<double> x(50), y(50, 0.0), ref(50, 0.0);
+   for (int i = 0; i < 50; ++i) x[i] = 1.0 + 0.01 * (i % 7);
+   ASSERT_EQ(amgt_glue_spmv(&s, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   amgt::csr_spmv_ref(a.view(), 1.0, x.data(), 0.0, ref.data());
+   for (double yi : y) ASSERT_TRUE(std::isfinite(yi));
+   // fp16 storage of the scaled values (exact here: 1 and -0.25) and x rounded per the
+   // contract: a few units of fp16's roundoff at most
+   EXPECT_LT(max_rel_error(y, ref), 4 * 0x1p-11);
+   const std::string t = stats_table();
+   EXPECT_NE(t.find("mode auto, schedule d,s,h"), std::string::npos) << t;
+   EXPECT_NE(t.find("A:fp16/scaled"), std::string::npos) << t;
+   amgt_glue_matrix_release(s);
+}
+
+TEST_F(GlueAuto, RectangularOverflowFallsBackToFp32)
+{
+   // not square: no scaling; 1e6 fits fp32
+   CsrMatrix a;
+   a.nrows = 3;
+   a.ncols = 5;
+   a.row_ptr = {0, 2, 3, 5};
+   a.col     = {0, 4, 2, 1, 3};
+   a.val     = {1e6, -3e5, 7e5, 2.5e5, 1e6};
+   amgt_csr v = view(a);
+   void*    s = nullptr;
+   amgt_glue_matrix_tag(&s, 3, AMGT_ROLE_P);
+   std::vector<double> x{1, 2, 3, 4, 5}, y(3, 0.0), ref(3, 0.0);
+   ASSERT_EQ(amgt_glue_spmv(&s, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   auto m = amgt::csr_to_mbsr<float>(a.view());
+   amgt::spmv_ref(m, 1.0, x.data(), 0.0, ref.data());
+   for (int i = 0; i < 3; ++i) EXPECT_EQ(y[i], ref[i]) << i; // exactly the fp32 kernel
+   EXPECT_NE(stats_table().find("P:fp32/overflow"), std::string::npos) << stats_table();
+   amgt_glue_matrix_release(s);
+}
+
+TEST_F(GlueAuto, NearSingularLevelRunsInFp64)
+{
+   // every row sums to zero: the constant vector is annihilated, |1'A1| / 1'|A|1 = 0
+   CsrMatrix a = tridiag(40, 2.0, -1.0, /*neumann=*/true);
+   amgt_csr  v = view(a);
+   void*     s = nullptr;
+   amgt_glue_matrix_tag(&s, 4, AMGT_ROLE_A);
+   std::vector<double> x(40), y(40, 0.0), ref(40, 0.0);
+   for (int i = 0; i < 40; ++i) x[i] = 1.0 / 3.0 + 1e-3 * i;
+   ASSERT_EQ(amgt_glue_spmv(&s, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   auto m = amgt::csr_to_mbsr<double>(a.view());
+   amgt::spmv_ref(m, 1.0, x.data(), 0.0, ref.data());
+   for (int i = 0; i < 40; ++i) EXPECT_EQ(y[i], ref[i]) << i;
+   // and the level's P (which fits fp16 by itself) follows its operator
+   CsrMatrix p = tridiag(40, 1.0, 0.25);
+   amgt_csr  vp = view(p);
+   void*     sp = nullptr;
+   amgt_glue_matrix_tag(&sp, 4, AMGT_ROLE_P);
+   ASSERT_EQ(amgt_glue_spmv(&sp, &vp, 1.0, x.data(), 0.0, y.data()), 1);
+   const std::string t = stats_table();
+   EXPECT_NE(t.find("A:fp64/near-singular"), std::string::npos) << t;
+   EXPECT_NE(t.find("P:fp64/level-near-singular"), std::string::npos) << t;
+   amgt_glue_matrix_release(s);
+   amgt_glue_matrix_release(sp);
+}
+
+TEST_F(GlueAuto, OverflowingProductIsRecomputedInFp64)
+{
+   // values 1e20 fit fp32 (so the level-5 product runs in fp32), but A*A holds 3e40 > FLT_MAX
+   CsrMatrix a = tridiag(12, 1e20, 1e20);
+   amgt_csr  v = view(a);
+   void*     s = nullptr;
+   amgt_glue_set_setup_level(5);
+   amgt_csr_out c{};
+   ASSERT_EQ(amgt_glue_spgemm(&s, &v, &s, &v, 0, &c), 1);
+   amgt_glue_set_setup_level(-1);
+   CsrMatrix ref = amgt::csr_spgemm_ref(a.view(), a.view());
+   ASSERT_EQ(c.nnz, static_cast<int>(ref.col.size()));
+   for (int k = 0; k < c.nnz; ++k)
+   {
+      ASSERT_TRUE(std::isfinite(c.val[k])) << k;
+      EXPECT_NEAR(c.val[k], ref.val[k], 1e-14 * std::fabs(ref.val[k])) << k;
+   }
+   std::free(c.row_ptr);
+   std::free(c.col);
+   std::free(c.val);
+   const std::string t = stats_table();
+   EXPECT_NE(t.find("non-finite-product=1"), std::string::npos) << t;
+   EXPECT_NE(t.find("x:fp64"), std::string::npos) << t;
+   amgt_glue_matrix_release(s);
+}
+
+} // namespace

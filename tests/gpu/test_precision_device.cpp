@@ -1,0 +1,253 @@
+// AMGT=auto's device statistics and scaling (precision/range_device.h) against their CPU
+// references (precision/policy.h). Maxima and counts are exact, and the scaling evaluates
+// the same correctly rounded IEEE expressions (sqrt, product, quotient) on both sides, so
+// everything must agree bit for bit; sum and abs_sum are reduced in another order on the
+// GPU and agree within a relative 1e-12.
+#include "precision/policy.h"
+#include "precision/range_device.h"
+
+#include "common/error.h"
+#include "common/random_matrix.h"
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace amgt;
+
+template <class T>
+class DeviceArray
+{
+public:
+   explicit DeviceArray(const std::vector<T>& h) : n_(h.size())
+   {
+      EXPECT_EQ(cudaMalloc(&p_, std::max<size_t>(1, n_) * sizeof(T)), cudaSuccess);
+      if (n_) EXPECT_EQ(cudaMemcpy(p_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+   }
+   explicit DeviceArray(size_t n) : n_(n)
+   {
+      EXPECT_EQ(cudaMalloc(&p_, std::max<size_t>(1, n_) * sizeof(T)), cudaSuccess);
+   }
+   ~DeviceArray() { cudaFree(p_); }
+   DeviceArray(const DeviceArray&)            = delete;
+   DeviceArray& operator=(const DeviceArray&) = delete;
+   T*             get() { return p_; }
+   std::vector<T> to_host() const
+   {
+      std::vector<T> h(n_);
+      if (n_) EXPECT_EQ(cudaMemcpy(h.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+      return h;
+   }
+
+private:
+   T*     p_ = nullptr;
+   size_t n_ = 0;
+};
+
+// A CSR's arrays on the device; val may be absent (pattern-only: all ones).
+struct DeviceCsr
+{
+   DeviceArray<int32_t> row_ptr, col;
+   DeviceArray<double>  val;
+   bool                 has_val;
+   CsrView              view;
+   explicit DeviceCsr(const CsrMatrix& a)
+       : row_ptr(a.row_ptr), col(a.col), val(a.val), has_val(!a.val.empty())
+   {
+      view = CsrView{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), row_ptr.get(),
+                     col.get(), has_val ? val.get() : nullptr};
+   }
+};
+
+// bit-for-bit equality of doubles (NaN == NaN with the same payload)
+bool same_bits(double a, double b)
+{
+   return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+void expect_same(const RangeStats& gpu, const RangeStats& cpu, const std::string& what)
+{
+   EXPECT_TRUE(same_bits(gpu.max_abs, cpu.max_abs)) << what << ": " << gpu.max_abs << " vs " << cpu.max_abs;
+   EXPECT_EQ(gpu.nonfinite, cpu.nonfinite) << what;
+   EXPECT_EQ(gpu.underflow_fp16, cpu.underflow_fp16) << what;
+   EXPECT_EQ(gpu.underflow_fp32, cpu.underflow_fp32) << what;
+}
+
+void expect_close_sum(double gpu, double cpu, double scale, const std::string& what)
+{
+   EXPECT_LE(std::fabs(gpu - cpu), 1e-12 * std::max(scale, 1e-300)) << what << ": " << gpu << " vs " << cpu;
+}
+
+// Statistics, scaling vector and scaled values: GPU against CPU.
+void check_matrix(const CsrMatrix& a, const std::string& name)
+{
+   SCOPED_TRACE(name);
+   device::Allocator mem = device::runtime_allocator();
+   DeviceCsr         d(a);
+   const ValueStats  cpu = value_stats(a.view());
+   const ValueStats  gpu = device::value_stats(d.view, nullptr, mem);
+   expect_same(gpu.plain, cpu.plain, "plain");
+   EXPECT_EQ(gpu.scalable, cpu.scalable);
+   expect_close_sum(gpu.sum, cpu.sum, cpu.abs_sum, "sum");
+   expect_close_sum(gpu.abs_sum, cpu.abs_sum, cpu.abs_sum, "abs_sum");
+   if (!cpu.scalable || !gpu.scalable) return;
+   expect_same(gpu.scaled, cpu.scaled, "scaled");
+
+   const std::vector<double> u_cpu = scaling_vector(a.view());
+   DeviceArray<double>       u(static_cast<size_t>(a.nrows));
+   device::scaling_vector(d.view, u.get(), nullptr);
+   DeviceArray<double> w(a.col.size());
+   device::scaled_values(d.view, u.get(), w.get(), nullptr);
+   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   const std::vector<double> u_gpu = u.to_host();
+   for (size_t i = 0; i < u_cpu.size(); ++i)
+      ASSERT_TRUE(same_bits(u_gpu[i], u_cpu[i])) << "unscale row " << i;
+   const std::vector<double> w_cpu = scaled_values(a.view(), u_cpu);
+   const std::vector<double> w_gpu = w.to_host();
+   for (size_t k = 0; k < w_cpu.size(); ++k)
+      ASSERT_TRUE(same_bits(w_gpu[k], w_cpu[k])) << "scaled value " << k;
+}
+
+// Square random CSR with a diagonal in every row (first, as hypre stores it) and values over
+// many binades: magnitudes 2^e for e uniform in [emin, emax], random mantissa and sign.
+CsrMatrix wide_range(int n, double density, int emin, int emax, unsigned seed)
+{
+   std::mt19937                           rng(seed);
+   std::uniform_real_distribution<double> u(0.0, 1.0), mant(1.0, 2.0);
+   std::uniform_int_distribution<int>     e(emin, emax);
+   CsrMatrix                              a;
+   a.nrows = a.ncols = n;
+   a.row_ptr.push_back(0);
+   for (int i = 0; i < n; ++i)
+   {
+      a.col.push_back(i);
+      a.val.push_back(std::ldexp(mant(rng), e(rng)));
+      for (int j = 0; j < n; ++j)
+      {
+         if (j == i || u(rng) >= density) continue;
+         a.col.push_back(j);
+         a.val.push_back((rng() & 1u ? -1.0 : 1.0) * std::ldexp(mant(rng), e(rng)));
+      }
+      // unsorted columns after the diagonal
+      std::shuffle(a.col.begin() + a.row_ptr.back() + 1, a.col.end(), rng);
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   return a;
+}
+
+class DevicePrecision : public ::testing::Test
+{
+protected:
+   void SetUp() override
+   {
+      int n = 0;
+      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
+      ASSERT_GT(n, 0) << "gpu test run without a GPU";
+   }
+};
+
+TEST_F(DevicePrecision, RandomMatricesMatchTheReference)
+{
+   // larger than a block of threads, n % 4 != 0, rectangular (not scalable), and ~10% empty
+   // rows (random_csr of tests/common)
+   check_matrix(test::random_csr(1000, 1000, 0.01, test::Fill::random, 1u), "random_1000");
+   check_matrix(test::random_csr(333, 257, 0.05, test::Fill::random, 2u), "random_333x257");
+   check_matrix(test::random_csr(37, 37, 0.3, test::Fill::small_int, 3u), "small_int_37");
+   for (unsigned seed : {4u, 5u, 6u})
+   {
+      // from fp16-subnormal to fp16-overflow magnitudes, and from fp32-underflow to 1e15
+      check_matrix(wide_range(517, 0.02, -30, 20, seed), "wide_fp16_" + std::to_string(seed));
+      check_matrix(wide_range(301, 0.03, -140, 50, seed), "wide_fp32_" + std::to_string(seed));
+   }
+}
+
+TEST_F(DevicePrecision, EdgeMatricesMatchTheReference)
+{
+   for (const test::NamedMatrix& m : test::edge_matrices()) check_matrix(m.a, m.name);
+}
+
+TEST_F(DevicePrecision, NonFiniteHugeAndTinyValues)
+{
+   const double inf = std::numeric_limits<double>::infinity();
+   CsrMatrix    a   = wide_range(203, 0.05, -20, 10, 9u);
+   a.val[3]         = std::nan("");
+   a.val[17]        = inf;
+   a.val[40]        = -inf;
+   a.val[55]        = 1e300;
+   a.val[81]        = 4.9e-324; // the smallest subnormal double
+   check_matrix(a, "non_finite_mix");
+
+   // a non-finite diagonal: not scalable on either side
+   CsrMatrix b = wide_range(66, 0.1, -3, 3, 10u);
+   b.val[b.row_ptr[5]] = std::nan(""); // the diagonal of row 5 is first
+   check_matrix(b, "nan_diagonal");
+   CsrMatrix c = wide_range(66, 0.1, -3, 3, 11u);
+   c.val[c.row_ptr[7]] = 0.0;
+   check_matrix(c, "zero_diagonal");
+
+   // scaled values that overflow double (tiny diagonal, huge off-diagonal)
+   CsrMatrix e = wide_range(50, 0.2, -2, 2, 12u);
+   e.val[e.row_ptr[3]] = 1e-300;
+   e.val[e.row_ptr[4]] = 1e-300;
+   e.val[e.row_ptr[3] + 1] = 1e300;
+   check_matrix(e, "scaled_overflow");
+
+   // pattern-only (val == nullptr): all ones
+   CsrMatrix p = wide_range(45, 0.2, 0, 0, 13u);
+   p.val.clear();
+   check_matrix(p, "pattern_only");
+}
+
+TEST_F(DevicePrecision, DuplicateDiagonalIsSummedInOrder)
+{
+   CsrMatrix m;
+   m.nrows = m.ncols = 5;
+   m.row_ptr         = {0, 3, 4, 5, 7, 9};
+   m.col             = {0, 1, 0, 1, 2, 3, 3, 4, 4};
+   m.val             = {0.1, 2, 0.2, 9, 1e-3, 1.0 / 3, 2.0 / 3, 5e8, -7e8};
+   check_matrix(m, "duplicates");
+}
+
+TEST_F(DevicePrecision, CountNonFinite)
+{
+   device::Allocator   mem = device::runtime_allocator();
+   std::vector<double> v(100003, 1.5);
+   for (size_t i = 0; i < v.size(); i += 997) v[i] = (i % 2) ? std::nan("") : -1.0 / 0.0;
+   int64_t expect = 0;
+   for (double x : v) expect += std::isfinite(x) ? 0 : 1;
+   ASSERT_GT(expect, 0);
+   DeviceArray<double> d(v);
+   EXPECT_EQ(device::count_nonfinite(d.get(), static_cast<int64_t>(v.size()), nullptr, mem), expect);
+   EXPECT_EQ(device::count_nonfinite(d.get(), 0, nullptr, mem), 0);
+   EXPECT_EQ(count_nonfinite(v.data(), static_cast<int64_t>(v.size())), expect);
+}
+
+TEST_F(DevicePrecision, ChoiceIsTheSameFromEitherStatistics)
+{
+   device::Allocator mem = device::runtime_allocator();
+   for (unsigned seed = 20; seed < 26; ++seed)
+   {
+      CsrMatrix        a = wide_range(129, 0.05, seed % 2 ? -16 : 0, seed % 3 ? 18 : 8, seed);
+      DeviceCsr        d(a);
+      const ValueStats cpu = value_stats(a.view());
+      const ValueStats gpu = device::value_stats(d.view, nullptr, mem);
+      for (Precision floor : {Precision::fp64, Precision::fp32, Precision::fp16})
+      {
+         const PrecisionChoice c = choose_precision(cpu, floor), g = choose_precision(gpu, floor);
+         EXPECT_EQ(c.precision, g.precision) << seed;
+         EXPECT_EQ(c.scaled, g.scaled) << seed;
+         EXPECT_STREQ(c.reason, g.reason) << seed;
+      }
+   }
+}
+
+} // namespace
