@@ -35,6 +35,8 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace amgt::kbench {
@@ -107,14 +109,70 @@ double tile_fill(const dev::DeviceMbsr<V>& m)
 //                                  balanced path's chunk metadata (a few bytes per 64 tiles)
 //                                  is left out
 //   tensor_core                    blk_ptr, blk_col and the 16 padded values of every tile
-double own_spmv_bytes(const dev::DeviceMbsr<double>& m, const dev::SpmvPlan<double>& p)
+// Values are sizeof(V) bytes (8 fp64, 4 fp32, 2 fp16); x and y stay fp64 vectors.
+template <class V>
+double own_spmv_bytes(const dev::DeviceMbsr<V>& m, const dev::SpmvPlan<V>& p)
 {
    const double br    = static_cast<double>(m.block_rows) + 1.0;
    const double tiles = static_cast<double>(p.stats.tiles);
    const double nnz   = static_cast<double>(p.stats.nnz);
    const double vec   = 8.0 * (static_cast<double>(m.ncols) + 2.0 * static_cast<double>(m.nrows));
-   if (p.path == dev::SpmvPath::tensor_core) return 4.0 * br + tiles * (4.0 + 16.0 * 8.0) + vec;
-   return 12.0 * br + 6.0 * tiles + 8.0 * nnz + vec;
+   const double vb    = static_cast<double>(sizeof(V));
+   if (p.path == dev::SpmvPath::tensor_core) return 4.0 * br + tiles * (4.0 + 16.0 * vb) + vec;
+   return 12.0 * br + 6.0 * tiles + vb * nnz + vec;
+}
+
+// Ours' SpMV on one operand in storage precision V: the mBSR copy and a plan per path.
+template <class V>
+struct OursSpmv
+{
+   using value_type = V;
+   dev::DeviceMbsr<V>              m;
+   std::optional<dev::SpmvPlan<V>> plans[4]; // automatic, then kForced
+   bool                            converted = false;
+};
+
+// Normwise check of ours against the fp64 reference (cuSPARSE or the CPU), by storage
+// precision: a sanity check that a kernel is not broken (the unit tests hold the rounding
+// contract with derived bounds). Values rounded to V and float/half sums give a normwise
+// error of a few u_s times || |A||x| || / ||A x|| (about 2 for the generated problems);
+// fp32: u_s = 6e-8; fp16: u_s = 4.9e-4 (and the tensor_core path rounds x to half too).
+double spmv_check_tolerance(Precision p)
+{
+   switch (p)
+   {
+   case Precision::fp64: return kSpmvTolerance;
+   case Precision::fp32: return 1e-5;
+   case Precision::fp16: return 1e-2;
+   }
+   return kSpmvTolerance;
+}
+
+std::string sci(double v);
+
+// --precision fp16 SpGEMM: the tensor-core product against the CUDA-core one (the unit tests
+// compare both with the CPU reference). Same structure, and the fp64 product's tile count
+// when there is one (tiles_c >= 0); finite values; normwise difference below 1e-2 (both add
+// the same exact products in fp32 and round once to half: they differ by about u_half).
+std::string half_products_differ(const amgt::Mbsr<amgt::half_t>& tc, const amgt::Mbsr<amgt::half_t>& cc,
+                                 int64_t tiles_c, double* rel)
+{
+   *rel = std::numeric_limits<double>::quiet_NaN();
+   if (tc.blk_ptr != cc.blk_ptr || tc.blk_col != cc.blk_col || tc.blk_map != cc.blk_map)
+      return "tensor_core and cuda_core products differ in structure";
+   if (tiles_c >= 0 && cc.num_tiles() != tiles_c)
+      return "fp16 product has " + std::to_string(cc.num_tiles()) + " tiles, fp64 " + std::to_string(tiles_c);
+   long double num = 0.0L, den = 0.0L;
+   for (size_t p = 0; p < cc.blk_val.size(); ++p)
+   {
+      const double a = amgt::half_to_double(tc.blk_val[p]), b = amgt::half_to_double(cc.blk_val[p]);
+      if (!std::isfinite(a) || !std::isfinite(b)) return "non-finite fp16 value (out of half's range)";
+      num += static_cast<long double>(a - b) * (a - b);
+      den += static_cast<long double>(b) * b;
+   }
+   *rel = den > 0.0L ? static_cast<double>(std::sqrt(num / den)) : 0.0;
+   if (!(*rel < 1e-2)) return "tensor_core vs cuda_core normwise difference " + sci(*rel);
+   return {};
 }
 
 // ||a - b||_2 / ||b||_2 in long double; NaN if a holds a NaN/Inf.
@@ -253,8 +311,64 @@ HostCsr from_row_block(const RowBlock& rb, int64_t ncols, const std::string& nam
    return h;
 }
 
+// block4 (bench only): A = kron(L7, M) on an n^3 grid, L7 the 7-point Laplacian (6 on the
+// diagonal, -1 per face neighbour, Dirichlet boundary eliminated), M = 3 I + ones(4) (SPD,
+// eigenvalues 7, 3, 3, 3), so A is SPD. Node p owns rows 4p..4p+3: every coupling is a dense
+// 4x4 block aligned with the mBSR tiles, i.e. fill 16 (the tensor-core paths' best case;
+// a 3-dof elasticity matrix's 3x3 blocks straddle the 4x4 tiles). num_functions 4.
+Input block4_input(const ProblemSpec& spec)
+{
+   const int64_t n = spec.n, nodes = n * n * n, rows = 4 * nodes;
+   Input         in;
+   in.name = spec.kind + "_n" + std::to_string(n);
+   if (rows * 28 > std::numeric_limits<int32_t>::max())
+   {
+      throw BenchError(in.name + ": too large for 32-bit CSR indices");
+   }
+   HostCsr& h = in.A;
+   h.nrows    = static_cast<int32_t>(rows);
+   h.ncols    = static_cast<int32_t>(rows);
+   h.row_ptr.assign(1, 0);
+   h.col.reserve(static_cast<size_t>(rows) * 28);
+   h.val.reserve(static_cast<size_t>(rows) * 28);
+   for (int64_t k = 0; k < n; ++k)
+      for (int64_t j = 0; j < n; ++j)
+         for (int64_t i = 0; i < n; ++i)
+         {
+            // Neighbours in ascending node number, the node itself in the middle.
+            int64_t nb[7];
+            double  w[7];
+            int     cnt = 0;
+            auto    add = [&](bool ok, int64_t q, double v) {
+               if (ok) { nb[cnt] = q; w[cnt++] = v; }
+            };
+            const int64_t p = i + n * (j + n * k);
+            add(k > 0, p - n * n, -1.0);
+            add(j > 0, p - n, -1.0);
+            add(i > 0, p - 1, -1.0);
+            add(true, p, 6.0);
+            add(i + 1 < n, p + 1, -1.0);
+            add(j + 1 < n, p + n, -1.0);
+            add(k + 1 < n, p + n * n, -1.0);
+            for (int r = 0; r < 4; ++r)
+            {
+               for (int q = 0; q < cnt; ++q)
+                  for (int c = 0; c < 4; ++c)
+                  {
+                     h.col.push_back(static_cast<int32_t>(4 * nb[q] + c));
+                     h.val.push_back(w[q] * (r == c ? 4.0 : 1.0));
+                  }
+               h.row_ptr.push_back(static_cast<int32_t>(h.col.size()));
+            }
+         }
+   validate(h, in.name);
+   in.num_functions = 4;
+   return in;
+}
+
 Input generated_input(const ProblemSpec& spec)
 {
+   if (spec.kind == "block4") return block4_input(spec);
    const auto kind = problems::parse_kind(spec.kind);
    if (!kind) throw BenchError("unknown problem " + spec.kind);
    problems::Problem p{*kind, spec.n};
@@ -520,7 +634,8 @@ struct Bench
       }
 
       // Checks one implementation's results against the reference (and the CPU oracle).
-      auto verdict = [&](Meas& m, const std::vector<double>& y_beta, const std::vector<double>* y_zero) {
+      auto verdict = [&](Meas& m, const std::vector<double>& y_beta, const std::vector<double>* y_zero,
+                         double tol) {
          if (!ref_beta)
          {
             m.status = Status::error;
@@ -530,7 +645,7 @@ struct Bench
          double e = rel_err(y_beta, *ref_beta);
          if (y_zero) e = std::max(e, rel_err(*y_zero, *ref_zero));
          m.rel_err = e;
-         if (!(e < kSpmvTolerance))
+         if (!(e < tol))
          {
             m.status = Status::fail;
             m.note   = "rel. error " + sci(e) + " vs " + r.reference + (y_zero ? " (beta 0.5 or beta 0 on a NaN-poisoned y)" : "");
@@ -540,7 +655,7 @@ struct Bench
          {
             double h = rel_err(y_beta, host_beta);
             if (y_zero) h = std::max(h, rel_err(*y_zero, host_zero));
-            if (!(h < kSpmvTolerance))
+            if (!(h < tol))
             {
                m.status = Status::fail;
                m.note   = "rel. error " + sci(h) + " vs CPU reference";
@@ -563,7 +678,7 @@ struct Bench
          hyp::spmv(hA_view.get(), kAlpha, hx_views[0].get(), kBeta, hy_view.get());
          hyp::check_error("hypre_CSRMatrixMatvecDevice");
          const std::vector<double> y = dy.download();
-         verdict(r.hypre, y, nullptr);
+         verdict(r.hypre, y, nullptr, kSpmvTolerance);
       }
       catch (const std::exception& e)
       {
@@ -573,58 +688,74 @@ struct Bench
       }
       r.hypre.bytes = r.csr_bytes;
 
-      // Ours: one conversion, then a plan per path.
-      const dev::Allocator       alloc = plugin_allocator();
-      dev::DeviceMbsr<double>    m;
-      bool                       converted = false;
-      std::optional<dev::SpmvPlan<double>> plans[4]; // automatic, then kForced
-      try
-      {
-         EventPair ev;
-         ev.start();
-         m = dev::csr_to_mbsr<double>(plugin_view(dA), kStream, alloc);
-         ev.stop();
-         r.convert_ms = ev.elapsed_ms();
-         converted    = true;
-         r.tiles      = m.num_tiles;
-         ev.start();
-         plans[0].emplace(dev::make_spmv_plan<double>(m, kStream, alloc, dev::SpmvPath::automatic));
-         ev.stop();
-         r.plan_ms = ev.elapsed_ms();
-         r.fill    = plans[0]->fill;
-      }
-      catch (const std::exception& e)
-      {
-         r.ours.status = Status::error;
-         r.ours.note   = std::string("conversion/plan: ") + e.what();
-         guard_context("ours SpMV setup");
-      }
+      // Ours, in the storage precision of --precision: one conversion, then a plan per path.
+      const dev::Allocator alloc = plugin_allocator();
       Meas* ours_meas[4] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2]};
-      for (int p = 0; p < 4 && converted; ++p)
-      {
-         Meas& mm = *ours_meas[p];
+      r.precision        = amgt::to_string(opt.precision);
+      const double tol   = spmv_check_tolerance(opt.precision);
+      OursSpmv<double>          o64;
+      OursSpmv<float>           o32;
+      OursSpmv<amgt::half_t>    o16;
+      std::function<void(int)>  ours_calls[4]; // empty where no plan was made
+      auto prepare = [&](auto& o) {
+         using V = typename std::decay_t<decltype(o)>::value_type;
          try
          {
-            if (p > 0) plans[p].emplace(dev::make_spmv_plan<double>(m, kStream, alloc, kForced[p - 1]));
-            if (!plans[p]) continue;
-            const dev::SpmvPlan<double>& plan = *plans[p];
-            mm.path  = dev::to_string(plan.path);
-            mm.bytes = own_spmv_bytes(m, plan);
-            reset_y();
-            dev::spmv<double>(m, plan, kAlpha, xs[0], kBeta, dy.get(), kStream);
-            const std::vector<double> yb = dy.download();
-            poison_y();
-            dev::spmv<double>(m, plan, kAlpha, xs[0], 0.0, dy.get(), kStream);
-            const std::vector<double> yz = dy.download();
-            verdict(mm, yb, &yz);
+            EventPair ev;
+            ev.start();
+            o.m = dev::csr_to_mbsr<V>(plugin_view(dA), kStream, alloc);
+            ev.stop();
+            r.convert_ms = ev.elapsed_ms();
+            o.converted  = true;
+            r.tiles      = o.m.num_tiles;
+            ev.start();
+            o.plans[0].emplace(dev::make_spmv_plan<V>(o.m, kStream, alloc, dev::SpmvPath::automatic));
+            ev.stop();
+            r.plan_ms = ev.elapsed_ms();
+            r.fill    = o.plans[0]->fill;
          }
          catch (const std::exception& e)
          {
-            mm.status = Status::error;
-            mm.note   = e.what();
-            plans[p].reset();
-            guard_context("ours SpMV");
+            r.ours.status = Status::error;
+            r.ours.note   = std::string("conversion/plan: ") + e.what();
+            guard_context("ours SpMV setup");
          }
+         for (int p = 0; p < 4 && o.converted; ++p)
+         {
+            Meas& mm = *ours_meas[p];
+            try
+            {
+               if (p > 0) o.plans[p].emplace(dev::make_spmv_plan<V>(o.m, kStream, alloc, kForced[p - 1]));
+               if (!o.plans[p]) continue;
+               const dev::SpmvPlan<V>& plan = *o.plans[p];
+               mm.path  = dev::to_string(plan.path);
+               mm.bytes = own_spmv_bytes(o.m, plan);
+               reset_y();
+               dev::spmv<V>(o.m, plan, kAlpha, xs[0], kBeta, dy.get(), kStream);
+               const std::vector<double> yb = dy.download();
+               poison_y();
+               dev::spmv<V>(o.m, plan, kAlpha, xs[0], 0.0, dy.get(), kStream);
+               const std::vector<double> yz = dy.download();
+               verdict(mm, yb, &yz, tol);
+               ours_calls[p] = [&o, p, &xs, &dy](int i) {
+                  dev::spmv<V>(o.m, *o.plans[p], kAlpha, xs[static_cast<size_t>(i)], kBeta, dy.get(), kStream);
+               };
+            }
+            catch (const std::exception& e)
+            {
+               mm.status = Status::error;
+               mm.note   = e.what();
+               o.plans[p].reset();
+               ours_calls[p] = nullptr;
+               guard_context("ours SpMV");
+            }
+         }
+      };
+      switch (opt.precision)
+      {
+      case Precision::fp64: prepare(o64); break;
+      case Precision::fp32: prepare(o32); break;
+      case Precision::fp16: prepare(o16); break;
       }
       // A forced path equal to the automatic choice runs the same kernel: both are kept, the
       // difference between them shows the run-to-run noise.
@@ -634,15 +765,10 @@ struct Bench
       const std::function<void(int)> hyp_call  = [&](int i) {
          hyp::spmv(hA_view.get(), kAlpha, hx_views[static_cast<size_t>(i)].get(), kBeta, hy_view.get());
       };
-      auto ours_call = [&](int p) {
-         return std::function<void(int)>([&, p](int i) {
-            dev::spmv<double>(m, *plans[p], kAlpha, xs[static_cast<size_t>(i)], kBeta, dy.get(), kStream);
-         });
-      };
       try
       {
          if (r.cusp.ok()) r.batch = choose_batch(cusp_call, r.nx);
-         else if (r.ours.ok()) r.batch = choose_batch(ours_call(0), r.nx);
+         else if (r.ours.ok() && ours_calls[0]) r.batch = choose_batch(ours_calls[0], r.nx);
          else r.batch = r.nx;
       }
       catch (const std::exception& e)
@@ -670,7 +796,10 @@ struct Bench
       if (r.hypre.ok()) ts.push_back(Timed{"hypre SpMV", sampler(hyp_call), &r.hypre});
       for (int p = 0; p < 4; ++p)
       {
-         if (plans[p] && ours_meas[p]->ok()) ts.push_back(Timed{"ours SpMV " + ours_meas[p]->path, sampler(ours_call(p)), ours_meas[p]});
+         if (ours_calls[p] && ours_meas[p]->ok())
+         {
+            ts.push_back(Timed{"ours SpMV " + ours_meas[p]->path, sampler(ours_calls[p]), ours_meas[p]});
+         }
       }
       reset_y();
       time_interleaved(ts, "SpMV timing");
@@ -866,6 +995,43 @@ struct Bench
          guard_context("ours SpGEMM");
       }
 
+      // --precision fp16: the product on fp16 inputs, forced to the tensor and the CUDA cores.
+      dev::DeviceMbsr<amgt::half_t> hA16, hB16;
+      if (opt.precision == Precision::fp16)
+      {
+         r.half_run = true;
+         try
+         {
+            hA16 = dev::csr_to_mbsr<amgt::half_t>(plugin_view(A), kStream, alloc);
+            if (!same) hB16 = dev::csr_to_mbsr<amgt::half_t>(plugin_view(B), kStream, alloc);
+            const dev::DeviceMbsr<amgt::half_t>& b16 = same ? hA16 : hB16;
+            dev::SpgemmStats                     st_tc;
+            const auto tc = dev::to_host(dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, &st_tc,
+                                                                   dev::SpgemmPath::tensor_core),
+                                         kStream);
+            const auto cc = dev::to_host(
+                dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, nullptr, dev::SpgemmPath::cuda_core),
+                kStream);
+            r.half_tc_products = st_tc.tc_tile_products;
+            double            rel = 0.0;
+            const std::string why = half_products_differ(tc, cc, r.ours.ok() ? r.tiles_c : -1, &rel);
+            for (Meas* m : {&r.half_cc, &r.half_tc})
+            {
+               m->status  = why.empty() ? Status::ok : Status::fail;
+               m->note    = why;
+               m->rel_err = rel;
+            }
+            r.half_cc.path = dev::to_string(dev::SpgemmPath::cuda_core);
+            r.half_tc.path = dev::to_string(dev::SpgemmPath::tensor_core);
+         }
+         catch (const std::exception& e)
+         {
+            r.half_cc.status = r.half_tc.status = Status::error;
+            r.half_cc.note = r.half_tc.note = e.what();
+            guard_context("ours fp16 SpGEMM");
+         }
+      }
+
       // Timing (only what computed the right result), interleaved. A sample is one whole
       // call; its result is destroyed after the stop event (freeing C is not timed).
       EventPair ev;
@@ -903,6 +1069,17 @@ struct Bench
          }
          ts.push_back(Timed{"C to CSR", sampler([&] { return back_to_csr(mC, alloc); }), nullptr, &r.back});
       }
+      const dev::DeviceMbsr<amgt::half_t>& b16 = same ? hA16 : hB16;
+      for (auto [m, path] : {std::pair<Meas*, dev::SpgemmPath>{&r.half_cc, dev::SpgemmPath::cuda_core},
+                             std::pair<Meas*, dev::SpgemmPath>{&r.half_tc, dev::SpgemmPath::tensor_core}})
+      {
+         if (!r.half_run || !m->ok()) continue;
+         ts.push_back(Timed{std::string("ours fp16 SpGEMM ") + dev::to_string(path),
+                            sampler([&, path] {
+                               return dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, nullptr, path);
+                            }),
+                            m});
+      }
       time_interleaved(ts, "SpGEMM timing");
       if (r.ours.ok())
       {
@@ -914,6 +1091,11 @@ struct Bench
       report_problem("spgemm", what, "cuSPARSE", r.cusp);
       report_problem("spgemm", what, "hypre", r.hypre);
       report_problem("spgemm", what, "ours", r.ours);
+      if (r.half_run)
+      {
+         report_problem("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
+         report_problem("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
+      }
       if (r.cusp.ok() && r.ours.ok())
       {
          std::fprintf(stderr, "         cuSPARSE %.3f ms, hypre %.3f ms, ours %.3f ms (+conv %.3f ms)\n",
@@ -1055,6 +1237,7 @@ int run(int argc, char** argv)
       info.warmup         = o.warmup;
       info.flush_l2       = o.flush_l2;
       info.host_reference = !o.device_only;
+      info.precision      = amgt::to_string(o.precision);
       print_header(stdout, info);
       std::fflush(stdout);
       json.write_info(info);
@@ -1106,7 +1289,9 @@ int run(int argc, char** argv)
 
    std::printf("\n");
    if (o.spmv) print_spmv_table(stdout, spmv_done);
+   if (o.spmv) print_spmv_paths_table(stdout, spmv_done);
    if (o.spgemm) print_spgemm_table(stdout, spgemm_done);
+   if (o.spgemm) print_spgemm_half_table(stdout, spgemm_done);
    print_geomeans(stdout, spmv_done, spgemm_done);
    const int failures = print_failures(stdout, spmv_done, spgemm_done);
    if (failures > 0 && status == 0) status = 3;

@@ -23,7 +23,7 @@ int64_t parse_int(const std::string& opt, const std::string& v, int64_t lo, int6
 
 bool known_kind(const std::string& k)
 {
-   return k == "laplace7" || k == "laplace27" || k == "systems3";
+   return k == "laplace7" || k == "laplace27" || k == "systems3" || k == "block4";
 }
 
 } // namespace
@@ -32,6 +32,7 @@ int64_t default_n(const std::string& kind)
 {
    if (kind == "laplace7") return 160;
    if (kind == "laplace27") return 100;
+   if (kind == "block4") return 64; // 1M rows, 28M nonzeros, every tile full
    return 64; // systems3
 }
 
@@ -121,6 +122,14 @@ Options parse_options(int argc, const char* const* argv)
          else if (v == "cuda") o.alloc = AllocMode::cuda;
          else throw UsageError("--alloc expects pool or cuda");
       }
+      else if (a == "--precision")
+      {
+         const std::string v = value();
+         if (v == "fp64") o.precision = Precision::fp64;
+         else if (v == "fp32") o.precision = Precision::fp32;
+         else if (v == "fp16") o.precision = Precision::fp16;
+         else throw UsageError("--precision expects fp64, fp32 or fp16");
+      }
       else if (a == "--flush-l2")
       {
          o.flush_l2 = true;
@@ -169,8 +178,10 @@ void print_usage(std::FILE* out)
 "fp64) and hypre's own device kernels; one MPI rank, one GPU.\n"
 "\n"
 "inputs (fine-level matrices; each also gives an AMG hierarchy with --setup-products 1)\n"
-"  --problem KIND[:N]    laplace7 | laplace27 | systems3 (repeatable); 'none': no generated\n"
-"                        problem. Default: laplace7:160 laplace27:100 systems3:64\n"
+"  --problem KIND[:N]    laplace7 | laplace27 | systems3 | block4 (repeatable); 'none': no\n"
+"                        generated problem. Default: laplace7:160 laplace27:100 systems3:64.\n"
+"                        block4: 7-point grid, 4 unknowns per node coupled by a dense 4x4\n"
+"                        block (every mBSR tile full: the tensor-core paths' best case)\n"
 "  --n N                 grid points per direction of the preceding --problem\n"
 "  --matrix FILE         Matrix Market .mtx or .mtx.gz (repeatable), added to the problems\n"
 "  --num-functions K     BoomerAMG's num_functions for --matrix inputs (default 1;\n"
@@ -186,6 +197,10 @@ void print_usage(std::FILE* out)
 "  --alloc pool|cuda     device allocator shared by all three (default pool: stream-ordered\n"
 "                        cudaMallocAsync; cuda: cudaMalloc/cudaFree, stock hypre's default)\n"
 "  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"
+"  --precision P         fp64 (default) | fp32 | fp16: storage precision of ours' SpMV (all\n"
+"                        paths, checked against fp64 with a normwise tolerance of the\n"
+"                        precision) and, for fp16, also ours' fp16 SpGEMM forced to\n"
+"                        tensor_core and cuda_core; extra tables compare the paths\n"
 "  --seed S              random x / y vectors\n"
 "  --json FILE           one JSON object per line and measurement\n"
 "  --help\n");

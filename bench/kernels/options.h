@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bench_common.h"
+#include "common/precision.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +13,7 @@ namespace amgt::kbench {
 
 struct ProblemSpec
 {
-   std::string kind; // laplace7 | laplace27 | systems3
+   std::string kind; // laplace7 | laplace27 | systems3 | block4 (bench-only, see main.cpp)
    int64_t     n = 0;
 };
 
@@ -29,6 +30,9 @@ struct Options
    bool        spgemm         = true;
    bool        flush_l2       = false;
    AllocMode   alloc          = AllocMode::pool;
+   // Storage precision of ours (SpMV: every path; SpGEMM: fp16 adds the fp16 tensor-core and
+   // CUDA-core products). cuSPARSE and hypre stay fp64 CSR. fp64 = the original output.
+   Precision   precision      = Precision::fp64;
    std::string json;
    uint64_t    seed = 20240611;
    bool        help = false;

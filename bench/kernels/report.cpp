@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 namespace amgt::kbench {
 
@@ -211,6 +212,12 @@ void print_header(std::FILE* out, const RunInfo& info)
                 kSpmvTolerance, kSpgemmTolerance,
                 info.host_reference ? "; SpMV of every implementation also vs a CPU reference" : "");
    std::fprintf(out, "  AMG setup : %s\n", info.settings.c_str());
+   if (info.precision != "fp64")
+   {
+      std::fprintf(out, "  precision : ours stores values in %s (x, y fp64; SpMV checked with a normwise "
+                        "tolerance of that precision); cuSPARSE and hypre run fp64 CSR\n",
+                   info.precision.c_str());
+   }
    std::fprintf(out, "  speedup   : t_other / t_ours (> 1: ours faster); BW: bytes / time as a fraction of "
                      "%.1f TB/s\n\n",
                 kPracticalBandwidth / 1e12);
@@ -218,13 +225,16 @@ void print_header(std::FILE* out, const RunInfo& info)
 
 void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
 {
+   // "fp64" unless --precision: the default output stays as it was.
+   const std::string prec =
+       recs.empty() || recs.front().precision == "fp64" ? "fp64" : "ours " + recs.front().precision;
    std::fprintf(out,
-      "== SpMV  y = A*x + beta*y  (fp64, alpha 1, beta 0.5; time per call in us, median over samples of "
+      "== SpMV  y = A*x + beta*y  (%s, alpha 1, beta 0.5; time per call in us, median over samples of "
       "'batch' calls rotating 'nx' x vectors)\n"
       "   ours = automatic path (reported); cc/ccb/tc = ours forced to cuda_core / cuda_core_balanced / "
       "tensor_core\n"
       "   BW columns: CSR minimal bytes (12 nnz + 4 (n+1) + 8 (ncols + 2 n)) / time; 'own': ours with its "
-      "own format's bytes\n");
+      "own format's bytes\n", prec.c_str());
    std::fprintf(out, "%-26s %-2s %9s %10s %5s %-18s %2s %4s | %9s %9s %9s | %9s %9s %9s | %6s %6s | "
                      "%5s %5s %5s %5s | %8s\n",
                 "matrix", "op", "rows", "nnz", "fill", "auto path", "nx", "bat", "cuSPARSE", "hypre",
@@ -275,6 +285,62 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    ratio_cell(r.hypre, r.ours).c_str(),
                    r.cusp.ok() ? ratio_cell(r.cusp.t.median_ms, with).c_str() : "-",
                    r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-", r.reference.c_str());
+   }
+   std::fprintf(out, "\n");
+}
+
+void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
+{
+   if (recs.empty() || recs.front().precision == "fp64") return;
+   const std::string prec = recs.front().precision;
+   std::fprintf(out,
+      "== SpMV paths, ours in %s: cc = cuda_core, tc = tensor_core (forced; fp32 has no tensor-core "
+      "path and runs cuda_core), cuSPARSE fp64 CSR\n"
+      "   times in us; tc/cc = t_cc / t_tc (> 1: tensor cores faster); xcuSP = t_cuSPARSE / t_path; "
+      "BW = bytes the path reads and writes / time,\n"
+      "   fraction of %.1f TB/s (cuSPARSE: 12 nnz + 4 (n+1) + 8 (ncols + 2 n); cc: 12 (block_rows+1) + 6 "
+      "tiles + sizeof(V) nnz + vectors; tc: 4 (block_rows+1) + (4 + 16 sizeof(V)) tiles + vectors)\n",
+      prec.c_str(), kPracticalBandwidth / 1e12);
+   std::fprintf(out, "%-26s %-2s %9s %10s %5s | %9s %9s %9s | %6s %6s %6s | %6s %6s %6s\n", "matrix", "op",
+                "rows", "nnz", "fill", "cuSPARSE", "cc", "tc", "tc/cc", "xcuSPc", "xcuSPt", "BWcsp",
+                "BWcc", "BWtc");
+   for (const SpmvRecord& r : recs)
+   {
+      const Meas& cc = r.forced[0];
+      const Meas& tc = r.forced[2];
+      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f | %9s %9s %9s | %6s %6s %6s | %6s %6s %6s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
+                   count(r.nnz).c_str(), r.fill, time_cell(r.cusp, 1e3, "%.1f").c_str(),
+                   time_cell(cc, 1e3, "%.1f").c_str(), time_cell(tc, 1e3, "%.1f").c_str(),
+                   ratio_cell(cc, tc).c_str(), ratio_cell(r.cusp, cc).c_str(),
+                   ratio_cell(r.cusp, tc).c_str(), bw_cell(r.csr_bytes, r.cusp).c_str(),
+                   bw_cell(cc.bytes, cc).c_str(), bw_cell(tc.bytes, tc).c_str());
+   }
+   std::fprintf(out, "\n");
+}
+
+void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
+{
+   bool any = false;
+   for (const SpgemmRecord& r : recs) any = any || r.half_run;
+   if (!any) return;
+   std::fprintf(out,
+      "== SpGEMM fp16: ours on fp16 mBSR inputs, every tile pair forced to the tensor cores (tc: mma "
+      "m16n8k16, fp32 accumulation) or to the CUDA cores (cc);\n"
+      "   ms, median; ours64 = the fp64 product of the table above; tc/cc = t_cc / t_tc (> 1: tensor "
+      "cores faster); tcpairs = tile pairs through the mma\n");
+   std::fprintf(out, "%-26s %-6s %9s %5s | %9s %9s %9s %9s | %6s %6s %6s | %11s\n", "matrix", "prod", "m",
+                "fillA", "cuSPARSE", "ours64", "cc", "tc", "tc/cc", "xcuSPc", "xcuSPt", "tcpairs");
+   for (const SpgemmRecord& r : recs)
+   {
+      if (!r.half_run) continue;
+      std::fprintf(out, "%-26s %-6s %9s %5.2f | %9s %9s %9s %9s | %6s %6s %6s | %11s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
+                   r.fill_a, time_cell(r.cusp, 1.0, "%.3f").c_str(),
+                   time_cell(r.ours, 1.0, "%.3f").c_str(), time_cell(r.half_cc, 1.0, "%.3f").c_str(),
+                   time_cell(r.half_tc, 1.0, "%.3f").c_str(), ratio_cell(r.half_cc, r.half_tc).c_str(),
+                   ratio_cell(r.cusp, r.half_cc).c_str(), ratio_cell(r.cusp, r.half_tc).c_str(),
+                   count(r.half_tc_products).c_str());
    }
    std::fprintf(out, "\n");
 }
@@ -360,6 +426,8 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spgemm", what, "cuSPARSE", r.cusp);
       emit("spgemm", what, "hypre", r.hypre);
       emit("spgemm", what, "ours", r.ours);
+      emit("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
+      emit("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
    }
    if (n > 0) std::fprintf(out, "\n");
    return n;
@@ -384,6 +452,7 @@ void JsonLines::write_info(const RunInfo& info)
    Obj o;
    o.str("section", "info").str("device", info.device).str("versions", info.versions);
    o.str("allocator", info.alloc).str("amg_settings", info.settings);
+   if (info.precision != "fp64") o.str("precision", info.precision);
    o.integer("repeat", info.repeat).integer("warmup", info.warmup).boolean("flush_l2", info.flush_l2);
    o.boolean("host_reference", info.host_reference).num("bandwidth_ref_bytes_per_s", kPracticalBandwidth);
    std::fprintf(f_, "%s\n", o.done().c_str());
@@ -400,6 +469,7 @@ void JsonLines::write(const SpmvRecord& r)
       o.str("op", r.op).str("impl", impl);
       o.integer("rows", r.rows).integer("cols", r.cols).integer("nnz", r.nnz).integer("tiles", r.tiles);
       o.num("fill", r.fill).integer("nx", r.nx).integer("batch", r.batch).str("reference", r.reference);
+      if (is_ours && r.precision != "fp64") o.str("precision", r.precision);
       o.meas(m);
       o.num("csr_bytes", r.csr_bytes).num("own_bytes", bytes_own);
       if (m.ok() && m.t.median_ms > 0.0)
@@ -461,6 +531,22 @@ void JsonLines::write(const SpgemmRecord& r)
    one("cusparse", r.cusp, false);
    one("hypre", r.hypre, false);
    one("ours", r.ours, true);
+   if (r.half_run)
+   {
+      for (const auto& [impl, m] : {std::pair<const char*, const Meas*>{"ours_fp16:cuda_core", &r.half_cc},
+                                    std::pair<const char*, const Meas*>{"ours_fp16:tensor_core", &r.half_tc}})
+      {
+         if (m->status == Status::skipped && m->note.empty()) continue;
+         Obj o;
+         o.str("section", "spgemm").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
+         o.str("product", r.product).str("impl", impl).str("precision", "fp16");
+         o.integer("m", r.m).integer("k", r.k).integer("n", r.n).integer("tiles_c", r.tiles_c);
+         o.meas(*m);
+         if (std::string(impl) == "ours_fp16:tensor_core") o.integer("tc_tile_products", r.half_tc_products);
+         if (m->ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m->t.median_ms);
+         std::fprintf(f_, "%s\n", o.done().c_str());
+      }
+   }
    std::fflush(f_);
 }
 

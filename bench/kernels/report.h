@@ -55,6 +55,7 @@ struct SpmvRecord
    std::string reference;       // what ours was compared with
    Meas        cusp, hypre, ours; // ours: automatic path
    Meas        forced[3];         // cuda_core, cuda_core_balanced, tensor_core
+   std::string precision = "fp64"; // ours' storage precision (--precision)
 };
 
 struct SpgemmRecord
@@ -73,6 +74,12 @@ struct SpgemmRecord
    Stats       conv_a, conv_b, back; // csr_to_mbsr(A), csr_to_mbsr(B), C back to CSR
    int64_t     intermediate_tiles = 0, tc_products = 0, cc_products = 0;
    size_t      cusp_buffer_bytes = 0;
+   // --precision fp16: ours' product on fp16 mBSR inputs, every tile pair forced to the
+   // tensor cores (mma m16n8k16, fp32 accumulation) or to the CUDA cores. Checked against
+   // each other (same structure as ours fp64, normwise value difference < 1e-2).
+   bool        half_run = false;
+   Meas        half_cc, half_tc;
+   int64_t     half_tc_products = 0;
 
    double ours_with_conversions_ms() const
    {
@@ -86,6 +93,7 @@ struct RunInfo
    std::string versions;
    std::string alloc;
    std::string settings;
+   std::string precision = "fp64"; // ours' storage precision; printed only when not fp64
    int         repeat = 0, warmup = 0;
    bool        flush_l2 = false;
    bool        host_reference = true;
@@ -94,6 +102,11 @@ struct RunInfo
 void print_header(std::FILE* out, const RunInfo& info);
 void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
+// --precision fp32/fp16: ours' cuda_core vs tensor_core paths and cuSPARSE fp64 per operand,
+// with the bandwidth of what each path reads; prints nothing for fp64 records.
+void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
+// --precision fp16: ours' fp16 SpGEMM, tensor cores vs CUDA cores; nothing without it.
+void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
                     const std::vector<SpgemmRecord>& spgemm);
 // FAIL/ERROR lines of all measurements (also printed as they happen); returns their number.

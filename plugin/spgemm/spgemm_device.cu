@@ -65,10 +65,13 @@
 // update the same accumulator entry in one step, and every entry receives its terms in the
 // reference's order (A tiles ascending, then k inside the tile), one FMA each, which makes the
 // CUDA-core result bit-identical to spgemm_ref. __syncwarp() separates A tiles and chunks.
-//   CUDA cores (A tile popcount < kDenseTileNnz, and always for fp32/fp16): 16 lanes per pair,
+//   Which A tiles are "dense" (tensor cores): popcount >= NumericArgs::tc_min_nnz, i.e.
+//   kDenseTileNnz for SpgemmPath::automatic, 0 for tensor_core, 17 (none) for cuda_core; fp32
+//   never (see below).
+//   CUDA cores (A tile not dense, and always for fp32): 16 lanes per pair,
 //   two pairs per step; lane e = 4r+c owns entry (r,c), skips it unless the pair's bitmap
 //   product has bit e, and adds a(r,k)*b(k,c) for k = 0..3 where both bits are set.
-//   Tensor cores (fp64, A tile popcount >= kDenseTileNnz): mma.m8n8k4 f64 with
+//   Tensor cores, fp64 (dense A tile): mma.m8n8k4 f64 with
 //     A operand (8x4, row) = [A tile; A tile]  lane l holds A(g, t) = Atile(g&3, t),
 //                                              g = l>>2 (groupID), t = l&3 (thread in group)
 //     B operand (4x8, col) = [B_p | B_q]       lane l holds B(k=t, n=g) = B_p(t, g) for g < 4,
@@ -81,6 +84,41 @@
 //   untouched. A missing second pair (odd count) gets a zero B_q. Products of the zero fill
 //   inside tiles are exact zeros, so only the summation order differs from the reference.
 //   Without sm_80 the same fragment semantics run on CUDA cores through shuffles.
+//   Tensor cores, fp16 (dense A tile): mma.m16n8k16.row.col.f32.f16.f16.f32 (the sm_80/sm_90
+//   shape; sm_70's m8n8k4 f16 runs at a fraction of the rate on sm_90); g = lane>>2, t = lane&3:
+//     A operand (16x16, row) = diag(T, T, T, T), the warp's one A tile T four times on the
+//       diagonal. Lane l holds a0 = A(g, 2t..2t+1), a1 = A(g+8, 2t..), a2 = A(g, 8+2t..),
+//       a3 = A(g+8, 8+2t..): a1 and a2 are off the diagonal (0); a0 and a3 both equal
+//       T(g&3, 2(t&1)..2(t&1)+1) when diagonal block t>>1 == g>>2, else 0: one aligned 32-bit
+//       load of two adjacent halves per lane and A tile (selecting them from arow by the
+//       lane-dependent t made the compiler move arow to local memory).
+//     B operand (16x8, col): rows 4q..4q+3 (q = 0..3) hold pair 2q's B tile in columns 0-3 and
+//       pair 2q+1's in columns 4-7. Lane l holds b0 = B(2t..2t+1, g), b1 = B(8+2t..9+2t, g):
+//       B_p(2(t&1)..2(t&1)+1, g&3) of pair p = 2(t>>1) + (g>>2) and of pair p + 4.
+//     C/D (16x8, f32): rows 4q+r, columns 4h+c = (T * B_{2q+h})(r, c) + C: all 128 entries
+//       are useful, 8 tile products per mma (the fp64 m8n8k4 keeps 32 of its 64: 2 products).
+//       Lane l holds d0,d1 = D(g, 2t..2t+1) and d2,d3 = D(g+8, 2t..):
+//       entries e0 = 4(g&3) + 2(t&1), e0+1 of pair 2(g>>2) + (t>>1) and of that pair + 4.
+//   Why this packing and not 4 different A tiles on the diagonal: the warp walks A's tiles one
+//   at a time in block-column order and relies on "the pairs of one A tile hit distinct
+//   accumulator tiles" to update them without atomics; 4 different A tiles in one mma would
+//   put up to 4 products of the same output tile into one D, i.e. a reduction across the
+//   block diagonal, and break that order. Repeating T costs nothing (a0 == a3 is one register).
+//   The running sums go in as C (fp32, from the shared accumulator) and come out as D, only the
+//   entries in the pair's bitmap product are loaded (the others enter as 0) and stored back;
+//   pairs past the stage's count get a zero B and are not stored.
+//   Rounding: half x half products are exact in fp32 (11 x 11 significand bits); the mma adds
+//   the 4 products of a tile row and C in an order and with a rounding (truncation is allowed)
+//   of its own, so the result differs from spgemm_ref by summation rounding only (bounded in
+//   tests/common/tolerances.h, spgemm_tensor_fp16_tolerance) and equals it bit for bit when
+//   every partial sum is exact (small integers). Zero fill of a tile (bit clear) enters as an
+//   exact 0 product; a non-finite A or B value meets that fill (Inf * 0 = NaN) where the
+//   reference skips it, as in fp64: inputs must be finite (the fp16 range check guarantees it).
+//   fp32 gets no tensor-core path: the only float-operand mma is tf32 (10-bit significand),
+//   below the contract's float products; fp32 tiles stay on the CUDA cores, bit-identical.
+//   The density rule is fp64's (>= kDenseTileNnz): the fp16 mma step costs the same at any
+//   fill and serves 8 products against the CUDA cores' 2 per step, so it may pay below 10;
+//   SpgemmPath::tensor_core lets the benchmark measure that before the rule moves.
 // Output: positions whose bit in C's bitmap is clear are written as exact zeros; the others get
 // acc_t rounded once to V. Partial tiles (n % 4 != 0) need no guard: the bits of rows and
 // columns past n are clear in A and B, so they are clear in C and nothing is read past a tile.
@@ -91,11 +129,10 @@
 // Memory: all device memory from the Allocator (Buffer<T>); the stream is drained before any
 // temporary is released, on the error path too (StreamDrain below).
 //
-// Not done yet (candidates once profiles say so): fp32/fp16 tiles on tensor cores (fp16 mma
-// with fp32 accumulation would keep the precision contract, not the bit-identity with the
-// reference); several short block rows per warp in the numeric phase (fine 7-point levels
-// have ~22 output tiles per block row); a per-product binary search in C's columns could
-// become a lookup in the symbolic phase's hash table.
+// Not done yet (candidates once profiles say so): several short block rows per warp in the
+// numeric phase (fine 7-point levels have ~22 output tiles per block row); a per-product
+// binary search in C's columns could become a lookup in the symbolic phase's hash table; the
+// fp16 density threshold (see above), measured with amgt-kernel-bench --precision fp16.
 #include "spgemm/spgemm_device.h"
 
 #include "common/error.h"
@@ -790,6 +827,53 @@ __device__ __forceinline__ void mma_m8n8k4_f64(double a, double b, double c0, do
 #endif
 }
 
+// D = A * B + C for one m16n8k16 fragment set, half operands, fp32 accumulation (layouts in
+// the design notes; a[1], a[2] are always 0 here but the instruction takes them).
+__device__ __forceinline__ void mma_m16n8k16_f16f32(const uint32_t (&a)[4], const uint32_t (&b)[2],
+                                                    const float (&c)[4], float (&d)[4])
+{
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 800)
+   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+                "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]),
+                  "f"(c[1]), "f"(c[2]), "f"(c[3]));
+#else
+   // Same semantics on CUDA cores. A(m, k) sits in lane 4(m%8) + (k%8)/2, register
+   // (m >= 8) + 2(k >= 8), half k%2; B(k, n) in lane 4n + (k%8)/2, register k >= 8, half k%2.
+   const int lane = lane_id(), g = lane >> 2, n0 = 2 * (lane & 3);
+   float     x[4] = {c[0], c[1], c[2], c[3]};
+   const auto f = [](uint32_t w, int h) {
+      return __half2float(__ushort_as_half(static_cast<unsigned short>(w >> (16 * h))));
+   };
+#pragma unroll
+   for (int k = 0; k < 16; k += 2)
+   {
+      const int      src = (k & 7) >> 1;
+      const uint32_t alo = __shfl_sync(kFullMask, a[k >= 8 ? 2 : 0], 4 * g + src);
+      const uint32_t ahi = __shfl_sync(kFullMask, a[k >= 8 ? 3 : 1], 4 * g + src);
+      const uint32_t b0  = __shfl_sync(kFullMask, b[k >= 8 ? 1 : 0], 4 * n0 + src);
+      const uint32_t b1  = __shfl_sync(kFullMask, b[k >= 8 ? 1 : 0], 4 * (n0 + 1) + src);
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+      {
+         x[0] = __fmaf_rn(f(alo, h), f(b0, h), x[0]);
+         x[1] = __fmaf_rn(f(alo, h), f(b1, h), x[1]);
+         x[2] = __fmaf_rn(f(ahi, h), f(b0, h), x[2]);
+         x[3] = __fmaf_rn(f(ahi, h), f(b1, h), x[3]);
+      }
+   }
+#pragma unroll
+   for (int q = 0; q < 4; ++q) d[q] = x[q];
+#endif
+}
+
+// Two halves (raw bits) as one f16x2 register, lo in the low 16 bits (the lower k index).
+__device__ __forceinline__ uint32_t pack_halves(uint16_t lo, uint16_t hi)
+{
+   return static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
+}
+
 struct Stage
 {
    int32_t  tb;   // B tile
@@ -810,6 +894,7 @@ struct NumericArgs
    const int32_t*  rows;      // rows grouped by numeric bin
    const int32_t*  bin_count; // Meta::num_count (device)
    Meta*           meta;
+   int             tc_min_nnz; // A tiles with at least this popcount use the tensor cores
 };
 
 template <class V, int kCap>
@@ -826,7 +911,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
    using D   = Dev<V>;
    using Acc = typename D::Acc;
    static_assert(kCap % 2 == 0, "keeps the per-warp areas 8-byte aligned");
-   constexpr bool kTensorCores = std::is_same_v<V, double>;
+   constexpr bool kTensorCores = std::is_same_v<V, double> || std::is_same_v<V, half_t>;
    extern __shared__ unsigned long long smem_u64[];
 
    const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
@@ -873,7 +958,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
             const V*      av = args.a_val + static_cast<int64_t>(ta) * 16;
 
             bool dense = false;
-            if constexpr (kTensorCores) dense = tile_popcount(amap) >= kDenseTileNnz;
+            if constexpr (kTensorCores) dense = tile_popcount(amap) >= args.tc_min_nnz;
             // A operand: tensor cores want A(g&3, t) with g = lane>>2, t = lane&3; CUDA cores
             // want row r = (lane>>2)&3 of the tile: the same row, so one layout serves both.
             Acc      arow[4];
@@ -915,7 +1000,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
 
                if (dense)
                {
-                  if constexpr (kTensorCores)
+                  if constexpr (std::is_same_v<V, double>)
                   {
                      tc += cnt;
                      const int    g = lane >> 2, tq = lane & 3;
@@ -957,6 +1042,70 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
                            if ((cm >> e0) & 1u) dst[0] = d0;
                            if ((cm >> (e0 + 1)) & 1u) dst[1] = d1;
                         }
+                     }
+                  }
+                  else if constexpr (std::is_same_v<V, half_t>)
+                  {
+                     tc += cnt;
+                     const int g = lane >> 2, tq = lane & 3;
+                     const int k0 = 2 * (tq & 1); // the lane's k pair in A and B
+                     // A: T(g&3, k0..k0+1), two adjacent halves of row r == g & 3, read as
+                     // one 32-bit word (the tile starts 32-byte aligned, 4r + k0 is even)
+                     // rather than picked from arow: selecting arow[k0] by a lane-dependent
+                     // k0 made the compiler move arow to local memory.
+                     uint32_t a_pair = 0;
+                     if ((tq >> 1) == (g >> 2))
+                     {
+                        const auto* words = reinterpret_cast<const unsigned int*>(av);
+                        a_pair            = __ldg(words + (4 * r + k0) / 2);
+                     }
+                     const uint32_t a_frag[4] = {a_pair, 0u, 0u, a_pair};
+                     const int      pb   = 2 * (tq >> 1) + (g >> 2); // B pair of b0 (b1: +4)
+                     const int      boff = 4 * k0 + (g & 3);          // B_p(k0, g&3) in its tile
+                     const int      pd   = 2 * (g >> 2) + (tq >> 1); // D pair of d0,d1 (d2,d3: +4)
+                     const int      e0   = 4 * (g & 3) + k0;          // their entries e0, e0+1
+                     for (int sp = 0; sp < cnt; sp += 8)
+                     {
+                        uint32_t b_frag[2];
+#pragma unroll
+                        for (int h = 0; h < 2; ++h)
+                        {
+                           const int ib = sp + pb + 4 * h;
+                           b_frag[h]    = 0u;
+                           if (ib < cnt)
+                           {
+                              const half_t* bp =
+                                  args.b_val + static_cast<int64_t>(stage[ib].tb) * 16 + boff;
+                              b_frag[h] = pack_halves(__ldg(&bp[0].bits), __ldg(&bp[4].bits));
+                           }
+                        }
+                        // Scalars, not arrays indexed by h: keeps them out of local memory.
+                        const int ic0 = sp + pd, ic1 = sp + pd + 4;
+                        uint32_t  cm0 = 0u, cm1 = 0u;
+                        int       o0 = 0, o1 = 0; // accumulator offsets of entry e0
+                        if (ic0 < cnt)
+                        {
+                           const Stage st = stage[ic0];
+                           cm0            = (st.maps & 0xffffu) >> e0;
+                           o0             = st.pos * 16 + e0;
+                        }
+                        if (ic1 < cnt)
+                        {
+                           const Stage st = stage[ic1];
+                           cm1            = (st.maps & 0xffffu) >> e0;
+                           o1             = st.pos * 16 + e0;
+                        }
+                        // cm0/cm1 are 0 for pairs past cnt: nothing is loaded or stored for them
+                        const float cin[4] = {(cm0 & 1u) ? acc[o0] : 0.0f,
+                                              (cm0 & 2u) ? acc[o0 + 1] : 0.0f,
+                                              (cm1 & 1u) ? acc[o1] : 0.0f,
+                                              (cm1 & 2u) ? acc[o1 + 1] : 0.0f};
+                        float       d[4];
+                        mma_m16n8k16_f16f32(a_frag, b_frag, cin, d);
+                        if (cm0 & 1u) acc[o0] = d[0];
+                        if (cm0 & 2u) acc[o0 + 1] = d[1];
+                        if (cm1 & 1u) acc[o1] = d[2];
+                        if (cm1 & 2u) acc[o1 + 1] = d[3];
                      }
                   }
                }
@@ -1200,12 +1349,36 @@ void check_operand(const DeviceMbsr<V>& m, const char* name)
                 std::string("spgemm: operand ") + name + " has arrays of the wrong size");
 }
 
+// A tile popcount is at most 16: 17 sends no tile to the tensor cores.
+int tc_min_nnz(SpgemmPath path)
+{
+   switch (path)
+   {
+   case SpgemmPath::automatic: return kDenseTileNnz;
+   case SpgemmPath::cuda_core: return 17;
+   case SpgemmPath::tensor_core: return 0;
+   }
+   AMGT_THROW("spgemm: unknown path " + std::to_string(static_cast<int>(path)));
+}
+
 } // namespace
+
+const char* to_string(SpgemmPath p)
+{
+   switch (p)
+   {
+   case SpgemmPath::automatic: return "automatic";
+   case SpgemmPath::cuda_core: return "cuda_core";
+   case SpgemmPath::tensor_core: return "tensor_core";
+   }
+   return "?";
+}
 
 template <class V>
 DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
-                     const Allocator& alloc, SpgemmStats* stats)
+                     const Allocator& alloc, SpgemmStats* stats, SpgemmPath path)
 {
+   const int min_nnz = tc_min_nnz(path);
    AMGT_REQUIRE(A.ncols == B.nrows, "spgemm: dimension mismatch, A is " + std::to_string(A.nrows) +
                                         " x " + std::to_string(A.ncols) + ", B is " +
                                         std::to_string(B.nrows) + " x " +
@@ -1308,7 +1481,7 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
       // 3. Numeric.
       NumericArgs<V> na{av,           bv,           A.blk_val.get(), B.blk_val.get(),
                         C.blk_ptr.get(), C.blk_col.get(), C.blk_map.get(), C.blk_val.get(),
-                        num_rows.get(), dm->num_count, dm};
+                        num_rows.get(), dm->num_count, dm, min_nnz};
       for (int b = 0; b < kNumericBins; ++b)
          if (h.num_count[b] > 0) launch_numeric<V>(b, na, h.num_count[b], s, lim);
    }
@@ -1330,7 +1503,7 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
 
 #define AMGT_INSTANTIATE(V)                                                                        \
    template DeviceMbsr<V> spgemm<V>(const DeviceMbsr<V>&, const DeviceMbsr<V>&, Stream,           \
-                                    const Allocator&, SpgemmStats*);
+                                    const Allocator&, SpgemmStats*, SpgemmPath);
 AMGT_INSTANTIATE(double)
 AMGT_INSTANTIATE(float)
 AMGT_INSTANTIATE(half_t)

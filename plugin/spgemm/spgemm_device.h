@@ -8,9 +8,12 @@
 //   - Values accumulate in acc_t (double for fp64 levels, float for fp32 and fp16 levels, one
 //     FMA per product term) and are rounded once to V; positions whose bit is clear are
 //     exactly zero. Products on CUDA cores run in the reference's order (A tiles by block
-//     column, then k inside the tile), so fp32/fp16 results equal spgemm_ref bit for bit; fp64
-//     tiles that go through the tensor cores (A tiles with >= kDenseTileNnz entries) differ only
-//     by rounding, within the bound of tests/common/tolerances.h.
+//     column, then k inside the tile), so they equal spgemm_ref bit for bit; tile products
+//     that go through the tensor cores (fp64: mma m8n8k4 f64; fp16: mma m16n8k16 with half
+//     operands and fp32 accumulation; by default A tiles with >= kDenseTileNnz entries) differ
+//     only by the order and rounding of the fp32/fp64 sums, within the bounds of
+//     tests/common/tolerances.h, and equal it bit for bit on small-integer inputs. fp32 never
+//     uses tensor cores (only tf32 would take float operands, below the contract's precision).
 //   - Throws amgt::Error when A.ncols != B.nrows or C would have more than 2^31-1 tiles.
 //
 // Synchronisation: one host round trip after the symbolic count (C's tile count sizes its
@@ -38,7 +41,7 @@ struct SpgemmStats
 {
    int64_t intermediate_tiles = 0; // sum over block rows of the analysis bound (upper bound)
    int64_t output_tiles       = 0; // tiles of C
-   int64_t tc_tile_products   = 0; // tile pairs multiplied on tensor cores (fp64 mma)
+   int64_t tc_tile_products   = 0; // tile pairs multiplied on tensor cores (fp64, fp16 mma)
    int64_t cc_tile_products   = 0; // tile pairs multiplied on CUDA cores
    // tc + cc is the number of tile pairs with a nonzero bitmap product (pairs whose bitmap
    // product is empty are skipped in every phase).
@@ -48,8 +51,19 @@ struct SpgemmStats
                                      // tables; the others were routed to bin 7's window
 };
 
+// Which tile products of the numeric phase run on the tensor cores.
+enum class SpgemmPath
+{
+   automatic,  // A tiles with popcount >= kDenseTileNnz (fp64 and fp16), the rest CUDA cores
+   cuda_core,  // every product on CUDA cores: bit for bit spgemm_ref in every precision
+   tensor_core // every product with a nonempty bitmap product on the tensor cores (fp64, fp16;
+               // fp32 runs cuda_core): for tests and for timing the mma path on sparse tiles
+};
+
+const char* to_string(SpgemmPath p);
+
 template <class V>
 DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s, const Allocator& a,
-                     SpgemmStats* stats = nullptr);
+                     SpgemmStats* stats = nullptr, SpgemmPath path = SpgemmPath::automatic);
 
 } // namespace amgt::device

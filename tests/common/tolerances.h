@@ -137,4 +137,39 @@ inline double spgemm_tolerance(const Roundoff& r, int k, double abs_ab)
    return kSlack * (rel_spgemm(r, k) * abs_ab + r.underflow);
 }
 
+// fp16 tensor-core SpGEMM (spgemm_device.cu, mma.m16n8k16 f16 x f16 + f32): entry (i,j) of a
+//   block row whose A row has T tiles is built in T steps, one per A tile in block-column
+//   order. A CUDA-core step is <= 4 RNE float FMAs. A tensor-core step is one mma:
+//   c_new = c_old + p_1 + ... + p_4 (the 12 other k of the 16-wide operand meet the block
+//   diagonal's exact zeros), the products p_k of two halves exact in fp32 (11 + 11 significand
+//   bits). The mma's fp32 sum is not IEEE: the addends may be aligned to the largest one and
+//   truncated, and the result normalised by truncation. Model: each of the <= 5 addends loses
+//   < 1 ulp of the largest (<= 2^-23 times it), the normalisation < 2^-23 of the result, so
+//   |c_new - (c_old + sum p)| <= 6 * 2^-23 (|c_old| + sum |p_k|), the bound of a chain of six
+//   additions with u = 2^-23 (a CUDA-core step, 4 FMAs with 2^-24, is below it). T steps chain
+//   like 6T additions: the kernel's |c_acc - sum a~ b~| <= gamma_{6T}(2^-23) sum |a~ b~|. So
+//   rel_spgemm with u_a = 2^-23 and k = 6T bounds it; the rounding of values to half and of C
+//   once to half is the u_s = 2^-11 part as before (spgemm_tensor_fp16_tolerance). Small-integer
+//   inputs stay exact: every addend and partial sum is an integer below 2^24, which neither
+//   alignment nor truncation can change.
+// abs_ab = (|A||B|)_ij computed in fp64; a_tiles = max tiles per block row of A in mBSR.
+inline double spgemm_tensor_fp16_tolerance(int a_tiles, double abs_ab)
+{
+   constexpr Roundoff r{0x1p-11, 0x1p-23, 0x1p-25};
+   return spgemm_tolerance(r, 6 * a_tiles, abs_ab);
+}
+
+// The same kernel against spgemm_ref<half_t> on the same half inputs (no input rounding):
+//   both sum the same exact products S = sum |a~ b~| (fp64, from the half values), the kernel
+//   within gamma_{6T}(2^-23) S (above), the reference's K FMAs within gamma_K(2^-24) S; each
+//   fp32 sum x is rounded once to half h with |h - x| <= u_s |h| + eta (RNE: x = h (1 + d),
+//   |d| <= u_s, Higham (2.5)). So |got - want| <= u_s (|got| + |want|) + 2 eta
+//   + (gamma_{6T}(2^-23) + gamma_K(2^-24)) S.
+inline double spgemm_tensor_fp16_vs_ref_tolerance(int a_tiles, int k, double abs_ab, double got,
+                                                  double want)
+{
+   return kSlack * (0x1p-11 * (std::fabs(got) + std::fabs(want)) + 2 * 0x1p-25 +
+                    (gamma_k(6 * a_tiles, 0x1p-23) + gamma_k(k, 0x1p-24)) * abs_ab);
+}
+
 } // namespace amgt::test

@@ -5,7 +5,10 @@
 //     (the CUDA-core path adds the terms in the reference's order with one FMA each), and on
 //     small-integer inputs in every case (all partial sums are exact integers);
 //   - on random inputs within spgemm_tolerance (tests/common/tolerances.h) of the fp64 scalar
-//     product, with |A||B| computed in fp64;
+//     product, with |A||B| computed in fp64 (fp16 products that used the tensor cores, mma
+//     m16n8k16 with fp32 accumulation: spgemm_tensor_fp16_tolerance);
+//   - every path forced (SpgemmPath::cuda_core, tensor_core) as well as the automatic choice;
+//     fp32 never uses the tensor cores;
 //   - every device byte through the given Allocator, and all temporaries released on return.
 // A GPU test that finds no GPU fails: it never passes by skipping.
 #include "common/csr_utils.h"
@@ -126,7 +129,8 @@ struct GpuResult
 
 // Uploads A and B, multiplies on the GPU, downloads C; checks the allocator's bookkeeping.
 template <class V>
-GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, cudaStream_t stream)
+GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, cudaStream_t stream,
+                         dev::SpgemmPath path = dev::SpgemmPath::automatic)
 {
    AllocCounter         counter;
    const dev::Allocator alloc{counting_alloc, counting_release, &counter};
@@ -135,7 +139,7 @@ GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, cudaStream_t stream
       const auto    dA     = upload(A, alloc);
       const auto    dB     = upload(B, alloc);
       const int64_t before = counter.live;
-      const auto    dC     = dev::spgemm(dA, dB, stream, alloc, &r.stats);
+      const auto    dC     = dev::spgemm(dA, dB, stream, alloc, &r.stats, path);
       // C owns blk_ptr, plus col/map/val when it has tiles; every temporary is gone.
       EXPECT_EQ(counter.live - before, dC.num_tiles > 0 ? 4 : 1);
       EXPECT_EQ(dC.nrows, A.nrows);
@@ -178,16 +182,25 @@ struct Totals
    int64_t toleranced = 0; // entries checked against the tolerance
 };
 
+template <class V>
+int max_tiles_per_block_row(const Mbsr<V>& m)
+{
+   int t = 0;
+   for (int32_t i = 0; i < m.block_rows(); ++i) t = std::max(t, m.blk_ptr[i + 1] - m.blk_ptr[i]);
+   return t;
+}
+
 // The full comparison of one product. `fill` says which value check applies.
 template <class V>
 dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill,
-                               const std::string& what, Totals& totals, cudaStream_t stream)
+                               const std::string& what, Totals& totals, cudaStream_t stream,
+                               dev::SpgemmPath path = dev::SpgemmPath::automatic)
 {
-   SCOPED_TRACE(what);
+   SCOPED_TRACE(what + " [" + dev::to_string(path) + "]");
    const Mbsr<V> A   = amgt::csr_to_mbsr<V>(a.view());
    const Mbsr<V> B   = amgt::csr_to_mbsr<V>(b.view());
    const Mbsr<V> ref = amgt::spgemm_ref(A, B);
-   GpuResult<V>  gpu = gpu_product(A, B, stream);
+   GpuResult<V>  gpu = gpu_product(A, B, stream, path);
    const Mbsr<V>& got = gpu.c;
    const auto&    st  = gpu.stats;
 
@@ -210,7 +223,15 @@ dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill
              A.num_tiles() && B.num_tiles() ? intermediate_bound(A, B) : int64_t{0});
    EXPECT_EQ(st.tc_tile_products + st.cc_tile_products,
              A.num_tiles() && B.num_tiles() ? nonempty_pairs(A, B) : int64_t{0});
-   if (!std::is_same_v<V, double>) { EXPECT_EQ(st.tc_tile_products, 0); }
+   // fp32 has no tensor-core path (tf32 only); a forced path takes every product.
+   if (std::is_same_v<V, float> || path == dev::SpgemmPath::cuda_core)
+   {
+      EXPECT_EQ(st.tc_tile_products, 0);
+   }
+   if (!std::is_same_v<V, float> && path == dev::SpgemmPath::tensor_core)
+   {
+      EXPECT_EQ(st.cc_tile_products, 0);
+   }
    int64_t rows_binned = 0;
    for (int64_t n : st.symbolic_bin_rows) rows_binned += n;
    EXPECT_LE(rows_binned, int64_t{A.block_rows()});
@@ -244,9 +265,12 @@ dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill
       const Roundoff  r  = roundoff<V>();
       const CsrMatrix ab = amgt::csr_spgemm_ref(abs_values(a).view(), abs_values(b).view());
       const int       k  = max_row_nnz(a);
+      const bool tensor_fp16 = std::is_same_v<V, half_t> && st.tc_tile_products > 0;
+      const int  a_tiles     = max_tiles_per_block_row(A);
       for (size_t p = 0; p < scalar.val.size(); ++p)
       {
-         const double tol = spgemm_tolerance(r, k, ab.val[p]);
+         const double tol = tensor_fp16 ? spgemm_tensor_fp16_tolerance(a_tiles, ab.val[p])
+                                        : spgemm_tolerance(r, k, ab.val[p]);
          const double err = std::fabs(have.val[p] - scalar.val[p]);
          if (!(err <= tol))
          {
@@ -400,7 +424,7 @@ TYPED_TEST(SpgemmDevice, RandomLargerThanWarpWithinTolerance)
             {2000, 2000, 2000, 0.002, 0.002},
             {1537, 1203, 911, 0.003, 0.004},
             {600, 600, 600, 0.04, 0.04},
-            {257, 130, 299, 0.6, 0.6}}) // dense tiles: the tensor-core path in fp64
+            {257, 130, 299, 0.6, 0.6}}) // dense tiles: the tensor-core path in fp64, fp16
    {
       const CsrMatrix a = random_csr(n, k, da, Fill::random, ++seed);
       const CsrMatrix b = random_csr(k, m, db, Fill::random, ++seed);
@@ -413,7 +437,7 @@ TYPED_TEST(SpgemmDevice, RandomLargerThanWarpWithinTolerance)
    EXPECT_LE(totals.worst, 1.0);
    EXPECT_GT(totals.nonzeros, 50000);
    if (roundoff<TypeParam>().store > roundoff<double>().store) { EXPECT_GT(totals.max_err, 0.0); }
-   if (std::is_same_v<TypeParam, double>) { EXPECT_GT(totals.tc, 0); }
+   if (!std::is_same_v<TypeParam, float>) { EXPECT_GT(totals.tc, 0); }
 }
 
 TYPED_TEST(SpgemmDevice, EdgeMatricesExact)
@@ -543,7 +567,9 @@ TYPED_TEST(SpgemmDevice, DenseTilesUseTensorCoresInDouble)
    stats.push_back(
        check_product<TypeParam>(r1, r1, Fill::random, "dense random", totals, this->stream_));
 
-   if (std::is_same_v<TypeParam, double>)
+   // The name predates the fp16 path: fp64 (mma m8n8k4) and fp16 (mma m16n8k16, fp32
+   // accumulation) both send the dense tiles to the tensor cores; fp32 never does.
+   if (!std::is_same_v<TypeParam, float>)
    {
       for (const auto& s : stats) EXPECT_GT(s.tc_tile_products, 0);
       EXPECT_GT(stats[2].cc_tile_products, 0); // the one-entry tiles of the mixed matrix
@@ -623,8 +649,8 @@ TYPED_TEST(SpgemmDevice, CancellationKeepsStructuralZeros)
    const TypeParam zero = amgt::StorageTraits<TypeParam>::from_double(0.0);
    EXPECT_EQ(std::memcmp(&gpu.c.blk_val[0], &zero, sizeof(TypeParam)), 0) << "+0 expected";
 
-   // Cancellation inside one dense tile pair (tensor cores in fp64): row 0 of A is (1,1,1,1),
-   // column 0 of B is (1,-1,2,-2).
+   // Cancellation inside one dense tile pair (tensor cores in fp64 and fp16): row 0 of A is
+   // (1,1,1,1), column 0 of B is (1,-1,2,-2).
    std::vector<Entry> ea, eb;
    for (int r = 0; r < 4; ++r)
       for (int c = 0; c < 4; ++c)
@@ -785,6 +811,180 @@ TYPED_TEST(SpgemmDevice, DeterministicAndDefaultStream)
       EXPECT_TRUE(same_bits(r1.c, r2.c));
       EXPECT_GT(r1.c.num_tiles(), 0);
    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forced paths: every tile product through the tensor cores (fp64 mma m8n8k4, fp16 mma
+// m16n8k16 with fp32 accumulation; fp32 runs the CUDA cores) or through the CUDA cores, on the
+// shapes that stress the fp16 fragment packing: partial tiles (n % 4 != 0), empty block rows
+// and rows, one-bit and full tiles, B block rows longer than a warp (several 32-pair chunks,
+// each up to four m16n8k16 steps of 8 pairs, the last one partly empty), output rows longer
+// than the numeric windows.
+
+// Rows with i % 4 == 1 and all rows of block rows bi % 5 == 2 dropped.
+CsrMatrix with_empty_rows(const CsrMatrix& a)
+{
+   std::vector<Entry> e;
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      if (i % 4 == 1 || (i / 4) % 5 == 2) continue;
+      for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+         e.push_back({i, a.col[p], value_at(a, static_cast<size_t>(p))});
+   }
+   return from_entries(a.nrows, a.ncols, e);
+}
+
+// The same pattern with Fill::random values.
+CsrMatrix with_random_values(CsrMatrix a, uint32_t seed)
+{
+   std::mt19937 rng(seed);
+   a.val.resize(a.col.size());
+   for (double& v : a.val) v = draw_value(rng, Fill::random);
+   return a;
+}
+
+struct ForcedCase
+{
+   std::string name;
+   CsrMatrix   a, b;
+};
+
+// Small-integer operands (every value in {-3..3}, sums far below 2048).
+std::vector<ForcedCase> forced_cases_small_int()
+{
+   std::vector<ForcedCase> c;
+   c.push_back({"random 2001x1999 * 1999x1203 sparse tiles",
+                random_csr(2001, 1999, 0.002, Fill::small_int, 8001),
+                random_csr(1999, 1203, 0.002, Fill::small_int, 8002)});
+   // 75 and 76 block columns: B block rows of ~75 tiles, three chunks of 32, the last partial.
+   c.push_back({"dense 301x299 * 299x302", random_csr(301, 299, 0.7, Fill::small_int, 8003),
+                random_csr(299, 302, 0.7, Fill::small_int, 8004)});
+   const CsrMatrix m = random_csr(417, 417, 0.05, Fill::small_int, 8005);
+   c.push_back({"empty rows 417 squared", with_empty_rows(m), with_empty_rows(m)});
+   c.push_back({"7-point 13x11x9 squared", laplacian_3d(13, 11, 9), laplacian_3d(13, 11, 9)});
+   // Long output rows: 300 A tiles per block row against 32-tile B rows (numeric bin 2, several
+   // 256-tile windows).
+   std::vector<int32_t> a_tiles((6002 + 3) / 4, 2);
+   for (int32_t i = 0; i < 12; ++i) a_tiles[static_cast<size_t>(i)] = 300;
+   auto [ta, tb] = tiled_pair(6002, a_tiles, 8006, false);
+   c.push_back({"long rows", std::move(ta), std::move(tb)});
+   for (const NamedMatrix& e : edge_matrices())
+   {
+      if (e.a.nrows == e.a.ncols)
+         c.push_back({e.name + " squared", e.a, e.a});
+      c.push_back({e.name + " * its transpose", e.a, transpose(e.a)});
+   }
+   return c;
+}
+
+TYPED_TEST(SpgemmDevice, ForcedPathsSmallIntegersExact)
+{
+   constexpr bool has_tc = !std::is_same_v<TypeParam, float>;
+   for (dev::SpgemmPath path : {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core})
+   {
+      Totals totals;
+      for (const ForcedCase& fc : forced_cases_small_int())
+         check_product<TypeParam>(fc.a, fc.b, Fill::small_int, fc.name, totals, this->stream_,
+                                  path);
+      EXPECT_GT(totals.nonzeros, 100000);
+      if (path == dev::SpgemmPath::tensor_core && has_tc)
+      {
+         EXPECT_GT(totals.tc, 100000);
+         EXPECT_EQ(totals.cc, 0);
+      }
+      else
+      {
+         EXPECT_EQ(totals.tc, 0);
+         EXPECT_GT(totals.cc, 100000);
+      }
+   }
+}
+
+TYPED_TEST(SpgemmDevice, ForcedPathsRandomWithinTolerance)
+{
+   constexpr bool has_tc = !std::is_same_v<TypeParam, float>;
+   std::vector<ForcedCase> cases;
+   uint32_t                seed = 9000;
+   for (auto [n, k, m, da, db] : std::vector<std::tuple<int32_t, int32_t, int32_t, double, double>>{
+            {2000, 2000, 2000, 0.002, 0.002},
+            {1537, 1203, 911, 0.003, 0.004}, // partial tiles everywhere
+            {600, 600, 600, 0.04, 0.04},
+            {257, 130, 299, 0.6, 0.6},
+            {301, 299, 302, 0.9, 0.9}}) // full tiles, B rows longer than a warp
+   {
+      cases.push_back({std::to_string(n) + "x" + std::to_string(k) + " * " + std::to_string(k) +
+                           "x" + std::to_string(m),
+                       random_csr(n, k, da, Fill::random, ++seed),
+                       random_csr(k, m, db, Fill::random, ++seed)});
+   }
+   const CsrMatrix e = with_empty_rows(random_csr(417, 417, 0.05, Fill::random, ++seed));
+   cases.push_back({"empty rows 417 squared", e, e});
+   std::vector<int32_t> a_tiles((6002 + 3) / 4, 2);
+   for (int32_t i = 0; i < 12; ++i) a_tiles[static_cast<size_t>(i)] = 300;
+   auto [ta, tb] = tiled_pair(6002, a_tiles, ++seed, false);
+   cases.push_back({"long rows", with_random_values(std::move(ta), ++seed),
+                    with_random_values(std::move(tb), ++seed)});
+
+   for (dev::SpgemmPath path :
+        {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core, dev::SpgemmPath::automatic})
+   {
+      Totals totals;
+      for (const ForcedCase& fc : cases)
+         check_product<TypeParam>(fc.a, fc.b, Fill::random, fc.name, totals, this->stream_, path);
+      EXPECT_GT(totals.toleranced, 100000);
+      EXPECT_LE(totals.worst, 1.0);
+      EXPECT_GT(totals.nonzeros, 100000);
+      if (roundoff<TypeParam>().store > roundoff<double>().store)
+      {
+         EXPECT_GT(totals.max_err, 0.0);
+      }
+      if (path == dev::SpgemmPath::tensor_core && has_tc) { EXPECT_EQ(totals.cc, 0); }
+      if (path != dev::SpgemmPath::cuda_core && has_tc) { EXPECT_GT(totals.tc, 0); }
+      if (path == dev::SpgemmPath::cuda_core || !has_tc) { EXPECT_EQ(totals.tc, 0); }
+   }
+}
+
+// fp16 through the tensor cores against the CPU reference with the same (half) inputs: the
+// only difference allowed is the fp32 summation inside the mma (spgemm_tensor_fp16_vs_ref_
+// tolerance), and few entries may differ at all: a layout error would make most of them differ.
+using SpgemmDeviceFp16 = SpgemmDevice<half_t>;
+
+TEST_F(SpgemmDeviceFp16, TensorCoreCloseToReferenceOnSameInputs)
+{
+   const CsrMatrix a = random_csr(301, 299, 0.9, Fill::random, 9100);
+   const CsrMatrix b = random_csr(299, 302, 0.9, Fill::random, 9101);
+   const auto      A   = amgt::csr_to_mbsr<half_t>(a.view());
+   const auto      B   = amgt::csr_to_mbsr<half_t>(b.view());
+   const auto      ref = amgt::spgemm_ref(A, B);
+   const auto      gpu = gpu_product(A, B, stream_, dev::SpgemmPath::tensor_core);
+   ASSERT_EQ(gpu.c.blk_ptr, ref.blk_ptr);
+   ASSERT_EQ(gpu.c.blk_col, ref.blk_col);
+   ASSERT_EQ(gpu.c.blk_map, ref.blk_map);
+   EXPECT_GT(gpu.stats.tc_tile_products, 0);
+   EXPECT_EQ(gpu.stats.cc_tile_products, 0);
+   // S = |A~||B~| from the half values, tile by tile like C (same pattern: all terms positive).
+   const CsrMatrix ah = abs_values(rounded_to<half_t>(a));
+   const CsrMatrix bh = abs_values(rounded_to<half_t>(b));
+   const CsrMatrix ab = amgt::csr_spgemm_ref(ah.view(), bh.view());
+   const auto      S  = amgt::csr_to_mbsr<double>(ab.view());
+   ASSERT_EQ(S.blk_ptr, ref.blk_ptr);
+   ASSERT_EQ(S.blk_col, ref.blk_col);
+   ASSERT_EQ(S.blk_map, ref.blk_map);
+   const int a_tiles = max_tiles_per_block_row(A), k = max_row_nnz(a);
+   int64_t   differ = 0, total = 0;
+   for (size_t p = 0; p < ref.blk_val.size(); ++p)
+   {
+      if (!((ref.blk_map[p / 16] >> (p % 16)) & 1u)) continue;
+      const double g = amgt::half_to_double(gpu.c.blk_val[p]);
+      const double w = amgt::half_to_double(ref.blk_val[p]);
+      ++total;
+      if (g == w) continue;
+      ++differ;
+      const double tol = spgemm_tensor_fp16_vs_ref_tolerance(a_tiles, k, S.blk_val[p], g, w);
+      ASSERT_LE(std::fabs(g - w), tol) << "entry " << p;
+   }
+   EXPECT_GT(total, 50000);
+   EXPECT_LT(differ, total / 10) << differ << " of " << total << " entries differ";
 }
 
 } // namespace
