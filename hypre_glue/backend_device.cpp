@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "device/runtime.h"
 #include "memory_cap.h"
+#include "race_memory.h"
 #include "mbsr/mbsr_device.h"
 #include "precision/range_device.h"
 #include "spgemm/spgemm_device.h"
@@ -255,6 +256,12 @@ double time_calls(device::Stream s, int reps, F&& f)
    return 1e-3 * ms / reps;
 }
 
+RaceMemory& race_memory()
+{
+   static RaceMemory* m = new RaceMemory(); // process lifetime (read in every setup)
+   return *m;
+}
+
 // AMGT_SPMV=auto: the plugin's SpMV serves this matrix only if it is faster than hypre's own
 // kernel (cuSPARSE or hypre's, whichever the application selected), timed on the matrix
 // itself, once per device copy, in the setup. Measured on the H100 (bench/kernels), mBSR
@@ -291,6 +298,17 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
       stock_ok = ctx.allocator_ref->stock_spmv(a.owner, x.get(), y.get()) && stock_ok;
    });
    const SpmvOwner owner = (!stock_ok || t_plugin <= t_stock) ? SpmvOwner::plugin : SpmvOwner::stock;
+   if (stock_ok)
+   {
+      RaceKey k   = {};
+      k.level     = state.level;
+      k.role      = state.role;
+      k.precision = StorageTraits<V>::precision;
+      k.scaled    = e.scaled;
+      k.nrows     = a.nrows;
+      k.nnz       = a.nnz;
+      race_memory().record(k, owner == SpmvOwner::plugin);
+   }
    char line[256];
    std::snprintf(line, sizeof(line),
                  "SpMV level %d %s: %d rows, fill %.2f, %s %s: plugin %.1f us, stock %.1f us -> %s",
@@ -301,6 +319,49 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
                  owner == SpmvOwner::plugin ? "plugin" : "stock");
    ctx.stats->note(line);
    return owner;
+}
+
+RaceKey race_key(const MatrixState& state, const amgt_csr& a, const PrecisionChoice& choice)
+{
+   RaceKey k;
+   k.level     = state.level;
+   k.role      = state.role;
+   k.precision = choice.precision;
+   k.scaled    = choice.scaled;
+   k.nrows     = a.nrows;
+   k.nnz       = a.nnz;
+   return k;
+}
+
+const char* role_name(int role)
+{
+   return role == AMGT_ROLE_A ? "A" : role == AMGT_ROLE_P ? "P" : role == AMGT_ROLE_R ? "R" : "untagged";
+}
+
+// AMGT_SPMV=auto: whether an earlier race in this process already sent a matrix like this
+// one (same level, role, storage, size within 10%) to stock hypre. Then this matrix is not
+// converted and not raced: the plugin costs the setup nothing for it. The first setup of a
+// process pays the races; later setups (repeated solves, time steps) reuse their outcome.
+bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr& a,
+                          const PrecisionChoice& choice)
+{
+   if (ctx.config->spmv != KernelChoice::automatic || !a.owner || !ctx.allocator_ref ||
+       !ctx.allocator_ref->stock_spmv)
+   {
+      return false;
+   }
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (state.remembered_stock == key) return true;
+   const std::optional<bool> won = race_memory().find(race_key(state, a, choice));
+   if (!won || *won) return false;
+   state.remembered_stock = key;
+   char line[200];
+   std::snprintf(line, sizeof(line),
+                 "SpMV level %d %s: %d rows, %s: stock, as an earlier race in this process on a "
+                 "matrix of this level, role and size decided (no conversion)",
+                 state.level, role_name(state.role), a.nrows, to_string(choice.precision));
+   ctx.stats->note(line);
+   return true;
 }
 
 } // namespace
@@ -314,6 +375,7 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
    const int             level  = state.level;
    const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   if (remembered_for_stock(ctx, state, A, choice)) { return; }
    with_precision(choice.precision, [&](auto tag) {
       using V           = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
@@ -329,6 +391,11 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doubl
 {
    const int             level  = state.level;
    const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   if (remembered_for_stock(ctx, state, A, choice))
+   {
+      ctx.stats->fallback(level, "spmv-stock-faster");
+      return 0;
+   }
    return with_precision(choice.precision, [&](auto tag) {
       using V                         = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);

@@ -74,6 +74,9 @@ struct MatrixState
    CsrKey              stats_key;
    ValueStats          value_stats;
    CsrKey              choice_key; // the SpMV choice for these arrays is in the statistics
+   // AMGT_SPMV=auto on the device: these arrays go to stock hypre by an earlier race's
+   // outcome (race_memory.h), without a conversion
+   CsrKey              remembered_stock;
 
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
    LevelShape                                       device_shape; // of the device copy
@@ -88,6 +91,7 @@ struct MatrixState
       host_unscale.shrink_to_fit();
       stats_key = CsrKey{};
       choice_key = CsrKey{};
+      remembered_stock = CsrKey{};
       device.reset();
       device_shape = LevelShape{};
    }
