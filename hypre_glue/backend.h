@@ -79,6 +79,10 @@ struct Context
 // One line on stderr per distinct text (glue.cpp), for problems worth telling once.
 void report_once(const std::string& what);
 
+// AMGT=auto: a product computed in p on `level` held NaN/Inf. Says so once, counts the
+// fallback "non-finite-product" and returns the precision to recompute it in (backend_host.cpp).
+Precision after_nonfinite_product(const Context& ctx, int level, Precision p);
+
 // The storage precision of a matrix for one use at `level`. Not auto: the schedule's entry,
 // unscaled. AMGT=auto: the policy (precision/policy.h) applied to the statistics of the
 // matrix's values, computed once per arrays and setup epoch (on the device for device

@@ -467,12 +467,7 @@ int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amg
          return 1;
       });
       if (done) return 1;
-      const Precision next = higher(p);
-      report_once(std::string("AMGT=auto: a product on level ") + std::to_string(level) +
-                  " had non-finite values in " + to_string(p) + "; recomputed in " +
-                  to_string(next) + " (counted as fallback non-finite-product)");
-      ctx.stats->fallback(level, "non-finite-product");
-      p = next;
+      p = after_nonfinite_product(ctx, level, p);
    }
 }
 

@@ -145,6 +145,16 @@ void emit(const CsrMatrix& c, bool diag_first, const amgt_allocator& alloc, amgt
 
 } // namespace
 
+Precision after_nonfinite_product(const Context& ctx, int level, Precision p)
+{
+   const Precision next = higher(p);
+   report_once(std::string("AMGT=auto: a product on level ") + std::to_string(level) +
+               " had non-finite values in " + to_string(p) + "; recomputed in " + to_string(next) +
+               " (counted as fallback non-finite-product)");
+   ctx.stats->fallback(level, "non-finite-product");
+   return next;
+}
+
 PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
                            bool for_product)
 {
@@ -269,12 +279,7 @@ int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const am
       if (automatic && p != Precision::fp64 &&
           count_nonfinite(cc.val.data(), static_cast<int64_t>(cc.val.size())) > 0)
       {
-         const Precision next = higher(p);
-         report_once(std::string("AMGT=auto: a product on level ") + std::to_string(level) +
-                     " had non-finite values in " + to_string(p) + "; recomputed in " +
-                     to_string(next) + " (counted as fallback non-finite-product)");
-         ctx.stats->fallback(level, "non-finite-product");
-         p = next;
+         p = after_nonfinite_product(ctx, level, p);
          continue;
       }
       emit(cc, diag_first, ctx.allocator, C);
