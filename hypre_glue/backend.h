@@ -11,6 +11,7 @@
 #include "precision/policy.h"
 #include "precision/schedule.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -41,6 +42,10 @@ auto with_precision(Precision p, F&& f)
 class LevelFloors
 {
 public:
+   // Bumped by every raise that changes a floor: a choice made at an older generation may
+   // be out of date (one atomic load per check, no lock).
+   long generation() const { return generation_.load(std::memory_order_acquire); }
+
    Precision floor(int level, Precision schedule) const
    {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -51,17 +56,23 @@ public:
    {
       std::lock_guard<std::mutex> lock(mutex_);
       auto it = raised_.find(level);
-      if (it == raised_.end() || p < it->second) raised_[level] = p;
+      if (it == raised_.end() || p < it->second)
+      {
+         raised_[level] = p;
+         generation_.fetch_add(1, std::memory_order_release);
+      }
    }
    void reset()
    {
       std::lock_guard<std::mutex> lock(mutex_);
       raised_.clear();
+      generation_.fetch_add(1, std::memory_order_release);
    }
 
 private:
    mutable std::mutex         mutex_;
    std::map<int, Precision>   raised_; // Precision: smaller = higher
+   std::atomic<long>          generation_{0};
 };
 
 struct Context
@@ -92,10 +103,10 @@ Precision after_nonfinite_product(const Context& ctx, int level, Precision p);
 PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
                            bool for_product);
 
-// Under auto: the SpMV choice for the matrix's current arrays into the statistics table
-// (once per arrays and epoch), and under AMGT_STATS a note with the value facts behind it.
-void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a,
-                        int level, const PrecisionChoice& choice);
+// The storage precision of a matrix's SpMV: choose_for(..., false), recorded in the
+// statistics, made once per arrays, setup epoch and level-floor generation and then served
+// from the state, so that a solve-loop call costs two key comparisons (no lock, no string).
+PrecisionChoice spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a, int level);
 
 // value_stats of device arrays (backend_device.cpp; throws in CPU builds).
 ValueStats device_value_stats(const Context& ctx, const amgt_csr& a);

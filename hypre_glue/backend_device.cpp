@@ -351,7 +351,10 @@ bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr
       return false;
    }
    const CsrKey key = key_of(a, ctx.epoch);
-   if (state.remembered_stock == key) return true;
+   // consulted once per arrays (and SpMV choice: spmv_choice resets race_checked), not on
+   // every call of the solve loop
+   if (state.race_checked == key) return state.remembered_stock == key;
+   state.race_checked = key;
    const std::optional<bool> won = race_memory().find(race_key(state, a, choice));
    if (!won || *won) return false;
    state.remembered_stock = key;
@@ -374,12 +377,11 @@ ValueStats device_value_stats(const Context& ctx, const amgt_csr& a)
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
    const int             level  = state.level;
-   const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
    if (remembered_for_stock(ctx, state, A, choice)) { return; }
    with_precision(choice.precision, [&](auto tag) {
       using V           = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
-      record_spmv_choice(ctx, state, A, level, choice);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       return 0;
@@ -390,7 +392,7 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doubl
                 const double* x, double beta, double* y)
 {
    const int             level  = state.level;
-   const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
    if (remembered_for_stock(ctx, state, A, choice))
    {
       ctx.stats->fallback(level, "spmv-stock-faster");
@@ -399,7 +401,6 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doubl
    return with_precision(choice.precision, [&](auto tag) {
       using V                         = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
-      record_spmv_choice(ctx, state, A, level, choice);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       if (e.owner == SpmvOwner::stock)

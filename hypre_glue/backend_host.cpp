@@ -188,6 +188,10 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
    return c;
 }
 
+namespace {
+
+// Under auto: the SpMV choice for the matrix's current arrays into the statistics table
+// (once per arrays and epoch), and under AMGT_STATS a note with the value facts behind it.
 void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a,
                         int level, const PrecisionChoice& choice)
 {
@@ -220,6 +224,29 @@ void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& 
    ctx.stats->note(line);
 }
 
+} // namespace
+
+PrecisionChoice spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a, int level)
+{
+   if (ctx.config->mode != Mode::automatic)
+   {
+      return {precision_for_level(*ctx.config, level), false, "schedule"};
+   }
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (state.spmv_choice_key == key && ctx.floors &&
+       state.spmv_choice_generation == ctx.floors->generation())
+   {
+      return state.spmv_choice;
+   }
+   const PrecisionChoice c = choose_for(ctx, state, a, level, false);
+   record_spmv_choice(ctx, state, a, level, c);
+   state.spmv_choice            = c;
+   state.spmv_choice_key        = key;
+   state.spmv_choice_generation = ctx.floors ? ctx.floors->generation() : 0; // after any raise
+   state.race_checked           = CsrKey{}; // the device side looks its race memory up again
+   return c;
+}
+
 int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                  const double* x, double beta, double* y)
 {
@@ -230,11 +257,10 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
    }
    if (A.on_device) { return device_spmv(ctx, state, A, alpha, x, beta, y); }
    const int             level  = state.level;
-   const PrecisionChoice choice = choose_for(ctx, state, A, level, false);
+   const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
    return with_precision(choice.precision, [&](auto tag) {
       using V            = decltype(tag);
       const Mbsr<V>& m   = host_mbsr<V>(ctx, state, A, level, choice.scaled);
-      record_spmv_choice(ctx, state, A, level, choice);
       auto           t0  = std::chrono::steady_clock::now();
       spmv_ref(m, alpha, x, beta, y, state.host_scaled ? state.host_unscale.data() : nullptr);
       ctx.stats->spmv(level, seconds_since(t0), "cpu-ref", choice.precision);

@@ -74,8 +74,15 @@ struct MatrixState
    CsrKey              stats_key;
    ValueStats          value_stats;
    CsrKey              choice_key; // the SpMV choice for these arrays is in the statistics
-   // AMGT_SPMV=auto on the device: these arrays go to stock hypre by an earlier race's
-   // outcome (race_memory.h), without a conversion
+   // The SpMV's precision choice (spmv_choice in backend.h) for spmv_choice_key, made at
+   // level-floor generation spmv_choice_generation.
+   PrecisionChoice     spmv_choice{};
+   CsrKey              spmv_choice_key;
+   long                spmv_choice_generation = -1;
+   // AMGT_SPMV=auto on the device: race_checked, the arrays for which the race memory
+   // (race_memory.h) was consulted; remembered_stock, arrays it sent to stock hypre without
+   // a conversion
+   CsrKey              race_checked;
    CsrKey              remembered_stock;
 
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
@@ -91,6 +98,8 @@ struct MatrixState
       host_unscale.shrink_to_fit();
       stats_key = CsrKey{};
       choice_key = CsrKey{};
+      spmv_choice_key  = CsrKey{};
+      race_checked     = CsrKey{};
       remembered_stock = CsrKey{};
       device.reset();
       device_shape = LevelShape{};
