@@ -78,6 +78,9 @@ dev::Buffer<T> upload_vec(const std::vector<T>& h, const dev::Allocator& a)
    {
       EXPECT_EQ(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
                 cudaSuccess);
+      // From pageable memory cudaMemcpy may return before the DMA has landed, and the kernels
+      // run on a non-blocking stream that does not wait for the legacy stream: wait here.
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    }
    return d;
 }

@@ -60,6 +60,8 @@ public:
       if (n_ == 0) return;
       EXPECT_EQ(cudaMalloc(&p_, n_ * sizeof(T)), cudaSuccess);
       EXPECT_EQ(cudaMemcpy(p_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+      // pageable cudaMemcpy may return before the DMA lands; some tests use non-blocking streams
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    }
    DevArray(const DevArray&)            = delete;
    DevArray& operator=(const DevArray&) = delete;
