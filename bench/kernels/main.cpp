@@ -54,8 +54,8 @@ constexpr int    kRotatedX       = 4;
 constexpr double kSampleTargetMs = 0.5; // an SpMV sample is a batch of calls this long
 constexpr int    kMaxBatch       = 1000;
 
-const dev::SpmvPath kForced[3] = {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
-                                  dev::SpmvPath::tensor_core};
+const dev::SpmvPath kForced[4] = {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
+                                  dev::SpmvPath::tensor_core, dev::SpmvPath::cuda_core_tiles};
 
 // An error that leaves the CUDA context unusable: stop measuring, print what we have.
 class FatalError : public BenchError
@@ -128,7 +128,7 @@ struct OursSpmv
 {
    using value_type = V;
    dev::DeviceMbsr<V>              m;
-   std::optional<dev::SpmvPlan<V>> plans[4]; // automatic, then kForced
+   std::optional<dev::SpmvPlan<V>> plans[5]; // automatic, then kForced
    bool                            converted = false;
 };
 
@@ -690,13 +690,13 @@ struct Bench
 
       // Ours, in the storage precision of --precision: one conversion, then a plan per path.
       const dev::Allocator alloc = plugin_allocator();
-      Meas* ours_meas[4] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2]};
+      Meas* ours_meas[5] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2], &r.forced[3]};
       r.precision        = amgt::to_string(opt.precision);
       const double tol   = spmv_check_tolerance(opt.precision);
       OursSpmv<double>          o64;
       OursSpmv<float>           o32;
       OursSpmv<amgt::half_t>    o16;
-      std::function<void(int)>  ours_calls[4]; // empty where no plan was made
+      std::function<void(int)>  ours_calls[5]; // empty where no plan was made
       auto prepare = [&](auto& o) {
          using V = typename std::decay_t<decltype(o)>::value_type;
          try
@@ -720,12 +720,14 @@ struct Bench
             r.ours.note   = std::string("conversion/plan: ") + e.what();
             guard_context("ours SpMV setup");
          }
-         for (int p = 0; p < 4 && o.converted; ++p)
+         for (int p = 0; p < 5 && o.converted; ++p)
          {
             Meas& mm = *ours_meas[p];
             try
             {
                if (p > 0) o.plans[p].emplace(dev::make_spmv_plan<V>(o.m, kStream, alloc, kForced[p - 1]));
+               // --tile-lanes: the cuda_core_tiles group width instead of the plan's rule
+               if (p == 4 && opt.tile_lanes > 0) o.plans[p]->group_lanes = opt.tile_lanes;
                if (!o.plans[p]) continue;
                const dev::SpmvPlan<V>& plan = *o.plans[p];
                mm.path  = dev::to_string(plan.path);
@@ -794,7 +796,7 @@ struct Bench
       std::vector<Timed> ts;
       if (r.cusp.ok()) ts.push_back(Timed{"cuSPARSE SpMV", sampler(cusp_call), &r.cusp});
       if (r.hypre.ok()) ts.push_back(Timed{"hypre SpMV", sampler(hyp_call), &r.hypre});
-      for (int p = 0; p < 4; ++p)
+      for (int p = 0; p < 5; ++p)
       {
          if (ours_calls[p] && ours_meas[p]->ok())
          {
@@ -807,7 +809,7 @@ struct Bench
       report_problem("spmv", what, "cuSPARSE", r.cusp);
       report_problem("spmv", what, "hypre", r.hypre);
       report_problem("spmv", what, "ours[automatic]", r.ours);
-      for (int p = 0; p < 3; ++p)
+      for (int p = 0; p < 4; ++p)
       {
          report_problem("spmv", what, (std::string("ours[") + dev::to_string(kForced[p]) + "]").c_str(), r.forced[p]);
       }

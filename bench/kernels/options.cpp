@@ -134,6 +134,13 @@ Options parse_options(int argc, const char* const* argv)
       {
          o.flush_l2 = true;
       }
+      else if (a == "--tile-lanes")
+      {
+         const int64_t v = parse_int(a, value(), 0, 32);
+         if (v != 0 && v != 4 && v != 8 && v != 16 && v != 32)
+            throw UsageError("--tile-lanes expects 0 (the plan's rule), 4, 8, 16 or 32");
+         o.tile_lanes = static_cast<int>(v);
+      }
       else if (a == "--json")
       {
          o.json = value();
@@ -197,6 +204,8 @@ void print_usage(std::FILE* out)
 "  --alloc pool|cuda     device allocator shared by all three (default pool: stream-ordered\n"
 "                        cudaMallocAsync; cuda: cudaMalloc/cudaFree, stock hypre's default)\n"
 "  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"
+"  --tile-lanes N        SpMV: lanes per block row of ours forced to cuda_core_tiles (4, 8, 16,\n"
+"                        32; default 0: the plan's rule, spmv_tile_lanes)\n"
 "  --precision P         fp64 (default) | fp32 | fp16: storage precision of ours' SpMV (all\n"
 "                        paths, checked against fp64 with a normwise tolerance of the\n"
 "                        precision) and, for fp16, also ours' fp16 SpGEMM forced to\n"

@@ -29,6 +29,7 @@ struct Options
    bool        spmv           = true;
    bool        spgemm         = true;
    bool        flush_l2       = false;
+   int         tile_lanes     = 0;     // SpMV cuda_core_tiles: lanes per block row (0: rule)
    AllocMode   alloc          = AllocMode::pool;
    // Storage precision of ours (SpMV: every path; SpGEMM: fp16 adds the fp16 tensor-core and
    // CUDA-core products). cuSPARSE and hypre stay fp64 CSR. fp64 = the original output.

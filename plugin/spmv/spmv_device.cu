@@ -431,6 +431,97 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
    }
 }
 
+// cuda_core_tiles: the sum over tiles [start, end) of one block row by a group of G lanes,
+// one tile per lane and step (see the notes at the top). Lane g returns in s[r] its partial
+// sums of tile rows r = 0..3; the caller reduces them across the group.
+template <class V, int G, bool Unscale>
+__device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
+                                       const uint16_t* __restrict__ blk_map,
+                                       const typename Arith<V>::S* __restrict__ vals, int32_t start,
+                                       int32_t end, const double* __restrict__ x,
+                                       const double* __restrict__ us, int g, unsigned mask,
+                                       typename Arith<V>::Acc (&s)[4])
+{
+   using A   = Arith<V>;
+   using Acc = typename A::Acc;
+   int32_t base = 0; // packed offset of tile `c`, relative to `vals`
+   for (int32_t c = start; c < end; c += G)
+   {
+      const int32_t t   = c + g;
+      uint32_t      map = 0; // tiles past the range: empty bitmap, no work
+      int32_t       col = 0;
+      if (t < end)
+      {
+         map = __ldg(blk_map + t);
+         col = __ldg(blk_col + t);
+      }
+      const int cnt  = __popc(map);
+      int       incl = cnt;
+#pragma unroll
+      for (int d = 1; d < G; d <<= 1)
+      {
+         const int v = __shfl_up_sync(mask, incl, d, G);
+         if (g >= d) incl += v;
+      }
+      const auto* pv = vals + (base + incl - cnt);
+      base += __shfl_sync(mask, incl, G - 1, G);
+      if (map == 0) continue;
+      // x of the tile's columns that hold an entry (never past ncols: no entry lies there)
+      const uint32_t cols = (map | (map >> 4) | (map >> 8) | (map >> 12)) & 0xFu;
+      const int64_t  j0   = 4 * static_cast<int64_t>(col);
+      Acc            xv[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) xv[k] = (cols >> k) & 1u ? A::xval(x_of<Unscale>(x, us, j0 + k)) : Acc(0);
+      // entry e = 4r + c is packed entry popc(map below e) of the tile; all loads independent
+#pragma unroll
+      for (int e = 0; e < 16; ++e)
+      {
+         if ((map >> e) & 1u)
+         {
+            const int k = __popc(map & ((1u << e) - 1u));
+            s[e >> 2]   = A::madd(A::value(__ldg(pv + k)), xv[e & 3], s[e >> 2]);
+         }
+      }
+   }
+#pragma unroll
+   for (int r = 0; r < 4; ++r)
+   {
+#pragma unroll
+      for (int d = G / 2; d >= 1; d >>= 1) s[r] += __shfl_xor_sync(mask, s[r], d, G);
+   }
+}
+
+// cuda_core_tiles: G lanes per block row, one tile per lane and step.
+template <class V, int G, bool Unscale>
+__global__ void __launch_bounds__(kThreads)
+spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
+                  const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
+                  const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
+                  double alpha, const double* __restrict__ x, const double* __restrict__ us,
+                  double beta, double* __restrict__ y)
+{
+   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
+   using Acc       = typename Arith<V>::Acc;
+   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
+   const int      g     = static_cast<int>(threadIdx.x & (G - 1));
+   const unsigned mask  = G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+   const int32_t  start = __ldg(blk_ptr + b);
+   const int32_t  end   = __ldg(blk_ptr + b + 1);
+   const auto*    vals  = start < end ? packed + __ldg(row_val + b) : packed;
+   Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
+   group_tile_sums<V, G, Unscale>(blk_col, blk_map, vals, start, end, x, us, g, mask, s);
+   if (g < 4)
+   {
+      Acc v = s[0];
+#pragma unroll
+      for (int r = 1; r < 4; ++r)
+         if (g == r) v = s[r];
+      const int64_t i = 4 * b + g;
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
+   }
+}
+
 // cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to
 // partial[4c .. 4c+3].
 template <class V, bool Unscale>
@@ -818,6 +909,30 @@ void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_r
    }
 }
 
+template <class V, int G, bool Unscale>
+void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+                  const double* us, double beta, double* y, Stream s)
+{
+   spmv_tiles_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+      A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+      plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
+   AMGT_DEVICE_CHECK_LAUNCH("spmv_tiles_kernel");
+}
+
+template <class V, bool Unscale>
+void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+                  const double* us, double beta, double* y, Stream s)
+{
+   switch (plan.group_lanes)
+   {
+   case 4: return launch_tiles<V, 4, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   case 8: return launch_tiles<V, 8, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   case 16: return launch_tiles<V, 16, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   case 32: return launch_tiles<V, 32, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   default: AMGT_THROW("spmv: invalid group size in the plan");
+   }
+}
+
 // The path's kernels, with (Unscale) or without the unscale vector us; false instantiates
 // kernels that never read it.
 template <class V, bool Unscale>
@@ -829,6 +944,9 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
    {
    case SpmvPath::cuda_core:
       launch_rows<V, Unscale>(A, plan, std::numeric_limits<int32_t>::max(), alpha, x, us, beta, y, s);
+      return;
+   case SpmvPath::cuda_core_tiles:
+      launch_tiles<V, Unscale>(A, plan, alpha, x, us, beta, y, s);
       return;
    case SpmvPath::cuda_core_balanced:
       // Short rows (and empty ones) straight to y; long rows by chunks, then combined.
@@ -885,6 +1003,8 @@ const char* to_string(SpmvPath p)
       return "cuda_core";
    case SpmvPath::cuda_core_balanced:
       return "cuda_core_balanced";
+   case SpmvPath::cuda_core_tiles:
+      return "cuda_core_tiles";
    case SpmvPath::tensor_core:
       return "tensor_core";
    }
@@ -900,6 +1020,16 @@ int32_t spmv_group_lanes(double mean_tiles_per_block_row)
    if (mean_tiles_per_block_row <= 16) return 4;
    if (mean_tiles_per_block_row <= 48) return 8;
    if (mean_tiles_per_block_row <= 96) return 16;
+   return 32;
+}
+
+int32_t spmv_tile_lanes(double mean_tiles_per_block_row)
+{
+   // One tile per lane and step: the narrowest group that takes a mean block row in one or
+   // two steps (not yet measured; the benchmark can override it, --tile-lanes).
+   if (mean_tiles_per_block_row <= 8) return 4;
+   if (mean_tiles_per_block_row <= 16) return 8;
+   if (mean_tiles_per_block_row <= 32) return 16;
    return 32;
 }
 
@@ -955,7 +1085,9 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
 
    const int64_t ntiles = A.num_tiles;
    // Balanced: the group kernel only sees rows of <= 64 tiles, so the narrowest group.
-   plan.group_lanes     = path == SpmvPath::cuda_core ? spmv_group_lanes(plan.stats.mean_tiles_per_block_row) : 4;
+   plan.group_lanes     = path == SpmvPath::cuda_core         ? spmv_group_lanes(plan.stats.mean_tiles_per_block_row)
+                          : path == SpmvPath::cuda_core_tiles ? spmv_tile_lanes(plan.stats.mean_tiles_per_block_row)
+                                                              : 4;
    plan.row_val         = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
    if (ntiles == 0)
    {

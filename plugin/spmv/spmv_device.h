@@ -22,8 +22,9 @@ enum class SpmvPath
    automatic,          // make_spmv_plan chooses one of the three below
    cuda_core,          // a group of lanes per block row, packed values, bitmap-driven
    cuda_core_balanced, // long block rows cut into 64-tile chunks, one warp each, then combined
-   tensor_core         // fp64 mma.m8n8k4, fp16 mma.m16n8k16 (fp32 accumulation) on the dense
+   tensor_core,        // fp64 mma.m8n8k4, fp16 mma.m16n8k16 (fp32 accumulation) on the dense
                        // tiles; fp32: runs cuda_core
+   cuda_core_tiles     // a group of lanes per block row, one tile per lane, packed values
 };
 
 const char* to_string(SpmvPath p);
@@ -67,7 +68,7 @@ struct SpmvPlan
    // cuda_core and cuda_core_balanced: the stored entries only, tile by tile in tile order
    // and, inside a tile, in bitmap order (bit r*4+c ascending, i.e. row-major).
    Buffer<V> packed_val;
-   // Lanes per block row (4, 8, 16 or 32) and the offset into packed_val of each block row's
+   // Lanes per block row (4, 8, 16 or 32; cuda_core and cuda_core_tiles) and the offset into packed_val of each block row's
    // first entry (block_rows + 1 entries; the last is nnz).
    int32_t         group_lanes = 4;
    Buffer<int64_t> row_val;
@@ -95,6 +96,8 @@ SpmvPath choose_spmv_path(Precision p, const SpmvStats& st);
 
 // Lanes per block row of the cuda_core path for a mean number of tiles per block row.
 int32_t spmv_group_lanes(double mean_tiles_per_block_row);
+// Lanes per block row of the cuda_core_tiles path.
+int32_t spmv_tile_lanes(double mean_tiles_per_block_row);
 
 // y = alpha * A * x + beta * y. x: A.ncols device doubles, y: A.nrows device doubles, never
 // aliasing. beta == 0 overwrites y; alpha == 0 gives y = beta * y without reading A or x.

@@ -41,7 +41,8 @@ constexpr int kTail     = 5; // sentinels after y
 
 const std::vector<dev::SpmvPath> kPaths{dev::SpmvPath::automatic, dev::SpmvPath::cuda_core,
                                         dev::SpmvPath::cuda_core_balanced,
-                                        dev::SpmvPath::tensor_core};
+                                        dev::SpmvPath::tensor_core,
+                                        dev::SpmvPath::cuda_core_tiles};
 
 uint64_t bits_of(double v)
 {
@@ -435,7 +436,7 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       }
       EXPECT_EQ(p.path, expected) << dev::to_string(p.path);
       for (dev::SpmvPath forced : {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
-                                   dev::SpmvPath::tensor_core})
+                                   dev::SpmvPath::tensor_core, dev::SpmvPath::cuda_core_tiles})
       {
          const dev::SpmvPlan<V> f = dev::make_spmv_plan(dm, nullptr, alloc, forced);
          const bool falls_back = forced == dev::SpmvPath::tensor_core && std::is_same_v<V, float>;
@@ -462,6 +463,10 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    EXPECT_EQ(dev::spmv_group_lanes(3.0), 4);
    EXPECT_EQ(dev::spmv_group_lanes(26.0), 8);
    EXPECT_EQ(dev::spmv_group_lanes(1000.0), 32);
+   EXPECT_EQ(dev::spmv_tile_lanes(4.0), 4);
+   EXPECT_EQ(dev::spmv_tile_lanes(26.0), 16);
+   EXPECT_EQ(dev::spmv_tile_lanes(1000.0), 32);
+   EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_tiles), "cuda_core_tiles");
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_balanced), "cuda_core_balanced");
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::tensor_core), "tensor_core");
 }
