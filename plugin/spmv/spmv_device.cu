@@ -472,15 +472,21 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
       Acc            xv[4];
 #pragma unroll
       for (int k = 0; k < 4; ++k) xv[k] = (cols >> k) & 1u ? A::xval(x_of<Unscale>(x, us, j0 + k)) : Acc(0);
-      // entry e = 4r + c is packed entry popc(map below e) of the tile; all loads independent
+      // Entry e = 4r + c is packed entry popc(map below e) of the tile. All 16 (predicated)
+      // loads are issued before the first FMA: with load and FMA in one guarded block the
+      // compiler kept one load in flight per lane (32 registers), and the kernel waited on
+      // memory latency once per entry.
+      typename A::S v[16];
 #pragma unroll
       for (int e = 0; e < 16; ++e)
       {
-         if ((map >> e) & 1u)
-         {
-            const int k = __popc(map & ((1u << e) - 1u));
-            s[e >> 2]   = A::madd(A::value(__ldg(pv + k)), xv[e & 3], s[e >> 2]);
-         }
+         const int k = __popc(map & ((1u << e) - 1u));
+         v[e]        = (map >> e) & 1u ? __ldg(pv + k) : typename A::S(0);
+      }
+#pragma unroll
+      for (int e = 0; e < 16; ++e)
+      {
+         if ((map >> e) & 1u) s[e >> 2] = A::madd(A::value(v[e]), xv[e & 3], s[e >> 2]);
       }
    }
 #pragma unroll
