@@ -54,8 +54,9 @@ constexpr int    kRotatedX       = 4;
 constexpr double kSampleTargetMs = 0.5; // an SpMV sample is a batch of calls this long
 constexpr int    kMaxBatch       = 1000;
 
-const dev::SpmvPath kForced[4] = {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
-                                  dev::SpmvPath::tensor_core, dev::SpmvPath::cuda_core_tiles};
+const dev::SpmvPath kForced[5] = {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
+                                  dev::SpmvPath::tensor_core, dev::SpmvPath::cuda_core_tiles,
+                                  dev::SpmvPath::cuda_core_entries};
 
 // An error that leaves the CUDA context unusable: stop measuring, print what we have.
 class FatalError : public BenchError
@@ -109,6 +110,7 @@ double tile_fill(const dev::DeviceMbsr<V>& m)
 //                                  balanced path's chunk metadata (a few bytes per 64 tiles)
 //                                  is left out
 //   tensor_core                    blk_ptr, blk_col and the 16 padded values of every tile
+//   cuda_core_entries              as cuda_core, plus the 2-byte decode of every stored entry
 // Values are sizeof(V) bytes (8 fp64, 4 fp32, 2 fp16); x and y stay fp64 vectors.
 template <class V>
 double own_spmv_bytes(const dev::DeviceMbsr<V>& m, const dev::SpmvPlan<V>& p)
@@ -119,6 +121,7 @@ double own_spmv_bytes(const dev::DeviceMbsr<V>& m, const dev::SpmvPlan<V>& p)
    const double vec   = 8.0 * (static_cast<double>(m.ncols) + 2.0 * static_cast<double>(m.nrows));
    const double vb    = static_cast<double>(sizeof(V));
    if (p.path == dev::SpmvPath::tensor_core) return 4.0 * br + tiles * (4.0 + 16.0 * vb) + vec;
+   if (p.path == dev::SpmvPath::cuda_core_entries) return 12.0 * br + 6.0 * tiles + (vb + 2.0) * nnz + vec;
    return 12.0 * br + 6.0 * tiles + vb * nnz + vec;
 }
 
@@ -128,7 +131,7 @@ struct OursSpmv
 {
    using value_type = V;
    dev::DeviceMbsr<V>              m;
-   std::optional<dev::SpmvPlan<V>> plans[5]; // automatic, then kForced
+   std::optional<dev::SpmvPlan<V>> plans[6]; // automatic, then kForced
    bool                            converted = false;
 };
 
@@ -690,13 +693,13 @@ struct Bench
 
       // Ours, in the storage precision of --precision: one conversion, then a plan per path.
       const dev::Allocator alloc = plugin_allocator();
-      Meas* ours_meas[5] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2], &r.forced[3]};
+      Meas* ours_meas[6] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2], &r.forced[3], &r.forced[4]};
       r.precision        = amgt::to_string(opt.precision);
       const double tol   = spmv_check_tolerance(opt.precision);
       OursSpmv<double>          o64;
       OursSpmv<float>           o32;
       OursSpmv<amgt::half_t>    o16;
-      std::function<void(int)>  ours_calls[5]; // empty where no plan was made
+      std::function<void(int)>  ours_calls[6]; // empty where no plan was made
       auto prepare = [&](auto& o) {
          using V = typename std::decay_t<decltype(o)>::value_type;
          try
@@ -720,7 +723,7 @@ struct Bench
             r.ours.note   = std::string("conversion/plan: ") + e.what();
             guard_context("ours SpMV setup");
          }
-         for (int p = 0; p < 5 && o.converted; ++p)
+         for (int p = 0; p < 6 && o.converted; ++p)
          {
             Meas& mm = *ours_meas[p];
             try
@@ -796,7 +799,7 @@ struct Bench
       std::vector<Timed> ts;
       if (r.cusp.ok()) ts.push_back(Timed{"cuSPARSE SpMV", sampler(cusp_call), &r.cusp});
       if (r.hypre.ok()) ts.push_back(Timed{"hypre SpMV", sampler(hyp_call), &r.hypre});
-      for (int p = 0; p < 5; ++p)
+      for (int p = 0; p < 6; ++p)
       {
          if (ours_calls[p] && ours_meas[p]->ok())
          {
@@ -809,7 +812,7 @@ struct Bench
       report_problem("spmv", what, "cuSPARSE", r.cusp);
       report_problem("spmv", what, "hypre", r.hypre);
       report_problem("spmv", what, "ours[automatic]", r.ours);
-      for (int p = 0; p < 4; ++p)
+      for (int p = 0; p < 5; ++p)
       {
          report_problem("spmv", what, (std::string("ours[") + dev::to_string(kForced[p]) + "]").c_str(), r.forced[p]);
       }

@@ -21,7 +21,8 @@ const char* to_string(Status s)
 
 namespace {
 
-const char* const kForcedNames[4] = {"cuda_core", "cuda_core_balanced", "tensor_core", "cuda_core_tiles"};
+const char* const kForcedNames[5] = {"cuda_core", "cuda_core_balanced", "tensor_core", "cuda_core_tiles",
+                                     "cuda_core_entries"};
 
 std::string fmt(const char* f, double v)
 {
@@ -231,24 +232,25 @@ void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
    std::fprintf(out,
       "== SpMV  y = A*x + beta*y  (%s, alpha 1, beta 0.5; time per call in us, median over samples of "
       "'batch' calls rotating 'nx' x vectors)\n"
-      "   ours = automatic path (reported); cc/ccb/tc/cct = ours forced to cuda_core / cuda_core_balanced / "
-      "tensor_core / cuda_core_tiles\n"
+      "   ours = automatic path (reported); cc/ccb/tc/cct/cce = ours forced to cuda_core / cuda_core_balanced / "
+      "tensor_core / cuda_core_tiles / cuda_core_entries\n"
       "   BW columns: CSR minimal bytes (12 nnz + 4 (n+1) + 8 (ncols + 2 n)) / time; 'own': ours with its "
       "own format's bytes\n", prec.c_str());
-   std::fprintf(out, "%-26s %-2s %9s %10s %5s %-18s %2s %4s | %9s %9s %9s | %9s %9s %9s %9s | %6s %6s | "
+   std::fprintf(out, "%-26s %-2s %9s %10s %5s %-18s %2s %4s | %9s %9s %9s | %9s %9s %9s %9s %9s | %6s %6s | "
                      "%5s %5s %5s %5s | %8s\n",
                 "matrix", "op", "rows", "nnz", "fill", "auto path", "nx", "bat", "cuSPARSE", "hypre",
-                "ours", "cc", "ccb", "tc", "cct", "xcuSP", "xhypre", "BWcsp", "BWhyp", "BWour", "own", "conv+pl");
+                "ours", "cc", "ccb", "tc", "cct", "cce", "xcuSP", "xhypre", "BWcsp", "BWhyp", "BWour", "own", "conv+pl");
    for (const SpmvRecord& r : recs)
    {
-      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %-18s %2d %4d | %9s %9s %9s | %9s %9s %9s %9s | %6s %6s | "
+      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %-18s %2d %4d | %9s %9s %9s | %9s %9s %9s %9s %9s | %6s %6s | "
                         "%5s %5s %5s %5s | %8s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
                    count(r.nnz).c_str(), r.fill, r.ours.path.empty() ? "-" : r.ours.path.c_str(), r.nx,
                    r.batch, time_cell(r.cusp, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
                    time_cell(r.ours, 1e3, "%.1f").c_str(), time_cell(r.forced[0], 1e3, "%.1f").c_str(),
                    time_cell(r.forced[1], 1e3, "%.1f").c_str(), time_cell(r.forced[2], 1e3, "%.1f").c_str(),
-                   time_cell(r.forced[3], 1e3, "%.1f").c_str(), ratio_cell(r.cusp, r.ours).c_str(), ratio_cell(r.hypre, r.ours).c_str(),
+                   time_cell(r.forced[3], 1e3, "%.1f").c_str(), time_cell(r.forced[4], 1e3, "%.1f").c_str(),
+                   ratio_cell(r.cusp, r.ours).c_str(), ratio_cell(r.hypre, r.ours).c_str(),
                    bw_cell(r.csr_bytes, r.cusp).c_str(), bw_cell(r.csr_bytes, r.hypre).c_str(),
                    bw_cell(r.csr_bytes, r.ours).c_str(), bw_cell(r.ours.bytes, r.ours).c_str(),
                    (r.convert_ms + r.plan_ms > 0.0) ? fmt("%.3f", r.convert_ms + r.plan_ms).c_str() : "-");
@@ -418,7 +420,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spmv", what, "cuSPARSE", r.cusp);
       emit("spmv", what, "hypre", r.hypre);
       emit("spmv", what, "ours[automatic]", r.ours);
-      for (int p = 0; p < 4; ++p) emit("spmv", what, (std::string("ours[") + kForcedNames[p] + "]").c_str(), r.forced[p]);
+      for (int p = 0; p < 5; ++p) emit("spmv", what, (std::string("ours[") + kForcedNames[p] + "]").c_str(), r.forced[p]);
    }
    for (const SpgemmRecord& r : spgemm)
    {
@@ -488,7 +490,7 @@ void JsonLines::write(const SpmvRecord& r)
    one("cusparse", r.cusp, r.csr_bytes, false);
    one("hypre", r.hypre, r.csr_bytes, false);
    one("ours", r.ours, r.ours.bytes, true);
-   for (int p = 0; p < 4; ++p)
+   for (int p = 0; p < 5; ++p)
    {
       one((std::string("ours:") + kForcedNames[p]).c_str(), r.forced[p], r.forced[p].bytes, true);
    }

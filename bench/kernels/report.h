@@ -54,7 +54,8 @@ struct SpmvRecord
    double      convert_ms = 0.0, plan_ms = 0.0; // ours, one-off: csr_to_mbsr, make_spmv_plan
    std::string reference;       // what ours was compared with
    Meas        cusp, hypre, ours; // ours: automatic path
-   Meas        forced[4];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles
+   Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,
+                                  // cuda_core_entries
    std::string precision = "fp64"; // ours' storage precision (--precision)
 };
 

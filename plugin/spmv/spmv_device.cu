@@ -472,21 +472,17 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
       Acc            xv[4];
 #pragma unroll
       for (int k = 0; k < 4; ++k) xv[k] = (cols >> k) & 1u ? A::xval(x_of<Unscale>(x, us, j0 + k)) : Acc(0);
-      // Entry e = 4r + c is packed entry popc(map below e) of the tile. All 16 (predicated)
-      // loads are issued before the first FMA: with load and FMA in one guarded block the
-      // compiler kept one load in flight per lane (32 registers), and the kernel waited on
-      // memory latency once per entry.
-      typename A::S v[16];
+      // entry e = 4r + c is packed entry popc(map below e) of the tile. (Issuing all 16
+      // predicated loads before the FMAs was measured slower: 59-63 registers, and 16 load
+      // instructions per tile at ~2-4 entries: laplace27 n=100 A 225 against 170 us, fp64.)
 #pragma unroll
       for (int e = 0; e < 16; ++e)
       {
-         const int k = __popc(map & ((1u << e) - 1u));
-         v[e]        = (map >> e) & 1u ? __ldg(pv + k) : typename A::S(0);
-      }
-#pragma unroll
-      for (int e = 0; e < 16; ++e)
-      {
-         if ((map >> e) & 1u) s[e >> 2] = A::madd(A::value(v[e]), xv[e & 3], s[e >> 2]);
+         if ((map >> e) & 1u)
+         {
+            const int k = __popc(map & ((1u << e) - 1u));
+            s[e >> 2]   = A::madd(A::value(__ldg(pv + k)), xv[e & 3], s[e >> 2]);
+         }
       }
    }
 #pragma unroll
@@ -523,6 +519,81 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
 #pragma unroll
       for (int r = 1; r < 4; ++r)
          if (g == r) v = s[r];
+      const int64_t i = 4 * b + g;
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
+   }
+}
+
+// cuda_core_entries, plan: entry_meta[k] for packed entry k = (tile index inside its block
+// row) << 4 | bit position r*4+c. One warp per block row, lanes stride over its tiles.
+__global__ void entry_meta_kernel(const int32_t* __restrict__ blk_ptr, const uint16_t* __restrict__ blk_map,
+                                  const int64_t* __restrict__ tile_off, int32_t block_rows,
+                                  uint16_t* __restrict__ meta)
+{
+   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
+   if (b >= block_rows) return;
+   const int     lane  = static_cast<int>(threadIdx.x & 31);
+   const int32_t start = blk_ptr[b], end = blk_ptr[b + 1];
+   for (int32_t t = start + lane; t < end; t += 32)
+   {
+      uint32_t m = blk_map[t];
+      int64_t  k = tile_off[t];
+      const uint32_t rel = static_cast<uint32_t>(t - start) << 4;
+      while (m)
+      {
+         const uint32_t e = static_cast<uint32_t>(__ffs(static_cast<int>(m)) - 1);
+         meta[k++]        = static_cast<uint16_t>(rel | e);
+         m &= m - 1u;
+      }
+   }
+}
+
+// cuda_core_entries: G lanes per block row, one stored entry per lane and step (see the notes
+// at the top): the value and its 2-byte decode are coalesced loads, the tile's column comes
+// from blk_col (the block row's tiles are contiguous, so it is an L1 hit after the first),
+// x_j is gathered; each lane keeps the 4 row sums of the block row and the group reduces them
+// once at the end.
+template <class V, int G, bool Unscale>
+__global__ void __launch_bounds__(kThreads)
+spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
+                    const typename Arith<V>::S* __restrict__ packed, const uint16_t* __restrict__ meta,
+                    const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
+                    double alpha, const double* __restrict__ x, const double* __restrict__ us,
+                    double beta, double* __restrict__ y)
+{
+   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
+   using A         = Arith<V>;
+   using Acc       = typename A::Acc;
+   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
+   const int      g     = static_cast<int>(threadIdx.x & (G - 1));
+   const unsigned mask  = G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+   const int32_t  start = __ldg(blk_ptr + b);
+   const int64_t  k0    = __ldg(row_val + b), k1 = __ldg(row_val + b + 1);
+   Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
+   for (int64_t k = k0 + g; k < k1; k += G)
+   {
+      const uint32_t m  = __ldg(meta + k);
+      const int64_t  j  = 4 * static_cast<int64_t>(__ldg(blk_col + start + static_cast<int32_t>(m >> 4))) + (m & 3u);
+      const Acc      p  = A::value(__ldg(packed + k));
+      const Acc      xj = A::xval(x_of<Unscale>(x, us, j));
+      const uint32_t r  = (m >> 2) & 3u;
+#pragma unroll
+      for (uint32_t q = 0; q < 4; ++q)
+         if (r == q) s[q] = A::madd(p, xj, s[q]);
+   }
+#pragma unroll
+   for (int q = 0; q < 4; ++q)
+   {
+#pragma unroll
+      for (int d = G / 2; d >= 1; d >>= 1) s[q] += __shfl_xor_sync(mask, s[q], d, G);
+   }
+   if (g < 4)
+   {
+      Acc v = s[0];
+#pragma unroll
+      for (int q = 1; q < 4; ++q)
+         if (g == q) v = s[q];
       const int64_t i = 4 * b + g;
       if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
    }
@@ -939,6 +1010,30 @@ void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha,
    }
 }
 
+template <class V, int G, bool Unscale>
+void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+                    const double* us, double beta, double* y, Stream s)
+{
+   spmv_entries_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+      A.blk_ptr.get(), A.blk_col.get(), stored(plan.packed_val.get()), plan.entry_meta.get(),
+      plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
+   AMGT_DEVICE_CHECK_LAUNCH("spmv_entries_kernel");
+}
+
+template <class V, bool Unscale>
+void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
+                    const double* us, double beta, double* y, Stream s)
+{
+   switch (plan.group_lanes)
+   {
+   case 4: return launch_entries<V, 4, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   case 8: return launch_entries<V, 8, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   case 16: return launch_entries<V, 16, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   case 32: return launch_entries<V, 32, Unscale>(A, plan, alpha, x, us, beta, y, s);
+   default: AMGT_THROW("spmv: invalid group size in the plan");
+   }
+}
+
 // The path's kernels, with (Unscale) or without the unscale vector us; false instantiates
 // kernels that never read it.
 template <class V, bool Unscale>
@@ -953,6 +1048,9 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
       return;
    case SpmvPath::cuda_core_tiles:
       launch_tiles<V, Unscale>(A, plan, alpha, x, us, beta, y, s);
+      return;
+   case SpmvPath::cuda_core_entries:
+      launch_entries<V, Unscale>(A, plan, alpha, x, us, beta, y, s);
       return;
    case SpmvPath::cuda_core_balanced:
       // Short rows (and empty ones) straight to y; long rows by chunks, then combined.
@@ -1011,6 +1109,8 @@ const char* to_string(SpmvPath p)
       return "cuda_core_balanced";
    case SpmvPath::cuda_core_tiles:
       return "cuda_core_tiles";
+   case SpmvPath::cuda_core_entries:
+      return "cuda_core_entries";
    case SpmvPath::tensor_core:
       return "tensor_core";
    }
@@ -1036,6 +1136,15 @@ int32_t spmv_tile_lanes(double mean_tiles_per_block_row)
    if (mean_tiles_per_block_row <= 8) return 4;
    if (mean_tiles_per_block_row <= 16) return 8;
    if (mean_tiles_per_block_row <= 32) return 16;
+   return 32;
+}
+
+int32_t spmv_entry_lanes(double mean_entries_per_block_row)
+{
+   // One entry per lane and step: about four steps per mean block row, 4 to 32 lanes.
+   if (mean_entries_per_block_row <= 16) return 4;
+   if (mean_entries_per_block_row <= 32) return 8;
+   if (mean_entries_per_block_row <= 64) return 16;
    return 32;
 }
 
@@ -1082,6 +1191,9 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
                        : forced;
    // fp32 has no tensor-core form of its rounding contract (tf32 inputs): CUDA cores instead.
    if (path == SpmvPath::tensor_core && std::is_same_v<V, float>) path = SpmvPath::cuda_core;
+   // cuda_core_entries indexes a tile inside its block row with 12 bits.
+   if (path == SpmvPath::cuda_core_entries && plan.stats.max_tiles_per_block_row > kSpmvEntryMaxTiles)
+      path = choose_spmv_path(StorageTraits<V>::precision, plan.stats);
    plan.path = path;
    if (path == SpmvPath::tensor_core || A.nrows == 0) return plan; // reads A.blk_val directly
 
@@ -1093,7 +1205,9 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
    // Balanced: the group kernel only sees rows of <= 64 tiles, so the narrowest group.
    plan.group_lanes     = path == SpmvPath::cuda_core         ? spmv_group_lanes(plan.stats.mean_tiles_per_block_row)
                           : path == SpmvPath::cuda_core_tiles ? spmv_tile_lanes(plan.stats.mean_tiles_per_block_row)
-                                                              : 4;
+                          : path == SpmvPath::cuda_core_entries
+                              ? spmv_entry_lanes(A.block_rows > 0 ? static_cast<double>(plan.stats.nnz) / A.block_rows : 0.0)
+                              : 4;
    plan.row_val         = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
    if (ntiles == 0)
    {
@@ -1118,6 +1232,13 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
       A.blk_ptr.get(), tile_off.get(), A.block_rows, plan.row_val.get());
    AMGT_DEVICE_CHECK_LAUNCH("row_val_kernel");
 
+   if (path == SpmvPath::cuda_core_entries && plan.stats.nnz > 0)
+   {
+      plan.entry_meta = Buffer<uint16_t>(static_cast<size_t>(plan.stats.nnz), alloc);
+      entry_meta_kernel<<<blocks_for(int64_t{A.block_rows} * 32), kThreads, 0, s>>>(
+         A.blk_ptr.get(), A.blk_map.get(), tile_off.get(), A.block_rows, plan.entry_meta.get());
+      AMGT_DEVICE_CHECK_LAUNCH("entry_meta_kernel");
+   }
    if (path == SpmvPath::cuda_core_balanced)
    {
       const int64_t   n = int64_t{A.block_rows} + 1;

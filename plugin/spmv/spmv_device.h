@@ -24,8 +24,14 @@ enum class SpmvPath
    cuda_core_balanced, // long block rows cut into 64-tile chunks, one warp each, then combined
    tensor_core,        // fp64 mma.m8n8k4, fp16 mma.m16n8k16 (fp32 accumulation) on the dense
                        // tiles; fp32: runs cuda_core
-   cuda_core_tiles     // a group of lanes per block row, one tile per lane, packed values
+   cuda_core_tiles,    // a group of lanes per block row, one tile per lane, packed values
+   cuda_core_entries   // a group of lanes per block row, one stored entry per lane, packed
+                       // values with a 2-byte decode of each entry's tile and position
 };
+
+// cuda_core_entries: most tiles a block row may hold (the decode keeps 12 bits for the tile);
+// a plan forced to that path for a matrix with longer block rows takes the automatic choice.
+constexpr int32_t kSpmvEntryMaxTiles = 4096;
 
 const char* to_string(SpmvPath p);
 
@@ -75,6 +81,8 @@ struct SpmvPlan
    // cuda_core_balanced: chunk c is tiles [chunk_tile[c], chunk_tile[c] + 64) of block row
    // chunk_row[c] (fewer at the row's end), its first packed entry chunk_val[c]; long row j
    // is block row long_row[j], its chunks start at long_chunk[j].
+   // cuda_core_entries: per packed entry, (tile index inside its block row) << 4 | r*4+c.
+   Buffer<uint16_t> entry_meta;
    int64_t         num_chunks    = 0;
    int32_t         num_long_rows = 0;
    Buffer<int32_t> chunk_row, chunk_tile, long_row, long_chunk;
@@ -98,6 +106,9 @@ SpmvPath choose_spmv_path(Precision p, const SpmvStats& st);
 int32_t spmv_group_lanes(double mean_tiles_per_block_row);
 // Lanes per block row of the cuda_core_tiles path.
 int32_t spmv_tile_lanes(double mean_tiles_per_block_row);
+
+// Lanes per block row of the cuda_core_entries path, from the mean stored entries per block row.
+int32_t spmv_entry_lanes(double mean_entries_per_block_row);
 
 // y = alpha * A * x + beta * y. x: A.ncols device doubles, y: A.nrows device doubles, never
 // aliasing. beta == 0 overwrites y; alpha == 0 gives y = beta * y without reading A or x.

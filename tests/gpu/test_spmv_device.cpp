@@ -42,7 +42,8 @@ constexpr int kTail     = 5; // sentinels after y
 const std::vector<dev::SpmvPath> kPaths{dev::SpmvPath::automatic, dev::SpmvPath::cuda_core,
                                         dev::SpmvPath::cuda_core_balanced,
                                         dev::SpmvPath::tensor_core,
-                                        dev::SpmvPath::cuda_core_tiles};
+                                        dev::SpmvPath::cuda_core_tiles,
+                                        dev::SpmvPath::cuda_core_entries};
 
 uint64_t bits_of(double v)
 {
@@ -160,6 +161,23 @@ CsrMatrix block_tridiagonal(int32_t n, Fill fill, uint32_t seed)
 // Very irregular: block row 0 holds ~2900 tiles (four rows of 2500 entries), row 1601 4000
 // entries, the partial last block row 3000 entries; block rows 100..199 are empty; every
 // other row holds 3 entries. 3003 x 12006: both dimensions % 4 != 0.
+// One block row of more tiles than cuda_core_entries can index (kSpmvEntryMaxTiles): row 1
+// has an entry in every 4th column, 5002 tiles; every third other row one entry.
+CsrMatrix wide_row(Fill fill, uint32_t seed)
+{
+   const int32_t      n = 4003, m = 20005;
+   std::mt19937       rng(seed);
+   std::vector<Entry> e;
+   for (int32_t i = 0; i < n; ++i)
+   {
+      if (i == 1)
+         for (int32_t j = 0; j < m; j += 4) e.push_back({1, j, draw_value(rng, fill)});
+      else if (i % 3 == 0)
+         e.push_back({i, static_cast<int32_t>((int64_t{i} * 7919) % m), draw_value(rng, fill)});
+   }
+   return from_entries(n, m, e);
+}
+
 CsrMatrix irregular(Fill fill, uint32_t seed)
 {
    const int32_t                          n = 3003, m = 12006;
@@ -236,6 +254,7 @@ std::vector<NamedMatrix> exact_cases()
    c.push_back({"block_tridiagonal_2002", block_tridiagonal(2002, Fill::small_int, 105)});
    c.push_back({"irregular", irregular(Fill::small_int, 106)});
    c.push_back({"far_apart", far_apart(Fill::small_int, 107)});
+   c.push_back({"wide_row", wide_row(Fill::small_int, 108)});
    c.push_back({"budget_edges",
                 tiles_per_block_row({64, 64, 32, 32, 65, 63, 1, 0, 0, 128, 129, 1, 200, 0, 5, 64},
                                     Fill::small_int, 108)});
@@ -415,6 +434,7 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       {"block_tridiagonal", block_tridiagonal(2002, Fill::small_int, 1),
        dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core},
       {"irregular", irregular(Fill::small_int, 2), dev::SpmvPath::cuda_core_balanced},
+      {"wide_row", wide_row(Fill::small_int, 3), dev::SpmvPath::cuda_core_balanced},
       {"no_entries", from_entries(9, 5, {}), dev::SpmvPath::cuda_core}};
    for (const Case& c : cases)
    {
@@ -436,11 +456,16 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       }
       EXPECT_EQ(p.path, expected) << dev::to_string(p.path);
       for (dev::SpmvPath forced : {dev::SpmvPath::cuda_core, dev::SpmvPath::cuda_core_balanced,
-                                   dev::SpmvPath::tensor_core, dev::SpmvPath::cuda_core_tiles})
+                                   dev::SpmvPath::tensor_core, dev::SpmvPath::cuda_core_tiles,
+                                   dev::SpmvPath::cuda_core_entries})
       {
          const dev::SpmvPlan<V> f = dev::make_spmv_plan(dm, nullptr, alloc, forced);
          const bool falls_back = forced == dev::SpmvPath::tensor_core && std::is_same_v<V, float>;
-         EXPECT_EQ(f.path, falls_back ? dev::SpmvPath::cuda_core : forced);
+         // cuda_core_entries on block rows longer than its 12-bit tile index: the automatic path
+         const bool too_long = forced == dev::SpmvPath::cuda_core_entries &&
+                               hs.max_tiles_per_block_row > dev::kSpmvEntryMaxTiles;
+         EXPECT_EQ(f.path, falls_back ? dev::SpmvPath::cuda_core : too_long ? p.path : forced);
+         if (c.name == "wide_row" && forced == dev::SpmvPath::cuda_core_entries) EXPECT_TRUE(too_long);
       }
    }
    // The documented rule on hand-made statistics.
@@ -467,6 +492,9 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    EXPECT_EQ(dev::spmv_tile_lanes(26.0), 16);
    EXPECT_EQ(dev::spmv_tile_lanes(1000.0), 32);
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_tiles), "cuda_core_tiles");
+   EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_entries), "cuda_core_entries");
+   EXPECT_EQ(dev::spmv_entry_lanes(12.0), 4);
+   EXPECT_EQ(dev::spmv_entry_lanes(108.0), 32);
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_balanced), "cuda_core_balanced");
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::tensor_core), "tensor_core");
 }
