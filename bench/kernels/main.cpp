@@ -729,8 +729,10 @@ struct Bench
             try
             {
                if (p > 0) o.plans[p].emplace(dev::make_spmv_plan<V>(o.m, kStream, alloc, kForced[p - 1]));
-               // --tile-lanes: the cuda_core_tiles group width instead of the plan's rule
-               if (p == 4 && opt.tile_lanes > 0) o.plans[p]->group_lanes = opt.tile_lanes;
+               // --tile-lanes: the cuda_core_tiles / cuda_core_entries group width instead of
+               // the plan's rule (for plans that kept the forced path)
+               if ((p == 4 || p == 5) && opt.tile_lanes > 0 && o.plans[p]->path == kForced[p - 1])
+                  o.plans[p]->group_lanes = opt.tile_lanes;
                if (!o.plans[p]) continue;
                const dev::SpmvPlan<V>& plan = *o.plans[p];
                mm.path  = dev::to_string(plan.path);

@@ -571,16 +571,40 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
    const int32_t  start = __ldg(blk_ptr + b);
    const int64_t  k0    = __ldg(row_val + b), k1 = __ldg(row_val + b + 1);
    Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
-   for (int64_t k = k0 + g; k < k1; k += G)
+   // kUnroll entries per lane and pass, each stage (decode, tile column, x, value) loaded for
+   // all of them before the next stage needs it: kUnroll independent chains in flight.
+   constexpr int kUnroll = 4;
+   for (int64_t kb = k0 + g; kb < k1; kb += int64_t{kUnroll} * G)
    {
-      const uint32_t m  = __ldg(meta + k);
-      const int64_t  j  = 4 * static_cast<int64_t>(__ldg(blk_col + start + static_cast<int32_t>(m >> 4))) + (m & 3u);
-      const Acc      p  = A::value(__ldg(packed + k));
-      const Acc      xj = A::xval(x_of<Unscale>(x, us, j));
-      const uint32_t r  = (m >> 2) & 3u;
+      uint32_t m[kUnroll];
+      bool     in[kUnroll];
 #pragma unroll
-      for (uint32_t q = 0; q < 4; ++q)
-         if (r == q) s[q] = A::madd(p, xj, s[q]);
+      for (int u = 0; u < kUnroll; ++u)
+      {
+         const int64_t k = kb + int64_t{u} * G;
+         in[u]           = k < k1;
+         m[u]            = in[u] ? __ldg(meta + k) : 0u;
+      }
+      int32_t tc[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) tc[u] = in[u] ? __ldg(blk_col + start + static_cast<int32_t>(m[u] >> 4)) : 0;
+      Acc xj[kUnroll], p[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+      {
+         const int64_t k = kb + int64_t{u} * G;
+         xj[u] = in[u] ? A::xval(x_of<Unscale>(x, us, 4 * static_cast<int64_t>(tc[u]) + (m[u] & 3u))) : Acc(0);
+         p[u]  = in[u] ? A::value(__ldg(packed + k)) : Acc(0);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+      {
+         if (!in[u]) break; // the entries of a lane are in order: the first absent ends the pass
+         const uint32_t r = (m[u] >> 2) & 3u;
+#pragma unroll
+         for (uint32_t q = 0; q < 4; ++q)
+            if (r == q) s[q] = A::madd(p[u], xj[u], s[q]);
+      }
    }
 #pragma unroll
    for (int q = 0; q < 4; ++q)
