@@ -112,11 +112,38 @@
 //   random, fill 1.08, 16 rows with ~180k tiles: cuda_core_balanced 203 us, cuda_core 45 ms,
 //                                     cuSPARSE 82 us (one entry per tile is the format's worst
 //                                     case: 13.6 B/nnz and per-tile work for every entry)
+//
+// cuda_core_tiles: G lanes per block row, one tile per lane and step: lane g loads the map and
+// column of its tile, the group scans the popcounts for the packed offsets, and the lane
+// multiplies its tile's entries (bitmap-driven, x of the tile's used columns only) into four
+// row sums; the group reduces the four sums once per block row (cuda_core pays three shuffles
+// per tile row and step instead). G = spmv_tile_lanes.
+//
+// cuda_core_entries: the plan adds entry_meta, 2 bytes per stored entry: (index of its tile
+// inside the block row) << 4 | r*4+c, built from the bitmaps. G lanes per block row take the
+// block row's packed entries k0+g, k0+g+G, ... (coalesced value and decode loads), the tile's
+// column from blk_col (the block row's tiles are contiguous: L1 hits) and x_j; four entries per
+// lane and pass, each load stage issued for all four before the next needs it. Every lane is
+// busy whatever the tile fill (cuda_core and cuda_core_tiles test up to 16 bitmap positions per
+// tile: at fill ~2 most lanes idle). Bytes per entry: sizeof(V) + 2 + 6/fill. G =
+// spmv_entry_lanes. Block rows of more than 4096 tiles do not fit the 12-bit tile index: a plan
+// forced to this path for such a matrix takes the automatic choice.
+//
+// Measured on one H100 (kernel benchmark, fp64 storage unless said, us per call; hypre = its
+// own CSR kernel, fp64, same run), before/after the two paths above:
+//   7-point 160^3, level 1 A (fill 2.36, 37M entries): cuda_core 372, entries 201 (G = 8),
+//     fp16 entries 136; cuSPARSE 210, hypre 266
+//   27-point 100^3, level 0 A (fill 4.08): cuda_core 161, entries 136 (G = 8), fp16 entries 88;
+//     cuSPARSE 150, hypre 167
+//   7-point 160^3, level 0 A (fill 4.02, 7 tiles per block row): cuda_core 182, tiles 166,
+//     entries 188 (G = 8); fp16 tiles 106
+//   coarse levels of 2k-40k rows: cuda_core 10-28, tiles 5-20, entries 4-12; hypre 4-8
 // Hence the automatic choice (choose_spmv_path): cuda_core_balanced when the longest block row
 // holds more than 64 tiles and at least 4x the mean; tensor_core never (kSpmvAutoTensorCore:
-// slower than the packed CUDA-core path even on all-full tiles, where both move the same
-// bytes, in fp64; the fp16 path is not timed yet: it reads 32 B per tile against packed fp16's
-// 2 B per entry, so it can only win on nearly full tiles); otherwise cuda_core.
+// slower than the packed CUDA-core paths even on all-full tiles in fp64; the fp16 path reads 32
+// B per tile against packed fp16's 2 B per entry, so it can only win on nearly full tiles);
+// cuda_core_tiles for fill >= 3.5 in block rows of <= 8 tiles on average; cuda_core_entries
+// otherwise (block rows of <= 4096 tiles); cuda_core for what is left.
 #include "spmv/spmv_device.h"
 
 #include "common/error.h"
@@ -1163,13 +1190,18 @@ int32_t spmv_tile_lanes(double mean_tiles_per_block_row)
    return 32;
 }
 
-int32_t spmv_entry_lanes(double mean_entries_per_block_row)
+int32_t spmv_entry_lanes(double mean_entries_per_block_row, int64_t block_rows)
 {
-   // One entry per lane and step: about four steps per mean block row, 4 to 32 lanes.
-   if (mean_entries_per_block_row <= 16) return 4;
-   if (mean_entries_per_block_row <= 32) return 8;
-   if (mean_entries_per_block_row <= 64) return 16;
-   return 32;
+   // Measured on an H100 (kernel benchmark, the matrices of three AMG setups): about 16 entries
+   // per lane (four passes of four) beat one pass of 32 lanes on long fine-level rows (27-point
+   // 100^3 A, 106 entries per block row: 8 lanes 136 us, 32 lanes 181 us, fp64); but a matrix
+   // of few block rows needs wider groups to fill the device (a coarse level of 5k block rows:
+   // 8 lanes 38 us, 32 lanes 12 us). So: the narrowest group with <= 16 entries per lane, then
+   // wider until the launch has 2^19 threads (about two waves of an H100).
+   int32_t g = 4;
+   while (g < 32 && mean_entries_per_block_row > 16.0 * g) g *= 2;
+   while (g < 32 && block_rows * g < (int64_t{1} << 19)) g *= 2;
+   return g;
 }
 
 SpmvPath choose_spmv_path(Precision p, const SpmvStats& st)
@@ -1187,7 +1219,13 @@ SpmvPath choose_spmv_path(Precision p, const SpmvStats& st)
    {
       return SpmvPath::cuda_core_balanced;
    }
-   return SpmvPath::cuda_core;
+   // Short block rows of well-filled tiles (7-point fine levels): one tile per lane.
+   if (fill >= kSpmvTileMinFill && st.mean_tiles_per_block_row <= kSpmvTileMaxMeanTiles)
+   {
+      return SpmvPath::cuda_core_tiles;
+   }
+   if (st.max_tiles_per_block_row <= kSpmvEntryMaxTiles) return SpmvPath::cuda_core_entries;
+   return st.mean_tiles_per_block_row <= 16.0 ? SpmvPath::cuda_core_tiles : SpmvPath::cuda_core;
 }
 
 template <class V>
@@ -1230,7 +1268,8 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
    plan.group_lanes     = path == SpmvPath::cuda_core         ? spmv_group_lanes(plan.stats.mean_tiles_per_block_row)
                           : path == SpmvPath::cuda_core_tiles ? spmv_tile_lanes(plan.stats.mean_tiles_per_block_row)
                           : path == SpmvPath::cuda_core_entries
-                              ? spmv_entry_lanes(A.block_rows > 0 ? static_cast<double>(plan.stats.nnz) / A.block_rows : 0.0)
+                              ? spmv_entry_lanes(A.block_rows > 0 ? static_cast<double>(plan.stats.nnz) / A.block_rows : 0.0,
+                                                 A.block_rows)
                               : 4;
    plan.row_val         = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
    if (ntiles == 0)

@@ -19,7 +19,7 @@ namespace amgt::device {
 
 enum class SpmvPath
 {
-   automatic,          // make_spmv_plan chooses one of the three below
+   automatic,          // make_spmv_plan chooses one of the paths below
    cuda_core,          // a group of lanes per block row, packed values, bitmap-driven
    cuda_core_balanced, // long block rows cut into 64-tile chunks, one warp each, then combined
    tensor_core,        // fp64 mma.m8n8k4, fp16 mma.m16n8k16 (fp32 accumulation) on the dense
@@ -107,8 +107,15 @@ int32_t spmv_group_lanes(double mean_tiles_per_block_row);
 // Lanes per block row of the cuda_core_tiles path.
 int32_t spmv_tile_lanes(double mean_tiles_per_block_row);
 
-// Lanes per block row of the cuda_core_entries path, from the mean stored entries per block row.
-int32_t spmv_entry_lanes(double mean_entries_per_block_row);
+// Lanes per block row of the cuda_core_entries path, from the mean stored entries per block row
+// and the number of block rows (rule and measurements in spmv_device.cu).
+int32_t spmv_entry_lanes(double mean_entries_per_block_row, int64_t block_rows);
+
+// Automatic choice between the CUDA-core paths (choose_spmv_path): cuda_core_tiles for tiles
+// of at least this fill in block rows of at most this many tiles on average, else
+// cuda_core_entries (block rows of at most kSpmvEntryMaxTiles tiles), else cuda_core.
+constexpr double kSpmvTileMinFill      = 3.5;
+constexpr double kSpmvTileMaxMeanTiles = 8.0;
 
 // y = alpha * A * x + beta * y. x: A.ncols device doubles, y: A.nrows device doubles, never
 // aliasing. beta == 0 overwrites y; alpha == 0 gives y = beta * y without reading A or x.

@@ -430,12 +430,13 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       dev::SpmvPath expected; // automatic choice for fp64
    };
    const std::vector<Case> cases{
-      {"laplacian", laplacian_2d(61, 67), dev::SpmvPath::cuda_core},
+      {"laplacian", laplacian_2d(61, 67), dev::SpmvPath::automatic},
       {"block_tridiagonal", block_tridiagonal(2002, Fill::small_int, 1),
-       dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core},
+       dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core_tiles},
       {"irregular", irregular(Fill::small_int, 2), dev::SpmvPath::cuda_core_balanced},
       {"wide_row", wide_row(Fill::small_int, 3), dev::SpmvPath::cuda_core_balanced},
       {"no_entries", from_entries(9, 5, {}), dev::SpmvPath::cuda_core}};
+   // automatic in the table: the rule applied to the CPU reference's statistics
    for (const Case& c : cases)
    {
       SCOPED_TRACE(c.name);
@@ -450,6 +451,13 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       EXPECT_EQ(p.fill, hs.fill);
       EXPECT_EQ(dev::choose_spmv_path(StorageTraits<V>::precision, p.stats), p.path);
       dev::SpmvPath expected = c.expected;
+      if (expected == dev::SpmvPath::automatic)
+      {
+         expected = hs.fill >= dev::kSpmvTileMinFill &&
+                            static_cast<double>(hs.tiles) / hm.block_rows() <= dev::kSpmvTileMaxMeanTiles
+                        ? dev::SpmvPath::cuda_core_tiles
+                        : dev::SpmvPath::cuda_core_entries;
+      }
       if (expected == dev::SpmvPath::tensor_core && std::is_same_v<V, float>)
       {
          expected = dev::SpmvPath::cuda_core; // no fp32 tensor-core path
@@ -470,19 +478,26 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    }
    // The documented rule on hand-made statistics.
    dev::SpmvStats st;
-   st.tiles = 1000, st.nnz = 4000, st.dense_tiles = 0, st.mean_tiles_per_block_row = 10.0;
-   st.max_tiles_per_block_row = 64; // not longer than one budget
-   EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core);
+   st.tiles = 1000, st.nnz = 2500, st.dense_tiles = 0, st.mean_tiles_per_block_row = 10.0;
+   st.max_tiles_per_block_row = 64; // not longer than one budget; fill 2.5
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core_entries);
    st.max_tiles_per_block_row = 65;
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp16, st), dev::SpmvPath::cuda_core_balanced);
    st.mean_tiles_per_block_row = 20.0; // 65 < 4 * mean: not irregular enough
-   EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core);
-   st.nnz = 16000, st.dense_tiles = 1000, st.max_tiles_per_block_row = 20;
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core_entries);
+   st.nnz = 4000, st.mean_tiles_per_block_row = 8.0, st.max_tiles_per_block_row = 9; // fill 4
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core_tiles);
+   st.mean_tiles_per_block_row = 8.5; // longer rows: one entry per lane
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core_entries);
+   st.nnz = 3400, st.mean_tiles_per_block_row = 4.0; // fill 3.4 < kSpmvTileMinFill
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core_entries);
+   // beyond the 12-bit tile index of cuda_core_entries, without being irregular
+   st.mean_tiles_per_block_row = 2000.0, st.max_tiles_per_block_row = dev::kSpmvEntryMaxTiles + 1;
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core);
+   st.nnz = 16000, st.dense_tiles = 1000, st.mean_tiles_per_block_row = 10.0, st.max_tiles_per_block_row = 20;
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st),
-             dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core);
-   EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core);
-   EXPECT_EQ(dev::choose_spmv_path(Precision::fp16, st),
-             dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core);
+             dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core_entries);
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core_entries);
    st = dev::SpmvStats{};
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core); // no tiles
    EXPECT_EQ(dev::spmv_group_lanes(3.0), 4);
@@ -493,8 +508,11 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    EXPECT_EQ(dev::spmv_tile_lanes(1000.0), 32);
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_tiles), "cuda_core_tiles");
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_entries), "cuda_core_entries");
-   EXPECT_EQ(dev::spmv_entry_lanes(12.0), 4);
-   EXPECT_EQ(dev::spmv_entry_lanes(108.0), 32);
+   EXPECT_EQ(dev::spmv_entry_lanes(12.0, 1000000), 4);     // short rows, many of them
+   EXPECT_EQ(dev::spmv_entry_lanes(106.0, 250000), 8);     // 27-point fine level
+   EXPECT_EQ(dev::spmv_entry_lanes(310.0, 61500), 32);     // long coarse rows
+   EXPECT_EQ(dev::spmv_entry_lanes(14.0, 4700), 32);       // few rows: fill the device
+   EXPECT_EQ(dev::spmv_entry_lanes(50.0, 100000), 8);      // 4 lanes would be 400k threads
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::cuda_core_balanced), "cuda_core_balanced");
    EXPECT_STREQ(dev::to_string(dev::SpmvPath::tensor_core), "tensor_core");
 }
