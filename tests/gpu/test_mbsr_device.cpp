@@ -110,7 +110,9 @@ protected:
 TEST_F(DeviceConversion, RandomMatricesAllPrecisions)
 {
    for (auto [n, m, d] : {std::tuple{1000, 1000, 0.01}, std::tuple{333, 257, 0.05},
-                          std::tuple{37, 41, 0.3}, std::tuple{4096, 4096, 0.002}})
+                          std::tuple{37, 41, 0.3}, std::tuple{4096, 4096, 0.002},
+                          // block rows of ~40k entries: the segmented sort's large-segment path
+                          std::tuple{8, 200000, 0.05}})
    {
       CsrMatrix a = random_csr(n, m, d, 7u + n, false);
       ASSERT_GT(a.col.size(), 32u);
@@ -159,6 +161,76 @@ TEST_F(DeviceConversion, OutOfRangeColumnIsRejected)
    cudaFree(d_ptr);
    cudaFree(d_col);
    cudaFree(d_val);
+}
+
+// Duplicate (row, column) entries, unsorted, are summed in input order as the CPU reference
+// sums them: values chosen so that another order rounds differently.
+TEST_F(DeviceConversion, DuplicatesSummedInInputOrder)
+{
+   CsrMatrix a;
+   a.nrows = 9;
+   a.ncols = 11;
+   a.row_ptr = {0};
+   std::mt19937 rng(5);
+   for (int i = 0; i < a.nrows; ++i)
+   {
+      const int    j    = (3 * i + 1) % a.ncols;
+      const double v[5] = {1e16, 1.0, -1e16, 1.0, 0.25 * i};
+      for (int k = 0; k < 5; ++k)
+      {
+         a.col.push_back(j);
+         a.val.push_back(v[k]);
+         a.col.push_back(static_cast<int>(rng() % a.ncols)); // interleaved other entries
+         a.val.push_back(1.0 + k);
+      }
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   int32_t* d_ptr = to_device(a.row_ptr);
+   int32_t* d_col = to_device(a.col);
+   double*  d_val = to_device(a.val);
+   CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
+   auto     alloc = device::runtime_allocator();
+   auto     dm    = device::csr_to_mbsr<double>(dv, nullptr, alloc);
+   Mbsr<double> got = device::to_host(dm, nullptr);
+   Mbsr<double> ref = csr_to_mbsr<double>(a.view());
+   EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
+   EXPECT_EQ(got.blk_col, ref.blk_col);
+   EXPECT_EQ(got.blk_map, ref.blk_map);
+   ASSERT_EQ(got.blk_val.size(), ref.blk_val.size());
+   EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(double)), 0);
+   // the sum in input order is 1 + 0.25 i (1e16 + 1 rounds to 1e16; the second 1 survives)
+   const CsrMatrix back = mbsr_to_csr(ref);
+   bool seen = false;
+   for (int i = 0; i < a.nrows; ++i)
+      for (int k = back.row_ptr[i]; k < back.row_ptr[i + 1]; ++k)
+         if (back.col[k] == (3 * i + 1) % a.ncols && back.val[k] == 1.0 + 0.25 * i) seen = true;
+   EXPECT_TRUE(seen);
+   for (void* p : {static_cast<void*>(d_ptr), static_cast<void*>(d_col), static_cast<void*>(d_val)}) cudaFree(p);
+}
+
+// A row pointer that decreases or does not end at nnz is refused before anything is indexed
+// by it (the conversion walks rows and sorts block-row segments taken from it).
+TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
+{
+   const CsrMatrix a = random_csr(64, 64, 0.1, 12, true);
+   ASSERT_GT(a.col.size(), 10u);
+   for (int variant = 0; variant < 3; ++variant)
+   {
+      std::vector<int32_t> ptr(a.row_ptr.begin(), a.row_ptr.end());
+      if (variant == 0) std::swap(ptr[10], ptr[20]);   // decreasing
+      if (variant == 1) ptr.back() += 1000;            // past nnz
+      if (variant == 2) ptr.front() = 1;               // not starting at 0
+      int32_t* d_ptr = to_device(ptr);
+      int32_t* d_col = to_device(a.col);
+      double*  d_val = to_device(a.val);
+      CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
+      EXPECT_THROW(device::csr_to_mbsr<double>(dv, nullptr, device::runtime_allocator()), amgt::Error)
+          << "variant " << variant;
+      EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+      cudaFree(d_ptr);
+      cudaFree(d_col);
+      cudaFree(d_val);
+   }
 }
 
 } // namespace
