@@ -1,21 +1,18 @@
 // CSR <-> mBSR on the GPU.
 //
-// csr_to_mbsr: every entry gets a 32-bit key (block column << 4 | position inside the tile)
-// and its entry index as payload, written by one warp per row (coalesced, no search for the
-// row). A stable segmented sort, one segment per block row (the four rows' entries are
-// contiguous in CSR), groups the entries of each tile in CSR order, so duplicate entries are
-// summed in the same order as the CPU reference. Tiles never span block rows, so a tile starts
-// where the key's block column changes or a segment starts; a scan numbers them, and one
-// thread per tile builds the bitmap and the 16 values. The structure is exact; values are
-// rounded once, from the fp64 sum, to the storage type. (The first version sorted all entries
-// by a 64-bit (block row, block column) key with a device-wide radix sort and found each
-// entry's row by binary search: 8.7 ms for the 26.5M entries of a 27-point 100^3 matrix
-// including the SpMV plan, most of a setup's overhead.)
+// csr_to_mbsr: every entry gets a key (block row, block column) and a payload (entry index,
+// position inside the tile), written one warp per row; a stable radix sort groups the entries
+// of each tile, in CSR order, so duplicate entries are summed in the same order as the CPU reference. One thread
+// per tile then builds the bitmap and the 16 values. The structure is exact; values are
+// rounded once, from the fp64 sum, to the storage type. (A stable segmented sort per block
+// row with 32-bit keys was tried: on an H100, 6.1 against 8.7 ms (conversion and SpMV plan) on
+// the 27-point 100^3 fine level, but 27.9 against 13.3 ms on the 7-point 160^3 level-1
+// operator and slower on most coarse operators; the radix sort stayed.)
 #include "mbsr/mbsr_device.h"
 
 #include "common/error.h"
 
-#include <cub/device/device_segmented_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda_fp16.h>
@@ -54,28 +51,6 @@ __device__ inline double load_to_double(V v)
    else { return static_cast<double>(__half2float(__ushort_as_half(v.bits))); }
 }
 
-// One warp per row: key = (block column << 4) | (r * 4 + c), payload = entry index.
-__global__ void make_keys(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
-                          int32_t nrows, int32_t ncols, uint32_t* __restrict__ keys,
-                          uint32_t* __restrict__ payload, int* bad)
-{
-   const int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
-   if (i >= nrows) return;
-   const int      lane = static_cast<int>(threadIdx.x & 31);
-   const uint32_t r4   = static_cast<uint32_t>(i & 3) * 4;
-   for (int32_t k = row_ptr[i] + lane; k < row_ptr[i + 1]; k += 32)
-   {
-      int32_t c = col[k];
-      if (c < 0 || c >= ncols)
-      {
-         atomicExch(bad, 1);
-         c = 0; // keep the sort well defined; the conversion is rejected afterwards
-      }
-      keys[k]    = (static_cast<uint32_t>(c >> 2) << 4) | (r4 + static_cast<uint32_t>(c & 3));
-      payload[k] = static_cast<uint32_t>(k);
-   }
-}
-
 // bad = 1 unless row_ptr starts at 0, ends at nnz and never decreases (checked before
 // anything is indexed by it).
 __global__ void check_row_ptr(const int32_t* __restrict__ row_ptr, int32_t nrows, int64_t nnz, int* bad)
@@ -87,27 +62,34 @@ __global__ void check_row_ptr(const int32_t* __restrict__ row_ptr, int32_t nrows
    if (!ok) atomicExch(bad, 1);
 }
 
-// seg[b] = first entry of block row b (b = 0..block_rows).
-__global__ void segment_offsets(const int32_t* __restrict__ row_ptr, int32_t nrows, int32_t block_rows,
-                                int32_t* __restrict__ seg)
+// One warp per row (coalesced; the row is known, no search): key (block row, block column),
+// payload (entry index, position inside the tile).
+__global__ void make_keys(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                          int32_t nrows, int32_t ncols, uint64_t* __restrict__ keys,
+                          uint64_t* __restrict__ payload, int* bad)
 {
-   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (b <= block_rows) seg[b] = row_ptr[min(static_cast<int64_t>(nrows), 4 * b)];
+   const int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
+   if (i >= nrows) return;
+   const int lane = static_cast<int>(threadIdx.x & 31);
+   const int r    = static_cast<int>(i);
+   for (int32_t k = row_ptr[i] + lane; k < row_ptr[i + 1]; k += 32)
+   {
+      int32_t c = col[k];
+      if (c < 0 || c >= ncols)
+      {
+         atomicExch(bad, 1);
+         c = 0; // keep the sort well defined; the conversion is rejected afterwards
+      }
+      keys[k]    = (static_cast<uint64_t>(r >> 2) << 32) | static_cast<uint32_t>(c >> 2);
+      payload[k] = (static_cast<uint64_t>(k) << 4) | static_cast<uint64_t>((r & 3) * 4 + (c & 3));
+   }
 }
 
-// heads[k] = 1 where a tile starts: the block column changes inside a block row ...
-__global__ void head_flags(const uint32_t* __restrict__ keys, int64_t nnz, int32_t* __restrict__ heads)
+__global__ void head_flags(const uint64_t* keys, int64_t nnz, int32_t* heads)
 {
-   const int64_t k = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   int64_t k = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    if (k >= nnz) return;
-   heads[k] = (k == 0 || (keys[k] >> 4) != (keys[k - 1] >> 4)) ? 1 : 0;
-}
-
-// ... or a block row starts (run after head_flags).
-__global__ void segment_heads(const int32_t* __restrict__ seg, int32_t block_rows, int32_t* __restrict__ heads)
-{
-   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (b < block_rows && seg[b] < seg[b + 1]) heads[seg[b]] = 1;
+   heads[k] = (k == 0 || keys[k] != keys[k - 1]) ? 1 : 0;
 }
 
 __global__ void tile_starts(const int32_t* tile_of, int64_t nnz, int32_t* start)
@@ -119,10 +101,9 @@ __global__ void tile_starts(const int32_t* tile_of, int64_t nnz, int32_t* start)
 }
 
 template <class V>
-__global__ void fill_tiles(const uint32_t* __restrict__ keys, const uint32_t* __restrict__ payload,
-                           const int32_t* __restrict__ start, const double* __restrict__ val,
-                           int64_t ntiles, int32_t* __restrict__ blk_col, uint16_t* __restrict__ blk_map,
-                           V* __restrict__ blk_val)
+__global__ void fill_tiles(const uint64_t* keys, const uint64_t* payload, const int32_t* start,
+                           const double* val, int64_t ntiles, int32_t* blk_col, uint16_t* blk_map,
+                           V* blk_val, int32_t* tile_row)
 {
    int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    if (t >= ntiles) return;
@@ -132,26 +113,38 @@ __global__ void fill_tiles(const uint32_t* __restrict__ keys, const uint32_t* __
    for (int p = 0; p < 16; ++p) acc[p] = 0.0;
    for (int32_t k = start[t]; k < start[t + 1]; ++k)
    {
-      const int p = static_cast<int>(keys[k] & 15u);
-      double    v = val ? val[payload[k]] : 1.0;
+      uint64_t pl = payload[k];
+      int      p  = static_cast<int>(pl & 15u);
+      int64_t  e  = static_cast<int64_t>(pl >> 4);
+      double   v  = val ? val[e] : 1.0;
       // unrolled select keeps acc in registers (a run-time index would spill it)
 #pragma unroll
       for (int q = 0; q < 16; ++q)
          if (q == p) acc[q] += v;
       map |= 1u << p;
    }
-   blk_col[t] = static_cast<int32_t>(keys[start[t]] >> 4);
-   blk_map[t] = static_cast<uint16_t>(map);
+   uint64_t key = keys[start[t]];
+   blk_col[t]   = static_cast<int32_t>(key & 0xffffffffu);
+   tile_row[t]  = static_cast<int32_t>(key >> 32);
+   blk_map[t]   = static_cast<uint16_t>(map);
 #pragma unroll
    for (int p = 0; p < 16; ++p) blk_val[t * 16 + p] = store_from_double<V>(acc[p]);
 }
 
-// blk_ptr[b] = tiles that start before block row b's first entry (tiles never span block rows).
-__global__ void block_row_ptr(const int32_t* __restrict__ seg, const int32_t* __restrict__ tile_of,
-                              int32_t block_rows, int32_t* __restrict__ blk_ptr)
+// blk_ptr[b] = first tile of block row b (tiles are sorted by block row).
+__global__ void block_row_ptr(const int32_t* tile_row, int64_t ntiles, int32_t block_rows,
+                              int32_t* blk_ptr)
 {
-   const int64_t b = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (b <= block_rows) blk_ptr[b] = seg[b] == 0 ? 0 : tile_of[seg[b] - 1];
+   int32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+   if (b > block_rows) return;
+   int64_t lo = 0, hi = ntiles; // first t with tile_row[t] >= b
+   while (lo < hi)
+   {
+      int64_t mid = (lo + hi) / 2;
+      if (tile_row[mid] < b) lo = mid + 1;
+      else hi = mid;
+   }
+   blk_ptr[b] = static_cast<int32_t>(lo);
 }
 
 __global__ void tile_popcounts(const uint16_t* map, int64_t ntiles, int64_t* out)
@@ -198,6 +191,13 @@ __global__ void csr_fill(const int32_t* blk_ptr, const int32_t* blk_col, const u
    }
 }
 
+int end_bit_for(int32_t block_rows)
+{
+   int bits = 1;
+   while (bits < 31 && (int64_t{1} << bits) <= block_rows) ++bits;
+   return 32 + bits;
+}
+
 } // namespace
 
 template <class V>
@@ -218,12 +218,9 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
       return m;
    }
 
-   AMGT_REQUIRE(a.ncols <= (int32_t{1} << 30),
-                "csr_to_mbsr: more than 2^30 columns (the 32-bit sort key holds 2^28 block columns)");
-   Buffer<uint32_t> keys(nnz, alloc), keys_sorted(nnz, alloc);
-   Buffer<uint32_t> payload(nnz, alloc), payload_sorted(nnz, alloc);
+   Buffer<uint64_t> keys(nnz, alloc), keys_sorted(nnz, alloc);
+   Buffer<uint64_t> payload(nnz, alloc), payload_sorted(nnz, alloc);
    Buffer<int32_t>  heads(nnz, alloc), tile_of(nnz, alloc);
-   Buffer<int32_t>  seg(static_cast<size_t>(m.block_rows) + 1, alloc);
    Buffer<int>      bad(1, alloc);
    AMGT_DEVICE_CHECK(cudaMemsetAsync(bad.get(), 0, sizeof(int), stream));
 
@@ -235,28 +232,24 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
       AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
       AMGT_REQUIRE(!row_ptr_bad, "csr_to_mbsr: row_ptr is not a CSR row pointer (0 .. nnz, nondecreasing)");
    }
-   make_keys<<<blocks_for(int64_t{a.nrows} * 32), kThreads, 0, stream>>>(
-      a.row_ptr, a.col, a.nrows, a.ncols, keys.get(), payload.get(), bad.get());
+   make_keys<<<blocks_for(int64_t{a.nrows} * 32), kThreads, 0, stream>>>(a.row_ptr, a.col, a.nrows, a.ncols,
+                                                                        keys.get(), payload.get(), bad.get());
    AMGT_DEVICE_CHECK_LAUNCH("make_keys");
-   segment_offsets<<<blocks_for(int64_t{m.block_rows} + 1), kThreads, 0, stream>>>(
-      a.row_ptr, a.nrows, m.block_rows, seg.get());
-   AMGT_DEVICE_CHECK_LAUNCH("segment_offsets");
 
    size_t temp_bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-      nullptr, temp_bytes, keys.get(), keys_sorted.get(), payload.get(), payload_sorted.get(), nnz,
-      m.block_rows, seg.get(), seg.get() + 1, stream));
+   AMGT_DEVICE_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(),
+                                                     payload.get(), payload_sorted.get(), nnz, 0,
+                                                     end_bit_for(m.block_rows), stream));
    size_t scan_bytes = 0;
    AMGT_DEVICE_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, heads.get(), tile_of.get(),
                                                    nnz, stream));
    Buffer<char> temp(std::max(temp_bytes, scan_bytes), alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-      temp.get(), temp_bytes, keys.get(), keys_sorted.get(), payload.get(), payload_sorted.get(), nnz,
-      m.block_rows, seg.get(), seg.get() + 1, stream));
+   AMGT_DEVICE_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(),
+                                                     keys_sorted.get(), payload.get(),
+                                                     payload_sorted.get(), nnz, 0,
+                                                     end_bit_for(m.block_rows), stream));
    head_flags<<<blocks_for(nnz), kThreads, 0, stream>>>(keys_sorted.get(), nnz, heads.get());
    AMGT_DEVICE_CHECK_LAUNCH("head_flags");
-   segment_heads<<<blocks_for(m.block_rows), kThreads, 0, stream>>>(seg.get(), m.block_rows, heads.get());
-   AMGT_DEVICE_CHECK_LAUNCH("segment_heads");
    AMGT_DEVICE_CHECK(cub::DeviceScan::InclusiveSum(temp.get(), scan_bytes, heads.get(), tile_of.get(),
                                                    nnz, stream));
 
@@ -272,16 +265,16 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
    m.blk_col   = Buffer<int32_t>(ntiles, alloc);
    m.blk_map   = Buffer<uint16_t>(ntiles, alloc);
    m.blk_val   = Buffer<V>(static_cast<size_t>(ntiles) * 16, alloc);
-   Buffer<int32_t> start(static_cast<size_t>(ntiles) + 1, alloc);
+   Buffer<int32_t> start(static_cast<size_t>(ntiles) + 1, alloc), tile_row(ntiles, alloc);
 
    tile_starts<<<blocks_for(nnz), kThreads, 0, stream>>>(tile_of.get(), nnz, start.get());
    AMGT_DEVICE_CHECK_LAUNCH("tile_starts");
-   fill_tiles<V><<<blocks_for(ntiles), kThreads, 0, stream>>>(keys_sorted.get(), payload_sorted.get(),
-                                                            start.get(), a.val, ntiles, m.blk_col.get(),
-                                                            m.blk_map.get(), m.blk_val.get());
+   fill_tiles<V><<<blocks_for(ntiles), kThreads, 0, stream>>>(
+      keys_sorted.get(), payload_sorted.get(), start.get(), a.val, ntiles, m.blk_col.get(),
+      m.blk_map.get(), m.blk_val.get(), tile_row.get());
    AMGT_DEVICE_CHECK_LAUNCH("fill_tiles");
    block_row_ptr<<<blocks_for(int64_t{m.block_rows} + 1), kThreads, 0, stream>>>(
-      seg.get(), tile_of.get(), m.block_rows, m.blk_ptr.get());
+      tile_row.get(), ntiles, m.block_rows, m.blk_ptr.get());
    AMGT_DEVICE_CHECK_LAUNCH("block_row_ptr");
    // the temporaries are freed when this returns: finish the work that reads them first
    AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
