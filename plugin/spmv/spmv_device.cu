@@ -1008,81 +1008,57 @@ int32_t exclusive_sum(const int32_t* in, int32_t* out, int64_t n, Stream s, cons
    return total;
 }
 
-template <class V, int G, bool Unscale>
-void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
-                 double alpha, const double* x, const double* us, double beta, double* y, Stream s)
+// Calls f(std::integral_constant<int, G>{}) for the plan's group width G (4, 8, 16 or 32).
+template <class F>
+void with_group_lanes(int32_t lanes, F&& f)
 {
-   spmv_rows_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-      A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
-      plan.row_val.get(), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
-   AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
+   switch (lanes)
+   {
+   case 4: return f(std::integral_constant<int, 4>{});
+   case 8: return f(std::integral_constant<int, 8>{});
+   case 16: return f(std::integral_constant<int, 16>{});
+   case 32: return f(std::integral_constant<int, 32>{});
+   default: AMGT_THROW("spmv: invalid group size in the plan");
+   }
 }
 
 template <class V, bool Unscale>
 void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
                  double alpha, const double* x, const double* us, double beta, double* y, Stream s)
 {
-   switch (plan.group_lanes)
-   {
-   case 4:
-      return launch_rows<V, 4, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
-   case 8:
-      return launch_rows<V, 8, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
-   case 16:
-      return launch_rows<V, 16, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
-   case 32:
-      return launch_rows<V, 32, Unscale>(A, plan, long_row_tiles, alpha, x, us, beta, y, s);
-   default:
-      AMGT_THROW("spmv: invalid group size in the plan");
-   }
-}
-
-template <class V, int G, bool Unscale>
-void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-                  const double* us, double beta, double* y, Stream s)
-{
-   spmv_tiles_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-      A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
-      plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
-   AMGT_DEVICE_CHECK_LAUNCH("spmv_tiles_kernel");
+   with_group_lanes(plan.group_lanes, [&](auto g) {
+      constexpr int G = decltype(g)::value;
+      spmv_rows_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+         plan.row_val.get(), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
+      AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
+   });
 }
 
 template <class V, bool Unscale>
 void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
                   const double* us, double beta, double* y, Stream s)
 {
-   switch (plan.group_lanes)
-   {
-   case 4: return launch_tiles<V, 4, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   case 8: return launch_tiles<V, 8, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   case 16: return launch_tiles<V, 16, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   case 32: return launch_tiles<V, 32, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   default: AMGT_THROW("spmv: invalid group size in the plan");
-   }
-}
-
-template <class V, int G, bool Unscale>
-void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-                    const double* us, double beta, double* y, Stream s)
-{
-   spmv_entries_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-      A.blk_ptr.get(), A.blk_col.get(), stored(plan.packed_val.get()), plan.entry_meta.get(),
-      plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
-   AMGT_DEVICE_CHECK_LAUNCH("spmv_entries_kernel");
+   with_group_lanes(plan.group_lanes, [&](auto g) {
+      constexpr int G = decltype(g)::value;
+      spmv_tiles_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+         plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
+      AMGT_DEVICE_CHECK_LAUNCH("spmv_tiles_kernel");
+   });
 }
 
 template <class V, bool Unscale>
 void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
                     const double* us, double beta, double* y, Stream s)
 {
-   switch (plan.group_lanes)
-   {
-   case 4: return launch_entries<V, 4, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   case 8: return launch_entries<V, 8, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   case 16: return launch_entries<V, 16, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   case 32: return launch_entries<V, 32, Unscale>(A, plan, alpha, x, us, beta, y, s);
-   default: AMGT_THROW("spmv: invalid group size in the plan");
-   }
+   with_group_lanes(plan.group_lanes, [&](auto g) {
+      constexpr int G = decltype(g)::value;
+      spmv_entries_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
+         A.blk_ptr.get(), A.blk_col.get(), stored(plan.packed_val.get()), plan.entry_meta.get(),
+         plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
+      AMGT_DEVICE_CHECK_LAUNCH("spmv_entries_kernel");
+   });
 }
 
 // The path's kernels, with (Unscale) or without the unscale vector us; false instantiates

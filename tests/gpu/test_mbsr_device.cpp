@@ -59,16 +59,35 @@ std::vector<T> to_host_vec(const T* d, size_t n)
    return h;
 }
 
+// A's CSR arrays on the device (freed on scope exit) and their view.
+struct DeviceCsrCopy
+{
+   explicit DeviceCsrCopy(const CsrMatrix& a, const std::vector<int32_t>* row_ptr = nullptr)
+       : ptr(to_device(row_ptr ? *row_ptr : a.row_ptr)), col(to_device(a.col)), val(to_device(a.val)),
+         view{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), ptr, col, val}
+   {
+   }
+   DeviceCsrCopy(const DeviceCsrCopy&)            = delete;
+   DeviceCsrCopy& operator=(const DeviceCsrCopy&) = delete;
+   ~DeviceCsrCopy()
+   {
+      cudaFree(ptr);
+      cudaFree(col);
+      cudaFree(val);
+   }
+   int32_t* ptr;
+   int32_t* col;
+   double*  val;
+   CsrView  view;
+};
+
 template <class V>
 void check_roundtrip(const CsrMatrix& a)
 {
-   int32_t* d_ptr = to_device(a.row_ptr);
-   int32_t* d_col = to_device(a.col);
-   double*  d_val = to_device(a.val);
-   CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
-   auto     alloc = device::runtime_allocator();
+   const DeviceCsrCopy d(a);
+   auto                alloc = device::runtime_allocator();
 
-   auto    dm  = device::csr_to_mbsr<V>(dv, nullptr, alloc);
+   auto    dm  = device::csr_to_mbsr<V>(d.view, nullptr, alloc);
    Mbsr<V> got = device::to_host(dm, nullptr);
    Mbsr<V> ref = csr_to_mbsr<V>(a.view());
    EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
@@ -90,8 +109,7 @@ void check_roundtrip(const CsrMatrix& a)
    EXPECT_EQ(to_host_vec(c_ptr, a.nrows + 1), back.row_ptr);
    EXPECT_EQ(to_host_vec(c_col, nnz), back.col);
    EXPECT_EQ(to_host_vec(c_val, nnz), back.val);
-   for (void* p : {static_cast<void*>(d_ptr), static_cast<void*>(d_col), static_cast<void*>(d_val),
-                   static_cast<void*>(c_ptr), static_cast<void*>(c_col), static_cast<void*>(c_val)})
+   for (void* p : {static_cast<void*>(c_ptr), static_cast<void*>(c_col), static_cast<void*>(c_val)})
       cudaFree(p);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
@@ -152,15 +170,9 @@ TEST_F(DeviceConversion, OutOfRangeColumnIsRejected)
    CsrMatrix a = random_csr(64, 64, 0.1, 11, true);
    ASSERT_FALSE(a.col.empty());
    a.col[a.col.size() / 2] = 64;
-   int32_t* d_ptr = to_device(a.row_ptr);
-   int32_t* d_col = to_device(a.col);
-   double*  d_val = to_device(a.val);
-   CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
-   EXPECT_THROW(device::csr_to_mbsr<double>(dv, nullptr, device::runtime_allocator()), amgt::Error);
+   const DeviceCsrCopy d(a);
+   EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator()), amgt::Error);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-   cudaFree(d_ptr);
-   cudaFree(d_col);
-   cudaFree(d_val);
 }
 
 // Duplicate (row, column) entries, unsorted, are summed in input order as the CPU reference
@@ -185,12 +197,9 @@ TEST_F(DeviceConversion, DuplicatesSummedInInputOrder)
       }
       a.row_ptr.push_back(static_cast<int>(a.col.size()));
    }
-   int32_t* d_ptr = to_device(a.row_ptr);
-   int32_t* d_col = to_device(a.col);
-   double*  d_val = to_device(a.val);
-   CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
-   auto     alloc = device::runtime_allocator();
-   auto     dm    = device::csr_to_mbsr<double>(dv, nullptr, alloc);
+   const DeviceCsrCopy d(a);
+   auto                alloc = device::runtime_allocator();
+   auto                dm    = device::csr_to_mbsr<double>(d.view, nullptr, alloc);
    Mbsr<double> got = device::to_host(dm, nullptr);
    Mbsr<double> ref = csr_to_mbsr<double>(a.view());
    EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
@@ -205,7 +214,6 @@ TEST_F(DeviceConversion, DuplicatesSummedInInputOrder)
       for (int k = back.row_ptr[i]; k < back.row_ptr[i + 1]; ++k)
          if (back.col[k] == (3 * i + 1) % a.ncols && back.val[k] == 1.0 + 0.25 * i) seen = true;
    EXPECT_TRUE(seen);
-   for (void* p : {static_cast<void*>(d_ptr), static_cast<void*>(d_col), static_cast<void*>(d_val)}) cudaFree(p);
 }
 
 // A row pointer that decreases or does not end at nnz is refused before anything is indexed
@@ -220,16 +228,10 @@ TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
       if (variant == 0) std::swap(ptr[10], ptr[20]);   // decreasing
       if (variant == 1) ptr.back() += 1000;            // past nnz
       if (variant == 2) ptr.front() = 1;               // not starting at 0
-      int32_t* d_ptr = to_device(ptr);
-      int32_t* d_col = to_device(a.col);
-      double*  d_val = to_device(a.val);
-      CsrView  dv{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), d_ptr, d_col, d_val};
-      EXPECT_THROW(device::csr_to_mbsr<double>(dv, nullptr, device::runtime_allocator()), amgt::Error)
+      const DeviceCsrCopy d(a, &ptr);
+      EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator()), amgt::Error)
           << "variant " << variant;
       EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-      cudaFree(d_ptr);
-      cudaFree(d_col);
-      cudaFree(d_val);
    }
 }
 
