@@ -374,6 +374,36 @@ __global__ void scale_kernel(int32_t n, double beta, double* __restrict__ y)
    if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
 }
 
+// One step of a group of G lanes over the tiles [c, c + G) of a range ending at `end`: lane g
+// gets tile c + g's bitmap and column (an empty bitmap past the end, so it does no work) and
+// returns the packed offset of its first entry relative to the range's first tile; `base`
+// (the same in every lane) advances past the step's entries.
+template <int G>
+__device__ inline int32_t tile_step(const int32_t* __restrict__ blk_col,
+                                    const uint16_t* __restrict__ blk_map, int32_t c, int32_t end,
+                                    int g, unsigned mask, int32_t& base, uint32_t& map, int32_t& col)
+{
+   const int32_t t = c + g;
+   map             = 0;
+   col             = 0;
+   if (t < end)
+   {
+      map = __ldg(blk_map + t);
+      col = __ldg(blk_col + t);
+   }
+   const int cnt  = __popc(map);
+   int       incl = cnt;
+#pragma unroll
+   for (int d = 1; d < G; d <<= 1)
+   {
+      const int v = __shfl_up_sync(mask, incl, d, G);
+      if (g >= d) incl += v;
+   }
+   const int32_t off = base + incl - cnt;
+   base += __shfl_sync(mask, incl, G - 1, G);
+   return off;
+}
+
 // The sum over tiles [start, end) of one block row by a group of G lanes (see the notes at
 // the top); `vals` points at the packed entry of tile `start`. Every lane of the group
 // returns the sum for tile row g % 4. All lanes of the group must call it together.
@@ -393,24 +423,9 @@ __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict
    int32_t   base = 0; // packed offset of tile `c`, relative to `vals`
    for (int32_t c = start; c < end; c += G)
    {
-      const int32_t t   = c + g;
-      uint32_t      map = 0; // tiles past the range: empty bitmap, so they do no work
+      uint32_t      map = 0;
       int32_t       col = 0;
-      if (t < end)
-      {
-         map = __ldg(blk_map + t);
-         col = __ldg(blk_col + t);
-      }
-      const int cnt  = __popc(map);
-      int       incl = cnt;
-#pragma unroll
-      for (int d = 1; d < G; d <<= 1)
-      {
-         const int v = __shfl_up_sync(mask, incl, d, G);
-         if (g >= d) incl += v;
-      }
-      const int32_t off = base + incl - cnt;
-      base += __shfl_sync(mask, incl, G - 1, G);
+      const int32_t off = tile_step<G>(blk_col, blk_map, c, end, g, mask, base, map, col);
 
 #pragma unroll
       for (int sub = 0; sub < 4; ++sub)
@@ -474,24 +489,9 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
    int32_t base = 0; // packed offset of tile `c`, relative to `vals`
    for (int32_t c = start; c < end; c += G)
    {
-      const int32_t t   = c + g;
-      uint32_t      map = 0; // tiles past the range: empty bitmap, no work
-      int32_t       col = 0;
-      if (t < end)
-      {
-         map = __ldg(blk_map + t);
-         col = __ldg(blk_col + t);
-      }
-      const int cnt  = __popc(map);
-      int       incl = cnt;
-#pragma unroll
-      for (int d = 1; d < G; d <<= 1)
-      {
-         const int v = __shfl_up_sync(mask, incl, d, G);
-         if (g >= d) incl += v;
-      }
-      const auto* pv = vals + (base + incl - cnt);
-      base += __shfl_sync(mask, incl, G - 1, G);
+      uint32_t    map = 0;
+      int32_t     col = 0;
+      const auto* pv  = vals + tile_step<G>(blk_col, blk_map, c, end, g, mask, base, map, col);
       if (map == 0) continue;
       // x of the tile's columns that hold an entry (never past ncols: no entry lies there)
       const uint32_t cols = (map | (map >> 4) | (map >> 8) | (map >> 12)) & 0xFu;

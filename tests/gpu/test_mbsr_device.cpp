@@ -81,20 +81,31 @@ struct DeviceCsrCopy
    CsrView  view;
 };
 
+// The device conversion of a against the CPU reference, bit for bit; returns the device copy.
 template <class V>
-void check_roundtrip(const CsrMatrix& a)
+device::DeviceMbsr<V> check_conversion(const CsrMatrix& a, const device::Allocator& alloc)
 {
-   const DeviceCsrCopy d(a);
-   auto                alloc = device::runtime_allocator();
-
-   auto    dm  = device::csr_to_mbsr<V>(d.view, nullptr, alloc);
-   Mbsr<V> got = device::to_host(dm, nullptr);
-   Mbsr<V> ref = csr_to_mbsr<V>(a.view());
+   const DeviceCsrCopy   d(a);
+   device::DeviceMbsr<V> dm  = device::csr_to_mbsr<V>(d.view, nullptr, alloc);
+   const Mbsr<V>         got = device::to_host(dm, nullptr);
+   const Mbsr<V>         ref = csr_to_mbsr<V>(a.view());
    EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
    EXPECT_EQ(got.blk_col, ref.blk_col);
    EXPECT_EQ(got.blk_map, ref.blk_map);
-   ASSERT_EQ(got.blk_val.size(), ref.blk_val.size());
-   EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(V)), 0);
+   EXPECT_EQ(got.blk_val.size(), ref.blk_val.size());
+   if (got.blk_val.size() == ref.blk_val.size())
+   {
+      EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(V)), 0);
+   }
+   return dm;
+}
+
+template <class V>
+void check_roundtrip(const CsrMatrix& a)
+{
+   auto alloc = device::runtime_allocator();
+   auto dm    = check_conversion<V>(a, alloc);
+   const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
 
    int64_t nnz = device::mbsr_nnz(dm, nullptr, alloc);
    EXPECT_EQ(nnz, static_cast<int64_t>(a.col.size()));
@@ -197,16 +208,8 @@ TEST_F(DeviceConversion, DuplicatesSummedInInputOrder)
       }
       a.row_ptr.push_back(static_cast<int>(a.col.size()));
    }
-   const DeviceCsrCopy d(a);
-   auto                alloc = device::runtime_allocator();
-   auto                dm    = device::csr_to_mbsr<double>(d.view, nullptr, alloc);
-   Mbsr<double> got = device::to_host(dm, nullptr);
-   Mbsr<double> ref = csr_to_mbsr<double>(a.view());
-   EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
-   EXPECT_EQ(got.blk_col, ref.blk_col);
-   EXPECT_EQ(got.blk_map, ref.blk_map);
-   ASSERT_EQ(got.blk_val.size(), ref.blk_val.size());
-   EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(double)), 0);
+   check_conversion<double>(a, device::runtime_allocator());
+   const Mbsr<double> ref = csr_to_mbsr<double>(a.view());
    // the sum in input order is 1 + 0.25 i (1e16 + 1 rounds to 1e16; the second 1 survives)
    const CsrMatrix back = mbsr_to_csr(ref);
    bool seen = false;
