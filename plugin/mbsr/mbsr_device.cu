@@ -1,8 +1,8 @@
 // CSR <-> mBSR on the GPU.
 //
 // csr_to_mbsr: every entry gets a key (block row, block column) and a payload (entry index,
-// position inside the tile), written one warp per row; a stable radix sort groups the entries
-// of each tile, in CSR order, so duplicate entries are summed in the same order as the CPU reference. One thread
+// position inside the tile); a stable radix sort groups the entries of each tile, in CSR
+// order, so duplicate entries are summed in the same order as the CPU reference. One thread
 // per tile then builds the bitmap and the 16 values. The structure is exact; values are
 // rounded once, from the fp64 sum, to the storage type. (A stable segmented sort per block
 // row with 32-bit keys was tried: on an H100, 6.1 against 8.7 ms (conversion and SpMV plan) on
@@ -51,38 +51,48 @@ __device__ inline double load_to_double(V v)
    else { return static_cast<double>(__half2float(__ushort_as_half(v.bits))); }
 }
 
-// bad = 1 unless row_ptr starts at 0, ends at nnz and never decreases (checked before
-// anything is indexed by it).
+// What a conversion found wrong in its input (bits of `bad`, read back once with the tile count).
+constexpr int kBadColumn = 1, kBadRowPtr = 2;
+
+// kBadRowPtr unless row_ptr starts at 0, ends at nnz and never decreases. make_keys only
+// binary-searches row_ptr, so a bad row pointer gives wrong keys, never an out-of-bounds
+// access, and the conversion refuses it at its one read-back (with the tile count).
 __global__ void check_row_ptr(const int32_t* __restrict__ row_ptr, int32_t nrows, int64_t nnz, int* bad)
 {
    const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    if (i > nrows) return;
    const bool ok = i == 0 ? row_ptr[0] == 0
                           : row_ptr[i] >= row_ptr[i - 1] && (i < nrows || row_ptr[i] == nnz);
-   if (!ok) atomicExch(bad, 1);
+   if (!ok) atomicOr(bad, kBadRowPtr);
 }
 
-// One warp per row (coalesced; the row is known, no search): key (block row, block column),
-// payload (entry index, position inside the tile).
-__global__ void make_keys(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
-                          int32_t nrows, int32_t ncols, uint64_t* __restrict__ keys,
-                          uint64_t* __restrict__ payload, int* bad)
+// Row of entry k: the last row whose start is <= k (rows may be empty).
+__device__ inline int32_t row_of(const int32_t* row_ptr, int32_t nrows, int64_t k)
 {
-   const int64_t i = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
-   if (i >= nrows) return;
-   const int lane = static_cast<int>(threadIdx.x & 31);
-   const int r    = static_cast<int>(i);
-   for (int32_t k = row_ptr[i] + lane; k < row_ptr[i + 1]; k += 32)
+   int32_t lo = 0, hi = nrows; // answer in [0, nrows)
+   while (hi - lo > 1)
    {
-      int32_t c = col[k];
-      if (c < 0 || c >= ncols)
-      {
-         atomicExch(bad, 1);
-         c = 0; // keep the sort well defined; the conversion is rejected afterwards
-      }
-      keys[k]    = (static_cast<uint64_t>(r >> 2) << 32) | static_cast<uint32_t>(c >> 2);
-      payload[k] = (static_cast<uint64_t>(k) << 4) | static_cast<uint64_t>((r & 3) * 4 + (c & 3));
+      int32_t mid = lo + (hi - lo) / 2;
+      if (row_ptr[mid] <= k) lo = mid;
+      else hi = mid;
    }
+   return lo;
+}
+
+__global__ void make_keys(const int32_t* row_ptr, const int32_t* col, int32_t nrows, int32_t ncols,
+                          int64_t nnz, uint64_t* keys, uint64_t* payload, int* bad)
+{
+   int64_t k = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (k >= nnz) return;
+   int32_t r = row_of(row_ptr, nrows, k);
+   int32_t c = col[k];
+   if (c < 0 || c >= ncols)
+   {
+      atomicOr(bad, kBadColumn);
+      c = 0; // keep the sort well defined; the conversion is rejected afterwards
+   }
+   keys[k]    = (static_cast<uint64_t>(r >> 2) << 32) | static_cast<uint32_t>(c >> 2);
+   payload[k] = (static_cast<uint64_t>(k) << 4) | static_cast<uint64_t>((r & 3) * 4 + (c & 3));
 }
 
 __global__ void head_flags(const uint64_t* keys, int64_t nnz, int32_t* heads)
@@ -226,14 +236,8 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
 
    check_row_ptr<<<blocks_for(int64_t{a.nrows} + 1), kThreads, 0, stream>>>(a.row_ptr, a.nrows, nnz, bad.get());
    AMGT_DEVICE_CHECK_LAUNCH("check_row_ptr");
-   {
-      int row_ptr_bad = 0;
-      AMGT_DEVICE_CHECK(cudaMemcpyAsync(&row_ptr_bad, bad.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-      AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
-      AMGT_REQUIRE(!row_ptr_bad, "csr_to_mbsr: row_ptr is not a CSR row pointer (0 .. nnz, nondecreasing)");
-   }
-   make_keys<<<blocks_for(int64_t{a.nrows} * 32), kThreads, 0, stream>>>(a.row_ptr, a.col, a.nrows, a.ncols,
-                                                                        keys.get(), payload.get(), bad.get());
+   make_keys<<<blocks_for(nnz), kThreads, 0, stream>>>(a.row_ptr, a.col, a.nrows, a.ncols, nnz,
+                                                        keys.get(), payload.get(), bad.get());
    AMGT_DEVICE_CHECK_LAUNCH("make_keys");
 
    size_t temp_bytes = 0;
@@ -259,7 +263,8 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
                                      cudaMemcpyDeviceToHost, stream));
    AMGT_DEVICE_CHECK(cudaMemcpyAsync(&is_bad, bad.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
    AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
-   AMGT_REQUIRE(!is_bad, "csr_to_mbsr: column index out of range");
+   AMGT_REQUIRE(!(is_bad & kBadRowPtr), "csr_to_mbsr: row_ptr is not a CSR row pointer (0 .. nnz, nondecreasing)");
+   AMGT_REQUIRE(!(is_bad & kBadColumn), "csr_to_mbsr: column index out of range");
 
    m.num_tiles = ntiles;
    m.blk_col   = Buffer<int32_t>(ntiles, alloc);
