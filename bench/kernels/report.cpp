@@ -258,6 +258,27 @@ void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
    std::fprintf(out, "\n");
 }
 
+void print_conversion_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
+{
+   std::fprintf(out,
+      "== Conversion + SpMV plan per operand (ms, median): csr_to_mbsr + make_spmv_plan(automatic)\n"
+      "   sorted = radix-sort conversion, dense layout (the plan packs it); hashed = hashed conversion,\n"
+      "   packed layout only (what the library converts for the solve); xsorted = t_sorted / t_hashed\n");
+   std::fprintf(out, "%-26s %-2s %9s %10s %5s | %9s %9s | %7s\n", "matrix", "op", "rows", "nnz", "fill", "sorted",
+                "hashed", "xsorted");
+   Geo all;
+   for (const SpmvRecord& r : recs)
+   {
+      if (!r.conv_sorted.ok() && !r.conv_hashed.ok()) continue;
+      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f | %9s %9s | %7s\n", label(r.matrix, r.group, r.level).c_str(),
+                   r.op.c_str(), count(r.rows).c_str(), count(r.nnz).c_str(), r.fill,
+                   time_cell(r.conv_sorted, 1.0, "%.3f").c_str(), time_cell(r.conv_hashed, 1.0, "%.3f").c_str(),
+                   ratio_cell(r.conv_sorted, r.conv_hashed).c_str());
+      if (r.conv_sorted.ok() && r.conv_hashed.ok()) all.add(r.conv_sorted.t.median_ms, r.conv_hashed.t.median_ms);
+   }
+   std::fprintf(out, "geometric mean xsorted: %s\n\n", all.cell().c_str());
+}
+
 void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
 {
    std::fprintf(out,
@@ -482,6 +503,8 @@ void JsonLines::write(const SpmvRecord& r)
       if (is_ours)
       {
          o.num("convert_ms", r.convert_ms).num("plan_ms", r.plan_ms);
+         if (r.conv_sorted.ok()) o.num("conv_sorted_ms", r.conv_sorted.t.median_ms);
+         if (r.conv_hashed.ok()) o.num("conv_hashed_ms", r.conv_hashed.t.median_ms);
          if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
          if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
       }

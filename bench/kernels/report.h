@@ -52,6 +52,11 @@ struct SpmvRecord
    int         batch = 1;       // calls per timed sample
    double      csr_bytes = 0.0; // minimal CSR traffic of one call (beta != 0)
    double      convert_ms = 0.0, plan_ms = 0.0; // ours, one-off: csr_to_mbsr, make_spmv_plan
+   // Setup cost of ours for this operand, median over the rounds: csr_to_mbsr + make_spmv_plan
+   // (automatic path) with the sorted conversion and the dense layout (the library before the
+   // hashed conversion) and with the hashed conversion and the packed layout only (the library
+   // now); status skipped when not measured.
+   Meas        conv_sorted, conv_hashed;
    std::string reference;       // what ours was compared with
    Meas        cusp, hypre, ours; // ours: automatic path
    Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,
@@ -106,6 +111,8 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 // --precision fp32/fp16: ours' cuda_core vs tensor_core paths and cuSPARSE fp64 per operand,
 // with the bandwidth of what each path reads; prints nothing for fp64 records.
 void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
+// Conversion + plan per SpMV operand: sorted/dense against hashed/packed.
+void print_conversion_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 // --precision fp16: ours' fp16 SpGEMM, tensor cores vs CUDA cores; nothing without it.
 void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,

@@ -245,11 +245,38 @@ void validate_mbsr(const Mbsr<V>& m)
    }
 }
 
+template <class V>
+PackedLayout<V> packed_layout(const Mbsr<V>& m)
+{
+   PackedLayout<V> p;
+   const int32_t   brows = m.block_rows();
+   p.row.assign(static_cast<size_t>(brows) + 1, 0);
+   bool meta_fits = true;
+   for (int32_t b = 0; b < brows; ++b)
+      meta_fits = meta_fits && m.blk_ptr[b + 1] - m.blk_ptr[b] <= 4096;
+   for (int32_t b = 0; b < brows; ++b)
+   {
+      p.row[b] = static_cast<int64_t>(p.val.size());
+      for (int32_t t = m.blk_ptr[b]; t < m.blk_ptr[b + 1]; ++t)
+      {
+         for (int bit = 0; bit < kTileDim * kTileDim; ++bit)
+         {
+            if (!((m.blk_map[t] >> bit) & 1u)) continue;
+            p.val.push_back(m.blk_val[static_cast<size_t>(t) * 16 + bit]);
+            if (meta_fits) p.meta.push_back(static_cast<uint16_t>(((t - m.blk_ptr[b]) << 4) | bit));
+         }
+      }
+   }
+   p.row[brows] = static_cast<int64_t>(p.val.size());
+   return p;
+}
+
 #define AMGT_INSTANTIATE_MBSR(V)                                                                   \
    template Mbsr<V>   csr_to_mbsr<V>(const CsrView&);                                              \
    template CsrMatrix mbsr_to_csr<V>(const Mbsr<V>&);                                              \
    template MbsrStats mbsr_stats<V>(const Mbsr<V>&);                                               \
-   template void      validate_mbsr<V>(const Mbsr<V>&);
+   template void      validate_mbsr<V>(const Mbsr<V>&);                                            \
+   template PackedLayout<V> packed_layout<V>(const Mbsr<V>&);
 
 AMGT_INSTANTIATE_MBSR(double)
 AMGT_INSTANTIATE_MBSR(float)

@@ -92,6 +92,22 @@ CsrMatrix mbsr_to_csr(const Mbsr<V>& m);
 template <class V>
 MbsrStats mbsr_stats(const Mbsr<V>& m);
 
+// The packed value layout (mbsr_device.h; BRIEF section 1): only the stored entries, tile
+// after tile and, inside a tile, in bitmap order; row[b] = offset of block row b's first
+// entry (block_rows + 1 entries); meta[k] = (index of entry k's tile inside its block row)
+// << 4 | r*4+c, empty when a block row holds more than 4096 tiles. The reference for what
+// the GPU conversion builds.
+template <class V>
+struct PackedLayout
+{
+   std::vector<V>        val;
+   std::vector<int64_t>  row;
+   std::vector<uint16_t> meta;
+};
+
+template <class V>
+PackedLayout<V> packed_layout(const Mbsr<V>& m);
+
 // Throws amgt::Error unless every invariant listed at the top of this file holds. For tests
 // and for checking what a GPU kernel produced; the conversions above never need it.
 template <class V>
@@ -109,5 +125,8 @@ extern template MbsrStats    mbsr_stats<half_t>(const Mbsr<half_t>&);
 extern template void         validate_mbsr<double>(const Mbsr<double>&);
 extern template void         validate_mbsr<float>(const Mbsr<float>&);
 extern template void         validate_mbsr<half_t>(const Mbsr<half_t>&);
+extern template PackedLayout<double> packed_layout<double>(const Mbsr<double>&);
+extern template PackedLayout<float>  packed_layout<float>(const Mbsr<float>&);
+extern template PackedLayout<half_t> packed_layout<half_t>(const Mbsr<half_t>&);
 
 } // namespace amgt

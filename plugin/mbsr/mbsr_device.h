@@ -10,8 +10,29 @@
 
 namespace amgt::device {
 
+// Facts a conversion learns on its way (the hashed conversion, below, while it counts the
+// tiles): the SpMV plan takes them from here instead of measuring the matrix again.
+struct MbsrSummary
+{
+   bool    known                   = false;
+   int64_t nnz                     = 0; // sum of the tile popcounts
+   int64_t dense_tiles             = 0; // popcount >= kDenseTileNnz
+   int32_t max_tiles_per_block_row = 0;
+};
+
 // V is the storage type: double, float or half_t (binary16 bits; the kernels read them as
 // __half). Host and device therefore share one value layout and tests compare bit for bit.
+//
+// Two value layouts; a matrix holds at least one of them (both when asked for both):
+//  - dense: blk_val, 16 values per tile, zeros where the bitmap is clear (SpGEMM, the
+//    tensor-core SpMV paths, mbsr_to_csr, to_host);
+//  - packed (BRIEF section 1, "a way past the paper"): only the stored entries, tile after
+//    tile in block-row order and, inside a tile, in bitmap order (bit r*4+c ascending).
+//    packed_row[b] is the offset of block row b's first entry (block_rows + 1 entries, the
+//    last is nnz); packed_meta, when present, decodes each entry as (index of its tile inside
+//    the block row) << 4 | r*4+c (block rows of at most kPackedMetaMaxTiles tiles). The
+//    CUDA-core SpMV paths read this layout: 8 + 6/fill bytes per entry in fp64 against the
+//    dense layout's (16*8 + 6)/fill.
 template <class V>
 struct DeviceMbsr
 {
@@ -21,24 +42,74 @@ struct DeviceMbsr
    Buffer<int32_t>  blk_ptr; // block_rows + 1
    Buffer<int32_t>  blk_col; // num_tiles, sorted within a block row
    Buffer<uint16_t> blk_map; // num_tiles
-   Buffer<V>        blk_val; // 16 * num_tiles, row-major per tile
+   Buffer<V>        blk_val; // 16 * num_tiles, row-major per tile; empty without the dense layout
+   Buffer<V>        packed_val;  // nnz; empty without the packed layout
+   Buffer<int64_t>  packed_row;  // block_rows + 1; empty without the packed layout
+   Buffer<uint16_t> packed_meta; // nnz; may be empty even with the packed layout
+   MbsrSummary      summary;
+
+   bool has_dense() const { return num_tiles == 0 || blk_val.size() == static_cast<size_t>(num_tiles) * 16; }
+   bool has_packed() const { return packed_row.size() == static_cast<size_t>(block_rows) + 1; }
+};
+
+// packed_meta keeps a tile's index inside its block row in 12 bits.
+constexpr int32_t kPackedMetaMaxTiles = 4096;
+
+// How csr_to_mbsr works (ConversionPath) and what it builds (ConvertOptions).
+enum class ConversionPath
+{
+   automatic, // hashed when it can (no duplicate entries, block rows of <= kHashedMaxEntries
+              // entries), else sorted
+   sorted     // always the radix-sort conversion
+};
+
+// Block rows with more entries than this go to the sorted conversion (the hashed one keeps a
+// block row's tiles in one thread block's shared memory).
+constexpr int32_t kHashedMaxEntries = 4096;
+
+struct ConvertOptions
+{
+   bool           dense  = true;  // build blk_val
+   bool           packed = false; // build packed_val, packed_row (and packed_meta if it fits)
+   ConversionPath path   = ConversionPath::automatic;
+};
+
+// Tiers of the hashed conversion by entries per block row (mbsr_device.cu): <= 32, <= 128,
+// <= 512, <= kHashedMaxEntries, each with a hash table in shared memory.
+constexpr int kConversionTiers = 4;
+
+// What a conversion did, for tests and statistics.
+struct ConversionInfo
+{
+   bool        hashed = false;
+   const char* reason = "";                      // why the sorted conversion ran ("" when hashed)
+   int64_t     tier_rows[kConversionTiers] = {}; // hashed: non-empty block rows per tier
 };
 
 // A CSR matrix in device memory (columns unsorted within a row; val == nullptr: all ones).
-// Duplicate entries are summed, as in the CPU reference.
+// Duplicate entries are summed in input order, as in the CPU reference (by the sorted
+// conversion, to which a matrix with duplicates always goes). Structure and values equal the
+// CPU reference's bit for bit on either path. Synchronises the stream: twice when hashed (the
+// tile count, the end), a few times when sorted; returns after its work is done.
+// The sorted path always builds the dense layout (it sums duplicates there): it may come
+// back with blk_val even when options.dense is false, and without the packed layout
+// (the SpMV plan packs dense values itself).
 template <class V>
-DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& alloc);
+DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& alloc,
+                          const ConvertOptions& options = {}, ConversionInfo* info = nullptr);
 
-// Number of stored entries (sum of popcounts); reads back one scalar (synchronises).
+// Number of stored entries (sum of popcounts); reads back one scalar (synchronises), unless
+// the summary knows it.
 template <class V>
 int64_t mbsr_nnz(const DeviceMbsr<V>& m, Stream stream, const Allocator& alloc);
 
-// Sorted CSR into caller-provided device arrays (row_ptr: nrows+1, col/val: mbsr_nnz).
+// Sorted CSR into caller-provided device arrays (row_ptr: nrows+1, col/val: mbsr_nnz). Needs
+// the dense layout.
 template <class V>
 void mbsr_to_csr(const DeviceMbsr<V>& m, int32_t* row_ptr, int32_t* col, double* val,
                  Stream stream, const Allocator& alloc);
 
-// Device -> host copy (tests, statistics); synchronises the stream.
+// Device -> host copy (tests, statistics); synchronises the stream. Needs the dense layout.
 template <class V>
 Mbsr<V> to_host(const DeviceMbsr<V>& m, Stream stream);
 

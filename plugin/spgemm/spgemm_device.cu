@@ -137,6 +137,7 @@
 
 #include "common/error.h"
 #include "common/precision.h"
+#include "device/group_ops.cuh"
 #include "mbsr/bitmap.h"
 
 #include <cub/device/device_scan.cuh>
@@ -150,8 +151,8 @@
 namespace amgt::device {
 namespace {
 
-constexpr unsigned kFullMask  = 0xffffffffu;
-constexpr int      kWarpSize  = 32;
+constexpr unsigned kFullMask  = group::kFullMask;
+constexpr int      kWarpSize  = group::kWarpSize;
 constexpr int      kThreads   = 256;
 constexpr uint8_t  kNoBin     = 0xff;
 constexpr int      kWindowBin = kSymbolicBins - 1;
@@ -225,10 +226,11 @@ struct Dev<half_t>
 // ---------------------------------------------------------------------------------------------
 // Small device helpers.
 
-__device__ __forceinline__ int lane_id()
-{
-   return static_cast<int>(threadIdx.x) & (kWarpSize - 1);
-}
+using group::block_exclusive_scan;
+using group::block_min;
+using group::block_sum;
+using group::lane_id;
+using group::warp_inclusive_scan;
 
 // First index in a[0, n) whose value is >= key (a ascending).
 __device__ __forceinline__ int lower_bound(const int32_t* a, int n, int32_t key)
@@ -241,95 +243,6 @@ __device__ __forceinline__ int lower_bound(const int32_t* a, int n, int32_t key)
       else hi = mid;
    }
    return lo;
-}
-
-__device__ __forceinline__ int warp_inclusive_scan(int x)
-{
-   const int lane = lane_id();
-#pragma unroll
-   for (int o = 1; o < kWarpSize; o <<= 1)
-   {
-      const int y = __shfl_up_sync(kFullMask, x, o);
-      if (lane >= o) x += y;
-   }
-   return x;
-}
-
-__device__ __forceinline__ int warp_min(int x)
-{
-#pragma unroll
-   for (int o = kWarpSize / 2; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(kFullMask, x, o));
-   return x;
-}
-
-__device__ __forceinline__ int warp_sum(int x)
-{
-#pragma unroll
-   for (int o = kWarpSize / 2; o > 0; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
-   return x;
-}
-
-// Block-wide helpers: every thread of the block calls them; `red` is 32 ints of shared memory.
-// Both end with a barrier, so `red` can be reused right away.
-__device__ int block_min(int v, int* red)
-{
-   const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
-   const int nwarps = static_cast<int>(blockDim.x) / kWarpSize;
-   v = warp_min(v);
-   if (lane == 0) red[warp] = v;
-   __syncthreads();
-   int r = lane < nwarps ? red[lane] : INT_MAX;
-   r     = warp_min(r);
-   __syncthreads();
-   return r;
-}
-
-__device__ int block_sum(int v, int* red)
-{
-   const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
-   const int nwarps = static_cast<int>(blockDim.x) / kWarpSize;
-   v = warp_sum(v);
-   if (lane == 0) red[warp] = v;
-   __syncthreads();
-   int r = lane < nwarps ? red[lane] : 0;
-   r     = warp_sum(r);
-   __syncthreads();
-   return r;
-}
-
-__device__ int block_exclusive_scan(int v, int* red, int& total)
-{
-   const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
-   const int nwarps = static_cast<int>(blockDim.x) / kWarpSize;
-   const int x      = warp_inclusive_scan(v);
-   if (lane == kWarpSize - 1) red[warp] = x;
-   __syncthreads();
-   const int w      = lane < nwarps ? red[lane] : 0;
-   const int w_incl = warp_inclusive_scan(w);
-   const int before = __shfl_sync(kFullMask, w_incl - w, warp); // exclusive prefix of my warp
-   total            = __shfl_sync(kFullMask, w_incl, nwarps - 1);
-   __syncthreads();
-   return before + x - v;
-}
-
-// A group is one warp (G == 32) or the whole block (G == blockDim.x).
-template <int G>
-__device__ __forceinline__ void group_sync()
-{
-   if constexpr (G == kWarpSize) __syncwarp();
-   else __syncthreads();
-}
-
-template <int G>
-__device__ __forceinline__ int group_exclusive_scan(int v, int* red, int& total)
-{
-   if constexpr (G == kWarpSize)
-   {
-      const int x = warp_inclusive_scan(v);
-      total       = __shfl_sync(kFullMask, x, kWarpSize - 1);
-      return x - v;
-   }
-   else { return block_exclusive_scan(v, red, total); }
 }
 
 // Per-group scratch of the pair enumeration, in 32-bit words:
@@ -373,10 +286,10 @@ __device__ void for_each_pair(const Scratch<G>& s, int t, int32_t as, int32_t ae
          s.amap[t]        = A.map[ta];
       }
       int       total = 0;
-      const int excl  = group_exclusive_scan<G>(len, s.red, total);
+      const int excl  = group::exclusive_scan<G>(len, s.red, total);
       if (t < n) s.pre[t] = excl;
       if (t == 0) s.pre[n] = total;
-      group_sync<G>();
+      group::sync<G>();
       for (int idx = t; idx < total; idx += G)
       {
          // last i in [0, n) with pre[i] <= idx (pre[0] = 0 <= idx, pre[n] = total > idx)
@@ -389,7 +302,7 @@ __device__ void for_each_pair(const Scratch<G>& s, int t, int32_t as, int32_t ae
          }
          f(static_cast<uint16_t>(s.amap[lo]), s.bstart[lo] + (idx - s.pre[lo]));
       }
-      group_sync<G>();
+      group::sync<G>();
    }
 }
 
@@ -421,33 +334,6 @@ __device__ __forceinline__ bool hash_insert(unsigned long long* table, int32_t k
          return false;
       }
       h = (h + 1) & kMask;
-   }
-}
-
-// Ascending bitonic sort of a[0, P), P a power of two, by the G threads of a group.
-template <int G>
-__device__ void bitonic_sort(unsigned long long* a, int P, int t)
-{
-   for (int k = 2; k <= P; k <<= 1)
-   {
-      for (int j = k >> 1; j > 0; j >>= 1)
-      {
-         for (int i = t; i < P; i += G)
-         {
-            const int ixj = i ^ j;
-            if (ixj > i)
-            {
-               const unsigned long long x = a[i], y = a[ixj];
-               const bool               up = (i & k) == 0;
-               if ((x > y) == up)
-               {
-                  a[i]   = y;
-                  a[ixj] = x;
-               }
-            }
-         }
-         group_sync<G>();
-      }
    }
 }
 
@@ -611,7 +497,7 @@ __global__ void __launch_bounds__(G * kRows, 1)
       }
       for (int k = t; k < T; k += G) table[k] = kEmptySlot;
       if (t == 0) *s.count = 0;
-      group_sync<G>();
+      group::sync<G>();
 
       int inserted = 0;
       for_each_pair<G>(s, t, args.A.ptr[i], args.A.ptr[i + 1], args.A, args.B,
@@ -625,9 +511,9 @@ __global__ void __launch_bounds__(G * kRows, 1)
       if constexpr (!kPass2)
       {
          if (inserted) atomicAdd(s.count, inserted);
-         group_sync<G>();
+         group::sync<G>();
          if (t == 0) args.counts[i] = *s.count;
-         group_sync<G>(); // s.count is reset by the next row
+         group::sync<G>(); // s.count is reset by the next row
       }
       else
       {
@@ -640,7 +526,7 @@ __global__ void __launch_bounds__(G * kRows, 1)
                if (p < T / 2) comp[p] = v;
             }
          }
-         group_sync<G>();
+         group::sync<G>();
          const int n = *s.count;
          if (n != nc || n > T / 2)
          {
@@ -650,15 +536,15 @@ __global__ void __launch_bounds__(G * kRows, 1)
          int       P = 1;
          while (P < m) P <<= 1;
          for (int k = m + t; k < P; k += G) comp[k] = kEmptySlot;
-         group_sync<G>();
-         bitonic_sort<G>(comp, P, t);
+         group::sync<G>();
+         group::bitonic_sort<G>(comp, P, t);
          for (int k = t; k < m; k += G)
          {
             const unsigned long long v = comp[k];
             args.c_col[off + k]        = static_cast<int32_t>(v >> 32);
             args.c_map[off + k]        = static_cast<uint16_t>(v & 0xffffu);
          }
-         group_sync<G>();
+         group::sync<G>();
       }
    }
 }

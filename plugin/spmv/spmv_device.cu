@@ -978,6 +978,13 @@ SpmvStats measure(const DeviceMbsr<V>& A, Stream s, const Allocator& alloc)
    SpmvStats st;
    st.tiles = A.num_tiles;
    if (A.block_rows > 0) st.mean_tiles_per_block_row = static_cast<double>(A.num_tiles) / A.block_rows;
+   if (A.summary.known) // counted by the conversion: no pass, no synchronisation
+   {
+      st.nnz                     = A.summary.nnz;
+      st.dense_tiles             = A.summary.dense_tiles;
+      st.max_tiles_per_block_row = A.summary.max_tiles_per_block_row;
+      return st;
+   }
    const int64_t n = std::max<int64_t>(A.num_tiles, A.block_rows);
    if (n == 0) return st;
    Buffer<unsigned long long> out(3, alloc);
@@ -1008,6 +1015,23 @@ int32_t exclusive_sum(const int32_t* in, int32_t* out, int64_t n, Stream s, cons
    return total;
 }
 
+// The packed layout a plan's kernels read: the plan's own arrays, else the matrix's.
+template <class V>
+const V* packed_values(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan)
+{
+   return plan.packed_val.size() ? plan.packed_val.get() : A.packed_val.get();
+}
+template <class V>
+const int64_t* packed_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan)
+{
+   return plan.row_val.size() ? plan.row_val.get() : A.packed_row.get();
+}
+template <class V>
+const uint16_t* packed_decode(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan)
+{
+   return plan.entry_meta.size() ? plan.entry_meta.get() : A.packed_meta.get();
+}
+
 // Calls f(std::integral_constant<int, G>{}) for the plan's group width G (4, 8, 16 or 32).
 template <class F>
 void with_group_lanes(int32_t lanes, F&& f)
@@ -1029,8 +1053,8 @@ void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_r
    with_group_lanes(plan.group_lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       spmv_rows_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
-         plan.row_val.get(), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
+         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(packed_values(A, plan)),
+         packed_rows(A, plan), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
       AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
    });
 }
@@ -1042,8 +1066,8 @@ void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha,
    with_group_lanes(plan.group_lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       spmv_tiles_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
-         plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
+         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(packed_values(A, plan)),
+         packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
       AMGT_DEVICE_CHECK_LAUNCH("spmv_tiles_kernel");
    });
 }
@@ -1055,8 +1079,8 @@ void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alph
    with_group_lanes(plan.group_lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       spmv_entries_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), stored(plan.packed_val.get()), plan.entry_meta.get(),
-         plan.row_val.get(), A.block_rows, A.nrows, alpha, x, us, beta, y);
+         A.blk_ptr.get(), A.blk_col.get(), stored(packed_values(A, plan)), packed_decode(A, plan),
+         packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
       AMGT_DEVICE_CHECK_LAUNCH("spmv_entries_kernel");
    });
 }
@@ -1085,7 +1109,7 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
       if (plan.num_chunks > 0)
       {
          spmv_chunks_kernel<V, Unscale><<<blocks_for(plan.num_chunks * 32), kThreads, 0, s>>>(
-            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(plan.packed_val.get()),
+            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(packed_values(A, plan)),
             plan.chunk_row.get(), plan.chunk_tile.get(), plan.chunk_val.get(), plan.num_chunks, x, us,
             plan.partial.get());
          AMGT_DEVICE_CHECK_LAUNCH("spmv_chunks_kernel");
@@ -1235,7 +1259,13 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
    if (path == SpmvPath::cuda_core_entries && plan.stats.max_tiles_per_block_row > kSpmvEntryMaxTiles)
       path = choose_spmv_path(StorageTraits<V>::precision, plan.stats);
    plan.path = path;
-   if (path == SpmvPath::tensor_core || A.nrows == 0) return plan; // reads A.blk_val directly
+   if (path == SpmvPath::tensor_core)
+   {
+      AMGT_REQUIRE(A.has_dense(), "spmv plan: the tensor_core path needs the dense layout (blk_val), "
+                                  "and this matrix was converted without it");
+      return plan; // reads A.blk_val directly
+   }
+   if (A.nrows == 0) return plan;
 
    // Offsets inside one block row are int32: 16 * tiles must fit.
    AMGT_REQUIRE(plan.stats.max_tiles_per_block_row < (int32_t{1} << 27),
@@ -1249,15 +1279,30 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
                               ? spmv_entry_lanes(A.block_rows > 0 ? static_cast<double>(plan.stats.nnz) / A.block_rows : 0.0,
                                                  A.block_rows)
                               : 4;
-   plan.row_val         = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
-   if (ntiles == 0)
+   // The packed layout: the matrix's own (csr_to_mbsr built it) or the plan's, packed here
+   // from the dense values. The same for the entry decode of cuda_core_entries.
+   const bool own_packed = !A.has_packed();
+   const bool own_meta   = path == SpmvPath::cuda_core_entries && plan.stats.nnz > 0 &&
+                         A.packed_meta.size() != static_cast<size_t>(plan.stats.nnz);
+   AMGT_REQUIRE(!own_packed || A.has_dense(), "spmv plan: the matrix holds neither value layout");
+   if (own_packed)
    {
-      AMGT_DEVICE_CHECK(cudaMemsetAsync(plan.row_val.get(), 0, plan.row_val.size() * sizeof(int64_t), s));
-      AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
-      return plan;
+      plan.row_val = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
+      if (ntiles == 0)
+      {
+         AMGT_DEVICE_CHECK(cudaMemsetAsync(plan.row_val.get(), 0, plan.row_val.size() * sizeof(int64_t), s));
+         AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+         return plan;
+      }
+   }
+   if (ntiles == 0) return plan;
+   if (!own_packed && !own_meta && path != SpmvPath::cuda_core_balanced)
+   {
+      return plan; // everything it reads is in the matrix: no pass, no synchronisation
    }
 
-   // Packed values: tile_off = exclusive scan of the tile popcounts (int64: nnz may pass 2^31).
+   // Per-tile offsets into the packed values: exclusive scan of the tile popcounts (int64:
+   // nnz may pass 2^31).
    Buffer<int64_t> cnt(ntiles + 1, alloc), tile_off(ntiles + 1, alloc);
    tile_counts_kernel<<<blocks_for(ntiles + 1), kThreads, 0, s>>>(A.blk_map.get(), ntiles, cnt.get());
    AMGT_DEVICE_CHECK_LAUNCH("tile_counts_kernel");
@@ -1265,15 +1310,17 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
    AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt.get(), tile_off.get(), ntiles + 1, s));
    Buffer<char> temp(bytes, alloc);
    AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, cnt.get(), tile_off.get(), ntiles + 1, s));
-   plan.packed_val = Buffer<V>(static_cast<size_t>(plan.stats.nnz), alloc);
-   pack_kernel<V><<<blocks_for(16 * ntiles), kThreads, 0, s>>>(A.blk_map.get(), A.blk_val.get(),
-                                                              tile_off.get(), ntiles, plan.packed_val.get());
-   AMGT_DEVICE_CHECK_LAUNCH("pack_kernel");
-   row_val_kernel<<<blocks_for(int64_t{A.block_rows} + 1), kThreads, 0, s>>>(
-      A.blk_ptr.get(), tile_off.get(), A.block_rows, plan.row_val.get());
-   AMGT_DEVICE_CHECK_LAUNCH("row_val_kernel");
-
-   if (path == SpmvPath::cuda_core_entries && plan.stats.nnz > 0)
+   if (own_packed)
+   {
+      plan.packed_val = Buffer<V>(static_cast<size_t>(plan.stats.nnz), alloc);
+      pack_kernel<V><<<blocks_for(16 * ntiles), kThreads, 0, s>>>(A.blk_map.get(), A.blk_val.get(),
+                                                                 tile_off.get(), ntiles, plan.packed_val.get());
+      AMGT_DEVICE_CHECK_LAUNCH("pack_kernel");
+      row_val_kernel<<<blocks_for(int64_t{A.block_rows} + 1), kThreads, 0, s>>>(
+         A.blk_ptr.get(), tile_off.get(), A.block_rows, plan.row_val.get());
+      AMGT_DEVICE_CHECK_LAUNCH("row_val_kernel");
+   }
+   if (own_meta)
    {
       plan.entry_meta = Buffer<uint16_t>(static_cast<size_t>(plan.stats.nnz), alloc);
       entry_meta_kernel<<<blocks_for(int64_t{A.block_rows} * 32), kThreads, 0, s>>>(

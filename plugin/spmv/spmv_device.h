@@ -71,8 +71,10 @@ struct SpmvPlan
    int32_t nrows = 0, ncols = 0, block_rows = 0;
    int64_t num_tiles = 0;
 
-   // cuda_core and cuda_core_balanced: the stored entries only, tile by tile in tile order
-   // and, inside a tile, in bitmap order (bit r*4+c ascending, i.e. row-major).
+   // The CUDA-core paths read the packed layout (mbsr_device.h): the matrix's own when
+   // csr_to_mbsr built it (then packed_val, row_val and entry_meta stay empty here), else the
+   // plan packs A's dense values into these: the stored entries only, tile by tile in tile
+   // order and, inside a tile, in bitmap order (bit r*4+c ascending, i.e. row-major).
    Buffer<V> packed_val;
    // Lanes per block row (4, 8, 16 or 32; cuda_core and cuda_core_tiles) and the offset into packed_val of each block row's
    // first entry (block_rows + 1 entries; the last is nnz).
@@ -92,9 +94,12 @@ struct SpmvPlan
    mutable Buffer<Acc> partial;
 };
 
-// Measures A (synchronises the stream), chooses the path (forced != automatic: that path;
-// tensor_core for fp32 becomes cuda_core, see spmv_device.cu) and builds its arrays
-// with the allocator. The automatic rule is in choose_spmv_path.
+// Measures A (A.summary when the conversion counted it, else a pass that synchronises the
+// stream), chooses the path (forced != automatic: that path; tensor_core for fp32 becomes
+// cuda_core, see spmv_device.cu) and builds what the path reads and A lacks, with the
+// allocator. A matrix from csr_to_mbsr with the packed layout needs nothing more on the
+// usual paths: no pass, no synchronisation. tensor_core needs A's dense layout (throws
+// otherwise). The automatic rule is in choose_spmv_path.
 template <class V>
 SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& a,
                            SpmvPath forced = SpmvPath::automatic);

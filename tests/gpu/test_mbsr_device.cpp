@@ -81,28 +81,95 @@ struct DeviceCsrCopy
    CsrView  view;
 };
 
-// The device conversion of a against the CPU reference, bit for bit; returns the device copy.
+// The packed layout of a device matrix against the CPU reference (packed_layout), bit for bit.
 template <class V>
-device::DeviceMbsr<V> check_conversion(const CsrMatrix& a, const device::Allocator& alloc)
+void expect_packed_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
+{
+   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   const PackedLayout<V> want = packed_layout(ref);
+   ASSERT_TRUE(dm.has_packed());
+   ASSERT_EQ(dm.packed_val.size(), want.val.size());
+   const std::vector<V>       val  = to_host_vec(dm.packed_val.get(), dm.packed_val.size());
+   const std::vector<int64_t> row  = to_host_vec(dm.packed_row.get(), dm.packed_row.size());
+   EXPECT_EQ(row, want.row);
+   if (!val.empty()) EXPECT_EQ(std::memcmp(val.data(), want.val.data(), val.size() * sizeof(V)), 0);
+   if (dm.packed_meta.size() > 0 || !want.meta.empty())
+   {
+      EXPECT_EQ(to_host_vec(dm.packed_meta.get(), dm.packed_meta.size()), want.meta);
+   }
+}
+
+// The structure (blk_ptr, blk_col, blk_map) and the summary of a device matrix against the
+// CPU reference.
+template <class V>
+void expect_structure_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
+{
+   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   EXPECT_EQ(dm.num_tiles, ref.num_tiles());
+   EXPECT_EQ(to_host_vec(dm.blk_ptr.get(), dm.blk_ptr.size()), ref.blk_ptr);
+   EXPECT_EQ(to_host_vec(dm.blk_col.get(), dm.blk_col.size()), ref.blk_col);
+   EXPECT_EQ(to_host_vec(dm.blk_map.get(), dm.blk_map.size()), ref.blk_map);
+   if (dm.summary.known)
+   {
+      const MbsrStats st = mbsr_stats(ref);
+      EXPECT_EQ(dm.summary.nnz, st.nnz);
+      EXPECT_EQ(dm.summary.dense_tiles, st.dense_tiles);
+      EXPECT_EQ(dm.summary.max_tiles_per_block_row, st.max_tiles_per_block_row);
+   }
+}
+
+// The device conversion of a against the CPU reference, bit for bit, in every layout the
+// options ask for; returns the device copy (and what the conversion did, in info).
+template <class V>
+device::DeviceMbsr<V> check_conversion(const CsrMatrix& a, const device::Allocator& alloc,
+                                       const device::ConvertOptions& opt = {},
+                                       device::ConversionInfo* info = nullptr)
 {
    const DeviceCsrCopy   d(a);
-   device::DeviceMbsr<V> dm  = device::csr_to_mbsr<V>(d.view, nullptr, alloc);
-   const Mbsr<V>         got = device::to_host(dm, nullptr);
+   device::DeviceMbsr<V> dm  = device::csr_to_mbsr<V>(d.view, nullptr, alloc, opt, info);
    const Mbsr<V>         ref = csr_to_mbsr<V>(a.view());
-   EXPECT_EQ(got.blk_ptr, ref.blk_ptr);
-   EXPECT_EQ(got.blk_col, ref.blk_col);
-   EXPECT_EQ(got.blk_map, ref.blk_map);
-   EXPECT_EQ(got.blk_val.size(), ref.blk_val.size());
-   if (got.blk_val.size() == ref.blk_val.size())
+   expect_structure_equal(dm, ref);
+   if (opt.dense) EXPECT_TRUE(dm.has_dense());
+   if (dm.has_dense())
    {
-      EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(V)), 0);
+      const Mbsr<V> got = device::to_host(dm, nullptr);
+      EXPECT_EQ(got.blk_val.size(), ref.blk_val.size());
+      if (got.blk_val.size() == ref.blk_val.size())
+      {
+         EXPECT_EQ(std::memcmp(got.blk_val.data(), ref.blk_val.data(), got.blk_val.size() * sizeof(V)), 0);
+      }
    }
+   if (dm.has_packed()) expect_packed_equal(dm, ref);
+   EXPECT_TRUE(dm.has_dense() || dm.has_packed());
    return dm;
+}
+
+// Every layout choice of the conversion (dense, packed, both), each against the reference;
+// returns whether the hashed conversion ran (the same answer for all three).
+template <class V>
+bool check_all_layouts(const CsrMatrix& a)
+{
+   auto   alloc  = device::runtime_allocator();
+   bool   hashed = false;
+   for (auto [dense, packed] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}})
+   {
+      SCOPED_TRACE(std::string("dense=") + (dense ? "1" : "0") + " packed=" + (packed ? "1" : "0"));
+      device::ConvertOptions opt;
+      opt.dense  = dense;
+      opt.packed = packed;
+      device::ConversionInfo info;
+      check_conversion<V>(a, alloc, opt, &info);
+      if (info.hashed) { EXPECT_STREQ(info.reason, ""); }
+      else { EXPECT_STRNE(info.reason, ""); }
+      hashed = info.hashed;
+   }
+   return hashed;
 }
 
 template <class V>
 void check_roundtrip(const CsrMatrix& a)
 {
+   check_all_layouts<V>(a);
    auto alloc = device::runtime_allocator();
    auto dm    = check_conversion<V>(a, alloc);
    const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
@@ -236,6 +303,99 @@ TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
           << "variant " << variant;
       EXPECT_EQ(cudaGetLastError(), cudaSuccess);
    }
+}
+
+// Block rows of chosen entry counts: each lands in one tier of the hashed conversion (E <= 128,
+// <= 512, <= 4096 entries), on and just past each tier's bound; the entries of a block row
+// are spread over its 4 rows and over many block columns, unsorted.
+CsrMatrix block_rows_of(const std::vector<int>& entries, int ncols, unsigned seed)
+{
+   std::mt19937 rng(seed);
+   CsrMatrix    a;
+   a.nrows = 4 * static_cast<int>(entries.size()) - 2; // a partial last block row
+   a.ncols = ncols;
+   std::vector<std::vector<std::pair<int, double>>> rows(a.nrows);
+   for (size_t b = 0; b < entries.size(); ++b)
+   {
+      const int nr = std::min(4, a.nrows - 4 * static_cast<int>(b));
+      // distinct (row, col) pairs: a shuffled prefix of all positions of the block row
+      std::vector<int> pos(static_cast<size_t>(nr) * ncols);
+      for (size_t k = 0; k < pos.size(); ++k) pos[k] = static_cast<int>(k);
+      std::shuffle(pos.begin(), pos.end(), rng);
+      const int n = std::min<int>(entries[b], static_cast<int>(pos.size()));
+      for (int k = 0; k < n; ++k)
+         rows[4 * b + pos[k] / ncols].push_back({pos[k] % ncols, 1.0 + (rng() % 1000) / 7.0});
+   }
+   a.row_ptr = {0};
+   for (auto& r : rows)
+   {
+      for (auto& [c, v] : r)
+      {
+         a.col.push_back(c);
+         a.val.push_back(v);
+      }
+      a.row_ptr.push_back(static_cast<int32_t>(a.col.size()));
+   }
+   return a;
+}
+
+TEST_F(DeviceConversion, HashedTiersAgainstTheReference)
+{
+   const CsrMatrix a =
+       block_rows_of({0, 1, 8, 9, 16, 17, 32, 33, 128, 129, 300, 512, 513, 2000, 4096, 7, 0, 3}, 1500, 21);
+   ASSERT_EQ(check_all_layouts<double>(a), true);
+   EXPECT_TRUE(check_all_layouts<float>(a));
+   EXPECT_TRUE(check_all_layouts<half_t>(a));
+   device::ConversionInfo info;
+   device::ConvertOptions opt;
+   opt.packed = true;
+   check_conversion<double>(a, device::runtime_allocator(), opt, &info);
+   ASSERT_TRUE(info.hashed);
+   // non-empty block rows per tier (entries <= 32, <= 128, <= 512, <= 4096): {1, 8, 9, 16, 17,
+   // 32, 7, 3 (partial)}, {33, 128}, {129, 300, 512}, {513, 2000, 4096}
+   const int64_t want[device::kConversionTiers] = {8, 2, 3, 3};
+   for (int k = 0; k < device::kConversionTiers; ++k) EXPECT_EQ(info.tier_rows[k], want[k]) << "tier " << k;
+}
+
+// Past the last tier, with duplicates, or on request: the sorted conversion, same results.
+TEST_F(DeviceConversion, SortedFallbacks)
+{
+   const CsrMatrix longer = block_rows_of({3, 4097, 10}, 1500, 22);
+   EXPECT_FALSE(check_all_layouts<double>(longer));
+   EXPECT_FALSE(check_all_layouts<half_t>(longer));
+
+   const CsrMatrix plain = block_rows_of({3, 40, 10}, 100, 23);
+   device::ConversionInfo info;
+   device::ConvertOptions opt;
+   opt.path   = device::ConversionPath::sorted;
+   opt.packed = true;
+   const auto dm = check_conversion<double>(plain, device::runtime_allocator(), opt, &info);
+   EXPECT_FALSE(info.hashed);
+   EXPECT_TRUE(dm.has_dense()); // the sorted conversion always builds the dense layout
+   EXPECT_TRUE(check_all_layouts<double>(plain));
+}
+
+TEST_F(DeviceConversion, DuplicatesGoToTheSortedConversion)
+{
+   CsrMatrix a = block_rows_of({3, 40, 10}, 100, 24);
+   a.col.push_back(a.col.back()); // the last row repeats its last column
+   a.val.push_back(0.5);
+   a.row_ptr.back() += 1;
+   EXPECT_FALSE(check_all_layouts<double>(a));
+}
+
+// The summary (counted by the hashed conversion) serves mbsr_nnz without a pass.
+TEST_F(DeviceConversion, SummaryOfTheHashedConversion)
+{
+   const CsrMatrix a     = random_csr(203, 190, 0.3, 31, false);
+   auto            alloc = device::runtime_allocator();
+   device::ConvertOptions opt;
+   opt.dense  = false;
+   opt.packed = true;
+   const auto dm = check_conversion<double>(a, alloc, opt);
+   ASSERT_TRUE(dm.summary.known);
+   EXPECT_FALSE(dm.has_dense());
+   EXPECT_EQ(device::mbsr_nnz(dm, nullptr, alloc), static_cast<int64_t>(a.col.size()));
 }
 
 } // namespace

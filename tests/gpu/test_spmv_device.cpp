@@ -84,14 +84,27 @@ private:
    size_t n_ = 0;
 };
 
+// Which value layouts the device matrix of a test holds (mbsr_device.h). The default, both,
+// is what a product's operand holds in the library: the CUDA-core paths read the matrix's
+// packed layout, the tensor-core paths its dense one.
+enum class Layout
+{
+   both,
+   dense, // the plan packs the dense values itself (a product's output, the sorted conversion)
+   packed // what the library converts for the solve: no dense values
+};
+
 template <class V>
-dev::DeviceMbsr<V> upload(const CsrMatrix& a)
+dev::DeviceMbsr<V> upload(const CsrMatrix& a, Layout layout = Layout::both)
 {
    DevArray<int32_t> ptr(a.row_ptr), col(a.col);
    DevArray<double>  val(a.val);
    const CsrView     v{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), ptr.get(), col.get(),
                    a.val.empty() ? nullptr : val.get()};
-   dev::DeviceMbsr<V> m = dev::csr_to_mbsr<V>(v, nullptr, dev::runtime_allocator());
+   dev::ConvertOptions opt;
+   opt.dense  = layout != Layout::packed;
+   opt.packed = layout != Layout::dense;
+   dev::DeviceMbsr<V> m = dev::csr_to_mbsr<V>(v, nullptr, dev::runtime_allocator(), opt);
    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    return m;
 }
@@ -332,6 +345,52 @@ TYPED_TEST(SpmvDevice, ExactOnSmallIntegerInputs)
       }
    }
    EXPECT_GT(nonzero_runs, 500);
+}
+
+// Each value layout alone: the plan packs dense values itself, or reads the conversion's packed
+// layout; bit for bit the reference on small integers on every CUDA-core path. tensor_core
+// needs the dense layout and says so.
+TYPED_TEST(SpmvDevice, EveryLayoutExactOnSmallIntegerInputs)
+{
+   using V    = TypeParam;
+   auto alloc = dev::runtime_allocator();
+   int  runs  = 0;
+   for (const NamedMatrix& c : exact_cases())
+   {
+      const CsrMatrix& a  = c.a;
+      const Mbsr<V>    hm = csr_to_mbsr<V>(a.view());
+      const std::vector<double> x  = random_vector(a.ncols, Fill::small_int, 43);
+      const std::vector<double> y0 = random_vector(a.nrows, Fill::small_int, 44);
+      std::vector<double>       ref = y0;
+      spmv_ref(hm, 1.5, x.data(), -2.0, ref.data());
+      for (Layout layout : {Layout::dense, Layout::packed})
+      {
+         const dev::DeviceMbsr<V> dm = upload<V>(a, layout);
+         if (layout == Layout::dense) EXPECT_FALSE(dm.has_packed());
+         if (layout == Layout::packed && dm.num_tiles > 0) EXPECT_NE(dm.has_packed(), dm.has_dense());
+         for (dev::SpmvPath path : kPaths)
+         {
+            SCOPED_TRACE(c.name + (layout == Layout::dense ? " dense" : " packed") + " path=" + dev::to_string(path));
+            // fp32 has no tensor-core path: its tensor_core plan is cuda_core, which needs no
+            // dense values
+            if (path == dev::SpmvPath::tensor_core && !dm.has_dense() && !std::is_same_v<V, float>)
+            {
+               EXPECT_THROW(dev::make_spmv_plan(dm, nullptr, alloc, path), amgt::Error);
+               continue;
+            }
+            const dev::SpmvPlan<V>    plan = dev::make_spmv_plan(dm, nullptr, alloc, path);
+            // the plan packs only what the matrix lacks
+            EXPECT_EQ(plan.packed_val.size() > 0, !dm.has_packed() && plan.path != dev::SpmvPath::tensor_core &&
+                                                      plan.stats.nnz > 0);
+            const std::vector<double> y    = gpu_spmv(dm, plan, 1.5, x, -2.0, y0);
+            ASSERT_EQ(y.size(), ref.size());
+            for (size_t i = 0; i < y.size(); ++i)
+               ASSERT_EQ(bits_of(y[i]), bits_of(ref[i])) << "row " << i << ": " << y[i] << " vs " << ref[i];
+            ++runs;
+         }
+      }
+   }
+   EXPECT_GT(runs, 20);
 }
 
 // Random inputs: within the bound of tests/common/tolerances.h against the fp64 CSR oracle,

@@ -183,6 +183,51 @@ TEST(Mbsr, TileLayoutByHand)
    EXPECT_EQ(sum, 10.0); // nothing else is nonzero
 }
 
+// The packed layout by hand: the 5 x 6 matrix of TileLayoutByHand, then a round trip of
+// random matrices through it (packed + bitmaps give back the dense tile values).
+TEST(Mbsr, PackedLayoutByHand)
+{
+   CsrMatrix          a = from_entries(5, 6, {{3, 4, 4.0}, {1, 3, 2.0}, {4, 5, 3.0}, {0, 0, 1.0}});
+   const Mbsr<double> m = amgt::csr_to_mbsr<double>(a.view());
+   const auto         p = amgt::packed_layout(m);
+   // block row 0: tile (0,0) holds bits 0 and 7, tile (0,1) bit 12; block row 1: bit 1
+   EXPECT_EQ(p.val, (std::vector<double>{1.0, 2.0, 4.0, 3.0}));
+   EXPECT_EQ(p.row, (std::vector<int64_t>{0, 3, 4}));
+   EXPECT_EQ(p.meta, (std::vector<uint16_t>{0x00, 0x07, 0x1c, 0x01}));
+}
+
+TYPED_TEST(MbsrTyped, PackedLayoutHoldsTheDenseValues)
+{
+   using V = TypeParam;
+   for (uint32_t seed : {1u, 2u, 3u})
+   {
+      const CsrMatrix a = random_csr(61, 45, 0.2, Fill::random, seed);
+      const Mbsr<V>   m = amgt::csr_to_mbsr<V>(a.view());
+      const auto      p = amgt::packed_layout(m);
+      ASSERT_EQ(p.val.size(), static_cast<size_t>(m.nnz()));
+      ASSERT_EQ(p.meta.size(), p.val.size());
+      ASSERT_EQ(p.row.size(), static_cast<size_t>(m.block_rows()) + 1);
+      EXPECT_EQ(p.row.back(), m.nnz());
+      std::vector<V> dense(m.blk_val.size(), amgt::StorageTraits<V>::from_double(0.0));
+      for (int32_t b = 0; b < m.block_rows(); ++b)
+      {
+         for (int64_t k = p.row[b]; k < p.row[b + 1]; ++k)
+         {
+            const int32_t t   = m.blk_ptr[b] + (p.meta[k] >> 4);
+            const int     bit = p.meta[k] & 15;
+            ASSERT_LT(t, m.blk_ptr[b + 1]);
+            ASSERT_TRUE((m.blk_map[t] >> bit) & 1u);
+            dense[static_cast<size_t>(t) * 16 + bit] = p.val[k];
+            if (k > p.row[b]) // ascending (tile, bit) inside a block row
+               ASSERT_LT(p.meta[k - 1], p.meta[k]);
+         }
+      }
+      for (size_t i = 0; i < dense.size(); ++i)
+         ASSERT_EQ(amgt::StorageTraits<V>::to_double(dense[i]), amgt::StorageTraits<V>::to_double(m.blk_val[i]))
+             << "value " << i;
+   }
+}
+
 TEST(Mbsr, HalfStorageRoundsOnceFromDouble)
 {
    // 1 + 2^-11 + 2^-40 rounds up in one step, down via float: the conversion must be direct.
