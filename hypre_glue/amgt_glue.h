@@ -97,6 +97,12 @@ void amgt_glue_matrix_prepare(void **state_slot, const amgt_csr *A);
 void amgt_glue_setup_begin(void);
 void amgt_glue_set_setup_level(int level);
 
+/* +1 when a BoomerAMG V-cycle starts, -1 when it ends. Inside a cycle a matrix's matvec runs
+ * in its level's precision (the schedule, or auto's choice); outside (Krylov matvecs, the
+ * solver's residual check) a matrix stored below fp64 is handed to hypre, so the outer
+ * iteration stays in fp64. */
+void amgt_glue_cycle(int delta);
+
 /* y = alpha*A*x + beta*y (hypre has already copied b into y). x has A->ncols entries and
  * y A->nrows entries (hypre's work vectors may be longer: the tail is never touched). */
 int amgt_glue_spmv(void **state_slot, const amgt_csr *A, double alpha, const double *x,

@@ -236,6 +236,18 @@ hypre_AMGTSetSetupLevel(HYPRE_Int level)
    if (amgt_active()) { amgt_glue_set_setup_level((int) level); }
 }
 
+void
+hypre_AMGTCycleBegin(void)
+{
+   if (amgt_active()) { amgt_glue_cycle(1); }
+}
+
+void
+hypre_AMGTCycleEnd(void)
+{
+   if (amgt_active()) { amgt_glue_cycle(-1); }
+}
+
 static void
 amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role)
 {

@@ -12,6 +12,9 @@ extern "C" {
 
 void hypre_AMGTSetupBegin(void);
 void hypre_AMGTSetSetupLevel(HYPRE_Int level);
+/* Around one BoomerAMG V-cycle (hypre_BoomerAMGSolve): inside it the level schedule applies. */
+void hypre_AMGTCycleBegin(void);
+void hypre_AMGTCycleEnd(void);
 void hypre_AMGTFinalize(void);
 
 #if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */

@@ -85,6 +85,9 @@ struct Context
    long                  epoch         = 0;
    Stats*                stats         = nullptr;
    LevelFloors*          floors        = nullptr; // AMGT=auto only
+   // Inside a BoomerAMG V-cycle (amgt_glue_cycle). Outside, an SpMV whose matrix is stored
+   // below fp64 goes to hypre (fp64): Krylov matvecs and residual checks keep fp64.
+   bool                  in_cycle      = false;
 };
 
 // One line on stderr per distinct text (glue.cpp), for problems worth telling once.
@@ -120,6 +123,8 @@ int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const am
 
 // Device side, implemented in backend_device.cpp. CPU-only builds never see device arrays;
 // should one arrive anyway, those functions report once and decline.
+// HYPRE_Finalize: gives the plugin's cached device blocks back to hypre.
+void device_finalize();
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                 const double* x, double beta, double* y);

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "device/runtime.h"
+#include "block_cache.h"
 #include "memory_cap.h"
 #include "race_memory.h"
 #include "mbsr/mbsr_device.h"
@@ -65,12 +66,17 @@ void DeviceCacheDeleter::operator()(DeviceCache* c) const noexcept
 
 namespace {
 
-// hypre's allocator behind the AMGT_DEVICE_MEMORY_LIMIT cap (memory_cap.h), read once per
-// process. Without the variable the cap is off and costs one branch per allocation.
+// The plugin's device memory: hypre's allocator, behind the AMGT_DEVICE_MEMORY_LIMIT cap
+// (memory_cap.h), behind a cache of released blocks (block_cache.h, AMGT_DEVICE_CACHE),
+// all read once per process. Without the variables the cap is off (one branch per
+// allocation) and the cache keeps up to kDefaultCacheBytes.
+constexpr size_t kDefaultCacheBytes = size_t{1} << 30;
+
 struct CappedAllocator
 {
    const amgt_allocator* base = nullptr; // the process-wide copy (stable address)
    MemoryCap             cap;
+   BlockCache            cache;
 };
 
 CappedAllocator& capped_allocator()
@@ -88,14 +94,42 @@ CappedAllocator& capped_allocator()
                          value);
          }
       }
+      size_t      cache_bytes = kDefaultCacheBytes;
+      const char* cache       = std::getenv("AMGT_DEVICE_CACHE");
+      if (cache && *cache)
+      {
+         if (std::optional<size_t> bytes = parse_byte_size(cache)) { cache_bytes = *bytes; }
+         else
+         {
+            std::fprintf(stderr, "AMGT: AMGT_DEVICE_CACHE=\"%s\" is not a byte size (e.g. 0, 256M, "
+                                 "2G); the plugin keeps up to 1G of released device blocks\n",
+                         cache);
+         }
+      }
+      BlockCache::Source src;
+      src.ctx   = a;
+      src.alloc = [](size_t bytes, void* c) -> void* {
+         auto& ca = *static_cast<CappedAllocator*>(c);
+         if (!ca.base || !ca.cap.admit(bytes)) { return nullptr; }
+         void* p = ca.base->alloc(bytes, 1);
+         if (p) { ca.cap.record(p, bytes); }
+         else { ca.cap.cancel(bytes); }
+         return p;
+      };
+      src.release = [](void* p, void* c) {
+         auto& ca = *static_cast<CappedAllocator*>(c);
+         ca.cap.forget(p);
+         if (ca.base) { ca.base->release(p, 1); }
+      };
+      a->cache.reset(src, cache_bytes);
       return a;
    }();
    return *c;
 }
 
-// Device memory from hypre's allocator (its pools and Umpire stay in charge). An allocation
-// refused by the cap or by hypre returns nullptr: device::Buffer throws std::bad_alloc, the
-// C boundary (glue.cpp) catches it, says so once and hands the call to stock hypre.
+// Device memory for the plugin (cached blocks of hypre's allocator). An allocation refused
+// by the cap or by hypre returns nullptr: device::Buffer throws std::bad_alloc, the C
+// boundary (glue.cpp) catches it, says so once and hands the call to stock hypre.
 device::Allocator device_allocator(const Context& ctx)
 {
    AMGT_REQUIRE(ctx.allocator_ref && ctx.allocator_ref->alloc && ctx.allocator_ref->release,
@@ -103,20 +137,9 @@ device::Allocator device_allocator(const Context& ctx)
    CappedAllocator& ca = capped_allocator();
    ca.base             = ctx.allocator_ref;
    device::Allocator a;
-   a.ctx   = &ca;
-   a.alloc = [](size_t bytes, void* c) -> void* {
-      auto& ca = *static_cast<CappedAllocator*>(c);
-      if (!ca.cap.admit(bytes)) { return nullptr; }
-      void* p = ca.base->alloc(bytes, 1);
-      if (p) { ca.cap.record(p, bytes); }
-      else { ca.cap.cancel(bytes); }
-      return p;
-   };
-   a.release = [](void* p, void* c) {
-      auto& ca = *static_cast<CappedAllocator*>(c);
-      ca.cap.forget(p);
-      ca.base->release(p, 1);
-   };
+   a.ctx     = &ca;
+   a.alloc   = [](size_t bytes, void* c) -> void* { return static_cast<CappedAllocator*>(c)->cache.alloc(bytes); };
+   a.release = [](void* p, void* c) { static_cast<CappedAllocator*>(c)->cache.release(p); };
    return a;
 }
 
@@ -156,21 +179,29 @@ private:
 };
 
 // The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
-// arrays, the epoch, the precision or the scaling changed since it was made.
+// arrays, the epoch, the precision or the scaling changed since it was made, or when a
+// product needs the dense layout (dense) that an SpMV-only copy was made without. The copy
+// always has the packed layout when the conversion could build it (the SpMV reads it); the
+// dense one (16 values per tile) only when a product asked for it: on fine levels that is
+// ~3x the memory of the CSR matrix, which the solve never reads.
 template <class V>
 DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
-                             bool scaled = false)
+                             bool scaled, bool dense)
 {
    CsrKey key = key_of(a, ctx.epoch);
    if (!state.device) { state.device.reset(new DeviceCache()); }
    DeviceCache& cache = *state.device;
    if (!(cache.key == key) || !std::holds_alternative<DeviceEntry<V>>(cache.entry) ||
-       std::get<DeviceEntry<V>>(cache.entry).scaled != scaled)
+       std::get<DeviceEntry<V>>(cache.entry).scaled != scaled ||
+       (dense && !std::get<DeviceEntry<V>>(cache.entry).m.has_dense()))
    {
       cache.entry = std::monostate{};
       cache.key   = CsrKey{};
       const device::Stream    s   = stream_of(ctx);
       const device::Allocator mem = device_allocator(ctx);
+      device::ConvertOptions  options;
+      options.dense  = dense;
+      options.packed = true;
       DeviceEntry<V>          e;
       if (scaled)
       {
@@ -183,14 +214,14 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
          device::scaled_values(v, e.unscale.get(), w.get(), s);
          CsrView sv = v;
          sv.val     = w.get();
-         e.m        = device::csr_to_mbsr<V>(sv, s, mem);
+         e.m        = device::csr_to_mbsr<V>(sv, s, mem, options);
          e.scaled   = true;
          // w goes back to hypre's allocator when this scope ends; whether that release is
          // ordered after the conversion's kernels depends on the allocator (cudaFree is, a
          // pool may not be), so wait for them here (setup only, once per scaled matrix).
          AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
       }
-      else { e.m = device::csr_to_mbsr<V>(view_of(a), s, mem); }
+      else { e.m = device::csr_to_mbsr<V>(view_of(a), s, mem, options); }
       cache.entry     = std::move(e);
       cache.key       = key;
       state.precision = StorageTraits<V>::precision;
@@ -282,6 +313,13 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
    {
       return SpmvOwner::plugin; // nothing to race against (not called from hypre)
    }
+   if (state.remembered_plugin == key_of(a, ctx.epoch))
+   {
+      // an earlier race of this process on a matrix of this level, role, storage and size
+      // went to the plugin: the same outcome without timing it again (a race of the finest
+      // level's operator costs ~1 ms of setup)
+      return SpmvOwner::plugin;
+   }
    const device::Stream    s   = stream_of(ctx);
    const device::Allocator mem = device_allocator(ctx);
    device::Buffer<double>  x(static_cast<size_t>(a.ncols), mem);
@@ -356,7 +394,12 @@ bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr
    if (state.race_checked == key) return state.remembered_stock == key;
    state.race_checked = key;
    const std::optional<bool> won = race_memory().find(race_key(state, a, choice));
-   if (!won || *won) return false;
+   if (!won) return false;
+   if (*won)
+   {
+      state.remembered_plugin = key; // converted, but not raced again (decide_spmv_owner)
+      return false;
+   }
    state.remembered_stock = key;
    char line[200];
    std::snprintf(line, sizeof(line),
@@ -367,7 +410,26 @@ bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr
    return true;
 }
 
+// AMGT_SPMV=auto: matrices of fewer than this many entries go to hypre's own kernel without a
+// conversion or a race. Measured on an H100 (AMGT_STATS races, 27-point 100^3 and 7-point
+// 160^3 hierarchies): below a few hundred thousand entries both kernels take 5-7 us per
+// call, a launch-latency floor that neither the format nor the precision moves (levels of
+// 6k-810k entries: plugin 4.8-7.1 us, hypre 5.2-7.1 us, each way about as often), while
+// converting, planning and racing such a matrix costs the setup 0.1-0.2 ms.
+constexpr int64_t kAutoMinEntries = int64_t{1} << 18;
+
+bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
+{
+   return ctx.config->spmv == KernelChoice::automatic && a.owner && ctx.allocator_ref &&
+          ctx.allocator_ref->stock_spmv && static_cast<int64_t>(a.nnz) < kAutoMinEntries;
+}
+
 } // namespace
+
+void device_finalize()
+{
+   capped_allocator().cache.trim(); // before hypre tears its device memory down
+}
 
 ValueStats device_value_stats(const Context& ctx, const amgt_csr& a)
 {
@@ -377,21 +439,31 @@ ValueStats device_value_stats(const Context& ctx, const amgt_csr& a)
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
    const int             level  = state.level;
+   Timer                 timer(ctx, stream_of(ctx)); // AMGT_STATS: the parts of the setup work
    const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
-   if (remembered_for_stock(ctx, state, A, choice)) { return; }
+   if (too_small_for_plugin(ctx, A) || remembered_for_stock(ctx, state, A, choice)) { return; }
+   double parts[3] = {timer.seconds(), 0.0, 0.0}; // choice (value checks), conversion + plan, race
    with_precision(choice.precision, [&](auto tag) {
       using V           = decltype(tag);
-      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
+      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled, false);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
+      parts[1]                        = timer.seconds() - parts[0];
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       return 0;
    });
+   parts[2] = timer.seconds() - parts[0] - parts[1];
+   ctx.stats->prepare(level, parts[0], parts[1], parts[2]);
 }
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                 const double* x, double beta, double* y)
 {
    const int             level  = state.level;
+   if (too_small_for_plugin(ctx, A))
+   {
+      ctx.stats->fallback(level, "spmv-small-matrix");
+      return 0;
+   }
    const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
    if (remembered_for_stock(ctx, state, A, choice))
    {
@@ -400,7 +472,7 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doubl
    }
    return with_precision(choice.precision, [&](auto tag) {
       using V                         = decltype(tag);
-      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled);
+      DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled, false);
       const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       if (e.owner == SpmvOwner::stock)
@@ -442,9 +514,9 @@ int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amg
          using V                            = decltype(tag);
          const device::Stream           s   = stream_of(ctx);
          const device::Allocator        mem = device_allocator(ctx);
-         const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level).m;
+         const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level, false, true).m;
          const device::DeviceMbsr<V>&   b =
-            (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level).m;
+            (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level, false, true).m;
          Timer                 timer(ctx, s); // the product and its conversion back to CSR
          device::DeviceMbsr<V> c   = device::spgemm<V>(a, b, s, mem);
          const int64_t         nnz = device::mbsr_nnz<V>(c, s, mem);
@@ -509,6 +581,8 @@ void device_prepare(const Context&, MatrixState&, const amgt_csr&)
 {
    say_no_kernels_once();
 }
+
+void device_finalize() {}
 
 ValueStats device_value_stats(const Context&, const amgt_csr&)
 {

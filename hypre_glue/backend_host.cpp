@@ -255,9 +255,15 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
       ctx.stats->fallback(state.level, "AMGT_SPMV=stock");
       return 0;
    }
-   if (A.on_device) { return device_spmv(ctx, state, A, alpha, x, beta, y); }
    const int             level  = state.level;
    const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
+   if (!ctx.in_cycle && choice.precision != Precision::fp64)
+   {
+      // a Krylov matvec or a residual check on a matrix the cycle runs in lower precision
+      ctx.stats->fallback(level, "spmv-outside-cycle-fp64");
+      return 0;
+   }
+   if (A.on_device) { return device_spmv(ctx, state, A, alpha, x, beta, y); }
    return with_precision(choice.precision, [&](auto tag) {
       using V            = decltype(tag);
       const Mbsr<V>& m   = host_mbsr<V>(ctx, state, A, level, choice.scaled);

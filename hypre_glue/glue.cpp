@@ -40,6 +40,7 @@ struct Global
    amgt_allocator allocator{};
    std::atomic<long> epoch{1};
    std::atomic<int>  setup_level{-1};
+   std::atomic<int>  cycle_depth{0}; // > 0 inside a BoomerAMG V-cycle
    Stats          stats;
    LevelFloors    floors;
    std::string    trace_path; // AMGT_TRACE
@@ -130,6 +131,7 @@ Context context()
    ctx.epoch     = g.epoch.load();
    ctx.stats     = &g.stats;
    ctx.floors    = &g.floors;
+   ctx.in_cycle  = g.cycle_depth.load() > 0;
    return ctx;
 }
 
@@ -237,6 +239,17 @@ void amgt_glue_set_setup_level(int level)
    }
 }
 
+void amgt_glue_cycle(int delta)
+{
+   try
+   {
+      global().cycle_depth.fetch_add(delta > 0 ? 1 : -1);
+   }
+   catch (...)
+   {
+   }
+}
+
 int amgt_glue_spmv(void** slot, const amgt_csr* A, double alpha, const double* x, double beta,
                    double* y)
 {
@@ -304,6 +317,7 @@ void amgt_glue_finalize(void)
       // Counters restart if hypre is initialised again in the same process; the
       // configuration is kept (it is read once per process).
       if (g_global) { g_global->stats.reset(); }
+      device_finalize();
    }
    catch (...)
    {

@@ -84,6 +84,7 @@ struct MatrixState
    // a conversion
    CsrKey              race_checked;
    CsrKey              remembered_stock;
+   CsrKey              remembered_plugin; // arrays an earlier race's outcome gives to the plugin
 
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
    LevelShape                                       device_shape; // of the device copy
@@ -101,6 +102,7 @@ struct MatrixState
       spmv_choice_key  = CsrKey{};
       race_checked     = CsrKey{};
       remembered_stock = CsrKey{};
+      remembered_plugin = CsrKey{};
       device.reset();
       device_shape = LevelShape{};
    }

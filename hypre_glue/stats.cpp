@@ -75,6 +75,15 @@ void Stats::fallback(int level, const char* reason)
    reasons_[reason]++;
 }
 
+void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   double* p = levels_[level].prepare_s;
+   p[0] += choice_s;
+   p[1] += convert_s;
+   p[2] += race_s;
+}
+
 void Stats::note(const std::string& line)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -190,6 +199,26 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       out += line;
    }
    out += why_lines;
+   // GPU: the plugin's own setup work over all setups of the process, a line (the table's
+   // columns are parsed by scripts): per level the sum, and the parts over all levels
+   double      parts[3] = {0.0, 0.0, 0.0};
+   std::string prepare_levels;
+   for (const auto& [level, c] : levels_)
+   {
+      const double sum = c.prepare_s[0] + c.prepare_s[1] + c.prepare_s[2];
+      if (sum <= 0.0) continue;
+      for (int k = 0; k < 3; ++k) parts[k] += c.prepare_s[k];
+      std::snprintf(line, sizeof(line), " L%d %.3f", level, sum * 1e3);
+      prepare_levels += line;
+   }
+   if (parts[0] + parts[1] + parts[2] > 0.0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: plugin setup work %.3f ms (precision choice %.3f, conversion + SpMV plan %.3f, "
+                    "race %.3f), by level:",
+                    (parts[0] + parts[1] + parts[2]) * 1e3, parts[0] * 1e3, parts[1] * 1e3, parts[2] * 1e3);
+      out += line + prepare_levels + "\n";
+   }
    if (!reasons_.empty())
    {
       out += "AMGT fallbacks to stock hypre by reason:";

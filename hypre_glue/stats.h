@@ -29,6 +29,9 @@ struct LevelCounters
    long       spmv_calls   = 0;
    double     spmv_s       = 0.0;
    long       fallbacks    = 0;
+   // GPU: the plugin's own setup work for the level's matrices (conversions, SpMV plans,
+   // races), timed with AMGT_STATS only
+   double     prepare_s[3] = {0.0, 0.0, 0.0}; // precision choice, conversion + plan, race
    std::string path; // kernel path last used on this level ("cpu-ref", ...)
    // AMGT=auto: SpMV choices of the level's A, P, R (index AMGT_ROLE_*; 0 = untagged) and
    // the lowest precision a product of the level ran in.
@@ -47,6 +50,9 @@ public:
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
+   // seconds of the plugin's setup work for one matrix of the level: the precision choice
+   // (AMGT=auto's value checks), the conversion and SpMV plan, the race
+   void prepare(int level, double choice_s, double convert_s, double race_s);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
    // Per-call trace (AMGT_TRACE): every plugin SpGEMM/SpMV in call order, written as CSV.

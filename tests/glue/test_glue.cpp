@@ -83,7 +83,9 @@ protected:
       amgt_glue_set_allocator(&a);
       amgt_glue_setup_begin();
       g_fail_alloc = false;
+      amgt_glue_cycle(1); // the matvecs of these tests are the V-cycle's unless they step out
    }
+   void TearDown() override { amgt_glue_cycle(-1); }
 };
 
 std::string stats_table()
@@ -133,6 +135,30 @@ TEST_F(Glue, TaggedLevelUsesItsScheduledPrecision)
    for (int i = 0; i < 64; ++i) differs = differs || y64[i] != y[i];
    EXPECT_TRUE(differs);
    amgt_glue_matrix_release(state);
+}
+
+// Outside a V-cycle (a Krylov method's matvec, the solver's residual check) a matrix the
+// schedule stores below fp64 is hypre's to multiply (fp64); an fp64 one stays with the plugin.
+TEST_F(Glue, OutsideTheCycleLowerPrecisionGoesToHypre)
+{
+   CsrMatrix           a = random_csr(48, 5, 9);
+   std::vector<double> x(48, 0.25), y(48, 0.0);
+   amgt_csr            v = view(a);
+   void*               s_h = nullptr; // level 2: fp16 in the cycle
+   void*               s_d = nullptr; // level 0: fp64
+   amgt_glue_matrix_tag(&s_h, 2, AMGT_ROLE_A);
+   amgt_glue_matrix_tag(&s_d, 0, AMGT_ROLE_A);
+   amgt_glue_cycle(-1); // step out of the fixture's cycle
+   EXPECT_EQ(amgt_glue_spmv(&s_h, &v, 1.0, x.data(), 0.0, y.data()), 0);
+   EXPECT_EQ(amgt_glue_spmv(&s_d, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   std::vector<double> ref(48, 0.0);
+   amgt::csr_spmv_ref(a.view(), 1.0, x.data(), 0.0, ref.data());
+   for (int i = 0; i < 48; ++i) EXPECT_EQ(y[i], ref[i]) << i; // small integers: exact in fp64
+   EXPECT_NE(stats_table().find("spmv-outside-cycle-fp64="), std::string::npos) << stats_table();
+   amgt_glue_cycle(1); // back in: the fp16 matrix is the plugin's again
+   EXPECT_EQ(amgt_glue_spmv(&s_h, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   amgt_glue_matrix_release(s_h);
+   amgt_glue_matrix_release(s_d);
 }
 
 TEST_F(Glue, ConversionIsCachedAndInvalidatedBySetupAndNewArrays)
