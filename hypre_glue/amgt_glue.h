@@ -97,11 +97,15 @@ void amgt_glue_matrix_prepare(void **state_slot, const amgt_csr *A);
 void amgt_glue_setup_begin(void);
 void amgt_glue_set_setup_level(int level);
 
-/* +1 when a BoomerAMG V-cycle starts, -1 when it ends. Inside a cycle a matrix's matvec runs
- * in its level's precision (the schedule, or auto's choice); outside (Krylov matvecs, the
- * solver's residual check) a matrix stored below fp64 is handed to hypre, so the outer
- * iteration stays in fp64. */
-void amgt_glue_cycle(int delta);
+/* A BoomerAMG V-cycle starts (index: its number within the solve call, 0 first) or ends.
+ * Inside a cycle a matrix's matvec runs in its level's precision (the schedule, or auto's
+ * choice), except the finest level's operator from the second cycle of a solve on; outside
+ * (Krylov matvecs, the solver's residual check) a matrix stored below fp64 is handed to
+ * hypre. So a Krylov method preconditioned by BoomerAMG keeps fp64 matvecs, and BoomerAMG
+ * as a solver converges to the fp64 operator's solution: the fixed point of a stationary
+ * iteration is that of the operator its residuals use. */
+void amgt_glue_cycle_begin(int index);
+void amgt_glue_cycle_end(void);
 
 /* y = alpha*A*x + beta*y (hypre has already copied b into y). x has A->ncols entries and
  * y A->nrows entries (hypre's work vectors may be longer: the tail is never touched). */

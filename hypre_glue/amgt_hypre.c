@@ -237,15 +237,15 @@ hypre_AMGTSetSetupLevel(HYPRE_Int level)
 }
 
 void
-hypre_AMGTCycleBegin(void)
+hypre_AMGTCycleBegin(HYPRE_Int index)
 {
-   if (amgt_active()) { amgt_glue_cycle(1); }
+   if (amgt_active()) { amgt_glue_cycle_begin((int) index); }
 }
 
 void
 hypre_AMGTCycleEnd(void)
 {
-   if (amgt_active()) { amgt_glue_cycle(-1); }
+   if (amgt_active()) { amgt_glue_cycle_end(); }
 }
 
 static void

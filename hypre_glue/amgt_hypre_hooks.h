@@ -12,8 +12,9 @@ extern "C" {
 
 void hypre_AMGTSetupBegin(void);
 void hypre_AMGTSetSetupLevel(HYPRE_Int level);
-/* Around one BoomerAMG V-cycle (hypre_BoomerAMGSolve): inside it the level schedule applies. */
-void hypre_AMGTCycleBegin(void);
+/* Around one BoomerAMG V-cycle of hypre_BoomerAMGSolve, index = the cycle's number in that
+ * solve (0 first): inside it the level schedule applies. */
+void hypre_AMGTCycleBegin(HYPRE_Int index);
 void hypre_AMGTCycleEnd(void);
 void hypre_AMGTFinalize(void);
 

@@ -85,9 +85,12 @@ struct Context
    long                  epoch         = 0;
    Stats*                stats         = nullptr;
    LevelFloors*          floors        = nullptr; // AMGT=auto only
-   // Inside a BoomerAMG V-cycle (amgt_glue_cycle). Outside, an SpMV whose matrix is stored
-   // below fp64 goes to hypre (fp64): Krylov matvecs and residual checks keep fp64.
+   // Inside a BoomerAMG V-cycle (amgt_glue_cycle_begin), and the first of its solve call.
+   // Outside a cycle an SpMV whose matrix is stored below fp64 goes to hypre (fp64): Krylov
+   // matvecs and residual checks keep fp64; so does the finest level's operator in later
+   // cycles of a solve (see amgt_glue.h).
    bool                  in_cycle      = false;
+   bool                  first_cycle   = false;
 };
 
 // One line on stderr per distinct text (glue.cpp), for problems worth telling once.

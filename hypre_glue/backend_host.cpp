@@ -257,11 +257,20 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
    }
    const int             level  = state.level;
    const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
-   if (!ctx.in_cycle && choice.precision != Precision::fp64)
+   if (choice.precision != Precision::fp64)
    {
-      // a Krylov matvec or a residual check on a matrix the cycle runs in lower precision
-      ctx.stats->fallback(level, "spmv-outside-cycle-fp64");
-      return 0;
+      if (!ctx.in_cycle)
+      {
+         // a Krylov matvec or a residual check on a matrix the cycle runs in lower precision
+         ctx.stats->fallback(level, "spmv-outside-cycle-fp64");
+         return 0;
+      }
+      if (level == 0 && state.role == AMGT_ROLE_A && !ctx.first_cycle)
+      {
+         // a later cycle of a multi-cycle solve: the finest operator decides the fixed point
+         ctx.stats->fallback(level, "spmv-later-cycle-fp64");
+         return 0;
+      }
    }
    if (A.on_device) { return device_spmv(ctx, state, A, alpha, x, beta, y); }
    return with_precision(choice.precision, [&](auto tag) {

@@ -41,6 +41,7 @@ struct Global
    std::atomic<long> epoch{1};
    std::atomic<int>  setup_level{-1};
    std::atomic<int>  cycle_depth{0}; // > 0 inside a BoomerAMG V-cycle
+   std::atomic<int>  cycle_index{0}; // the current (innermost) cycle's number in its solve
    Stats          stats;
    LevelFloors    floors;
    std::string    trace_path; // AMGT_TRACE
@@ -132,6 +133,7 @@ Context context()
    ctx.stats     = &g.stats;
    ctx.floors    = &g.floors;
    ctx.in_cycle  = g.cycle_depth.load() > 0;
+   ctx.first_cycle = ctx.in_cycle && g.cycle_index.load() == 0;
    return ctx;
 }
 
@@ -239,11 +241,23 @@ void amgt_glue_set_setup_level(int level)
    }
 }
 
-void amgt_glue_cycle(int delta)
+void amgt_glue_cycle_begin(int index)
 {
    try
    {
-      global().cycle_depth.fetch_add(delta > 0 ? 1 : -1);
+      global().cycle_depth.fetch_add(1);
+      global().cycle_index.store(index);
+   }
+   catch (...)
+   {
+   }
+}
+
+void amgt_glue_cycle_end(void)
+{
+   try
+   {
+      if (global().cycle_depth.fetch_sub(1) <= 0) { global().cycle_depth.store(0); }
    }
    catch (...)
    {

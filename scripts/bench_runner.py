@@ -11,6 +11,7 @@ Modes (--modes, comma-separated):
   vendor   AMGT=off, vendor kernels (--vendor-spgemm 1 --vendor-spmv 1; cuSPARSE in GPU
            builds; without effect in CPU builds, where it is dropped: stock runs once)
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
+  mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total), the faster of stock and vendor;
 a speedup is stock best time / mode time (> 1: faster than stock).
 
@@ -49,6 +50,10 @@ MODES = {
     "fp64": {"label": "fp64", "amgt": "fp64", "vendor": 0, "stock": False},
     "mixed": {"label": "mixed", "amgt": "mixed", "vendor": 0, "stock": False},
     "auto": {"label": "auto", "amgt": "auto", "vendor": 0, "stock": False},
+    # the finest level below fp64 inside the V-cycle too (Krylov matvecs stay fp64): every
+    # level fp16, unguarded (mixed-h) or guarded per matrix (auto-h)
+    "mixed-h": {"label": "mixed-h", "amgt": "mixed", "vendor": 0, "stock": False, "levels": "h"},
+    "auto-h": {"label": "auto-h", "amgt": "auto", "vendor": 0, "stock": False, "levels": "h"},
 }
 ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor"}
 RESERVED = {"--repeat", "--json", "--vendor-spgemm", "--vendor-spmv", "--help", "-h"}
@@ -284,6 +289,8 @@ class Runner:
     def env_for(self, mode, stats):
         env = dict(os.environ)
         env["AMGT"] = MODES[mode]["amgt"]
+        if "levels" in MODES[mode]:
+            env["AMGT_LEVELS"] = MODES[mode]["levels"]
         env.pop("AMGT_STATS", None)  # statistics synchronise on the GPU: never in timed runs
         if stats:
             env["AMGT_STATS"] = "1"

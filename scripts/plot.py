@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 SETUP_COLOR = "#4c72b0"
 SOLVE_COLOR = "#dd8452"
 MODE_COLORS = {"stock": "#7f7f7f", "vendor": "#bcbd22", "fp64": "#1f77b4", "mixed": "#2ca02c",
-               "auto": "#9467bd"}
+               "auto": "#9467bd", "mixed-h": "#17becf", "auto-h": "#e377c2"}
 FAIL_SHORT = {"not-converged": "no conv.", "hypre-error": "hypre err", "input-error": "input err",
               "timeout": "timeout", "crashed": "crashed", "no-result": "no result", "failed": "failed"}
 

@@ -83,9 +83,9 @@ protected:
       amgt_glue_set_allocator(&a);
       amgt_glue_setup_begin();
       g_fail_alloc = false;
-      amgt_glue_cycle(1); // the matvecs of these tests are the V-cycle's unless they step out
+      amgt_glue_cycle_begin(0); // the matvecs of these tests are the V-cycle's unless they step out
    }
-   void TearDown() override { amgt_glue_cycle(-1); }
+   void TearDown() override { amgt_glue_cycle_end(); }
 };
 
 std::string stats_table()
@@ -148,14 +148,14 @@ TEST_F(Glue, OutsideTheCycleLowerPrecisionGoesToHypre)
    void*               s_d = nullptr; // level 0: fp64
    amgt_glue_matrix_tag(&s_h, 2, AMGT_ROLE_A);
    amgt_glue_matrix_tag(&s_d, 0, AMGT_ROLE_A);
-   amgt_glue_cycle(-1); // step out of the fixture's cycle
+   amgt_glue_cycle_end(); // step out of the fixture's cycle
    EXPECT_EQ(amgt_glue_spmv(&s_h, &v, 1.0, x.data(), 0.0, y.data()), 0);
    EXPECT_EQ(amgt_glue_spmv(&s_d, &v, 1.0, x.data(), 0.0, y.data()), 1);
    std::vector<double> ref(48, 0.0);
    amgt::csr_spmv_ref(a.view(), 1.0, x.data(), 0.0, ref.data());
    for (int i = 0; i < 48; ++i) EXPECT_EQ(y[i], ref[i]) << i; // small integers: exact in fp64
    EXPECT_NE(stats_table().find("spmv-outside-cycle-fp64="), std::string::npos) << stats_table();
-   amgt_glue_cycle(1); // back in: the fp16 matrix is the plugin's again
+   amgt_glue_cycle_begin(0); // back in: the fp16 matrix is the plugin's again
    EXPECT_EQ(amgt_glue_spmv(&s_h, &v, 1.0, x.data(), 0.0, y.data()), 1);
    amgt_glue_matrix_release(s_h);
    amgt_glue_matrix_release(s_d);

@@ -68,9 +68,9 @@ protected:
       amgt_allocator a{test_alloc, test_release, nullptr, nullptr};
       amgt_glue_set_allocator(&a);
       amgt_glue_setup_begin();
-      amgt_glue_cycle(1); // the matvecs of these tests are the V-cycle's
+      amgt_glue_cycle_begin(0); // the matvecs of these tests are the V-cycle's
    }
-   void TearDown() override { amgt_glue_cycle(-1); }
+   void TearDown() override { amgt_glue_cycle_end(); }
 };
 
 double max_rel_error(const std::vector<double>& y, const std::vector<double>& ref)
