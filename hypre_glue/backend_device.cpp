@@ -143,6 +143,22 @@ device::Allocator device_allocator(const Context& ctx)
    return a;
 }
 
+// A buffer's array becomes hypre's (a product's output, freed by hypre itself): the block
+// cache and the memory cap forget it. The block may be larger than the buffer (a size class
+// of the cache); hypre frees it whole.
+template <class T>
+T* hand_over(device::Buffer<T>& b)
+{
+   T* p = b.release();
+   if (p)
+   {
+      CappedAllocator& ca = capped_allocator();
+      ca.cache.disown(p);
+      ca.cap.forget(p);
+   }
+   return p;
+}
+
 device::Stream stream_of(const Context& ctx)
 {
    if (ctx.allocator_ref && ctx.allocator_ref->compute_stream)
@@ -532,10 +548,10 @@ int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amg
             return 0; // the buffers go back to hypre's allocator; recompute higher
          }
          C.nnz     = static_cast<int>(nnz);
-         C.row_ptr = row_ptr.release();
+         C.row_ptr = hand_over(row_ptr);
          // zero-length arrays: hypre accepts NULL for them
-         C.col = col.release();
-         C.val = val.release();
+         C.col = hand_over(col);
+         C.val = hand_over(val);
          ctx.stats->spgemm(level, timer.seconds(), "gpu", p);
          return 1;
       });

@@ -51,10 +51,27 @@ void* BlockCache::alloc(size_t bytes)
       p = source_.alloc(cls, source_.ctx);
    }
    if (!p) return nullptr;
+   // a fresh block of the source: whatever was known of this address belonged to a block
+   // that left the cache's hands and has been freed since
+   if (auto it = live_blocks_.find(p); it != live_blocks_.end())
+   {
+      live_ -= it->second;
+      live_blocks_.erase(it);
+   }
    live_ += cls;
    live_blocks_.emplace(p, cls);
    ++fresh_;
    return p;
+}
+
+void BlockCache::disown(void* ptr)
+{
+   if (!ptr) return;
+   std::lock_guard<std::mutex> lock(mutex_);
+   auto it = live_blocks_.find(ptr);
+   if (it == live_blocks_.end()) return;
+   live_ -= it->second;
+   live_blocks_.erase(it);
 }
 
 void BlockCache::release(void* ptr)

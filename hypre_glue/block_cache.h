@@ -52,6 +52,9 @@ public:
    // Takes back a block from alloc (nullptr: nothing): cached, or given back to the source
    // when the cache would pass its bound. A pointer it never handed out goes to the source.
    void release(void* ptr);
+   // Forgets a block from alloc whose ownership left the plugin (a product's arrays handed
+   // to hypre, which frees them itself): neither cached nor given back later.
+   void disown(void* ptr);
    // Gives every cached block back to the source.
    void trim();
 

@@ -141,6 +141,37 @@ TEST(BlockCache, RefusalGivesTheCacheBackAndRetries)
    cache.release(nullptr); // nothing
 }
 
+// A block handed over (disown) is neither cached nor given back; when its owner frees it and
+// the source hands out the same address again, the cache takes it as a new block of the new
+// size (a stale size would let a later, larger request reuse a smaller block).
+TEST(BlockCache, DisownedBlocksAndReusedAddresses)
+{
+   CountingSource src;
+   BlockCache     cache(src.source(), size_t{1} << 30);
+   void*          a = cache.alloc(300); // class 512
+   ASSERT_NE(a, nullptr);
+   cache.disown(a);
+   EXPECT_EQ(cache.live_bytes(), 0u);
+   cache.release(a); // unknown now: straight back to the source (here: "hypre frees it")
+   EXPECT_EQ(src.releases, 1);
+   EXPECT_EQ(cache.cached_bytes(), 0u);
+
+   // the stale-address case without disown: the block leaves through release() of its new
+   // owner, the source reuses the address for a larger block
+   void* b = cache.alloc(300);
+   ASSERT_NE(b, nullptr);
+   CountingSource::release(b, &src); // freed behind the cache's back
+   void* c = cache.alloc(5000);      // the source may return the same address
+   ASSERT_NE(c, nullptr);
+   EXPECT_EQ(cache.live_bytes(), BlockCache::size_class(5000) + (c == b ? 0 : BlockCache::size_class(300)));
+   cache.release(c);
+   EXPECT_EQ(cache.cached_bytes(), BlockCache::size_class(5000));
+   void* d = cache.alloc(5000); // reused with its true class
+   EXPECT_EQ(d, c);
+   cache.release(d);
+   cache.trim();
+}
+
 // The memory cap sits under the cache (as in the device backend): cached blocks count as
 // held, and a refusal by the cap empties the cache before the plugin gives up.
 TEST(BlockCache, UnderTheMemoryCap)
