@@ -116,9 +116,10 @@ int32_t spmv_tile_lanes(double mean_tiles_per_block_row);
 // and the number of block rows (rule and measurements in spmv_device.cu).
 int32_t spmv_entry_lanes(double mean_entries_per_block_row, int64_t block_rows);
 
-// Automatic choice between the CUDA-core paths (choose_spmv_path): cuda_core_tiles for tiles
-// of at least this fill in block rows of at most this many tiles on average, else
-// cuda_core_entries (block rows of at most kSpmvEntryMaxTiles tiles), else cuda_core.
+// Automatic choice between the CUDA-core paths (choose_spmv_path): in block rows of at most
+// kSpmvTileMaxMeanTiles tiles on average, cuda_core_tiles for a fill in [kSpmvTileMinFill,
+// kDenseTileNnz) and cuda_core for denser tiles; else cuda_core_entries (block rows of at
+// most kSpmvEntryMaxTiles tiles), else cuda_core.
 constexpr double kSpmvTileMinFill      = 3.5;
 constexpr double kSpmvTileMaxMeanTiles = 8.0;
 

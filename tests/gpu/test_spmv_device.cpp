@@ -491,7 +491,7 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    const std::vector<Case> cases{
       {"laplacian", laplacian_2d(61, 67), dev::SpmvPath::automatic},
       {"block_tridiagonal", block_tridiagonal(2002, Fill::small_int, 1),
-       dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core_tiles},
+       dev::kSpmvAutoTensorCore ? dev::SpmvPath::tensor_core : dev::SpmvPath::cuda_core}, // full tiles
       {"irregular", irregular(Fill::small_int, 2), dev::SpmvPath::cuda_core_balanced},
       {"wide_row", wide_row(Fill::small_int, 3), dev::SpmvPath::cuda_core_balanced},
       {"no_entries", from_entries(9, 5, {}), dev::SpmvPath::cuda_core}};
@@ -514,7 +514,7 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
       {
          expected = hs.fill >= dev::kSpmvTileMinFill &&
                             static_cast<double>(hs.tiles) / hm.block_rows() <= dev::kSpmvTileMaxMeanTiles
-                        ? dev::SpmvPath::cuda_core_tiles
+                        ? (hs.fill >= kDenseTileNnz ? dev::SpmvPath::cuda_core : dev::SpmvPath::cuda_core_tiles)
                         : dev::SpmvPath::cuda_core_entries;
       }
       if (expected == dev::SpmvPath::tensor_core && std::is_same_v<V, float>)
@@ -546,6 +546,11 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp32, st), dev::SpmvPath::cuda_core_entries);
    st.nnz = 4000, st.mean_tiles_per_block_row = 8.0, st.max_tiles_per_block_row = 9; // fill 4
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core_tiles);
+   st.nnz = 10000; // fill 10: dense tiles in short rows, a lane per tile row
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp16, st), dev::SpmvPath::cuda_core);
+   st.nnz = 9990; // fill 9.99
+   EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core_tiles);
+   st.nnz = 4000;
    st.mean_tiles_per_block_row = 8.5; // longer rows: one entry per lane
    EXPECT_EQ(dev::choose_spmv_path(Precision::fp64, st), dev::SpmvPath::cuda_core_entries);
    st.nnz = 3400, st.mean_tiles_per_block_row = 4.0; // fill 3.4 < kSpmvTileMinFill
