@@ -29,6 +29,16 @@ Allocator runtime_allocator()
    return a;
 }
 
+DeviceLimits device_limits()
+{
+   int dev = 0;
+   AMGT_DEVICE_CHECK(cudaGetDevice(&dev));
+   DeviceLimits l;
+   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, dev));
+   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+   return l;
+}
+
 void check(int status, const char* what, const char* file, int line)
 {
    if (status == static_cast<int>(cudaSuccess)) { return; }

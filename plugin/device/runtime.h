@@ -29,6 +29,14 @@ struct Allocator
 // cudaMalloc/cudaFree, for tests and benchmarks outside hypre.
 Allocator runtime_allocator();
 
+// What launch configurations need of the current device.
+struct DeviceLimits
+{
+   int sms        = 1;         // multiprocessors
+   int smem_optin = 48 * 1024; // most dynamic shared memory a block may ask for (opt-in)
+};
+DeviceLimits device_limits();
+
 // Throws amgt::Error naming the call and the CUDA error; clears the sticky last error so
 // it cannot leak into an unrelated later launch.
 void check(int status, const char* what, const char* file, int line);

@@ -632,22 +632,6 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    }
 }
 
-struct DeviceLimits
-{
-   int sms        = 1;
-   int smem_optin = 48 * 1024;
-};
-
-DeviceLimits device_limits()
-{
-   int dev = 0;
-   AMGT_DEVICE_CHECK(cudaGetDevice(&dev));
-   DeviceLimits l;
-   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, dev));
-   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-   return l;
-}
-
 // Launches tier k of pass 1 or 2 over its list: rows = the list's length when the host
 // knows it (pass 2), else an upper bound (pass 1 reads the length from device memory, the
 // grid walks the list). Returns false if the tier's shared memory does not fit the device

@@ -1053,23 +1053,6 @@ inline unsigned blocks_for(int64_t n, int threads = kThreads)
    return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
-struct DeviceLimits
-{
-   int sms        = 1;
-   int smem_optin = 48 * 1024;
-};
-
-DeviceLimits device_limits()
-{
-   int dev = 0;
-   AMGT_DEVICE_CHECK(cudaGetDevice(&dev));
-   DeviceLimits l;
-   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, dev));
-   AMGT_DEVICE_CHECK(
-       cudaDeviceGetAttribute(&l.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-   return l;
-}
-
 // Allows `dyn` bytes of dynamic shared memory (opt-in above 48 KB); false if it cannot fit.
 template <class Kernel>
 bool fits_shared(Kernel kernel, size_t dyn, const DeviceLimits& lim)

@@ -3,6 +3,7 @@
 // that overflowed, and the statistics table says why. Its own process: the configuration is
 // read once per process (AMGT=auto, floor d,s,h).
 #include "amgt_glue.h"
+#include "glue/glue_test_util.h"
 
 #include "mbsr/mbsr.h"
 #include "spgemm/spgemm.h"
@@ -26,51 +27,16 @@ const bool g_environment_set = [] {
    return true;
 }();
 
-// Tridiagonal n x n: diag d, off-diagonals o; with neumann, the end rows get d + o so that
-// every row sums to zero (the singular 1D Neumann Laplacian for d = 2, o = -1).
-CsrMatrix tridiag(int n, double d, double o, bool neumann = false)
-{
-   CsrMatrix a;
-   a.nrows = a.ncols = n;
-   a.row_ptr.push_back(0);
-   for (int i = 0; i < n; ++i)
-   {
-      a.col.push_back(i);
-      a.val.push_back(neumann && (i == 0 || i == n - 1) ? d + o : d);
-      if (i > 0) { a.col.push_back(i - 1); a.val.push_back(o); }
-      if (i < n - 1) { a.col.push_back(i + 1); a.val.push_back(o); }
-      a.row_ptr.push_back(static_cast<int>(a.col.size()));
-   }
-   return a;
-}
+using amgt::test::stats_table;
+using amgt::test::tridiag;
 
 amgt_csr view(const CsrMatrix& a)
 {
-   return amgt_csr{a.nrows, a.ncols, static_cast<int>(a.col.size()), a.row_ptr.data(),
-                   a.col.data(), a.val.data(), 0, nullptr};
+   return amgt::test::host_view(a);
 }
 
-void* test_alloc(size_t bytes, int) { return std::malloc(bytes); }
-void  test_release(void* p, int) { std::free(p); }
-
-std::string stats_table()
+class GlueAuto : public amgt::test::GlueInCycle
 {
-   ::testing::internal::CaptureStdout();
-   amgt_glue_print_stats(0, 1);
-   return ::testing::internal::GetCapturedStdout();
-}
-
-class GlueAuto : public ::testing::Test
-{
-protected:
-   void SetUp() override
-   {
-      amgt_allocator a{test_alloc, test_release, nullptr, nullptr};
-      amgt_glue_set_allocator(&a);
-      amgt_glue_setup_begin();
-      amgt_glue_cycle_begin(0); // the matvecs of these tests are the V-cycle's
-   }
-   void TearDown() override { amgt_glue_cycle_end(); }
 };
 
 double max_rel_error(const std::vector<double>& y, const std::vector<double>& ref)

@@ -1,6 +1,7 @@
 // Which matvecs a schedule that lowers the finest level may run below fp64 (amgt_glue.h,
 // amgt_glue_cycle_begin): AMGT=mixed AMGT_LEVELS=h, fixed for this binary before main.
 #include "amgt_glue.h"
+#include "glue/glue_test_util.h"
 
 #include "mbsr/mbsr.h"
 #include "spmv/spmv.h"
@@ -22,50 +23,29 @@ const bool g_environment_set = [] {
    return true;
 }();
 
-// 40 x 40 tridiagonal (4, -1) with values exact in fp16.
+using amgt::test::stats_table;
+
+// n x n tridiagonal (4, -1): values exact in fp16.
 CsrMatrix tridiag(int n)
 {
-   CsrMatrix a;
-   a.nrows = a.ncols = n;
-   a.row_ptr.push_back(0);
-   for (int i = 0; i < n; ++i)
-   {
-      for (int j : {i - 1, i, i + 1})
-      {
-         if (j < 0 || j >= n) continue;
-         a.col.push_back(j);
-         a.val.push_back(j == i ? 4.0 : -1.0);
-      }
-      a.row_ptr.push_back(static_cast<int>(a.col.size()));
-   }
-   return a;
+   return amgt::test::tridiag(n, 4.0, -1.0);
 }
 
 amgt_csr view(const CsrMatrix& a)
 {
-   return amgt_csr{a.nrows, a.ncols, static_cast<int>(a.col.size()), a.row_ptr.data(),
-                   a.col.data(), a.val.data(), 0, nullptr};
+   return amgt::test::host_view(a);
 }
 
-void* test_alloc(size_t bytes, int) { return std::malloc(bytes); }
-void  test_release(void* p, int) { std::free(p); }
-
-std::string stats_table()
-{
-   ::testing::internal::CaptureStdout();
-   amgt_glue_print_stats(0, 1);
-   return ::testing::internal::GetCapturedStdout();
-}
-
-class GlueCycle : public ::testing::Test
+// These tests place their matvecs inside or outside cycles themselves.
+class GlueCycle : public amgt::test::GlueInCycle
 {
 protected:
    void SetUp() override
    {
-      amgt_allocator a{test_alloc, test_release, nullptr, nullptr};
-      amgt_glue_set_allocator(&a);
-      amgt_glue_setup_begin();
+      GlueInCycle::SetUp();
+      amgt_glue_cycle_end();
    }
+   void TearDown() override {}
 };
 
 TEST_F(GlueCycle, FinestOperatorBelowFp64OnlyInTheFirstCycle)

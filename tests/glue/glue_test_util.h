@@ -1,0 +1,66 @@
+// Shared by the glue's test binaries that drive it through its C API on host arrays.
+#pragma once
+
+#include "amgt_glue.h"
+
+#include "mbsr/mbsr.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace amgt::test {
+
+// Tridiagonal n x n: diag d, off-diagonals o; with neumann, the end rows get d + o so that
+// every row sums to zero (the singular 1D Neumann Laplacian for d = 2, o = -1).
+inline CsrMatrix tridiag(int n, double d, double o, bool neumann = false)
+{
+   CsrMatrix a;
+   a.nrows = a.ncols = n;
+   a.row_ptr.push_back(0);
+   for (int i = 0; i < n; ++i)
+   {
+      a.col.push_back(i);
+      a.val.push_back(neumann && (i == 0 || i == n - 1) ? d + o : d);
+      if (i > 0) { a.col.push_back(i - 1); a.val.push_back(o); }
+      if (i < n - 1) { a.col.push_back(i + 1); a.val.push_back(o); }
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   return a;
+}
+
+// The glue's view of a host CSR matrix (no owner: nothing to race against).
+inline amgt_csr host_view(const CsrMatrix& a)
+{
+   return amgt_csr{a.nrows, a.ncols, static_cast<int>(a.col.size()), a.row_ptr.data(),
+                   a.col.data(), a.val.data(), 0, nullptr};
+}
+
+inline void* host_alloc(size_t bytes, int) { return std::malloc(bytes); }
+inline void  host_release(void* p, int) { std::free(p); }
+
+// The AMGT_STATS table as amgt_glue_print_stats prints it.
+inline std::string stats_table()
+{
+   ::testing::internal::CaptureStdout();
+   amgt_glue_print_stats(0, 1);
+   return ::testing::internal::GetCapturedStdout();
+}
+
+// A fresh setup epoch with the host allocator; the test's matvecs run inside a V-cycle (the
+// first of its solve) unless it steps out.
+class GlueInCycle : public ::testing::Test
+{
+protected:
+   void SetUp() override
+   {
+      amgt_allocator a{host_alloc, host_release, nullptr, nullptr};
+      amgt_glue_set_allocator(&a);
+      amgt_glue_setup_begin();
+      amgt_glue_cycle_begin(0);
+   }
+   void TearDown() override { amgt_glue_cycle_end(); }
+};
+
+} // namespace amgt::test
