@@ -129,8 +129,9 @@ int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const am
 // HYPRE_Finalize: gives the plugin's cached device blocks back to hypre.
 void device_finalize();
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
-int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
-                const double* x, double beta, double* y);
+// choice: the matrix's SpMV precision, as backend_spmv found it (spmv_choice)
+int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                const PrecisionChoice& choice, double alpha, const double* x, double beta, double* y);
 int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                   MatrixState& state_b, const amgt_csr& B, amgt_csr_out& C);
 

@@ -471,16 +471,15 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
    ctx.stats->prepare(level, parts[0], parts[1], parts[2]);
 }
 
-int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
-                const double* x, double beta, double* y)
+int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                const PrecisionChoice& choice, double alpha, const double* x, double beta, double* y)
 {
-   const int             level  = state.level;
+   const int level = state.level;
    if (too_small_for_plugin(ctx, A))
    {
       ctx.stats->fallback(level, "spmv-small-matrix");
       return 0;
    }
-   const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
    if (remembered_for_stock(ctx, state, A, choice))
    {
       ctx.stats->fallback(level, "spmv-stock-faster");
@@ -605,8 +604,8 @@ ValueStats device_value_stats(const Context&, const amgt_csr&)
    AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
 }
 
-int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, double, const double*,
-                double, double*)
+int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&, double,
+                const double*, double, double*)
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");

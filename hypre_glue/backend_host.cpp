@@ -272,7 +272,7 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
          return 0;
       }
    }
-   if (A.on_device) { return device_spmv(ctx, state, A, alpha, x, beta, y); }
+   if (A.on_device) { return device_spmv(ctx, state, A, choice, alpha, x, beta, y); }
    return with_precision(choice.precision, [&](auto tag) {
       using V            = decltype(tag);
       const Mbsr<V>& m   = host_mbsr<V>(ctx, state, A, level, choice.scaled);

@@ -329,7 +329,6 @@ struct HashMeta
    int32_t            max_tiles;
    unsigned long long dense_tiles;
    int32_t            tier_rows[kConversionTiers]; // block rows in each tier's list
-   int32_t            tier_cursor[kConversionTiers];
 };
 
 // Tier k serves block rows of E entries with lo < E <= hi: G threads per block row (a warp or
@@ -420,19 +419,10 @@ __global__ void classify_rows(const int32_t* row_ptr, int32_t nrows, int64_t nnz
    if (flags) atomicOr(&meta->flags, flags);
    __syncthreads();
    if (threadIdx.x < kConversionTiers && local[threadIdx.x] > 0)
-   {
-      base[threadIdx.x] = atomicAdd(&meta->tier_cursor[threadIdx.x], local[threadIdx.x]);
-      atomicAdd(&meta->tier_rows[threadIdx.x], local[threadIdx.x]);
-   }
+      base[threadIdx.x] = atomicAdd(&meta->tier_rows[threadIdx.x], local[threadIdx.x]);
    __syncthreads();
    if (tier >= 0) lists[static_cast<int64_t>(tier) * block_rows + base[tier] + rank] = static_cast<int32_t>(b);
    if (packed_row && b == 0) packed_row[block_rows] = nnz;
-}
-
-template <int kLog2T>
-__device__ __forceinline__ uint32_t key_slot(int32_t key)
-{
-   return (static_cast<uint32_t>(key) * 2654435769u) >> (32 - kLog2T); // Fibonacci hashing
 }
 
 // Slot of key, inserting it if absent; fresh = this call inserted it. The table is at most
@@ -441,7 +431,7 @@ template <int kLog2T>
 __device__ __forceinline__ int hash_insert(int32_t* keys, int32_t key, bool& fresh)
 {
    constexpr uint32_t kMask = (1u << kLog2T) - 1;
-   uint32_t           h     = key_slot<kLog2T>(key);
+   uint32_t           h     = group::hash_slot<kLog2T>(key);
    while (true)
    {
       const int32_t cur = *reinterpret_cast<volatile int32_t*>(&keys[h]);
@@ -468,7 +458,7 @@ template <int kLog2T>
 __device__ __forceinline__ int hash_find(const int32_t* keys, int32_t key)
 {
    constexpr uint32_t kMask = (1u << kLog2T) - 1;
-   uint32_t           h     = key_slot<kLog2T>(key);
+   uint32_t           h     = group::hash_slot<kLog2T>(key);
    while (keys[h] != key) h = (h + 1) & kMask;
    return static_cast<int>(h);
 }

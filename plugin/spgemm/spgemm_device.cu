@@ -306,12 +306,6 @@ __device__ void for_each_pair(const Scratch<G>& s, int t, int32_t as, int32_t ae
    }
 }
 
-template <int kLog2T>
-__device__ __forceinline__ uint32_t hash_slot(int32_t key)
-{
-   return (static_cast<uint32_t>(key) * 2654435769u) >> (32 - kLog2T);
-}
-
 // Inserts key with bitmap `map` (0 in pass 1). Returns true if this call created the slot.
 template <int kLog2T>
 __device__ __forceinline__ bool hash_insert(unsigned long long* table, int32_t key, uint32_t map)
@@ -319,7 +313,7 @@ __device__ __forceinline__ bool hash_insert(unsigned long long* table, int32_t k
    constexpr uint32_t kMask = (1u << kLog2T) - 1;
    const unsigned long long mine =
        (static_cast<unsigned long long>(static_cast<uint32_t>(key)) << 32) | map;
-   uint32_t h = hash_slot<kLog2T>(key);
+   uint32_t h = group::hash_slot<kLog2T>(key);
    while (true)
    {
       unsigned long long cur = *reinterpret_cast<volatile unsigned long long*>(&table[h]);
