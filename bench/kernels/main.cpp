@@ -1006,7 +1006,9 @@ struct Bench
          const dev::DeviceMbsr<double>& b = same ? mA : mB;
          r.fill_b                         = same ? r.fill_a : tile_fill(b);
          dev::SpgemmStats        st;
-         dev::DeviceMbsr<double> C = dev::spgemm<double>(mA, b, kStream, alloc, &st);
+         dev::DeviceMbsr<double> C = dev::spgemm<double>(mA, b, kStream, alloc, &st, opt.spgemm_path);
+         // "<path>:<kernel>": what --spgemm-path asked for and the numeric kernel it ran.
+         r.ours.path = std::string(dev::to_string(opt.spgemm_path)) + (st.pairs_kernel ? ":pairs" : ":ordered");
          r.tiles_c                 = C.num_tiles;
          r.intermediate_tiles      = st.intermediate_tiles;
          r.tc_products             = st.tc_tile_products;
@@ -1107,7 +1109,9 @@ struct Bench
       }
       if (r.ours.ok())
       {
-         ts.push_back(Timed{"ours SpGEMM", sampler([&] { return dev::spgemm<double>(mA, b, kStream, alloc); }), &r.ours});
+         ts.push_back(Timed{"ours SpGEMM",
+                            sampler([&] { return dev::spgemm<double>(mA, b, kStream, alloc, nullptr, opt.spgemm_path); }),
+                            &r.ours});
          ts.push_back(Timed{"csr_to_mbsr(A)", sampler([&] { return dev::csr_to_mbsr<double>(va, kStream, alloc); }),
                             nullptr, &r.conv_a});
          // A*A: the library converts A once (the mBSR copy is cached on the matrix).
@@ -1147,9 +1151,9 @@ struct Bench
       }
       if (r.cusp.ok() && r.ours.ok())
       {
-         std::fprintf(stderr, "         cuSPARSE %.3f ms, hypre %.3f ms, ours %.3f ms (+conv %.3f ms)\n",
+         std::fprintf(stderr, "         cuSPARSE %.3f ms, hypre %.3f ms, ours %.3f ms (%s; +conv %.3f ms)\n",
                       r.cusp.t.median_ms, r.hypre.ok() ? r.hypre.t.median_ms : 0.0, r.ours.t.median_ms,
-                      r.conv_ok ? r.ours_with_conversions_ms() : 0.0);
+                      r.ours.path.c_str(), r.conv_ok ? r.ours_with_conversions_ms() : 0.0);
       }
       check_device("after SpGEMM measurements");
       spgemm.push_back(r);

@@ -130,6 +130,26 @@ Options parse_options(int argc, const char* const* argv)
          else if (v == "fp16") o.precision = Precision::fp16;
          else throw UsageError("--precision expects fp64, fp32 or fp16");
       }
+      else if (a == "--spgemm-path")
+      {
+         const std::string v     = value();
+         bool              known = false;
+         for (device::SpgemmPath p : {device::SpgemmPath::automatic, device::SpgemmPath::cuda_core,
+                                      device::SpgemmPath::cuda_core_pairs,
+                                      device::SpgemmPath::tensor_core})
+         {
+            if (v == device::to_string(p))
+            {
+               o.spgemm_path = p;
+               known         = true;
+            }
+         }
+         if (!known)
+         {
+            throw UsageError("--spgemm-path expects automatic, cuda_core, cuda_core_pairs or "
+                             "tensor_core");
+         }
+      }
       else if (a == "--flush-l2")
       {
          o.flush_l2 = true;
@@ -206,6 +226,9 @@ void print_usage(std::FILE* out)
 "  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"
 "  --tile-lanes N        SpMV: lanes per block row of ours forced to cuda_core_tiles and to\n"
 "                        cuda_core_entries (4, 8, 16, 32; default 0: the plans' rules)\n"
+"  --spgemm-path P       automatic (default) | cuda_core | cuda_core_pairs | tensor_core:\n"
+"                        amgt::device::SpgemmPath of ours' fp64 SpGEMM; the kernel it ran\n"
+"                        (pairs or ordered) is printed per product\n"
 "  --precision P         fp64 (default) | fp32 | fp16: storage precision of ours' SpMV (all\n"
 "                        paths, checked against fp64 with a normwise tolerance of the\n"
 "                        precision) and, for fp16, also ours' fp16 SpGEMM forced to\n"

@@ -3,6 +3,7 @@
 
 #include "bench_common.h"
 #include "common/precision.h"
+#include "spgemm/spgemm_device.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -34,6 +35,9 @@ struct Options
    // Storage precision of ours (SpMV: every path; SpGEMM: fp16 adds the fp16 tensor-core and
    // CUDA-core products). cuSPARSE and hypre stay fp64 CSR. fp64 = the original output.
    Precision   precision      = Precision::fp64;
+   // Numeric kernel / tile paths of ours' fp64 SpGEMM (checked and timed); the --precision
+   // fp16 products keep their forced cuda_core / tensor_core pair.
+   device::SpgemmPath spgemm_path = device::SpgemmPath::automatic;
    std::string json;
    uint64_t    seed = 20240611;
    bool        help = false;

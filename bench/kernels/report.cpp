@@ -285,17 +285,19 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
       "== SpGEMM  C = A*B  (fp64; ms, median over samples; cuSPARSE includes its buffer and output "
       "allocations, hypre and ours their internal ones)\n"
       "   ours = amgt::device::spgemm on mBSR inputs; convA/convB = csr_to_mbsr; back = C to CSR "
-      "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n");
+      "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n"
+      "   ours kernel = --spgemm-path:numeric kernel that ran (pairs = atomics over flattened tile pairs, "
+      "ordered = per A tile, tensor cores for dense tiles)\n");
    std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s | %8s %8s %8s %9s | "
-                     "%6s %6s %6s %6s | %s\n",
+                     "%6s %6s %6s %6s | %-8s | %s\n",
                 "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", "cuSPARSE",
                 "hypre", "ours", "convA", "convB", "back", "ours+conv", "xcuSP", "xhypre", "xcuSP+", "xhyp+",
-                "ref");
+                "ref", "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
       const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
       std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s | %8s %8s %8s %9s | "
-                        "%6s %6s %6s %6s | %s\n",
+                        "%6s %6s %6s %6s | %-8s | %s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
@@ -307,7 +309,8 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    with > 0.0 ? fmt("%.3f", with).c_str() : "-", ratio_cell(r.cusp, r.ours).c_str(),
                    ratio_cell(r.hypre, r.ours).c_str(),
                    r.cusp.ok() ? ratio_cell(r.cusp.t.median_ms, with).c_str() : "-",
-                   r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-", r.reference.c_str());
+                   r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-", r.reference.c_str(),
+                   r.ours.path.empty() ? "-" : r.ours.path.c_str());
    }
    std::fprintf(out, "\n");
 }

@@ -74,7 +74,8 @@ struct SpgemmRecord
    int64_t     nnz_a = 0, nnz_b = 0, nnz_c = 0, tiles_c = 0;
    double      fill_a = 0.0, fill_b = 0.0, fill_c = 0.0;
    std::string reference;       // result every other is compared with
-   Meas        cusp, hypre, ours; // ours: spgemm on mBSR inputs only
+   Meas        cusp, hypre, ours; // ours: spgemm on mBSR inputs only; ours.path =
+                                  // "<--spgemm-path>:<pairs|ordered>" (the numeric kernel)
    bool        b_is_a  = false; // A*A: one input, converted once
    bool        conv_ok = false;
    Stats       conv_a, conv_b, back; // csr_to_mbsr(A), csr_to_mbsr(B), C back to CSR

@@ -10,7 +10,9 @@
 //      no bin for ub == 0. A block-local histogram plus one scatter pass (per-block ranks from
 //      shared atomics, one global atomic per bin and block to reserve a range) groups the rows
 //      of each bin into one list. Rows are independent, so the order inside a bin does not
-//      matter for the result (it is not deterministic, the output is).
+//      matter for the result (it is not deterministic, the output is). The same kernel counts
+//      A's dense tiles (popcount >= kDenseTileNnz) for SpgemmPath::automatic's choice of
+//      numeric kernel; the count travels with the bin counts in the one round trip below.
 //   2. Symbolic pass 1 counts the distinct output tiles of every row; exclusive scan (int64)
 //      gives C's block-row offsets; the numeric phase's bins are built from those counts; then
 //      the single host round trip reads C's tile count (to allocate C) and the bin counts.
@@ -18,7 +20,16 @@
 //      Pass 1 runs before the host knows how many rows each bin holds: every bin kernel is a
 //      grid-stride loop over its row list whose length it reads from device memory, launched
 //      with at most one wave of blocks (an empty bin costs one short launch, not a round trip).
-//   3. Numeric: one warp per block row of C.
+//   3. Numeric: one warp per block row of C, by one of two kernels for the whole product:
+//      the ordered kernel (numeric_kernel; tensor cores for dense A tiles, bit-identical to
+//      spgemm_ref on CUDA cores) or the pairs kernel (numeric_pairs_kernel; low-fill operands,
+//      atomics, order not fixed). SpgemmPath::automatic takes the pairs kernel when
+//      dense_a_tiles * kPairsDenseShare (16) < A's tiles, i.e. when fewer than 1/16 of A's
+//      tiles would reach the tensor cores at all. The ordered kernel's cost per A tile
+//      (sequential A tiles, ballots, 16 lanes per pair) is what low fill exposes; its
+//      tensor-core path is what high fill needs. 1/16 is a first guess, to be measured with
+//      amgt-kernel-bench --spgemm-path (fp32 has no tensor-core path: the same share then
+//      only stands for "fill high enough for 16 lanes per pair to be busy").
 //
 // Symbolic, bins 0..6: per-row open-addressing hash table in shared memory, T = 2^(8+b) slots of
 // 64 bits, key (block column J) in the high word, OR of the tile bitmaps in the low word;
@@ -52,7 +63,8 @@
 // row's products plus one binary search per A tile and window; windows jump over empty column
 // ranges, so rows with local support (PDE problems) need one or two windows.
 //
-// Numeric: one warp per block row, rows binned by C's tiles per row (<= 32, <= 128, longer).
+// Numeric, ordered kernel (numeric_kernel): one warp per block row, rows binned by C's tiles
+// per row (<= 32, <= 128, longer); the pairs kernel below uses the same bins and windows.
 // The warp accumulates in shared memory (acc_t[16] per output tile) for a window of at most
 // kCap consecutive output tiles of the row (32/128/256 by bin; longer rows take several
 // windows: each window restricts every B row to the window's block-column range with a binary
@@ -119,20 +131,54 @@
 //   The density rule is fp64's (>= kDenseTileNnz): the fp16 mma step costs the same at any
 //   fill and serves 8 products against the CUDA cores' 2 per step, so it may pay below 10;
 //   SpgemmPath::tensor_core lets the benchmark measure that before the rule moves.
-// Output: positions whose bit in C's bitmap is clear are written as exact zeros; the others get
-// acc_t rounded once to V. Partial tiles (n % 4 != 0) need no guard: the bits of rows and
-// columns past n are clear in A and B, so they are clear in C and nothing is read past a tile.
+//
+// Numeric, pairs kernel (numeric_pairs_kernel). On AMG setup products tiles hold 1.3-2.5
+// nonzeros: per A tile the ordered kernel's lanes see one short B row (4-10 tiles, most of
+// the warp idle) and each pair carries ~1 scalar product for 16 lanes. Instead the pairs
+// kernel flattens the row's pairs as the symbolic phase does ("Pair enumeration"): same bins,
+// windows, scol and acc as the ordered kernel, and per window the row's A tiles 32 at a time,
+// lane t holding A tile a0 + t: its B row restricted to the window's block-column range by two
+// binary searches (exact bounds: the flat index needs the slice's length; a single-window row
+// takes the whole B row), len_t = the slice's length. A warp inclusive scan gives the chunk's
+// total and pre[t] = exclusive prefix, staged with bstart[t] and the A bitmap in a per-warp
+// shared array (3 x 32 int32). Lane l then takes flat pairs f = l, l + 32, ... < total: A
+// tile = the last t with pre[t] <= f (binary search, <= 5 steps), B tile = bstart[t] + f -
+// pre[t]. A pair with an empty bitmap product is dropped; otherwise its output tile is found
+// by binary search in scol (missing: flag_error) and for every set A bit (r, k) and every set
+// B bit (k, c) the lane adds fl(a(r,k) * b(k,c)) to acc[pos*16 + 4r + c] with a shared-memory
+// atomicAdd (atom.shared.add.f64 / .f32). Only stored values are read (A: a_val + ta*16 + e,
+// B: b_val + tb*16 + 4k + c, the dense layouts). Several lanes may hit one accumulator entry
+// (different A tiles of the row), so the order of the additions is the hardware's: each
+// term is rounded once as a product and once as an addition, in no fixed order, which is
+// the contract change of this kernel (spgemm_device.h): bit-identical to spgemm_ref only when
+// every partial sum is exact (small integers), else within spgemm_pairs_tolerance
+// (tests/common/tolerances.h), and not bit-reproducible from run to run. half operands are
+// converted to float as D::load does; half x half products are exact in float. __syncwarp()
+// separates chunks (pre/bstart/amap are rewritten) and precedes the write-out (every atomic
+// of the window is visible). Each lane counts its pairs with a nonempty bitmap product; a
+// warp reduction adds them to Meta::cc_products (tc_products stays 0).
+// Shared memory per warp: kCap * 16 * sizeof(acc_t) + 4 kCap + 384 bytes, the ordered
+// kernel's size (its 32-entry Stage is also 384 bytes), so both run the same bins.
+//
+// Output (both kernels): positions whose bit in C's bitmap is clear are written as exact
+// zeros; the others get acc_t rounded once to V. Partial tiles (n % 4 != 0) need no guard: the
+// bits of rows and columns past n are clear in A and B, so they are clear in C and nothing is
+// read past a tile.
 //
 // Index arithmetic: block rows and tile positions are int32 (C is refused beyond 2^31-1
 // tiles); bounds, counts and offsets of the analysis and the scan are int64; value offsets are
-// (int64)tile * 16.
+// (int64)tile * 16. The pair count of one chunk of G A tiles (symbolic pair enumeration, pairs
+// kernel) is an int: it stays below 2^31 unless B block rows average 2^31 / G tiles.
 // Memory: all device memory from the Allocator (Buffer<T>); the stream is drained before any
 // temporary is released, on the error path too (StreamDrain below).
 //
 // Not done yet (candidates once profiles say so): several short block rows per warp in the
-// numeric phase (fine 7-point levels have ~22 output tiles per block row); a per-product
-// binary search in C's columns could become a lookup in the symbolic phase's hash table; the
-// fp16 density threshold (see above), measured with amgt-kernel-bench --precision fp16.
+// numeric phase (fine 7-point levels have ~22 output tiles per block row; the pairs kernel
+// leaves lanes idle when a row has fewer than 32 pairs); a per-product binary search in C's
+// columns could become a lookup in the symbolic phase's hash table; the fp16 density
+// threshold (see above), measured with amgt-kernel-bench --precision fp16; the automatic
+// rule's share 1/16 (a per-row choice between the kernels is possible but needs both in one
+// launch or per-kernel row lists).
 #include "spgemm/spgemm_device.h"
 
 #include "common/error.h"
@@ -169,6 +215,7 @@ struct Meta
    unsigned long long intermediate;
    unsigned long long tc_products;
    unsigned long long cc_products;
+   unsigned long long dense_a_tiles; // A tiles with popcount >= kDenseTileNnz (analysis)
    int32_t            error; // an internal inconsistency (a bug), never an input property
 };
 
@@ -193,6 +240,7 @@ struct Dev<double>
    __device__ static double store(double x) { return x; }
    __device__ static double zero() { return 0.0; }
    __device__ static double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
+   __device__ static double mul(double a, double b) { return __dmul_rn(a, b); }
 };
 
 template <>
@@ -203,6 +251,7 @@ struct Dev<float>
    __device__ static float store(float x) { return x; }
    __device__ static float zero() { return 0.0f; }
    __device__ static float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+   __device__ static float mul(float a, float b) { return __fmul_rn(a, b); }
 };
 
 template <>
@@ -221,6 +270,7 @@ struct Dev<half_t>
    }
    __device__ static half_t zero() { return half_t{0}; }
    __device__ static float  fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+   __device__ static float  mul(float a, float b) { return __fmul_rn(a, b); } // exact for halves
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -360,18 +410,26 @@ __global__ void analyze_rows(TilesView A, const int32_t* b_ptr, int32_t brows, i
 {
    __shared__ int                hist[kSymbolicBins];
    __shared__ unsigned long long sum;
+   __shared__ unsigned long long dense;
    if (threadIdx.x < kSymbolicBins) hist[threadIdx.x] = 0;
-   if (threadIdx.x == 0) sum = 0;
+   if (threadIdx.x == 0)
+   {
+      sum   = 0;
+      dense = 0;
+   }
    __syncthreads();
    const int32_t i = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
    if (i < brows)
    {
       int64_t ub = 0;
+      int64_t nd = 0; // dense A tiles of the row: SpgemmPath::automatic's choice of kernel
       for (int32_t ta = A.ptr[i]; ta < A.ptr[i + 1]; ++ta)
       {
          const int32_t k = A.col[ta];
          ub += b_ptr[k + 1] - b_ptr[k];
+         nd += tile_popcount(A.map[ta]) >= kDenseTileNnz;
       }
+      if (nd) atomicAdd(&dense, static_cast<unsigned long long>(nd));
       uint8_t b = kNoBin;
       if (ub > 0)
       {
@@ -385,6 +443,7 @@ __global__ void analyze_rows(TilesView A, const int32_t* b_ptr, int32_t brows, i
    if (threadIdx.x < kSymbolicBins && hist[threadIdx.x] > 0)
       atomicAdd(&meta->sym_count[threadIdx.x], hist[threadIdx.x]);
    if (threadIdx.x == 0 && sum > 0) atomicAdd(&meta->intermediate, sum);
+   if (threadIdx.x == 0 && dense > 0) atomicAdd(&meta->dense_a_tiles, dense);
 }
 
 __global__ void numeric_bins(const int64_t* offsets, int32_t brows, uint8_t* row_bin, Meta* meta)
@@ -1039,6 +1098,164 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
    }
 }
 
+// acc += x in shared memory: one addition rounded to nearest even (atom.shared.add.f32/.f64;
+// the double one needs sm_60, below which atomicAdd(double*) does not exist and the build
+// fails instead of running something else).
+template <class Acc>
+__device__ __forceinline__ void shared_add(Acc* p, Acc x)
+{
+   atomicAdd(p, x);
+}
+
+// Per-warp shared memory of the pairs kernel: acc[kCap * 16] | scol[kCap] | pre[32] |
+// bstart[32] | amap[32] (the last three int32, one entry per A tile of the current chunk).
+template <class V, int kCap>
+constexpr size_t pairs_warp_bytes()
+{
+   return static_cast<size_t>(kCap) * 16 * sizeof(typename Dev<V>::Acc) +
+          static_cast<size_t>(kCap) * sizeof(int32_t) + 3 * kWarpSize * sizeof(int32_t);
+}
+
+// The pairs kernel (design notes, "Numeric, pairs kernel"): one warp per block row of C, the
+// same windows as numeric_kernel, but the row's (A tile, B tile) pairs are spread over the
+// lanes 32 A tiles at a time, and each lane adds its pair's scalar products with atomics.
+template <class V, int kCap, int kWarps>
+__global__ void __launch_bounds__(kWarps * kWarpSize, 1)
+    numeric_pairs_kernel(NumericArgs<V> args, int bin)
+{
+   using D   = Dev<V>;
+   using Acc = typename D::Acc;
+   static_assert(kCap % 2 == 0, "keeps the per-warp areas 8-byte aligned");
+   extern __shared__ unsigned long long smem_u64[];
+
+   const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
+   unsigned char* mine = reinterpret_cast<unsigned char*>(smem_u64) +
+                         static_cast<size_t>(warp) * pairs_warp_bytes<V, kCap>();
+   Acc*     acc    = reinterpret_cast<Acc*>(mine);
+   int32_t* scol   = reinterpret_cast<int32_t*>(acc + kCap * 16);
+   int32_t* pre    = scol + kCap;       // exclusive prefix of the chunk's pair counts
+   int32_t* bstart = pre + kWarpSize;   // first B tile of each A tile's slice
+   int32_t* amaps  = bstart + kWarpSize; // the A tiles' bitmaps
+
+   const int32_t  start = bin_start(args.bin_count, bin);
+   const int32_t  count = args.bin_count[bin];
+   const int32_t* rows  = args.rows + start;
+   unsigned long long cc = 0; // this lane's pairs with a nonempty bitmap product
+
+   for (int64_t idx = static_cast<int64_t>(blockIdx.x) * kWarps + warp; idx < count;
+        idx += static_cast<int64_t>(gridDim.x) * kWarps)
+   {
+      const int32_t i      = rows[idx];
+      const int32_t off    = args.c_ptr[i];
+      const int32_t nc     = args.c_ptr[i + 1] - off;
+      const int32_t as     = args.A.ptr[i], ae = args.A.ptr[i + 1];
+      const bool    single = nc <= kCap;
+
+      for (int32_t p0 = 0; p0 < nc; p0 += kCap)
+      {
+         const int nw = min(kCap, nc - p0);
+         for (int k = lane; k < nw; k += kWarpSize) scol[k] = args.c_col[off + p0 + k];
+         for (int k = lane; k < nw * 16; k += kWarpSize) acc[k] = Acc(0);
+         __syncwarp();
+         const int32_t col_lo = scol[0], col_hi = scol[nw - 1];
+
+         for (int32_t a0 = as; a0 < ae; a0 += kWarpSize)
+         {
+            const int n   = min(kWarpSize, ae - a0);
+            int       len = 0;
+            int32_t   bs  = 0;
+            uint32_t  am  = 0;
+            if (lane < n)
+            {
+               const int32_t kb = args.A.col[a0 + lane];
+               int32_t       be = args.B.ptr[kb + 1];
+               bs               = args.B.ptr[kb];
+               if (!single && bs < be)
+               {
+                  // The window's slice of the B row, exactly (the flat index needs its
+                  // length): block columns in [col_lo, col_hi]; col_hi + 1 cannot overflow
+                  // (block columns are < 2^29).
+                  bs = bs + lower_bound(args.B.col + bs, be - bs, col_lo);
+                  be = bs + lower_bound(args.B.col + bs, be - bs, col_hi + 1);
+               }
+               len = be - bs;
+               am  = args.A.map[a0 + lane];
+            }
+            const int incl  = warp_inclusive_scan(len);
+            const int total = __shfl_sync(kFullMask, incl, kWarpSize - 1);
+            if (total == 0) continue; // uniform over the warp
+            if (lane < n)
+            {
+               pre[lane]    = incl - len;
+               bstart[lane] = bs;
+               amaps[lane]  = static_cast<int32_t>(am);
+            }
+            __syncwarp();
+            for (int f = lane; f < total; f += kWarpSize)
+            {
+               // A tile of pair f: the last t in [0, n) with pre[t] <= f (pre[0] = 0 <= f;
+               // A tiles with an empty slice share their pre with the next one and lose).
+               int lo = 0, hi = n;
+               while (hi - lo > 1)
+               {
+                  const int mid = (lo + hi) >> 1;
+                  if (pre[mid] <= f) lo = mid;
+                  else hi = mid;
+               }
+               const int32_t  tb   = bstart[lo] + (f - pre[lo]);
+               const uint32_t amap = static_cast<uint32_t>(amaps[lo]);
+               const uint32_t bmap = args.B.map[tb];
+               if (bitmap_product(static_cast<uint16_t>(amap), static_cast<uint16_t>(bmap)) == 0)
+                  continue;
+               const int32_t j   = args.B.col[tb];
+               const int     pos = lower_bound(scol, nw, j);
+               if (pos >= nw || scol[pos] != j)
+               {
+                  flag_error(&args.meta->error); // symbolic/numeric disagree
+                  continue;
+               }
+               ++cc;
+               const V* av  = args.a_val + static_cast<int64_t>(a0 + lo) * 16;
+               const V* bv  = args.b_val + static_cast<int64_t>(tb) * 16;
+               Acc*     dst = acc + pos * 16;
+               // Bit e = 4r + k of A meets row k of B: C(r, c) += A(r, k) B(k, c) for every c
+               // set in that row. Only stored entries are read; each product is rounded to
+               // Acc on its own and added once (no FMA: the atomic is the addition).
+               for (uint32_t abits = amap; abits; abits &= abits - 1u)
+               {
+                  const int      e    = __ffs(static_cast<int>(abits)) - 1;
+                  const int      k    = e & 3;
+                  const uint32_t brow = (bmap >> (4 * k)) & 0xfu;
+                  if (brow == 0) continue;
+                  const Acc a    = D::load(av + e);
+                  Acc*      crow = dst + (e & ~3);
+                  for (uint32_t bbits = brow; bbits; bbits &= bbits - 1u)
+                  {
+                     const int c = __ffs(static_cast<int>(bbits)) - 1;
+                     shared_add(crow + c, D::mul(a, D::load(bv + 4 * k + c)));
+                  }
+               }
+            }
+            __syncwarp(); // pre/bstart/amaps are rewritten by the next chunk
+         }
+         __syncwarp(); // every atomic of the window is done and visible
+
+         for (int k = lane; k < nw * 16; k += kWarpSize)
+         {
+            const int32_t  tile = off + p0 + (k >> 4);
+            const int      bit  = k & 15;
+            const uint16_t cmap = args.c_map[tile];
+            args.c_val[static_cast<int64_t>(tile) * 16 + bit] =
+                ((cmap >> bit) & 1u) ? D::store(acc[k]) : D::zero();
+         }
+         __syncwarp();
+      }
+   }
+#pragma unroll
+   for (int o = kWarpSize / 2; o > 0; o >>= 1) cc += __shfl_xor_sync(kFullMask, cc, o);
+   if (lane == 0 && cc) atomicAdd(&args.meta->cc_products, cc);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Host side.
 
@@ -1158,30 +1375,32 @@ void launch_window(const SymbolicArgs& args, int64_t rows_hint, Stream s, const 
    AMGT_DEVICE_CHECK_LAUNCH("symbolic_window_kernel");
 }
 
-// Numeric bins: (accumulator capacity in tiles, warps per block).
-template <class V, int kCap, int kWarps>
+// Numeric bins: (accumulator capacity in tiles, warps per block), the same for both kernels.
+template <class V, int kCap, int kWarps, bool kPairs>
 void launch_numeric_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream s,
                         const DeviceLimits& lim)
 {
-   auto         kernel = numeric_kernel<V, kCap, kWarps>;
-   const size_t dyn    = static_cast<size_t>(kWarps) * numeric_warp_bytes<V, kCap>();
+   void (*const kernel)(NumericArgs<V>, int) =
+       kPairs ? numeric_pairs_kernel<V, kCap, kWarps> : numeric_kernel<V, kCap, kWarps>;
+   const size_t per_warp = kPairs ? pairs_warp_bytes<V, kCap>() : numeric_warp_bytes<V, kCap>();
+   const size_t dyn      = static_cast<size_t>(kWarps) * per_warp;
    AMGT_REQUIRE(fits_shared(kernel, dyn, lim),
                 "spgemm: the device has too little shared memory for the numeric phase");
    const unsigned grid =
        prepare_launch(kernel, kWarps * kWarpSize, dyn, (rows + kWarps - 1) / kWarps, lim);
    kernel<<<grid, kWarps * kWarpSize, dyn, s>>>(args, bin);
-   AMGT_DEVICE_CHECK_LAUNCH("numeric_kernel");
+   AMGT_DEVICE_CHECK_LAUNCH(kPairs ? "numeric_pairs_kernel" : "numeric_kernel");
 }
 
-template <class V>
+template <class V, bool kPairs>
 void launch_numeric(int bin, const NumericArgs<V>& args, int64_t rows, Stream s,
                     const DeviceLimits& lim)
 {
    switch (bin)
    {
-   case 0: launch_numeric_bin<V, 32, 8>(args, bin, rows, s, lim); break;
-   case 1: launch_numeric_bin<V, 128, 4>(args, bin, rows, s, lim); break;
-   case 2: launch_numeric_bin<V, 256, 2>(args, bin, rows, s, lim); break;
+   case 0: launch_numeric_bin<V, 32, 8, kPairs>(args, bin, rows, s, lim); break;
+   case 1: launch_numeric_bin<V, 128, 4, kPairs>(args, bin, rows, s, lim); break;
+   case 2: launch_numeric_bin<V, 256, 2, kPairs>(args, bin, rows, s, lim); break;
    default: AMGT_THROW("spgemm: no numeric bin " + std::to_string(bin));
    }
 }
@@ -1212,7 +1431,8 @@ void check_operand(const DeviceMbsr<V>& m, const char* name)
                 std::string("spgemm: operand ") + name + " has arrays of the wrong size");
 }
 
-// A tile popcount is at most 16: 17 sends no tile to the tensor cores.
+// A tile popcount is at most 16: 17 sends no tile to the tensor cores. (The pairs kernel
+// never uses them; cuda_core_pairs gets 17 for completeness.)
 int tc_min_nnz(SpgemmPath path)
 {
    switch (path)
@@ -1220,6 +1440,7 @@ int tc_min_nnz(SpgemmPath path)
    case SpgemmPath::automatic: return kDenseTileNnz;
    case SpgemmPath::cuda_core: return 17;
    case SpgemmPath::tensor_core: return 0;
+   case SpgemmPath::cuda_core_pairs: return 17;
    }
    AMGT_THROW("spgemm: unknown path " + std::to_string(static_cast<int>(path)));
 }
@@ -1233,6 +1454,7 @@ const char* to_string(SpgemmPath p)
    case SpgemmPath::automatic: return "automatic";
    case SpgemmPath::cuda_core: return "cuda_core";
    case SpgemmPath::tensor_core: return "tensor_core";
+   case SpgemmPath::cuda_core_pairs: return "cuda_core_pairs";
    }
    return "?";
 }
@@ -1323,6 +1545,12 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
    AMGT_REQUIRE(total <= INT32_MAX, "spgemm: the product has " + std::to_string(total) +
                                         " tiles, more than 2^31-1");
 
+   // Numeric kernel: A's dense-tile count came back with C's size (no extra round trip).
+   st.dense_a_tiles = static_cast<int64_t>(h.dense_a_tiles);
+   st.pairs_kernel  = path == SpgemmPath::cuda_core_pairs ||
+                     (path == SpgemmPath::automatic &&
+                      st.dense_a_tiles * kPairsDenseShare < static_cast<int64_t>(A.num_tiles));
+
    C.num_tiles = total;
    C.blk_col   = Buffer<int32_t>(static_cast<size_t>(total), alloc);
    C.blk_map   = Buffer<uint16_t>(static_cast<size_t>(total), alloc);
@@ -1346,7 +1574,11 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
                         C.blk_ptr.get(), C.blk_col.get(), C.blk_map.get(), C.blk_val.get(),
                         num_rows.get(), dm->num_count, dm, min_nnz};
       for (int b = 0; b < kNumericBins; ++b)
-         if (h.num_count[b] > 0) launch_numeric<V>(b, na, h.num_count[b], s, lim);
+      {
+         if (h.num_count[b] == 0) continue;
+         if (st.pairs_kernel) launch_numeric<V, true>(b, na, h.num_count[b], s, lim);
+         else launch_numeric<V, false>(b, na, h.num_count[b], s, lim);
+      }
    }
 
    Meta h2{};

@@ -5,15 +5,25 @@
 //   - C has tile (I, J) iff the OR over K of bitmap_product(A(I,K), B(K,J)) is nonzero, and
 //     that OR is its bitmap: entries whose value cancels to 0 stay, the zero fill inside a tile
 //     never enters the bitmap. blk_col is strictly ascending within every block row.
-//   - Values accumulate in acc_t (double for fp64 levels, float for fp32 and fp16 levels, one
-//     FMA per product term) and are rounded once to V; positions whose bit is clear are
-//     exactly zero. Products on CUDA cores run in the reference's order (A tiles by block
-//     column, then k inside the tile), so they equal spgemm_ref bit for bit; tile products
-//     that go through the tensor cores (fp64: mma m8n8k4 f64; fp16: mma m16n8k16 with half
-//     operands and fp32 accumulation; by default A tiles with >= kDenseTileNnz entries) differ
-//     only by the order and rounding of the fp32/fp64 sums, within the bounds of
-//     tests/common/tolerances.h, and equal it bit for bit on small-integer inputs. fp32 never
-//     uses tensor cores (only tf32 would take float operands, below the contract's precision).
+//   - Values accumulate in acc_t (double for fp64 levels, float for fp32 and fp16 levels) and
+//     are rounded once to V; positions whose bit is clear are exactly zero. Two numeric
+//     kernels (SpgemmStats::pairs_kernel says which one ran):
+//     * ordered (SpgemmPath::cuda_core, tensor_core; automatic for products with enough dense
+//       A tiles): one FMA per product term. Products on CUDA cores run in the reference's
+//       order (A tiles by block column, then k inside the tile), so they equal spgemm_ref bit
+//       for bit; tile products that go through the tensor cores (fp64: mma m8n8k4 f64; fp16:
+//       mma m16n8k16 with half operands and fp32 accumulation; by default A tiles with
+//       >= kDenseTileNnz entries) differ only by the order and rounding of the fp32/fp64
+//       sums, within the bounds of tests/common/tolerances.h, and equal it bit for bit on
+//       small-integer inputs. fp32 never uses tensor cores (only tf32 would take float
+//       operands, below the contract's precision). Deterministic: the same inputs give the
+//       same bits on every run.
+//     * pairs (SpgemmPath::cuda_core_pairs; automatic for products with few dense A tiles):
+//       every product term is rounded to acc_t on its own (no FMA) and added with an atomic,
+//       in an order that is not fixed, so results may differ in the last bits from run to
+//       run and from spgemm_ref; they are within spgemm_pairs_tolerance of
+//       tests/common/tolerances.h and equal spgemm_ref bit for bit on small-integer inputs
+//       (every partial sum exact). Structure is exact as always.
 //   - Throws amgt::Error when A.ncols != B.nrows or C would have more than 2^31-1 tiles.
 //
 // Synchronisation: one host round trip after the symbolic count (C's tile count sizes its
@@ -49,16 +59,31 @@ struct SpgemmStats
    int64_t numeric_bin_rows[kNumericBins]   = {}; // nonempty block rows of C per numeric bin
    int32_t shared_symbolic_bins = 0; // bins 0..shared_symbolic_bins-1 ran on shared hash
                                      // tables; the others were routed to bin 7's window
+   int64_t dense_a_tiles = 0;        // A tiles with popcount >= kDenseTileNnz
+   bool    pairs_kernel  = false;    // the numeric kernel chosen was the pairs kernel (see
+                                     // SpgemmPath); false when an operand has no tiles. A
+                                     // product without output tiles launches neither kernel.
 };
 
-// Which tile products of the numeric phase run on the tensor cores.
+// Which numeric kernel runs, and which of its tile products go to the tensor cores.
 enum class SpgemmPath
 {
-   automatic,  // A tiles with popcount >= kDenseTileNnz (fp64 and fp16), the rest CUDA cores
-   cuda_core,  // every product on CUDA cores: bit for bit spgemm_ref in every precision
-   tensor_core // every product with a nonempty bitmap product on the tensor cores (fp64, fp16;
-               // fp32 runs cuda_core): for tests and for timing the mma path on sparse tiles
+   // Per product: the pairs kernel when fewer than 1/kPairsDenseShare of A's tiles are dense
+   // (popcount >= kDenseTileNnz), i.e. when the tensor cores would see almost nothing; else
+   // the ordered kernel with A tiles of popcount >= kDenseTileNnz on the tensor cores (fp64
+   // and fp16) and the rest on CUDA cores. The share is a first guess, to be measured.
+   automatic,
+   cuda_core,   // ordered kernel, every product on CUDA cores: bit for bit spgemm_ref
+   tensor_core, // ordered kernel, every product with a nonempty bitmap product on the tensor
+                // cores (fp64, fp16; fp32 runs cuda_core): for tests and for timing the mma
+                // path on sparse tiles
+   cuda_core_pairs // pairs kernel for every row: (A tile, B tile) pairs spread over the lanes,
+                   // atomics into the accumulator (for low-fill operands; see the contract)
 };
+
+// SpgemmPath::automatic takes the pairs kernel when dense_a_tiles * kPairsDenseShare <
+// A.num_tiles (A's dense-tile count comes from the analysis kernel, read back with C's size).
+constexpr int64_t kPairsDenseShare = 16;
 
 const char* to_string(SpgemmPath p);
 

@@ -172,4 +172,61 @@ inline double spgemm_tensor_fp16_vs_ref_tolerance(int a_tiles, int k, double abs
                     (gamma_k(6 * a_tiles, 0x1p-23) + gamma_k(k, 0x1p-24)) * abs_ab);
 }
 
+// SpGEMM, pairs kernel (spgemm_device.cu, numeric_pairs_kernel: SpgemmPath::cuda_core_pairs,
+//   and SpgemmPath::automatic on low-fill products). Entry (i,j) with K product terms, K <=
+//   nonzeros of row i of A <= 4 x tiles of A's block row. Each term is rounded to acc_t on its
+//   own, p_t = a~_t b~_t (1 + d_t), |d_t| <= u_a (exact for half x half in float: 11 + 11
+//   significand bits), and added to an accumulator that starts at +0 by RNE atomic additions
+//   in an order the hardware picks. One location receiving the terms one at a time is
+//   recursive summation of some permutation of them, and its bound, gamma_{K-1}(u_a) sum |p_t|
+//   (Higham, section 4.2), holds for every permutation; so |c_acc - sum a~ b~| <=
+//   ((1 + u_a)(1 + gamma_{K-1}(u_a)) - 1) S~ <= gamma_K(u_a) S~, S~ = sum |a~ b~|. We take
+//   gamma_{K+1}(u_a): it also counts the addition into the +0 accumulator as a rounding (it
+//   is exact), which only loosens the bound. From there the steps of rel_spgemm:
+//   |c_acc - c| <= e' S, e' = gamma_{K+1}(u_a)(1+u_s)^2 + 2u_s + u_s^2; rounding C once to V
+//   adds u_s (1 + e') S + eta; the oracle gamma_K(u_d) S:
+//   => |c^_ij - cref_ij| <= rel_spgemm_pairs(K) S + eta + K phi,
+//      rel_spgemm_pairs(K) = e' + u_s (1 + e') + gamma_K(u_d).
+//   phi: the PTX ISA lets atom.add.f32 flush subnormal inputs and results to zero (it does on
+//   global memory; shared memory is not documented either way), an absolute error below
+//   2^-126 per addition, so phi = 2^-126 for float accumulators (fp32 and fp16 levels), 0 for
+//   double (atom.add.f64 keeps subnormals). Outside the no-underflow model above, and far
+//   below every other term at the tests' magnitudes; it keeps the bound true if it happens.
+//   Small-integer inputs stay exact: every product and partial sum is an integer below 2^24,
+//   whatever the order, so the pairs kernel equals spgemm_ref bit for bit on them.
+constexpr double rel_spgemm_pairs(const Roundoff& r, int k)
+{
+   const double e =
+       gamma_k(k + 1, r.acc) * (1 + r.store) * (1 + r.store) + 2 * r.store + r.store * r.store;
+   return e + r.store * (1 + e) + gamma_k(k, kUnitDouble);
+}
+
+constexpr double pairs_flush(const Roundoff& r)
+{
+   return r.acc > kUnitDouble ? 0x1p-126 : 0.0;
+}
+
+// abs_ab = (|A||B|)_ij computed in fp64, k = max nonzeros per row of A.
+inline double spgemm_pairs_tolerance(const Roundoff& r, int k, double abs_ab)
+{
+   return kSlack * (rel_spgemm_pairs(r, k) * abs_ab + r.underflow + k * pairs_flush(r));
+}
+
+// The pairs kernel against spgemm_ref<V> on the same inputs (values already in V, so no input
+//   rounding): both sum the same K exact products a~ b~ with S~ = sum |a~ b~| (fp64, from the
+//   values stored in V); the kernel within gamma_{K+1}(u_a) S~ + K phi (above), the reference's
+//   K FMAs within gamma_K(u_a) S~. Each acc_t sum x is then stored as h = fl_V(x): exact when
+//   V is acc_t (double, float: u_s == u_a there), else (half) |h - x| <= u_s |h| + eta (RNE,
+//   Higham (2.5)). So |got - want| <= (gamma_{K+1}(u_a) + gamma_K(u_a)) S~ + K phi
+//   + [V != acc_t] (u_s (|got| + |want|) + 2 eta).
+inline double spgemm_pairs_vs_ref_tolerance(const Roundoff& r, int k, double abs_ab, double got,
+                                            double want)
+{
+   const bool   stored_rounds = r.store > r.acc; // half: the only storage narrower than acc_t
+   const double store =
+       stored_rounds ? r.store * (std::fabs(got) + std::fabs(want)) + 2 * r.underflow : 0.0;
+   return kSlack * ((gamma_k(k + 1, r.acc) + gamma_k(k, r.acc)) * abs_ab + k * pairs_flush(r) +
+                    store);
+}
+
 } // namespace amgt::test

@@ -1,13 +1,16 @@
 // GPU SpGEMM (device::spgemm) against the CPU oracles, in every storage precision:
 //   - structure (blk_ptr, blk_col, blk_map) equal to spgemm_ref's and to the tile pattern of the
 //     plain scalar product csr_spgemm_ref, always exactly;
-//   - values bit for bit equal to spgemm_ref whenever no tile went through the tensor cores
-//     (the CUDA-core path adds the terms in the reference's order with one FMA each), and on
-//     small-integer inputs in every case (all partial sums are exact integers);
+//   - values bit for bit equal to spgemm_ref whenever the ordered kernel ran and no tile went
+//     through the tensor cores (its CUDA-core path adds the terms in the reference's order
+//     with one FMA each), and on small-integer inputs in every case (all partial sums are
+//     exact integers, whatever the order: the pairs kernel's atomics included);
 //   - on random inputs within spgemm_tolerance (tests/common/tolerances.h) of the fp64 scalar
 //     product, with |A||B| computed in fp64 (fp16 products that used the tensor cores, mma
-//     m16n8k16 with fp32 accumulation: spgemm_tensor_fp16_tolerance);
-//   - every path forced (SpgemmPath::cuda_core, tensor_core) as well as the automatic choice;
+//     m16n8k16 with fp32 accumulation: spgemm_tensor_fp16_tolerance; the pairs kernel, one
+//     rounding per product and atomics in any order: spgemm_pairs_tolerance);
+//   - every path forced (SpgemmPath::cuda_core, tensor_core, cuda_core_pairs) as well as the
+//     automatic choice, whose kernel and dense-tile count are recomputed on the host;
 //     fp32 never uses the tensor cores;
 //   - every device byte through the given Allocator, and all temporaries released on return.
 // A GPU test that finds no GPU fails: it never passes by skipping.
@@ -25,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -180,6 +184,8 @@ struct Totals
    int64_t tc         = 0;
    int64_t cc         = 0;
    int64_t tiles      = 0;
+   int64_t pairs      = 0; // products whose numeric phase ran the pairs kernel
+   int64_t ordered    = 0; // ... the ordered kernel (numeric_kernel)
    double  worst      = 0; // largest err / tolerance
    double  max_err    = 0;
    int64_t toleranced = 0; // entries checked against the tolerance
@@ -191,6 +197,25 @@ int max_tiles_per_block_row(const Mbsr<V>& m)
    int t = 0;
    for (int32_t i = 0; i < m.block_rows(); ++i) t = std::max(t, m.blk_ptr[i + 1] - m.blk_ptr[i]);
    return t;
+}
+
+template <class V>
+int64_t dense_tiles(const Mbsr<V>& m)
+{
+   int64_t n = 0;
+   for (uint16_t map : m.blk_map) n += amgt::tile_popcount(map) >= amgt::kDenseTileNnz;
+   return n;
+}
+
+// The numeric kernel spgemm() must pick (SpgemmStats::pairs_kernel): none when the product
+// ends before the analysis (an operand without tiles).
+template <class V>
+bool expect_pairs_kernel(const Mbsr<V>& A, const Mbsr<V>& B, dev::SpgemmPath path)
+{
+   if (A.num_tiles() == 0 || B.num_tiles() == 0) return false;
+   if (path == dev::SpgemmPath::cuda_core_pairs) return true;
+   return path == dev::SpgemmPath::automatic &&
+          dense_tiles(A) * dev::kPairsDenseShare < static_cast<int64_t>(A.num_tiles());
 }
 
 // The full comparison of one product. `fill` says which value check applies.
@@ -227,10 +252,13 @@ dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill
    EXPECT_EQ(st.tc_tile_products + st.cc_tile_products,
              A.num_tiles() && B.num_tiles() ? nonempty_pairs(A, B) : int64_t{0});
    // fp32 has no tensor-core path (tf32 only); a forced path takes every product.
-   if (std::is_same_v<V, float> || path == dev::SpgemmPath::cuda_core)
+   if (std::is_same_v<V, float> || path == dev::SpgemmPath::cuda_core ||
+       path == dev::SpgemmPath::cuda_core_pairs || st.pairs_kernel)
    {
       EXPECT_EQ(st.tc_tile_products, 0);
    }
+   EXPECT_EQ(st.pairs_kernel, expect_pairs_kernel(A, B, path));
+   EXPECT_EQ(st.dense_a_tiles, A.num_tiles() && B.num_tiles() ? dense_tiles(A) : int64_t{0});
    if (!std::is_same_v<V, float> && path == dev::SpgemmPath::tensor_core)
    {
       EXPECT_EQ(st.cc_tile_products, 0);
@@ -240,8 +268,8 @@ dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill
    EXPECT_LE(rows_binned, int64_t{A.block_rows()});
 
    // Values.
-   const bool cuda_cores_only = st.tc_tile_products == 0;
-   if (cuda_cores_only || fill == Fill::small_int) { EXPECT_TRUE(same_bits(got, ref)); }
+   const bool reference_order = st.tc_tile_products == 0 && !st.pairs_kernel;
+   if (reference_order || fill == Fill::small_int) { EXPECT_TRUE(same_bits(got, ref)); }
    const CsrMatrix have = amgt::mbsr_to_csr(got);
    if (!(have.row_ptr == scalar.row_ptr && have.col == scalar.col))
    {
@@ -272,8 +300,9 @@ dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill
       const int  a_tiles     = max_tiles_per_block_row(A);
       for (size_t p = 0; p < scalar.val.size(); ++p)
       {
-         const double tol = tensor_fp16 ? spgemm_tensor_fp16_tolerance(a_tiles, ab.val[p])
-                                        : spgemm_tolerance(r, k, ab.val[p]);
+         const double tol = tensor_fp16     ? spgemm_tensor_fp16_tolerance(a_tiles, ab.val[p])
+                            : st.pairs_kernel ? spgemm_pairs_tolerance(r, k, ab.val[p])
+                                              : spgemm_tolerance(r, k, ab.val[p]);
          const double err = std::fabs(have.val[p] - scalar.val[p]);
          if (!(err <= tol))
          {
@@ -290,6 +319,7 @@ dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill
    totals.tc += st.tc_tile_products;
    totals.cc += st.cc_tile_products;
    totals.tiles += got.num_tiles();
+   if (A.num_tiles() && B.num_tiles()) ++(st.pairs_kernel ? totals.pairs : totals.ordered);
    return st;
 }
 
@@ -398,6 +428,12 @@ protected:
 using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(SpgemmDevice, StorageTypes);
 
+// The numeric kernels every shape test below runs: the automatic choice (check_product
+// recomputes which kernel it must be), the ordered kernel's CUDA cores (bit for bit) and the
+// pairs kernel (small integers: bit for bit too).
+constexpr dev::SpgemmPath kKernelPaths[] = {dev::SpgemmPath::automatic, dev::SpgemmPath::cuda_core,
+                                            dev::SpgemmPath::cuda_core_pairs};
+
 TYPED_TEST(SpgemmDevice, RandomLargerThanWarpSmallIntegersExact)
 {
    Totals   totals;
@@ -445,26 +481,29 @@ TYPED_TEST(SpgemmDevice, RandomLargerThanWarpWithinTolerance)
 
 TYPED_TEST(SpgemmDevice, EdgeMatricesExact)
 {
-   Totals   totals;
-   uint32_t seed = 7000;
-   for (const NamedMatrix& e : edge_matrices())
+   for (dev::SpgemmPath path : kKernelPaths)
    {
-      const CsrMatrix& a = e.a;
-      for (int32_t p : {a.ncols, 7, 1})
+      Totals   totals;
+      uint32_t seed = 7000;
+      for (const NamedMatrix& e : edge_matrices())
       {
-         const CsrMatrix b = random_csr(a.ncols, p, 0.3, Fill::small_int, ++seed);
-         check_product<TypeParam>(a, b, Fill::small_int,
-                                  e.name + " * random " + std::to_string(a.ncols) + "x" +
-                                      std::to_string(p),
-                                  totals, this->stream_);
+         const CsrMatrix& a = e.a;
+         for (int32_t p : {a.ncols, 7, 1})
+         {
+            const CsrMatrix b = random_csr(a.ncols, p, 0.3, Fill::small_int, ++seed);
+            check_product<TypeParam>(a, b, Fill::small_int,
+                                     e.name + " * random " + std::to_string(a.ncols) + "x" +
+                                         std::to_string(p),
+                                     totals, this->stream_, path);
+         }
+         if (a.nrows == a.ncols)
+            check_product<TypeParam>(a, a, Fill::small_int, e.name + " squared", totals,
+                                     this->stream_, path);
+         check_product<TypeParam>(a, transpose(a), Fill::small_int, e.name + " * its transpose",
+                                  totals, this->stream_, path);
       }
-      if (a.nrows == a.ncols)
-         check_product<TypeParam>(a, a, Fill::small_int, e.name + " squared", totals,
-                                  this->stream_);
-      check_product<TypeParam>(a, transpose(a), Fill::small_int, e.name + " * its transpose",
-                               totals, this->stream_);
+      EXPECT_GT(totals.nonzeros, 1000);
    }
-   EXPECT_GT(totals.nonzeros, 1000);
 }
 
 TYPED_TEST(SpgemmDevice, EmptyOperands)
@@ -484,50 +523,60 @@ TYPED_TEST(SpgemmDevice, EmptyOperands)
        {empty(0, 6), random_csr(6, 6, 0.5, Fill::small_int, 3)},
        {empty(1001, 999), random_csr(999, 1003, 0.01, Fill::small_int, 4)},
        {random_csr(1001, 999, 0.01, Fill::small_int, 5), empty(999, 1003)}};
-   Totals totals;
-   for (const auto& [a, b] : cases)
+   for (dev::SpgemmPath path : kKernelPaths)
    {
-      const std::string what = std::to_string(a.nrows) + "x" + std::to_string(a.ncols) + " * " +
-                               std::to_string(b.nrows) + "x" + std::to_string(b.ncols);
-      check_product<TypeParam>(a, b, Fill::small_int, what, totals, this->stream_);
-      const auto gpu = gpu_product(amgt::csr_to_mbsr<TypeParam>(a.view()),
-                                   amgt::csr_to_mbsr<TypeParam>(b.view()), this->stream_);
-      EXPECT_EQ(gpu.c.num_tiles(), 0) << what;
-      EXPECT_EQ(gpu.c.blk_ptr, std::vector<int32_t>(static_cast<size_t>(gpu.c.block_rows()) + 1, 0))
-          << what;
+      Totals totals;
+      for (const auto& [a, b] : cases)
+      {
+         const std::string what = std::to_string(a.nrows) + "x" + std::to_string(a.ncols) + " * " +
+                                  std::to_string(b.nrows) + "x" + std::to_string(b.ncols);
+         check_product<TypeParam>(a, b, Fill::small_int, what, totals, this->stream_, path);
+         const auto gpu = gpu_product(amgt::csr_to_mbsr<TypeParam>(a.view()),
+                                      amgt::csr_to_mbsr<TypeParam>(b.view()), this->stream_, path);
+         EXPECT_EQ(gpu.c.num_tiles(), 0) << what;
+         EXPECT_EQ(gpu.c.blk_ptr,
+                   std::vector<int32_t>(static_cast<size_t>(gpu.c.block_rows()) + 1, 0))
+             << what;
+      }
+      EXPECT_EQ(totals.tiles, 0);
    }
-   EXPECT_EQ(totals.tiles, 0);
 }
 
 TYPED_TEST(SpgemmDevice, SingleEntryAndOneBitTiles)
 {
-   Totals totals;
-   // One entry in a partial last tile times one entry: one tile with one bit.
-   const CsrMatrix a = from_entries(9, 9, {{6, 7, -2.0}});
-   const CsrMatrix b = from_entries(9, 10, {{7, 9, 3.0}});
-   check_product<TypeParam>(a, b, Fill::small_int, "single entry", totals, this->stream_);
-   const auto one = gpu_product(amgt::csr_to_mbsr<TypeParam>(a.view()),
-                                amgt::csr_to_mbsr<TypeParam>(b.view()), this->stream_);
-   ASSERT_EQ(one.c.num_tiles(), 1);
-   EXPECT_EQ(one.c.blk_map[0], uint16_t{1u << (2 * 4 + 1)}); // (6,9) is (2,1) in tile (1,2)
-   EXPECT_EQ(one.c.blk_col[0], 2);
-   check_product<TypeParam>(from_entries(1, 1, {{0, 0, 3.0}}), from_entries(1, 1, {{0, 0, -2.0}}),
-                            Fill::small_int, "1x1", totals, this->stream_);
+   for (dev::SpgemmPath path : kKernelPaths)
+   {
+      Totals totals;
+      // One entry in a partial last tile times one entry: one tile with one bit.
+      const CsrMatrix a = from_entries(9, 9, {{6, 7, -2.0}});
+      const CsrMatrix b = from_entries(9, 10, {{7, 9, 3.0}});
+      check_product<TypeParam>(a, b, Fill::small_int, "single entry", totals, this->stream_, path);
+      const auto one = gpu_product(amgt::csr_to_mbsr<TypeParam>(a.view()),
+                                   amgt::csr_to_mbsr<TypeParam>(b.view()), this->stream_, path);
+      ASSERT_EQ(one.c.num_tiles(), 1);
+      EXPECT_EQ(one.c.blk_map[0], uint16_t{1u << (2 * 4 + 1)}); // (6,9) is (2,1) in tile (1,2)
+      EXPECT_EQ(one.c.blk_col[0], 2);
+      check_product<TypeParam>(from_entries(1, 1, {{0, 0, 3.0}}),
+                               from_entries(1, 1, {{0, 0, -2.0}}), Fill::small_int, "1x1", totals,
+                               this->stream_, path);
 
-   // Permutation matrices: every stored tile of P holds one to four entries, mostly one.
-   const int32_t        n = 3001;
-   std::vector<int32_t> perm(n);
-   std::iota(perm.begin(), perm.end(), 0);
-   std::mt19937 rng(99);
-   std::shuffle(perm.begin(), perm.end(), rng);
-   std::vector<Entry> pe;
-   for (int32_t i = 0; i < n; ++i) pe.push_back({i, perm[i], static_cast<double>(value_pm(rng, 3))});
-   const CsrMatrix p  = from_entries(n, n, pe);
-   const CsrMatrix ar = random_csr(n, n, 0.002, Fill::small_int, 98);
-   check_product<TypeParam>(p, ar, Fill::small_int, "P * A", totals, this->stream_);
-   check_product<TypeParam>(ar, p, Fill::small_int, "A * P", totals, this->stream_);
-   check_product<TypeParam>(p, transpose(p), Fill::small_int, "P * P^T", totals, this->stream_);
-   EXPECT_GT(totals.nonzeros, 10000);
+      // Permutation matrices: every stored tile of P holds one to four entries, mostly one.
+      const int32_t        n = 3001;
+      std::vector<int32_t> perm(n);
+      std::iota(perm.begin(), perm.end(), 0);
+      std::mt19937 rng(99);
+      std::shuffle(perm.begin(), perm.end(), rng);
+      std::vector<Entry> pe;
+      for (int32_t i = 0; i < n; ++i)
+         pe.push_back({i, perm[i], static_cast<double>(value_pm(rng, 3))});
+      const CsrMatrix p  = from_entries(n, n, pe);
+      const CsrMatrix ar = random_csr(n, n, 0.002, Fill::small_int, 98);
+      check_product<TypeParam>(p, ar, Fill::small_int, "P * A", totals, this->stream_, path);
+      check_product<TypeParam>(ar, p, Fill::small_int, "A * P", totals, this->stream_, path);
+      check_product<TypeParam>(p, transpose(p), Fill::small_int, "P * P^T", totals, this->stream_,
+                               path);
+      EXPECT_GT(totals.nonzeros, 10000);
+   }
 }
 
 TYPED_TEST(SpgemmDevice, DenseTilesUseTensorCoresInDouble)
@@ -587,86 +636,92 @@ TYPED_TEST(SpgemmDevice, DenseTilesUseTensorCoresInDouble)
 
 TYPED_TEST(SpgemmDevice, EmptyBitmapProductsAreSkipped)
 {
-   Totals totals;
-   // Tile (0,0): A's only entries are in its column 0, B's only in its row 3: the tiles meet
-   // but their product is empty. Tile (0,1) of A meets tile (1,1) of B for real.
-   const CsrMatrix a = from_entries(8, 8,
-                                    {{0, 0, 1.0}, {1, 0, 2.0}, {2, 0, -1.0}, {3, 0, 3.0}, {0, 5, 2.0}});
-   const CsrMatrix b = from_entries(8, 8,
-                                    {{3, 0, 1.0}, {3, 1, 1.0}, {3, 2, 2.0}, {3, 3, -1.0}, {5, 4, 3.0}});
-   const auto st = check_product<TypeParam>(a, b, Fill::small_int, "partly empty", totals,
-                                            this->stream_);
-   EXPECT_EQ(st.intermediate_tiles, 2);
-   EXPECT_EQ(st.tc_tile_products + st.cc_tile_products, 1);
-   EXPECT_EQ(st.output_tiles, 1);
+   for (dev::SpgemmPath path : kKernelPaths)
+   {
+      Totals totals;
+      // Tile (0,0): A's only entries are in its column 0, B's only in its row 3: the tiles meet
+      // but their product is empty. Tile (0,1) of A meets tile (1,1) of B for real.
+      const CsrMatrix a = from_entries(8, 8,
+                                       {{0, 0, 1.0}, {1, 0, 2.0}, {2, 0, -1.0}, {3, 0, 3.0}, {0, 5, 2.0}});
+      const CsrMatrix b = from_entries(8, 8,
+                                       {{3, 0, 1.0}, {3, 1, 1.0}, {3, 2, 2.0}, {3, 3, -1.0}, {5, 4, 3.0}});
+      const auto st = check_product<TypeParam>(a, b, Fill::small_int, "partly empty", totals,
+                                               this->stream_, path);
+      EXPECT_EQ(st.intermediate_tiles, 2);
+      EXPECT_EQ(st.tc_tile_products + st.cc_tile_products, 1);
+      EXPECT_EQ(st.output_tiles, 1);
 
-   // Large: A only in columns 0 mod 4, B only in rows 3 mod 4: every pair of tiles that
-   // meets has an empty product, so C has no tile at all.
-   std::mt19937       rng(31);
-   std::vector<Entry> ea, eb;
-   const int32_t      n = 2400;
-   for (int32_t i = 0; i < n; ++i)
-      for (int q = 0; q < 3; ++q)
-      {
-         ea.push_back({i, 4 * static_cast<int32_t>(rng() % (n / 4)), 1.0});
-         eb.push_back({4 * static_cast<int32_t>(rng() % (n / 4)) + 3, i, 1.0});
-      }
-   // Repeated (row, col) pairs are summed by the conversion; harmless here.
-   const CsrMatrix a0 = from_entries(n, n, ea), b3 = from_entries(n, n, eb);
-   const auto      none = check_product<TypeParam>(a0, b3, Fill::small_int, "all products empty",
-                                                   totals, this->stream_);
-   EXPECT_GT(none.intermediate_tiles, 1000);
-   EXPECT_EQ(none.output_tiles, 0);
-   EXPECT_EQ(none.tc_tile_products + none.cc_tile_products, 0);
+      // Large: A only in columns 0 mod 4, B only in rows 3 mod 4: every pair of tiles that
+      // meets has an empty product, so C has no tile at all.
+      std::mt19937       rng(31);
+      std::vector<Entry> ea, eb;
+      const int32_t      n = 2400;
+      for (int32_t i = 0; i < n; ++i)
+         for (int q = 0; q < 3; ++q)
+         {
+            ea.push_back({i, 4 * static_cast<int32_t>(rng() % (n / 4)), 1.0});
+            eb.push_back({4 * static_cast<int32_t>(rng() % (n / 4)) + 3, i, 1.0});
+         }
+      // Repeated (row, col) pairs are summed by the conversion; harmless here.
+      const CsrMatrix a0 = from_entries(n, n, ea), b3 = from_entries(n, n, eb);
+      const auto      none = check_product<TypeParam>(a0, b3, Fill::small_int, "all products empty",
+                                                      totals, this->stream_, path);
+      EXPECT_GT(none.intermediate_tiles, 1000);
+      EXPECT_EQ(none.output_tiles, 0);
+      EXPECT_EQ(none.tc_tile_products + none.cc_tile_products, 0);
 
-   // Columns 0,1 mod 4 against rows 1,3 mod 4: only k = 1 inside the tiles meets.
-   std::vector<Entry> ea2, eb2;
-   for (int32_t i = 0; i < n; ++i)
-      for (int q = 0; q < 3; ++q)
-      {
-         ea2.push_back({i, 4 * static_cast<int32_t>(rng() % (n / 4)) + static_cast<int32_t>(rng() % 2),
-                        static_cast<double>(value_pm(rng, 3))});
-         eb2.push_back({4 * static_cast<int32_t>(rng() % (n / 4)) + 1 + 2 * static_cast<int32_t>(rng() % 2), i,
-                        static_cast<double>(value_pm(rng, 3))});
-      }
-   const auto some = check_product<TypeParam>(from_entries(n, n, ea2), from_entries(n, n, eb2),
-                                              Fill::small_int, "some products empty", totals,
-                                              this->stream_);
-   EXPECT_GT(some.output_tiles, 0);
-   EXPECT_LT(some.tc_tile_products + some.cc_tile_products, some.intermediate_tiles);
-   EXPECT_GT(totals.nonzeros, 1000);
+      // Columns 0,1 mod 4 against rows 1,3 mod 4: only k = 1 inside the tiles meets.
+      std::vector<Entry> ea2, eb2;
+      for (int32_t i = 0; i < n; ++i)
+         for (int q = 0; q < 3; ++q)
+         {
+            ea2.push_back({i, 4 * static_cast<int32_t>(rng() % (n / 4)) + static_cast<int32_t>(rng() % 2),
+                           static_cast<double>(value_pm(rng, 3))});
+            eb2.push_back({4 * static_cast<int32_t>(rng() % (n / 4)) + 1 + 2 * static_cast<int32_t>(rng() % 2), i,
+                           static_cast<double>(value_pm(rng, 3))});
+         }
+      const auto some = check_product<TypeParam>(from_entries(n, n, ea2), from_entries(n, n, eb2),
+                                                 Fill::small_int, "some products empty", totals,
+                                                 this->stream_, path);
+      EXPECT_GT(some.output_tiles, 0);
+      EXPECT_LT(some.tc_tile_products + some.cc_tile_products, some.intermediate_tiles);
+      EXPECT_GT(totals.nonzeros, 1000);
+   }
 }
 
 TYPED_TEST(SpgemmDevice, CancellationKeepsStructuralZeros)
 {
-   Totals totals;
-   // C(0,0) = A(0,1) B(1,0) + A(0,5) B(5,0) = 1*2 + 2*(-1) = 0 from two different A tiles.
-   const CsrMatrix a = from_entries(8, 8, {{0, 1, 1.0}, {0, 5, 2.0}, {6, 6, 1.0}});
-   const CsrMatrix b = from_entries(8, 8, {{1, 0, 2.0}, {5, 0, -1.0}, {1, 1, 3.0}, {6, 7, 1.0}});
-   check_product<TypeParam>(a, b, Fill::small_int, "cancellation", totals, this->stream_);
-   const auto gpu = gpu_product(amgt::csr_to_mbsr<TypeParam>(a.view()),
-                                amgt::csr_to_mbsr<TypeParam>(b.view()), this->stream_);
-   ASSERT_GE(gpu.c.num_tiles(), 1);
-   EXPECT_EQ(gpu.c.blk_col[0], 0);
-   EXPECT_TRUE(gpu.c.blk_map[0] & 1u) << "the cancelled entry (0,0) must stay in the bitmap";
-   const TypeParam zero = amgt::StorageTraits<TypeParam>::from_double(0.0);
-   EXPECT_EQ(std::memcmp(&gpu.c.blk_val[0], &zero, sizeof(TypeParam)), 0) << "+0 expected";
+   for (dev::SpgemmPath path : kKernelPaths)
+   {
+      Totals totals;
+      // C(0,0) = A(0,1) B(1,0) + A(0,5) B(5,0) = 1*2 + 2*(-1) = 0 from two different A tiles.
+      const CsrMatrix a = from_entries(8, 8, {{0, 1, 1.0}, {0, 5, 2.0}, {6, 6, 1.0}});
+      const CsrMatrix b = from_entries(8, 8, {{1, 0, 2.0}, {5, 0, -1.0}, {1, 1, 3.0}, {6, 7, 1.0}});
+      check_product<TypeParam>(a, b, Fill::small_int, "cancellation", totals, this->stream_, path);
+      const auto gpu = gpu_product(amgt::csr_to_mbsr<TypeParam>(a.view()),
+                                   amgt::csr_to_mbsr<TypeParam>(b.view()), this->stream_, path);
+      ASSERT_GE(gpu.c.num_tiles(), 1);
+      EXPECT_EQ(gpu.c.blk_col[0], 0);
+      EXPECT_TRUE(gpu.c.blk_map[0] & 1u) << "the cancelled entry (0,0) must stay in the bitmap";
+      const TypeParam zero = amgt::StorageTraits<TypeParam>::from_double(0.0);
+      EXPECT_EQ(std::memcmp(&gpu.c.blk_val[0], &zero, sizeof(TypeParam)), 0) << "+0 expected";
 
-   // Cancellation inside one dense tile pair (tensor cores in fp64 and fp16): row 0 of A is
-   // (1,1,1,1), column 0 of B is (1,-1,2,-2).
-   std::vector<Entry> ea, eb;
-   for (int r = 0; r < 4; ++r)
-      for (int c = 0; c < 4; ++c)
-      {
-         ea.push_back({r, c, r == 0 ? 1.0 : static_cast<double>(r + c)});
-         const double col0[4] = {1.0, -1.0, 2.0, -2.0};
-         eb.push_back({r, c, c == 0 ? col0[r] : static_cast<double>(r - c)});
-      }
-   check_product<TypeParam>(from_entries(4, 4, ea), from_entries(4, 4, eb), Fill::small_int,
-                            "cancellation in a dense tile", totals, this->stream_);
-   check_product<TypeParam>(from_entries(1, 2, {{0, 0, 1.0}, {0, 1, 1.0}}),
-                            from_entries(2, 1, {{0, 0, 1.0}, {1, 0, -1.0}}), Fill::small_int,
-                            "[1 1] * [1; -1]", totals, this->stream_);
+      // Cancellation inside one dense tile pair (tensor cores in fp64 and fp16): row 0 of A is
+      // (1,1,1,1), column 0 of B is (1,-1,2,-2).
+      std::vector<Entry> ea, eb;
+      for (int r = 0; r < 4; ++r)
+         for (int c = 0; c < 4; ++c)
+         {
+            ea.push_back({r, c, r == 0 ? 1.0 : static_cast<double>(r + c)});
+            const double col0[4] = {1.0, -1.0, 2.0, -2.0};
+            eb.push_back({r, c, c == 0 ? col0[r] : static_cast<double>(r - c)});
+         }
+      check_product<TypeParam>(from_entries(4, 4, ea), from_entries(4, 4, eb), Fill::small_int,
+                               "cancellation in a dense tile", totals, this->stream_, path);
+      check_product<TypeParam>(from_entries(1, 2, {{0, 0, 1.0}, {0, 1, 1.0}}),
+                               from_entries(2, 1, {{0, 0, 1.0}, {1, 0, -1.0}}), Fill::small_int,
+                               "[1 1] * [1; -1]", totals, this->stream_, path);
+   }
 }
 
 TYPED_TEST(SpgemmDevice, GalerkinShapes)
@@ -724,19 +779,23 @@ TYPED_TEST(SpgemmDevice, AllSymbolicAndNumericBins)
    for (int32_t i = 0; i < 16; ++i) a_tiles[i] = steps[i % 8];
    for (size_t i = 16; i < a_tiles.size(); i += 7) a_tiles[i] = 0;
    const auto [a, b] = tiled_pair(n, a_tiles, 51, false);
-   Totals     totals;
-   const auto st = check_product<TypeParam>(a, b, Fill::small_int, "bins", totals, this->stream_);
-   ASSERT_GE(st.shared_symbolic_bins, 1);
-   for (int bin = 0; bin < dev::kSymbolicBins; ++bin)
+   for (dev::SpgemmPath path : kKernelPaths)
    {
-      if (bin < st.shared_symbolic_bins || bin == dev::kSymbolicBins - 1)
-         EXPECT_GT(st.symbolic_bin_rows[bin], 0) << "symbolic bin " << bin;
-      else
-         EXPECT_EQ(st.symbolic_bin_rows[bin], 0) << "symbolic bin " << bin << " was routed";
+      Totals     totals;
+      const auto st =
+          check_product<TypeParam>(a, b, Fill::small_int, "bins", totals, this->stream_, path);
+      ASSERT_GE(st.shared_symbolic_bins, 1);
+      for (int bin = 0; bin < dev::kSymbolicBins; ++bin)
+      {
+         if (bin < st.shared_symbolic_bins || bin == dev::kSymbolicBins - 1)
+            EXPECT_GT(st.symbolic_bin_rows[bin], 0) << "symbolic bin " << bin;
+         else
+            EXPECT_EQ(st.symbolic_bin_rows[bin], 0) << "symbolic bin " << bin << " was routed";
+      }
+      for (int bin = 0; bin < dev::kNumericBins; ++bin)
+         EXPECT_GT(st.numeric_bin_rows[bin], 0) << "numeric bin " << bin;
+      EXPECT_GT(totals.nonzeros, 20000);
    }
-   for (int bin = 0; bin < dev::kNumericBins; ++bin)
-      EXPECT_GT(st.numeric_bin_rows[bin], 0) << "numeric bin " << bin;
-   EXPECT_GT(totals.nonzeros, 20000);
 }
 
 TYPED_TEST(SpgemmDevice, VeryLongBlockRowSpansSeveralWindows)
@@ -745,30 +804,37 @@ TYPED_TEST(SpgemmDevice, VeryLongBlockRowSpansSeveralWindows)
    // has 400 A tiles spread over all block columns, each meeting a B row of 32 tiles spread
    // the same way (12800 products, ~10700 distinct output tiles: bin 7, two symbolic windows
    // and ~42 numeric windows of 256 tiles).
-   const int32_t        n = 140000;
+   const int32_t        n       = 140000;
    std::vector<int32_t> a_tiles = {400, 1, 0, 3};
    const auto [a, b]            = tiled_pair(n, a_tiles, 61, true);
-   Totals     totals;
-   const auto st = check_product<TypeParam>(a, b, Fill::small_int, "long row", totals, this->stream_);
-   EXPECT_GT(st.symbolic_bin_rows[dev::kSymbolicBins - 1], 0);
-   EXPECT_GT(st.output_tiles, 10000);
-   EXPECT_EQ(st.tc_tile_products + st.cc_tile_products, 12800 + 4 * kBTiles);
-   EXPECT_GT(st.numeric_bin_rows[dev::kNumericBins - 1], 0);
-   EXPECT_GT(totals.nonzeros, 10000);
+   for (dev::SpgemmPath path : kKernelPaths)
+   {
+      Totals     totals;
+      const auto st =
+          check_product<TypeParam>(a, b, Fill::small_int, "long row", totals, this->stream_, path);
+      EXPECT_GT(st.symbolic_bin_rows[dev::kSymbolicBins - 1], 0);
+      EXPECT_GT(st.output_tiles, 10000);
+      EXPECT_EQ(st.tc_tile_products + st.cc_tile_products, 12800 + 4 * kBTiles);
+      EXPECT_GT(st.numeric_bin_rows[dev::kNumericBins - 1], 0);
+      EXPECT_GT(totals.nonzeros, 10000);
+   }
 }
 
 TYPED_TEST(SpgemmDevice, Laplacian3dSquared)
 {
-   Totals totals;
-   for (auto [nx, ny, nz] : {std::tuple{20, 20, 20}, std::tuple{13, 11, 9}, std::tuple{31, 7, 5}})
+   for (dev::SpgemmPath path : kKernelPaths)
    {
-      const CsrMatrix a = laplacian_3d(nx, ny, nz);
-      check_product<TypeParam>(a, a, Fill::small_int,
-                               "7-point " + std::to_string(nx) + "x" + std::to_string(ny) + "x" +
-                                   std::to_string(nz) + " squared",
-                               totals, this->stream_);
+      Totals totals;
+      for (auto [nx, ny, nz] : {std::tuple{20, 20, 20}, std::tuple{13, 11, 9}, std::tuple{31, 7, 5}})
+      {
+         const CsrMatrix a = laplacian_3d(nx, ny, nz);
+         check_product<TypeParam>(a, a, Fill::small_int,
+                                  "7-point " + std::to_string(nx) + "x" + std::to_string(ny) + "x" +
+                                      std::to_string(nz) + " squared",
+                                  totals, this->stream_, path);
+      }
+      EXPECT_GT(totals.nonzeros, 100000);
    }
-   EXPECT_GT(totals.nonzeros, 100000);
 }
 
 TYPED_TEST(SpgemmDevice, DimensionMismatchThrows)
@@ -798,31 +864,48 @@ TYPED_TEST(SpgemmDevice, DimensionMismatchThrows)
 
 TYPED_TEST(SpgemmDevice, DeterministicAndDefaultStream)
 {
-   // Same inputs twice (once on the legacy default stream): identical bits, tensor cores or
-   // not, although rows are binned and hashed through atomics.
+   // Same inputs twice (once on the legacy default stream): identical structure always,
+   // although rows are binned and hashed through atomics; identical bits whenever the ordered
+   // kernel ran, tensor cores or not. The pairs kernel adds with atomics in no fixed order
+   // (the contract allows the last bits to move): its default-stream run is held to the
+   // tolerance instead. `a` has ~1 entry per tile (automatic: pairs kernel), `d` ~8 (ordered).
    const CsrMatrix a = random_csr(700, 700, 0.03, Fill::random, 71);
    const CsrMatrix d = random_csr(120, 700, 0.5, Fill::random, 72);
-   for (const CsrMatrix* m : {&a, &d})
+   Totals          totals;
+   for (dev::SpgemmPath path : {dev::SpgemmPath::automatic, dev::SpgemmPath::cuda_core,
+                                dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core_pairs})
    {
-      const auto A  = amgt::csr_to_mbsr<TypeParam>(m->view());
-      const auto B  = amgt::csr_to_mbsr<TypeParam>(a.view());
-      const auto r1 = gpu_product(A, B, this->stream_);
-      const auto r2 = gpu_product(A, B, nullptr);
-      EXPECT_EQ(r1.c.blk_ptr, r2.c.blk_ptr);
-      EXPECT_EQ(r1.c.blk_col, r2.c.blk_col);
-      EXPECT_EQ(r1.c.blk_map, r2.c.blk_map);
-      EXPECT_TRUE(same_bits(r1.c, r2.c));
-      EXPECT_GT(r1.c.num_tiles(), 0);
+      SCOPED_TRACE(dev::to_string(path));
+      for (const CsrMatrix* m : {&a, &d})
+      {
+         const auto A  = amgt::csr_to_mbsr<TypeParam>(m->view());
+         const auto B  = amgt::csr_to_mbsr<TypeParam>(a.view());
+         const auto r1 = gpu_product(A, B, this->stream_, path);
+         const auto r2 = gpu_product(A, B, nullptr, path);
+         EXPECT_EQ(r1.c.blk_ptr, r2.c.blk_ptr);
+         EXPECT_EQ(r1.c.blk_col, r2.c.blk_col);
+         EXPECT_EQ(r1.c.blk_map, r2.c.blk_map);
+         EXPECT_EQ(r1.stats.pairs_kernel, r2.stats.pairs_kernel);
+         EXPECT_GT(r1.c.num_tiles(), 0);
+         if (!r1.stats.pairs_kernel)
+            EXPECT_TRUE(same_bits(r1.c, r2.c));
+         else
+            check_product<TypeParam>(*m, a, Fill::random, "default stream", totals, nullptr, path);
+      }
    }
+   EXPECT_GT(totals.pairs, 0); // the pairs kernel did run on the default stream
 }
 
 // ---------------------------------------------------------------------------------------------
 // Forced paths: every tile product through the tensor cores (fp64 mma m8n8k4, fp16 mma
-// m16n8k16 with fp32 accumulation; fp32 runs the CUDA cores) or through the CUDA cores, on the
-// shapes that stress the fp16 fragment packing: partial tiles (n % 4 != 0), empty block rows
-// and rows, one-bit and full tiles, B block rows longer than a warp (several 32-pair chunks,
-// each up to four m16n8k16 steps of 8 pairs, the last one partly empty), output rows longer
-// than the numeric windows.
+// m16n8k16 with fp32 accumulation; fp32 runs the CUDA cores), through the ordered kernel's
+// CUDA cores, or through the pairs kernel, on the shapes that stress the fp16 fragment packing
+// and the pairs kernel's flat enumeration: partial tiles (n % 4 != 0), empty block rows and
+// rows, one-bit and full tiles, B block rows longer than a warp (several 32-pair chunks, each
+// up to four m16n8k16 steps of 8 pairs, the last one partly empty), block rows of A with more
+// than 32 tiles (several 32-tile chunks of the pairs kernel), output rows longer than the
+// numeric windows (numeric bin 2: B rows cut to each window's column range, slices often
+// empty).
 
 // Rows with i % 4 == 1 and all rows of block rows bi % 5 == 2 dropped.
 CsrMatrix with_empty_rows(const CsrMatrix& a)
@@ -883,13 +966,16 @@ std::vector<ForcedCase> forced_cases_small_int()
 TYPED_TEST(SpgemmDevice, ForcedPathsSmallIntegersExact)
 {
    constexpr bool has_tc = !std::is_same_v<TypeParam, float>;
-   for (dev::SpgemmPath path : {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core})
+   for (dev::SpgemmPath path : {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core,
+                                dev::SpgemmPath::cuda_core_pairs})
    {
       Totals totals;
       for (const ForcedCase& fc : forced_cases_small_int())
          check_product<TypeParam>(fc.a, fc.b, Fill::small_int, fc.name, totals, this->stream_,
                                   path);
       EXPECT_GT(totals.nonzeros, 100000);
+      if (path == dev::SpgemmPath::cuda_core_pairs) { EXPECT_EQ(totals.ordered, 0); }
+      else { EXPECT_EQ(totals.pairs, 0); }
       if (path == dev::SpgemmPath::tensor_core && has_tc)
       {
          EXPECT_GT(totals.tc, 100000);
@@ -928,8 +1014,8 @@ TYPED_TEST(SpgemmDevice, ForcedPathsRandomWithinTolerance)
    cases.push_back({"long rows", with_random_values(std::move(ta), ++seed),
                     with_random_values(std::move(tb), ++seed)});
 
-   for (dev::SpgemmPath path :
-        {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core, dev::SpgemmPath::automatic})
+   for (dev::SpgemmPath path : {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core,
+                                dev::SpgemmPath::automatic, dev::SpgemmPath::cuda_core_pairs})
    {
       Totals totals;
       for (const ForcedCase& fc : cases)
@@ -941,10 +1027,99 @@ TYPED_TEST(SpgemmDevice, ForcedPathsRandomWithinTolerance)
       {
          EXPECT_GT(totals.max_err, 0.0);
       }
+      const bool pairs = path == dev::SpgemmPath::cuda_core_pairs;
       if (path == dev::SpgemmPath::tensor_core && has_tc) { EXPECT_EQ(totals.cc, 0); }
-      if (path != dev::SpgemmPath::cuda_core && has_tc) { EXPECT_GT(totals.tc, 0); }
-      if (path == dev::SpgemmPath::cuda_core || !has_tc) { EXPECT_EQ(totals.tc, 0); }
+      if (path != dev::SpgemmPath::cuda_core && !pairs && has_tc) { EXPECT_GT(totals.tc, 0); }
+      if (path == dev::SpgemmPath::cuda_core || pairs || !has_tc) { EXPECT_EQ(totals.tc, 0); }
+      // automatic: the sparse cases (<= 0.04 density, ~1 entry per tile) take the pairs
+      // kernel, the 0.6 and 0.9 ones (about half and nearly all tiles dense) the ordered one.
+      if (path == dev::SpgemmPath::automatic)
+      {
+         EXPECT_GT(totals.pairs, 0);
+         EXPECT_GT(totals.ordered, 0);
+      }
+      if (pairs) { EXPECT_EQ(totals.ordered, 0); }
    }
+}
+
+// The pairs kernel against spgemm_ref on the same inputs (values already in V), entry by
+// entry: the two sum the same exact products, the kernel rounding each and adding in the
+// atomics' order, the reference with FMAs in block-column order, so they may differ only
+// within spgemm_pairs_vs_ref_tolerance. Shapes: sparse tiles larger than a warp, n % 4 != 0,
+// block rows of A with more than 32 tiles and output rows over several numeric windows
+// (bin 2), empty rows, and full tiles (many terms per entry: the most reordering).
+TYPED_TEST(SpgemmDevice, PairsKernelCloseToReferenceOnSameInputs)
+{
+   using V = TypeParam;
+   std::vector<ForcedCase> cases;
+   uint32_t                seed = 9200;
+   for (auto [n, k, m, da, db] : std::vector<std::tuple<int32_t, int32_t, int32_t, double, double>>{
+            {2001, 1999, 1203, 0.003, 0.004},
+            {600, 600, 600, 0.04, 0.04},
+            {301, 299, 302, 0.9, 0.9}})
+   {
+      cases.push_back({std::to_string(n) + "x" + std::to_string(k) + " * " + std::to_string(k) +
+                           "x" + std::to_string(m),
+                       random_csr(n, k, da, Fill::random, ++seed),
+                       random_csr(k, m, db, Fill::random, ++seed)});
+   }
+   const CsrMatrix e = with_empty_rows(random_csr(417, 417, 0.05, Fill::random, ++seed));
+   cases.push_back({"empty rows 417 squared", e, e});
+   std::vector<int32_t> a_tiles((6002 + 3) / 4, 2);
+   for (int32_t i = 0; i < 12; ++i) a_tiles[static_cast<size_t>(i)] = 300;
+   auto [ta, tb] = tiled_pair(6002, a_tiles, ++seed, false);
+   cases.push_back({"long rows", with_random_values(std::move(ta), ++seed),
+                    with_random_values(std::move(tb), ++seed)});
+
+   const Roundoff r          = roundoff<V>();
+   int64_t        total      = 0;
+   double         worst      = 0.0;
+   bool           long_rows  = false;
+   for (const ForcedCase& fc : cases)
+   {
+      SCOPED_TRACE(fc.name);
+      const auto A   = amgt::csr_to_mbsr<V>(fc.a.view());
+      const auto B   = amgt::csr_to_mbsr<V>(fc.b.view());
+      const auto ref = amgt::spgemm_ref(A, B);
+      const auto gpu = gpu_product(A, B, this->stream_, dev::SpgemmPath::cuda_core_pairs);
+      ASSERT_TRUE(gpu.stats.pairs_kernel);
+      ASSERT_EQ(gpu.c.blk_ptr, ref.blk_ptr);
+      ASSERT_EQ(gpu.c.blk_col, ref.blk_col);
+      ASSERT_EQ(gpu.c.blk_map, ref.blk_map);
+      EXPECT_EQ(gpu.stats.tc_tile_products, 0);
+      EXPECT_EQ(gpu.stats.cc_tile_products, nonempty_pairs(A, B));
+      long_rows = long_rows || gpu.stats.numeric_bin_rows[dev::kNumericBins - 1] > 0;
+      // S~ = |A~||B~| from the values stored in V, tile by tile like C (all terms positive:
+      // the same pattern).
+      const CsrMatrix ah = abs_values(rounded_to<V>(fc.a));
+      const CsrMatrix bh = abs_values(rounded_to<V>(fc.b));
+      const CsrMatrix ab = amgt::csr_spgemm_ref(ah.view(), bh.view());
+      const auto      S  = amgt::csr_to_mbsr<double>(ab.view());
+      ASSERT_EQ(S.blk_ptr, ref.blk_ptr);
+      ASSERT_EQ(S.blk_col, ref.blk_col);
+      ASSERT_EQ(S.blk_map, ref.blk_map);
+      const int k = max_row_nnz(fc.a);
+      using T     = amgt::StorageTraits<V>;
+      for (size_t p = 0; p < ref.blk_val.size(); ++p)
+      {
+         const double g = T::to_double(gpu.c.blk_val[p]);
+         const double w = T::to_double(ref.blk_val[p]);
+         if (!((ref.blk_map[p / 16] >> (p % 16)) & 1u))
+         {
+            ASSERT_EQ(std::memcmp(&gpu.c.blk_val[p], &ref.blk_val[p], sizeof(V)), 0)
+                << "entry " << p << " is outside the bitmap and must be +0";
+            continue;
+         }
+         ++total;
+         const double tol = spgemm_pairs_vs_ref_tolerance(r, k, S.blk_val[p], g, w);
+         ASSERT_LE(std::fabs(g - w), tol) << "entry " << p << ": got " << g << ", want " << w;
+         if (tol > 0.0) worst = std::max(worst, std::fabs(g - w) / tol);
+      }
+   }
+   EXPECT_GT(total, 100000);
+   EXPECT_TRUE(long_rows) << "no output row took several numeric windows";
+   std::printf("[ pairs vs ref ] %lld entries, largest |got - want| / tolerance %.3g\n",
+               static_cast<long long>(total), worst);
 }
 
 // fp16 through the tensor cores against the CPU reference with the same (half) inputs: the
