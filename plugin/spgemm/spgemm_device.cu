@@ -16,7 +16,12 @@
 //   2. Symbolic pass 1 counts the distinct output tiles of every row; exclusive scan (int64)
 //      gives C's block-row offsets; the numeric phase's bins are built from those counts; then
 //      the single host round trip reads C's tile count (to allocate C) and the bin counts.
-//      Symbolic pass 2 writes the sorted block columns and the OR-ed bitmaps.
+//      Symbolic pass 2 writes the sorted block columns and the OR-ed bitmaps. Its rows are
+//      binned again, by their count: the table of pass 2 must hold the row's nc distinct keys
+//      only (nc < T/2), and nc is often several times below the bound ub that sized pass 1's
+//      table (fine AMG products: ub ~500, nc ~45). Pass 2 clears, scans and sorts its table,
+//      so its cost follows T: with tables sized by ub it took twice pass 1's time (ncu, H100,
+//      laplace7 n=160 setup products: 51 against 23 ms); the new lists reuse pass 1's buffer.
 //      Pass 1 runs before the host knows how many rows each bin holds: every bin kernel is a
 //      grid-stride loop over its row list whose length it reads from device memory, launched
 //      with at most one wave of blocks (an empty bin costs one short launch, not a round trip).
@@ -64,7 +69,8 @@
 // ranges, so rows with local support (PDE problems) need one or two windows.
 //
 // Numeric, ordered kernel (numeric_kernel): one warp per block row, rows binned by C's tiles
-// per row (<= 32, <= 128, longer); the pairs kernel below uses the same bins and windows.
+// per row (<= 32, <= 128, longer); the pairs kernel below uses the same bins and the same
+// column restriction per window, with windows bounded by C's stored entries as well.
 // The warp accumulates in shared memory (acc_t[16] per output tile) for a window of at most
 // kCap consecutive output tiles of the row (32/128/256 by bin; longer rows take several
 // windows: each window restricts every B row to the window's block-column range with a binary
@@ -133,32 +139,49 @@
 //   SpgemmPath::tensor_core lets the benchmark measure that before the rule moves.
 //
 // Numeric, pairs kernel (numeric_pairs_kernel). On AMG setup products tiles hold 1.3-2.5
-// nonzeros: per A tile the ordered kernel's lanes see one short B row (4-10 tiles, most of
-// the warp idle) and each pair carries ~1 scalar product for 16 lanes. Instead the pairs
-// kernel flattens the row's pairs as the symbolic phase does ("Pair enumeration"): same bins,
-// windows, scol and acc as the ordered kernel, and per window the row's A tiles 32 at a time,
-// lane t holding A tile a0 + t: its B row restricted to the window's block-column range by two
-// binary searches (exact bounds: the flat index needs the slice's length; a single-window row
-// takes the whole B row), len_t = the slice's length. A warp inclusive scan gives the chunk's
-// total and pre[t] = exclusive prefix, staged with bstart[t] and the A bitmap in a per-warp
-// shared array (3 x 32 int32). Lane l then takes flat pairs f = l, l + 32, ... < total: A
-// tile = the last t with pre[t] <= f (binary search, <= 5 steps), B tile = bstart[t] + f -
-// pre[t]. A pair with an empty bitmap product is dropped; otherwise its output tile is found
-// by binary search in scol (missing: flag_error) and for every set A bit (r, k) and every set
-// B bit (k, c) the lane adds fl(a(r,k) * b(k,c)) to acc[pos*16 + 4r + c] with a shared-memory
-// atomicAdd (atom.shared.add.f64 / .f32). Only stored values are read (A: a_val + ta*16 + e,
-// B: b_val + tb*16 + 4k + c, the dense layouts). Several lanes may hit one accumulator entry
-// (different A tiles of the row), so the order of the additions is the hardware's: each
-// term is rounded once as a product and once as an addition, in no fixed order, which is
-// the contract change of this kernel (spgemm_device.h): bit-identical to spgemm_ref only when
-// every partial sum is exact (small integers), else within spgemm_pairs_tolerance
-// (tests/common/tolerances.h), and not bit-reproducible from run to run. half operands are
-// converted to float as D::load does; half x half products are exact in float. __syncwarp()
-// separates chunks (pre/bstart/amap are rewritten) and precedes the write-out (every atomic
-// of the window is visible). Each lane counts its pairs with a nonempty bitmap product; a
-// warp reduction adds them to Meta::cc_products (tc_products stays 0).
-// Shared memory per warp: kCap * 16 * sizeof(acc_t) + 4 kCap + 384 bytes, the ordered
-// kernel's size (its 32-entry Stage is also 384 bytes), so both run the same bins.
+// nonzeros: per A tile the ordered kernel's lanes see one short B row (4-10 tiles, most of the
+// warp idle) and each pair carries ~1 scalar product for 16 lanes. Instead the pairs kernel
+// flattens the row's pairs as the symbolic phase does ("Pair enumeration"): same bins and scol
+// as the ordered kernel, a packed accumulator (below), and per window the row's A tiles 32 at a
+// time, lane t holding A tile a0 + t: its B row restricted to the window's block-column range
+// by two binary searches (exact bounds: the flat index needs the slice's length; a
+// single-window row takes the whole B row), len_t = the slice's length. A warp inclusive scan
+// gives the chunk's total and pre[t] = exclusive prefix, staged with bstart[t] and the A bitmap
+// in a per-warp shared array (3 x 32 int32). Lane l then takes flat pairs
+// f = l, l + 32, ... < total: A tile = the last t with pre[t] <= f (binary search, <= 5 steps),
+// B tile = bstart[t] + f - pre[t]. A pair with an empty bitmap product is dropped; otherwise
+// its output tile is found by binary search in scol (missing: flag_error) and for every set A
+// bit (r, k) and every set B bit (k, c) the lane adds fl(a(r,k) * b(k,c)) to C entry
+// (pos, 4r + c) of the packed accumulator with a shared-memory atomicAdd (atom.shared.add.f64 /
+// .f32). Only stored values are read (A: a_val + ta*16 + e, B: b_val + tb*16 + 4k + c, the
+// dense layouts). Several lanes may hit one accumulator entry (different A tiles of the row),
+// so the order of the additions is the hardware's: each term is rounded once as a product and
+// once as an addition, in no fixed order, which is the contract change of this kernel
+// (spgemm_device.h): bit-identical to spgemm_ref only when every partial sum is exact (small
+// integers), else within spgemm_pairs_tolerance (tests/common/tolerances.h), and not
+// bit-reproducible from run to run. half operands are converted to float as D::load does;
+// half x half products are exact in float. __syncwarp() separates chunks (pre/bstart/amap are
+// rewritten) and precedes the write-out (every atomic of the window is visible). Each lane
+// counts its pairs with a nonempty bitmap product; a warp reduction adds them to
+// Meta::cc_products (tc_products stays 0).
+//   Packed accumulator: C's tiles hold 1.6-4 of their 16 entries on AMG levels, and a dense
+//   acc_t[16] per tile (17-34 KB per warp in fp64) held the kernel to 6-12 resident warps,
+//   where it is latency bound (dependent loads of B, binary searches). So acc holds only the
+//   window's stored entries: per window the warp stages cinfo[pos] = coff << 16 | cmap, C's
+//   tile bitmap (c_map, known from the symbolic phase) and the exclusive prefix of the
+//   bitmaps' popcounts, and entry (pos, e) lives at acc[coff + popc(cmap & ((1 << e) - 1))].
+//   A product bit outside cmap cannot happen (cmap is the OR of the bitmap products), so it
+//   is an internal error (flag_error), never a write into another entry's slot.
+//   Windows: consecutive output tiles p0..p1-1 with p1 - p0 <= kCap tiles AND at most kEntries
+//   stored entries, both per bin (launch_numeric: (32, 256), (128, 512), (512, 1024)); p1 comes
+//   from a warp scan of the popcounts, 32 tiles at a time (a tile has <= 16 entries, so any
+//   window admits one). Each window re-walks the row's A tiles (two binary searches per A tile
+//   into its B row), so the budgets are sized to hold typical AMG rows (20-200 tiles of fill
+//   1.6-4) in one window; they put the fp64 per-warp shared memory at 2.7/5.5/12.7 KB instead
+//   of 4.6/17.3/34.2 KB (table with resident warps at launch_numeric).
+//   Write-out: every one of the window's tiles gets all 16 positions of C's dense blk_val, the
+//   stored ones from acc rounded once to V, the others exact zeros.
+// Shared memory per warp: kEntries * sizeof(acc_t) + 8 kCap + 384 bytes.
 //
 // Output (both kernels): positions whose bit in C's bitmap is clear are written as exact
 // zeros; the others get acc_t rounded once to V. Partial tiles (n % 4 != 0) need no guard: the
@@ -210,6 +233,8 @@ struct Meta
 {
    int32_t            sym_count[kSymbolicBins];
    int32_t            sym_cursor[kSymbolicBins];
+   int32_t            sym2_count[kSymbolicBins];  // pass 2's bins, by C's tiles per row
+   int32_t            sym2_cursor[kSymbolicBins];
    int32_t            num_count[kNumericBins];
    int32_t            num_cursor[kNumericBins];
    unsigned long long intermediate;
@@ -446,26 +471,39 @@ __global__ void analyze_rows(TilesView A, const int32_t* b_ptr, int32_t brows, i
    if (threadIdx.x == 0 && dense > 0) atomicAdd(&meta->dense_a_tiles, dense);
 }
 
-__global__ void numeric_bins(const int64_t* offsets, int32_t brows, uint8_t* row_bin, Meta* meta)
+// After pass 1 C's tiles per row (nc) are known: the numeric bins, and the bins of symbolic pass
+// 2, whose table needs only nc < T/2 (the distinct keys it will hold) instead of pass 1's bound
+// ub on the products, often several times larger (fine AMG products: ub ~500 tile pairs for
+// nc ~45 output tiles, a 1024-slot table where 128 slots do).
+__global__ void output_bins(const int64_t* offsets, int32_t brows, int shared_bins,
+                            uint8_t* row_bin, uint8_t* row_bin2, Meta* meta)
 {
    __shared__ int hist[kNumericBins];
+   __shared__ int hist2[kSymbolicBins];
    if (threadIdx.x < kNumericBins) hist[threadIdx.x] = 0;
+   if (threadIdx.x < kSymbolicBins) hist2[threadIdx.x] = 0;
    __syncthreads();
    const int32_t i = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
    if (i < brows)
    {
       const int64_t nc = offsets[i + 1] - offsets[i];
       uint8_t       b  = kNoBin;
+      uint8_t       b2 = kNoBin;
       if (nc > 0)
       {
          b = nc <= 32 ? 0 : (nc <= 128 ? 1 : 2);
          atomicAdd(&hist[b], 1);
+         b2 = symbolic_bin_of(nc, shared_bins);
+         atomicAdd(&hist2[b2], 1);
       }
-      row_bin[i] = b;
+      row_bin[i]  = b;
+      row_bin2[i] = b2;
    }
    __syncthreads();
    if (threadIdx.x < kNumericBins && hist[threadIdx.x] > 0)
       atomicAdd(&meta->num_count[threadIdx.x], hist[threadIdx.x]);
+   if (threadIdx.x < kSymbolicBins && hist2[threadIdx.x] > 0)
+      atomicAdd(&meta->sym2_count[threadIdx.x], hist2[threadIdx.x]);
 }
 
 // Groups the rows by bin: list[start(bin) + rank] = row. The per-block ranks come from shared
@@ -1107,35 +1145,60 @@ __device__ __forceinline__ void shared_add(Acc* p, Acc x)
    atomicAdd(p, x);
 }
 
-// Per-warp shared memory of the pairs kernel: acc[kCap * 16] | scol[kCap] | pre[32] |
-// bstart[32] | amap[32] (the last three int32, one entry per A tile of the current chunk).
-template <class V, int kCap>
+// Per-warp shared memory of the pairs kernel: acc[kEntries] (the window's stored entries of C,
+// packed) | scol[kCap] (block columns) | cinfo[kCap] (coff << 16 | c_map, one 32-bit word so
+// that a product finds its tile's offset and bitmap with one load) | pre[32] | bstart[32] |
+// amap[32] (int32, one entry per A tile of the current chunk).
+template <class V, int kCap, int kEntries>
 constexpr size_t pairs_warp_bytes()
 {
-   return static_cast<size_t>(kCap) * 16 * sizeof(typename Dev<V>::Acc) +
-          static_cast<size_t>(kCap) * sizeof(int32_t) + 3 * kWarpSize * sizeof(int32_t);
+   return static_cast<size_t>(kEntries) * sizeof(typename Dev<V>::Acc) +
+          2 * static_cast<size_t>(kCap) * sizeof(int32_t) + 3 * kWarpSize * sizeof(int32_t);
+}
+
+// Resident blocks per SM that __launch_bounds__ asks the register allocator to allow for the
+// pairs kernel: what shared memory allows on an H100 (228 KB per SM, 1 KB reserved per
+// block), but at most kPairsMinWarps warps. Without it ptxas takes ~50 registers (fp64), which
+// rounds to 56 and caps 8-warp blocks at 4 per SM (32 warps) where shared memory admits 40-64;
+// 40 warps means <= 48 registers, which the kernel meets without spills. Asking for more
+// (48 warps: 40 registers) is left to measurement.
+constexpr int kPairsMinWarps = 40;
+
+template <class V, int kCap, int kEntries, int kWarps>
+constexpr int pairs_min_blocks()
+{
+   constexpr size_t kSmPerSm = 228 * 1024, kReserved = 1024;
+   const size_t     by_smem =
+       kSmPerSm / (kWarps * pairs_warp_bytes<V, kCap, kEntries>() + kReserved);
+   const size_t     by_warps = kPairsMinWarps / kWarps;
+   return static_cast<int>(std::max<size_t>(1, std::min(by_smem, by_warps)));
 }
 
 // The pairs kernel (design notes, "Numeric, pairs kernel"): one warp per block row of C, the
-// same windows as numeric_kernel, but the row's (A tile, B tile) pairs are spread over the
-// lanes 32 A tiles at a time, and each lane adds its pair's scalar products with atomics.
-template <class V, int kCap, int kWarps>
-__global__ void __launch_bounds__(kWarps * kWarpSize, 1)
+// row's (A tile, B tile) pairs spread over the lanes 32 A tiles at a time, each lane adding
+// its pair's scalar products with atomics into a packed accumulator that holds only the
+// window's stored entries of C.
+template <class V, int kCap, int kEntries, int kWarps>
+__global__ void
+    __launch_bounds__(kWarps * kWarpSize, (pairs_min_blocks<V, kCap, kEntries, kWarps>()))
     numeric_pairs_kernel(NumericArgs<V> args, int bin)
 {
    using D   = Dev<V>;
    using Acc = typename D::Acc;
-   static_assert(kCap % 2 == 0, "keeps the per-warp areas 8-byte aligned");
+   static_assert(kCap % 2 == 0 && kEntries % 2 == 0, "keeps the per-warp areas 8-byte aligned");
+   static_assert(kEntries >= 16, "a window must admit any single tile");
+   static_assert(kEntries < (1 << 16), "tile offsets are stored in 16 bits");
    extern __shared__ unsigned long long smem_u64[];
 
    const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
    unsigned char* mine = reinterpret_cast<unsigned char*>(smem_u64) +
-                         static_cast<size_t>(warp) * pairs_warp_bytes<V, kCap>();
-   Acc*     acc    = reinterpret_cast<Acc*>(mine);
-   int32_t* scol   = reinterpret_cast<int32_t*>(acc + kCap * 16);
-   int32_t* pre    = scol + kCap;       // exclusive prefix of the chunk's pair counts
-   int32_t* bstart = pre + kWarpSize;   // first B tile of each A tile's slice
-   int32_t* amaps  = bstart + kWarpSize; // the A tiles' bitmaps
+                         static_cast<size_t>(warp) * pairs_warp_bytes<V, kCap, kEntries>();
+   Acc*      acc    = reinterpret_cast<Acc*>(mine);
+   int32_t*  scol   = reinterpret_cast<int32_t*>(acc + kEntries);
+   uint32_t* cinfo  = reinterpret_cast<uint32_t*>(scol + kCap);
+   int32_t*  pre    = reinterpret_cast<int32_t*>(cinfo + kCap); // exclusive prefix of pair counts
+   int32_t*  bstart = pre + kWarpSize;    // first B tile of each A tile's slice
+   int32_t*  amaps  = bstart + kWarpSize; // the A tiles' bitmaps
 
    const int32_t  start = bin_start(args.bin_count, bin);
    const int32_t  count = args.bin_count[bin];
@@ -1145,19 +1208,46 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
    for (int64_t idx = static_cast<int64_t>(blockIdx.x) * kWarps + warp; idx < count;
         idx += static_cast<int64_t>(gridDim.x) * kWarps)
    {
-      const int32_t i      = rows[idx];
-      const int32_t off    = args.c_ptr[i];
-      const int32_t nc     = args.c_ptr[i + 1] - off;
-      const int32_t as     = args.A.ptr[i], ae = args.A.ptr[i + 1];
-      const bool    single = nc <= kCap;
+      const int32_t i   = rows[idx];
+      const int32_t off = args.c_ptr[i];
+      const int32_t nc  = args.c_ptr[i + 1] - off;
+      const int32_t as = args.A.ptr[i], ae = args.A.ptr[i + 1];
 
-      for (int32_t p0 = 0; p0 < nc; p0 += kCap)
+      for (int32_t p0 = 0, nw = 0; p0 < nc; p0 += nw)
       {
-         const int nw = min(kCap, nc - p0);
-         for (int k = lane; k < nw; k += kWarpSize) scol[k] = args.c_col[off + p0 + k];
-         for (int k = lane; k < nw * 16; k += kWarpSize) acc[k] = Acc(0);
+         // Window = the longest run of tiles from p0 with at most kCap tiles and kEntries
+         // entries, grown 32 tiles at a time. "fits" is a prefix of the lanes (the inclusive
+         // scan only grows), so its ballot's popcount is the number of tiles taken.
+         int used = 0; // entries of the window so far
+         nw       = 0;
+         for (;;)
+         {
+            const int  k  = nw + lane;
+            const bool in = k < kCap && p0 + k < nc;
+            uint32_t   cm = 0;
+            int32_t    cj = 0;
+            if (in)
+            {
+               cm = args.c_map[off + p0 + k];
+               cj = args.c_col[off + p0 + k];
+            }
+            const int  cnt  = __popc(cm);
+            const int  incl = warp_inclusive_scan(cnt);
+            const bool fits = in && used + incl <= kEntries;
+            if (fits)
+            {
+               scol[k]  = cj;
+               cinfo[k] = (static_cast<uint32_t>(used + incl - cnt) << 16) | cm;
+            }
+            const int taken = __popc(__ballot_sync(kFullMask, fits));
+            if (taken > 0) used += __shfl_sync(kFullMask, incl, taken - 1);
+            nw += taken;
+            if (taken < kWarpSize || nw == kCap || p0 + nw == nc) break; // uniform
+         }
+         for (int k = lane; k < used; k += kWarpSize) acc[k] = Acc(0);
          __syncwarp();
          const int32_t col_lo = scol[0], col_hi = scol[nw - 1];
+         const bool    single = nw == nc; // the whole row: B rows need no restriction
 
          for (int32_t a0 = as; a0 < ae; a0 += kWarpSize)
          {
@@ -1205,34 +1295,41 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
                const int32_t  tb   = bstart[lo] + (f - pre[lo]);
                const uint32_t amap = static_cast<uint32_t>(amaps[lo]);
                const uint32_t bmap = args.B.map[tb];
-               if (bitmap_product(static_cast<uint16_t>(amap), static_cast<uint16_t>(bmap)) == 0)
-                  continue;
+               const uint32_t prod =
+                   bitmap_product(static_cast<uint16_t>(amap), static_cast<uint16_t>(bmap));
+               if (prod == 0) continue;
                const int32_t j   = args.B.col[tb];
                const int     pos = lower_bound(scol, nw, j);
-               if (pos >= nw || scol[pos] != j)
+               const uint32_t info = pos < nw && scol[pos] == j ? cinfo[pos] : 0u;
+               const uint32_t cm   = info & 0xffffu;
+               // C's bitmap is the OR of the bitmap products: a product bit outside it (or a
+               // column missing from the window, info 0) means symbolic and numeric disagree,
+               // and its packed slot would belong to another entry or lie past the window's.
+               if ((prod & ~cm) != 0)
                {
-                  flag_error(&args.meta->error); // symbolic/numeric disagree
+                  flag_error(&args.meta->error);
                   continue;
                }
                ++cc;
                const V* av  = args.a_val + static_cast<int64_t>(a0 + lo) * 16;
                const V* bv  = args.b_val + static_cast<int64_t>(tb) * 16;
-               Acc*     dst = acc + pos * 16;
+               Acc*     dst = acc + (info >> 16);
                // Bit e = 4r + k of A meets row k of B: C(r, c) += A(r, k) B(k, c) for every c
-               // set in that row. Only stored entries are read; each product is rounded to
-               // Acc on its own and added once (no FMA: the atomic is the addition).
+               // set in that row, at packed slot popc(cm below bit 4r + c). Only stored entries
+               // are read; each product is rounded to Acc on its own and added once (no FMA:
+               // the atomic is the addition).
                for (uint32_t abits = amap; abits; abits &= abits - 1u)
                {
                   const int      e    = __ffs(static_cast<int>(abits)) - 1;
                   const int      k    = e & 3;
                   const uint32_t brow = (bmap >> (4 * k)) & 0xfu;
                   if (brow == 0) continue;
-                  const Acc a    = D::load(av + e);
-                  Acc*      crow = dst + (e & ~3);
+                  const Acc a = D::load(av + e);
                   for (uint32_t bbits = brow; bbits; bbits &= bbits - 1u)
                   {
-                     const int c = __ffs(static_cast<int>(bbits)) - 1;
-                     shared_add(crow + c, D::mul(a, D::load(bv + 4 * k + c)));
+                     const int c    = __ffs(static_cast<int>(bbits)) - 1;
+                     const int slot = __popc(cm & ((1u << ((e & ~3) + c)) - 1u));
+                     shared_add(dst + slot, D::mul(a, D::load(bv + 4 * k + c)));
                   }
                }
             }
@@ -1240,15 +1337,18 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
          }
          __syncwarp(); // every atomic of the window is done and visible
 
+         // All 16 positions of each tile: C's values are stored dense.
          for (int k = lane; k < nw * 16; k += kWarpSize)
          {
             const int32_t  tile = off + p0 + (k >> 4);
             const int      bit  = k & 15;
-            const uint16_t cmap = args.c_map[tile];
+            const uint32_t info = cinfo[k >> 4];
+            const uint32_t cm   = info & 0xffffu;
             args.c_val[static_cast<int64_t>(tile) * 16 + bit] =
-                ((cmap >> bit) & 1u) ? D::store(acc[k]) : D::zero();
+                ((cm >> bit) & 1u) ? D::store(acc[(info >> 16) + __popc(cm & ((1u << bit) - 1u))])
+                                   : D::zero();
          }
-         __syncwarp();
+         __syncwarp(); // scol/cinfo/acc are rewritten by the next window
       }
    }
 #pragma unroll
@@ -1375,34 +1475,87 @@ void launch_window(const SymbolicArgs& args, int64_t rows_hint, Stream s, const 
    AMGT_DEVICE_CHECK_LAUNCH("symbolic_window_kernel");
 }
 
-// Numeric bins: (accumulator capacity in tiles, warps per block), the same for both kernels.
-template <class V, int kCap, int kWarps, bool kPairs>
-void launch_numeric_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream s,
-                        const DeviceLimits& lim)
+// One numeric launch: kWarps rows per block, `per_warp` bytes of dynamic shared memory each.
+template <class V>
+void launch_numeric_kernel(void (*kernel)(NumericArgs<V>, int), const char* name, int kWarps,
+                           size_t per_warp, const NumericArgs<V>& args, int bin, int64_t rows,
+                           Stream s, const DeviceLimits& lim)
 {
-   void (*const kernel)(NumericArgs<V>, int) =
-       kPairs ? numeric_pairs_kernel<V, kCap, kWarps> : numeric_kernel<V, kCap, kWarps>;
-   const size_t per_warp = kPairs ? pairs_warp_bytes<V, kCap>() : numeric_warp_bytes<V, kCap>();
-   const size_t dyn      = static_cast<size_t>(kWarps) * per_warp;
+   const size_t dyn = static_cast<size_t>(kWarps) * per_warp;
    AMGT_REQUIRE(fits_shared(kernel, dyn, lim),
                 "spgemm: the device has too little shared memory for the numeric phase");
    const unsigned grid =
        prepare_launch(kernel, kWarps * kWarpSize, dyn, (rows + kWarps - 1) / kWarps, lim);
    kernel<<<grid, kWarps * kWarpSize, dyn, s>>>(args, bin);
-   AMGT_DEVICE_CHECK_LAUNCH(kPairs ? "numeric_pairs_kernel" : "numeric_kernel");
+   AMGT_DEVICE_CHECK_LAUNCH(name);
 }
 
+// Ordered kernel, per bin: (window in tiles, warps per block).
+template <class V, int kCap, int kWarps>
+void launch_ordered_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream s,
+                        const DeviceLimits& lim)
+{
+   launch_numeric_kernel<V>(numeric_kernel<V, kCap, kWarps>, "numeric_kernel", kWarps,
+                            numeric_warp_bytes<V, kCap>(), args, bin, rows, s, lim);
+}
+
+// Pairs kernel, per bin: (window in tiles, window in stored entries, warps per block).
+template <class V, int kCap, int kEntries, int kWarps>
+void launch_pairs_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream s,
+                      const DeviceLimits& lim)
+{
+   launch_numeric_kernel<V>(numeric_pairs_kernel<V, kCap, kEntries, kWarps>,
+                            "numeric_pairs_kernel", kWarps, pairs_warp_bytes<V, kCap, kEntries>(),
+                            args, bin, rows, s, lim);
+}
+
+// Pairs kernel windows (design notes, "Numeric, pairs kernel"): the entry budget is what
+// sizes the shared memory; kCap only has to let low-fill rows use it (kEntries / kCap = 2
+// in bin 2, so a window reaches its budget from fill 2 up). The budgets hold typical AMG rows
+// in one window (bin 0: 32 tiles up to fill 8; bin 1: 128 tiles up to fill 4; bin 2: 256
+// tiles up to fill 4; while no tile holds more than 4 entries a bin-2 window takes >= 256
+// tiles, so no more windows than the old 256-tile accumulator), because every further window
+// re-walks the row's A tiles with two binary searches each.
+// Bytes per warp (acc | scol, cinfo | pre, bstart, amap) and resident warps per SM on an
+// H100 (228 KB per SM, 1 KB reserved per block, 64 warps, 65536 registers); "smem" is the
+// shared-memory limit alone, "regs" with the registers of the sm_90 build (fp64/fp32 48/48,
+// 48/48, 58/48 per thread with pairs_min_blocks; allocated in units of 8 per thread):
+//   bin 0 (32, 256, 8 warps):   fp64 2048+256+384  =  2688 B: smem 64, regs 40 warps
+//                               fp32 1024+256+384  =  1664 B: smem 64, regs 40 warps
+//   bin 1 (128, 512, 8 warps):  fp64 4096+1024+384 =  5504 B: smem 40 (5 blocks), regs 40
+//                               fp32 2048+1024+384 =  3456 B: smem 64, regs 40 warps
+//   bin 2 (512, 1024, 4 warps): fp64 8192+4096+384 = 12672 B: smem 16 (4 blocks), regs 16
+//                               fp32 4096+4096+384 =  8576 B: smem 24 (6 blocks), regs 24
+// fp16 levels accumulate in float: fp32's bytes. Before (dense acc_t[16] per tile, kCap
+// 32/128/256, 8/4/2 warps per block) fp64 had 4608/17280/34176 B per warp: 40, 12 and 6
+// resident warps. 8 warps per block in bin 1 (4: 36 warps, 16: 32) and 4 in bin 2 (2: the
+// same 16) leave the least of the 228 KB unused. Registers now bound bins 0 and 1 (48 per thread: 40
+// warps); more would need <= 40 registers, which spills in fp64 (see kPairsMinWarps).
 template <class V, bool kPairs>
 void launch_numeric(int bin, const NumericArgs<V>& args, int64_t rows, Stream s,
                     const DeviceLimits& lim)
 {
-   switch (bin)
+   if constexpr (kPairs)
    {
-   case 0: launch_numeric_bin<V, 32, 8, kPairs>(args, bin, rows, s, lim); break;
-   case 1: launch_numeric_bin<V, 128, 4, kPairs>(args, bin, rows, s, lim); break;
-   case 2: launch_numeric_bin<V, 256, 2, kPairs>(args, bin, rows, s, lim); break;
-   default: AMGT_THROW("spgemm: no numeric bin " + std::to_string(bin));
+      switch (bin)
+      {
+      case 0: launch_pairs_bin<V, 32, 256, 8>(args, bin, rows, s, lim); return;
+      case 1: launch_pairs_bin<V, 128, 512, 8>(args, bin, rows, s, lim); return;
+      case 2: launch_pairs_bin<V, 512, 1024, 4>(args, bin, rows, s, lim); return;
+      default: break;
+      }
    }
+   else
+   {
+      switch (bin)
+      {
+      case 0: launch_ordered_bin<V, 32, 8>(args, bin, rows, s, lim); return;
+      case 1: launch_ordered_bin<V, 128, 4>(args, bin, rows, s, lim); return;
+      case 2: launch_ordered_bin<V, 256, 2>(args, bin, rows, s, lim); return;
+      default: break;
+      }
+   }
+   AMGT_THROW("spgemm: no numeric bin " + std::to_string(bin));
 }
 
 // Drains the stream when it goes out of scope. Declared after the temporaries, it is destroyed
@@ -1492,7 +1645,7 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
    }
 
    Buffer<Meta>    meta(1, alloc);
-   Buffer<uint8_t> row_bin(brows, alloc);
+   Buffer<uint8_t> row_bin(brows, alloc), row_bin2(brows, alloc);
    Buffer<int32_t> sym_rows(brows, alloc), num_rows(brows, alloc);
    Buffer<int64_t> counts(static_cast<size_t>(brows) + 1, alloc);
    Buffer<int64_t> offsets(static_cast<size_t>(brows) + 1, alloc);
@@ -1527,11 +1680,17 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
    AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.get(), scan_bytes, counts.get(),
                                                    offsets.get(), brows + 1, s));
 
-   numeric_bins<<<blocks_for(brows), kThreads, 0, s>>>(offsets.get(), brows, row_bin.get(), dm);
-   AMGT_DEVICE_CHECK_LAUNCH("numeric_bins");
+   output_bins<<<blocks_for(brows), kThreads, 0, s>>>(offsets.get(), brows, nhash, row_bin.get(),
+                                                      row_bin2.get(), dm);
+   AMGT_DEVICE_CHECK_LAUNCH("output_bins");
    scatter_rows<<<blocks_for(brows), kThreads, 0, s>>>(row_bin.get(), brows, kNumericBins,
                                                        dm->num_count, dm->num_cursor,
                                                        num_rows.get());
+   AMGT_DEVICE_CHECK_LAUNCH("scatter_rows");
+   // pass 2's row lists go where pass 1's were: pass 1 has read them by now (stream order)
+   scatter_rows<<<blocks_for(brows), kThreads, 0, s>>>(row_bin2.get(), brows, kSymbolicBins,
+                                                       dm->sym2_count, dm->sym2_cursor,
+                                                       sym_rows.get());
    AMGT_DEVICE_CHECK_LAUNCH("scatter_rows");
 
    // The one round trip: C's size and the bin counts.
@@ -1564,10 +1723,11 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
       // 2'. Symbolic pass 2: sorted block columns and bitmaps.
       sa.c_ptr = C.blk_ptr.get();
       sa.c_col = C.blk_col.get();
-      sa.c_map = C.blk_map.get();
+      sa.c_map     = C.blk_map.get();
+      sa.bin_count = dm->sym2_count;
       for (int b = 0; b < nhash; ++b)
-         if (h.sym_count[b] > 0) launch_hash<true>(b, sa, h.sym_count[b], s, lim);
-      if (h.sym_count[kWindowBin] > 0) launch_window<true>(sa, h.sym_count[kWindowBin], s, lim);
+         if (h.sym2_count[b] > 0) launch_hash<true>(b, sa, h.sym2_count[b], s, lim);
+      if (h.sym2_count[kWindowBin] > 0) launch_window<true>(sa, h.sym2_count[kWindowBin], s, lim);
 
       // 3. Numeric.
       NumericArgs<V> na{av,           bv,           A.blk_val.get(), B.blk_val.get(),

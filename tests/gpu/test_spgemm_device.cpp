@@ -475,7 +475,10 @@ TYPED_TEST(SpgemmDevice, RandomLargerThanWarpWithinTolerance)
    EXPECT_GT(totals.toleranced, 50000);
    EXPECT_LE(totals.worst, 1.0);
    EXPECT_GT(totals.nonzeros, 50000);
-   if (roundoff<TypeParam>().store > roundoff<double>().store) { EXPECT_GT(totals.max_err, 0.0); }
+   if (roundoff<TypeParam>().store > roundoff<double>().store)
+   {
+      EXPECT_GT(totals.max_err, 0.0);
+   }
    if (!std::is_same_v<TypeParam, float>) { EXPECT_GT(totals.tc, 0); }
 }
 
@@ -1120,6 +1123,159 @@ TYPED_TEST(SpgemmDevice, PairsKernelCloseToReferenceOnSameInputs)
    EXPECT_TRUE(long_rows) << "no output row took several numeric windows";
    std::printf("[ pairs vs ref ] %lld entries, largest |got - want| / tolerance %.3g\n",
                static_cast<long long>(total), worst);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pairs kernel's window budget: a window of an output row is at most kCap tiles and at
+// most kEntries stored entries of C (numeric_pairs_kernel, launch_numeric in
+// spgemm_device.cu). The cases below are built so that the entry budget, not the tile count,
+// cuts the windows in every numeric bin: full tiles (16 entries) make a bin-0 row of 32 tiles
+// two windows, a bin-1 row of 128 tiles four, a bin-2 row of ~380 tiles six and a row of ~1500
+// tiles ~24; banded operands make every window cut each B row on both sides (slices that
+// start and end inside the row), and partly filled tiles make the budget end windows at tile
+// boundaries that are not multiples of 16 entries. The tests check on the host that rows
+// over the budgets exist, so a change of shapes cannot quietly stop exercising them.
+
+// The kernel's entry budgets per numeric bin (launch_numeric), mirrored here only to check
+// that the cases reach them.
+constexpr int64_t kPairsEntryBudget[dev::kNumericBins] = {256, 512, 1024};
+constexpr int32_t kNumericBinTiles[dev::kNumericBins - 1] = {32, 128}; // bin b: <= this many
+
+// n x n operands on a block grid: A's block row I holds tiles at block columns a_cols[I], B's
+// block row K at b_cols[K]; each position of such a tile holds an entry with probability
+// `fill` (1: full tiles); entries past n are dropped (partial tiles). Values: A in {-3..3},
+// B in {-2..2} (no zeros), so the sums stay small integers.
+std::pair<CsrMatrix, CsrMatrix> tile_pattern_pair(int32_t n,
+                                                  const std::vector<std::vector<int32_t>>& a_cols,
+                                                  const std::vector<std::vector<int32_t>>& b_cols,
+                                                  double fill, uint32_t seed)
+{
+   std::mt19937                           rng(seed);
+   std::uniform_real_distribution<double> u(0.0, 1.0);
+   const auto tiles = [&](const std::vector<std::vector<int32_t>>& cols, int max_abs) {
+      std::vector<Entry> e;
+      for (size_t bi = 0; bi < cols.size(); ++bi)
+         for (int32_t bj : cols[bi])
+            for (int32_t q = 0; q < 16; ++q)
+            {
+               const int32_t row = 4 * static_cast<int32_t>(bi) + q / 4, col = 4 * bj + q % 4;
+               if (row < n && col < n && (fill >= 1.0 || u(rng) < fill))
+                  e.push_back({row, col, static_cast<double>(value_pm(rng, max_abs))});
+            }
+      return from_entries(n, n, e);
+   };
+   return {tiles(a_cols, 3), tiles(b_cols, 2)};
+}
+
+// Full tiles, rows of every numeric bin: A's block rows take {1, 2, 4, 12, 0} tiles in turn at
+// random block columns (row 0: 400), B's rows 32 tiles each.
+std::pair<CsrMatrix, CsrMatrix> full_tile_rows(uint32_t seed)
+{
+   const int32_t bn = 1500, n = 4 * bn;
+   std::mt19937  rng(seed);
+   std::vector<std::vector<int32_t>> a_cols(bn), b_cols(bn);
+   const int32_t                     per_row[] = {1, 2, 4, 12, 0};
+   for (int32_t i = 0; i < bn; ++i)
+   {
+      a_cols[i] = distinct(i == 0 ? 400 : per_row[i % 5], bn, rng);
+      b_cols[i] = distinct(kBTiles, bn, rng);
+   }
+   return tile_pattern_pair(n, a_cols, b_cols, 1.0, seed + 1);
+}
+
+// One column band per row: A's block row I holds tiles at I..I+5, B's block row K at K..K+L-1
+// with L = 20, 100 or 300 by (K / 7) % 3 (clipped to the grid), so C's rows are contiguous
+// bands of ~25, ~105 or ~305 tiles (bins 0, 1, 2) cut into budget-limited windows.
+std::pair<CsrMatrix, CsrMatrix> banded_rows(int32_t n, double fill, uint32_t seed)
+{
+   const int32_t                     bn = (n + 3) / 4;
+   std::vector<std::vector<int32_t>> a_cols(bn), b_cols(bn);
+   const int32_t                     band[] = {20, 100, 300};
+   for (int32_t i = 0; i < bn; ++i)
+   {
+      for (int32_t j = i; j < std::min(bn, i + 6); ++j) a_cols[i].push_back(j);
+      for (int32_t j = i; j < std::min(bn, i + band[(i / 7) % 3]); ++j) b_cols[i].push_back(j);
+   }
+   return tile_pattern_pair(n, a_cols, b_cols, fill, seed);
+}
+
+struct BudgetCase
+{
+   ForcedCase fc;
+   int        first_bin; // numeric bins from this one on have rows over their entry budget
+};
+
+std::vector<BudgetCase> entry_budget_cases(uint32_t seed)
+{
+   std::vector<BudgetCase> c;
+   auto [fa, fb] = full_tile_rows(seed);
+   c.push_back({{"full tiles, every bin", std::move(fa), std::move(fb)}, 0});
+   auto [ba, bb] = banded_rows(2800, 1.0, seed + 2);
+   c.push_back({{"full tiles, column bands", std::move(ba), std::move(bb)}, 0});
+   // A tiles of ~2.4 entries: C's tiles hold ~2-8, so windows end wherever the budget falls;
+   // bin-0 rows (~25 tiles) then fit in one window. n % 4 != 0: a partial last block row.
+   auto [pa, pb] = banded_rows(2797, 0.15, seed + 3);
+   c.push_back({{"partly filled tiles, column bands", std::move(pa), std::move(pb)}, 1});
+   return c;
+}
+
+// Rows of C per numeric bin whose stored entries exceed that bin's budget (several windows
+// cut by the entry budget).
+template <class V>
+std::vector<int64_t> rows_over_budget(const Mbsr<V>& c)
+{
+   std::vector<int64_t> over(dev::kNumericBins, 0);
+   for (int32_t i = 0; i < c.block_rows(); ++i)
+   {
+      const int32_t tiles = c.blk_ptr[i + 1] - c.blk_ptr[i];
+      int64_t       nnz   = 0;
+      for (int32_t t = c.blk_ptr[i]; t < c.blk_ptr[i + 1]; ++t)
+         nnz += amgt::tile_popcount(c.blk_map[t]);
+      int bin = 0;
+      while (bin < dev::kNumericBins - 1 && tiles > kNumericBinTiles[bin]) ++bin;
+      over[bin] += nnz > kPairsEntryBudget[bin];
+   }
+   return over;
+}
+
+TYPED_TEST(SpgemmDevice, PairsKernelEntryBudgetSmallIntegersExact)
+{
+   Totals totals;
+   for (const BudgetCase& bc : entry_budget_cases(9300))
+   {
+      const ForcedCase& fc = bc.fc;
+      const auto st = check_product<TypeParam>(fc.a, fc.b, Fill::small_int, fc.name, totals,
+                                               this->stream_, dev::SpgemmPath::cuda_core_pairs);
+      EXPECT_TRUE(st.pairs_kernel);
+      const auto ref  = amgt::spgemm_ref(amgt::csr_to_mbsr<TypeParam>(fc.a.view()),
+                                         amgt::csr_to_mbsr<TypeParam>(fc.b.view()));
+      const auto over = rows_over_budget(ref);
+      for (int bin = bc.first_bin; bin < dev::kNumericBins; ++bin)
+         EXPECT_GT(over[static_cast<size_t>(bin)], 0) << fc.name << ": bin " << bin;
+   }
+   EXPECT_EQ(totals.ordered, 0);
+   EXPECT_GT(totals.nonzeros, 1000000);
+}
+
+TYPED_TEST(SpgemmDevice, PairsKernelEntryBudgetRandomWithinTolerance)
+{
+   Totals   totals;
+   uint32_t seed = 9400;
+   for (const BudgetCase& bc : entry_budget_cases(seed))
+   {
+      const ForcedCase& fc = bc.fc;
+      seed += 2;
+      check_product<TypeParam>(with_random_values(fc.a, seed),
+                               with_random_values(fc.b, seed + 1), Fill::random, fc.name, totals,
+                               this->stream_, dev::SpgemmPath::cuda_core_pairs);
+   }
+   EXPECT_EQ(totals.ordered, 0);
+   EXPECT_GT(totals.toleranced, 1000000);
+   EXPECT_LE(totals.worst, 1.0);
+   if (roundoff<TypeParam>().store > roundoff<double>().store)
+   {
+      EXPECT_GT(totals.max_err, 0.0);
+   }
 }
 
 // fp16 through the tensor cores against the CPU reference with the same (half) inputs: the
