@@ -938,6 +938,30 @@ struct ForcedCase
    CsrMatrix   a, b;
 };
 
+// Random operands: one product per shape (rows of A, inner size, columns of B, densities of A
+// and B), then a square with empty rows and a pair whose first 12 block rows of A hold 300
+// tiles (output rows over several numeric windows).
+using ProductShape = std::tuple<int32_t, int32_t, int32_t, double, double>;
+std::vector<ForcedCase> random_forced_cases(uint32_t seed, const std::vector<ProductShape>& shapes)
+{
+   std::vector<ForcedCase> cases;
+   for (auto [n, k, m, da, db] : shapes)
+   {
+      cases.push_back({std::to_string(n) + "x" + std::to_string(k) + " * " + std::to_string(k) +
+                           "x" + std::to_string(m),
+                       random_csr(n, k, da, Fill::random, ++seed),
+                       random_csr(k, m, db, Fill::random, ++seed)});
+   }
+   const CsrMatrix e = with_empty_rows(random_csr(417, 417, 0.05, Fill::random, ++seed));
+   cases.push_back({"empty rows 417 squared", e, e});
+   std::vector<int32_t> a_tiles((6002 + 3) / 4, 2);
+   for (int32_t i = 0; i < 12; ++i) a_tiles[static_cast<size_t>(i)] = 300;
+   auto [ta, tb] = tiled_pair(6002, a_tiles, ++seed, false);
+   cases.push_back({"long rows", with_random_values(std::move(ta), ++seed),
+                    with_random_values(std::move(tb), ++seed)});
+   return cases;
+}
+
 // Small-integer operands (every value in {-3..3}, sums far below 2048).
 std::vector<ForcedCase> forced_cases_small_int()
 {
@@ -995,27 +1019,12 @@ TYPED_TEST(SpgemmDevice, ForcedPathsSmallIntegersExact)
 TYPED_TEST(SpgemmDevice, ForcedPathsRandomWithinTolerance)
 {
    constexpr bool has_tc = !std::is_same_v<TypeParam, float>;
-   std::vector<ForcedCase> cases;
-   uint32_t                seed = 9000;
-   for (auto [n, k, m, da, db] : std::vector<std::tuple<int32_t, int32_t, int32_t, double, double>>{
-            {2000, 2000, 2000, 0.002, 0.002},
-            {1537, 1203, 911, 0.003, 0.004}, // partial tiles everywhere
-            {600, 600, 600, 0.04, 0.04},
-            {257, 130, 299, 0.6, 0.6},
-            {301, 299, 302, 0.9, 0.9}}) // full tiles, B rows longer than a warp
-   {
-      cases.push_back({std::to_string(n) + "x" + std::to_string(k) + " * " + std::to_string(k) +
-                           "x" + std::to_string(m),
-                       random_csr(n, k, da, Fill::random, ++seed),
-                       random_csr(k, m, db, Fill::random, ++seed)});
-   }
-   const CsrMatrix e = with_empty_rows(random_csr(417, 417, 0.05, Fill::random, ++seed));
-   cases.push_back({"empty rows 417 squared", e, e});
-   std::vector<int32_t> a_tiles((6002 + 3) / 4, 2);
-   for (int32_t i = 0; i < 12; ++i) a_tiles[static_cast<size_t>(i)] = 300;
-   auto [ta, tb] = tiled_pair(6002, a_tiles, ++seed, false);
-   cases.push_back({"long rows", with_random_values(std::move(ta), ++seed),
-                    with_random_values(std::move(tb), ++seed)});
+   const std::vector<ForcedCase> cases =
+       random_forced_cases(9000, {{2000, 2000, 2000, 0.002, 0.002},
+                                  {1537, 1203, 911, 0.003, 0.004}, // partial tiles everywhere
+                                  {600, 600, 600, 0.04, 0.04},
+                                  {257, 130, 299, 0.6, 0.6},
+                                  {301, 299, 302, 0.9, 0.9}}); // full tiles, B rows > a warp
 
    for (dev::SpgemmPath path : {dev::SpgemmPath::tensor_core, dev::SpgemmPath::cuda_core,
                                 dev::SpgemmPath::automatic, dev::SpgemmPath::cuda_core_pairs})
@@ -1054,25 +1063,8 @@ TYPED_TEST(SpgemmDevice, ForcedPathsRandomWithinTolerance)
 TYPED_TEST(SpgemmDevice, PairsKernelCloseToReferenceOnSameInputs)
 {
    using V = TypeParam;
-   std::vector<ForcedCase> cases;
-   uint32_t                seed = 9200;
-   for (auto [n, k, m, da, db] : std::vector<std::tuple<int32_t, int32_t, int32_t, double, double>>{
-            {2001, 1999, 1203, 0.003, 0.004},
-            {600, 600, 600, 0.04, 0.04},
-            {301, 299, 302, 0.9, 0.9}})
-   {
-      cases.push_back({std::to_string(n) + "x" + std::to_string(k) + " * " + std::to_string(k) +
-                           "x" + std::to_string(m),
-                       random_csr(n, k, da, Fill::random, ++seed),
-                       random_csr(k, m, db, Fill::random, ++seed)});
-   }
-   const CsrMatrix e = with_empty_rows(random_csr(417, 417, 0.05, Fill::random, ++seed));
-   cases.push_back({"empty rows 417 squared", e, e});
-   std::vector<int32_t> a_tiles((6002 + 3) / 4, 2);
-   for (int32_t i = 0; i < 12; ++i) a_tiles[static_cast<size_t>(i)] = 300;
-   auto [ta, tb] = tiled_pair(6002, a_tiles, ++seed, false);
-   cases.push_back({"long rows", with_random_values(std::move(ta), ++seed),
-                    with_random_values(std::move(tb), ++seed)});
+   const std::vector<ForcedCase> cases = random_forced_cases(
+       9200, {{2001, 1999, 1203, 0.003, 0.004}, {600, 600, 600, 0.04, 0.04}, {301, 299, 302, 0.9, 0.9}});
 
    const Roundoff r          = roundoff<V>();
    int64_t        total      = 0;
