@@ -28,13 +28,12 @@
 //   3. Numeric: one warp per block row of C, by one of two kernels for the whole product:
 //      the ordered kernel (numeric_kernel; tensor cores for dense A tiles, bit-identical to
 //      spgemm_ref on CUDA cores) or the pairs kernel (numeric_pairs_kernel; low-fill operands,
-//      atomics, order not fixed). SpgemmPath::automatic takes the pairs kernel when
-//      dense_a_tiles * kPairsDenseShare (16) < A's tiles, i.e. when fewer than 1/16 of A's
-//      tiles would reach the tensor cores at all. The ordered kernel's cost per A tile
-//      (sequential A tiles, ballots, 16 lanes per pair) is what low fill exposes; its
-//      tensor-core path is what high fill needs. 1/16 is a first guess, to be measured with
-//      amgt-kernel-bench --spgemm-path (fp32 has no tensor-core path: the same share then
-//      only stands for "fill high enough for 16 lanes per pair to be busy").
+//      atomics, order not fixed). SpgemmPath::automatic takes the pairs kernel when A's mean
+//      tile fill is below 5.5 (spgemm_device.h, kPairsFillLimitTimes2, with the measurements
+//      behind it). The ordered kernel's cost per A tile (sequential A tiles, ballots, 16 lanes
+//      per pair) is what low fill exposes; its tensor-core path is what high fill needs (fp32
+//      has no tensor-core path: there the limit only stands for "fill high enough for 16
+//      lanes per pair to be busy").
 //
 // Symbolic, bins 0..6: per-row open-addressing hash table in shared memory, T = 2^(8+b) slots of
 // 64 bits, key (block column J) in the high word, OR of the tile bitmaps in the low word;
@@ -200,8 +199,8 @@
 // leaves lanes idle when a row has fewer than 32 pairs); a per-product binary search in C's
 // columns could become a lookup in the symbolic phase's hash table; the fp16 density
 // threshold (see above), measured with amgt-kernel-bench --precision fp16; the automatic
-// rule's share 1/16 (a per-row choice between the kernels is possible but needs both in one
-// launch or per-kernel row lists).
+// rule's fill limit between 4.4 and 6.5, where nothing was measured (a per-row choice between
+// the kernels is possible but needs both in one launch or per-kernel row lists).
 #include "spgemm/spgemm_device.h"
 
 #include "common/error.h"
@@ -241,6 +240,7 @@ struct Meta
    unsigned long long tc_products;
    unsigned long long cc_products;
    unsigned long long dense_a_tiles; // A tiles with popcount >= kDenseTileNnz (analysis)
+   unsigned long long a_entries;     // A's stored entries (analysis)
    int32_t            error; // an internal inconsistency (a bug), never an input property
 };
 
@@ -436,25 +436,31 @@ __global__ void analyze_rows(TilesView A, const int32_t* b_ptr, int32_t brows, i
    __shared__ int                hist[kSymbolicBins];
    __shared__ unsigned long long sum;
    __shared__ unsigned long long dense;
+   __shared__ unsigned long long entries;
    if (threadIdx.x < kSymbolicBins) hist[threadIdx.x] = 0;
    if (threadIdx.x == 0)
    {
-      sum   = 0;
-      dense = 0;
+      sum     = 0;
+      dense   = 0;
+      entries = 0;
    }
    __syncthreads();
    const int32_t i = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
    if (i < brows)
    {
       int64_t ub = 0;
-      int64_t nd = 0; // dense A tiles of the row: SpgemmPath::automatic's choice of kernel
+      int64_t nd = 0; // dense A tiles of the row (statistics)
+      int64_t ne = 0; // A's entries in the row: SpgemmPath::automatic's choice of kernel
       for (int32_t ta = A.ptr[i]; ta < A.ptr[i + 1]; ++ta)
       {
          const int32_t k = A.col[ta];
          ub += b_ptr[k + 1] - b_ptr[k];
-         nd += tile_popcount(A.map[ta]) >= kDenseTileNnz;
+         const int pc = tile_popcount(A.map[ta]);
+         nd += pc >= kDenseTileNnz;
+         ne += pc;
       }
       if (nd) atomicAdd(&dense, static_cast<unsigned long long>(nd));
+      if (ne) atomicAdd(&entries, static_cast<unsigned long long>(ne));
       uint8_t b = kNoBin;
       if (ub > 0)
       {
@@ -469,6 +475,7 @@ __global__ void analyze_rows(TilesView A, const int32_t* b_ptr, int32_t brows, i
       atomicAdd(&meta->sym_count[threadIdx.x], hist[threadIdx.x]);
    if (threadIdx.x == 0 && sum > 0) atomicAdd(&meta->intermediate, sum);
    if (threadIdx.x == 0 && dense > 0) atomicAdd(&meta->dense_a_tiles, dense);
+   if (threadIdx.x == 0 && entries > 0) atomicAdd(&meta->a_entries, entries);
 }
 
 // After pass 1 C's tiles per row (nc) are known: the numeric bins, and the bins of symbolic pass
@@ -1706,9 +1713,10 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
 
    // Numeric kernel: A's dense-tile count came back with C's size (no extra round trip).
    st.dense_a_tiles = static_cast<int64_t>(h.dense_a_tiles);
+   st.a_entries     = static_cast<int64_t>(h.a_entries);
    st.pairs_kernel  = path == SpgemmPath::cuda_core_pairs ||
                      (path == SpgemmPath::automatic &&
-                      st.dense_a_tiles * kPairsDenseShare < static_cast<int64_t>(A.num_tiles));
+                      2 * st.a_entries < kPairsFillLimitTimes2 * static_cast<int64_t>(A.num_tiles));
 
    C.num_tiles = total;
    C.blk_col   = Buffer<int32_t>(static_cast<size_t>(total), alloc);

@@ -60,6 +60,7 @@ struct SpgemmStats
    int32_t shared_symbolic_bins = 0; // bins 0..shared_symbolic_bins-1 ran on shared hash
                                      // tables; the others were routed to bin 7's window
    int64_t dense_a_tiles = 0;        // A tiles with popcount >= kDenseTileNnz
+   int64_t a_entries     = 0;        // A's stored entries (sum of its tiles' popcounts)
    bool    pairs_kernel  = false;    // the numeric kernel chosen was the pairs kernel (see
                                      // SpgemmPath); false when an operand has no tiles. A
                                      // product without output tiles launches neither kernel.
@@ -68,10 +69,9 @@ struct SpgemmStats
 // Which numeric kernel runs, and which of its tile products go to the tensor cores.
 enum class SpgemmPath
 {
-   // Per product: the pairs kernel when fewer than 1/kPairsDenseShare of A's tiles are dense
-   // (popcount >= kDenseTileNnz), i.e. when the tensor cores would see almost nothing; else
-   // the ordered kernel with A tiles of popcount >= kDenseTileNnz on the tensor cores (fp64
-   // and fp16) and the rest on CUDA cores. The share is a first guess, to be measured.
+   // Per product: the pairs kernel when A's tiles hold fewer than 5.5 entries on average
+   // (kPairsFillLimitTimes2); else the ordered kernel with A tiles of popcount >=
+   // kDenseTileNnz on the tensor cores (fp64 and fp16) and the rest on CUDA cores.
    automatic,
    cuda_core,   // ordered kernel, every product on CUDA cores: bit for bit spgemm_ref
    tensor_core, // ordered kernel, every product with a nonempty bitmap product on the tensor
@@ -81,9 +81,18 @@ enum class SpgemmPath
                    // atomics into the accumulator (for low-fill operands; see the contract)
 };
 
-// SpgemmPath::automatic takes the pairs kernel when dense_a_tiles * kPairsDenseShare <
-// A.num_tiles (A's dense-tile count comes from the analysis kernel, read back with C's size).
-constexpr int64_t kPairsDenseShare = 16;
+// SpgemmPath::automatic takes the pairs kernel when 2 * a_entries < kPairsFillLimitTimes2 *
+// A.num_tiles, i.e. A's mean tile fill is below 5.5 (A's entry count comes from the analysis
+// kernel, read back with C's size). Measured on an H100 (fp64, kernel alone, both kernels
+// forced, amgt-kernel-bench --spgemm-path, bench/results/2026-11-24b), pairs / ordered, ms:
+//   fill 4.0-4.4: laplace7 n=160 A*A 6.98 / 13.08, laplace27 n=100 A*A 18.8 / 30.3,
+//                 systems3 n=64 A*A 4.93 / 8.15, their level-0 A*P 6.11 / 13.09, 4.29 / 8.77,
+//                 2.09 / 4.35 (laplace7's diagonal tiles hold 10 entries: 1/7 of A's tiles
+//                 are tensor-core tiles, and the ordered kernel still lost by 1.9x)
+//   fill 6.5-16:  ted_B 0.515 / 0.375, af23560 0.453 / 0.361, bcsstk16 1.27 / 0.51,
+//                 bcsstk17 1.52 / 0.59, s1rmq4m1 1.00 / 0.39, block4 (full tiles) 13.7 / 1.55
+// No operand between fill 4.4 and 6.5 was measured: the limit sits between them.
+constexpr int64_t kPairsFillLimitTimes2 = 11;
 
 const char* to_string(SpgemmPath p);
 

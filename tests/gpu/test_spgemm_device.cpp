@@ -214,8 +214,10 @@ bool expect_pairs_kernel(const Mbsr<V>& A, const Mbsr<V>& B, dev::SpgemmPath pat
 {
    if (A.num_tiles() == 0 || B.num_tiles() == 0) return false;
    if (path == dev::SpgemmPath::cuda_core_pairs) return true;
+   int64_t entries = 0;
+   for (uint16_t map : A.blk_map) entries += amgt::tile_popcount(map);
    return path == dev::SpgemmPath::automatic &&
-          dense_tiles(A) * dev::kPairsDenseShare < static_cast<int64_t>(A.num_tiles());
+          2 * entries < dev::kPairsFillLimitTimes2 * static_cast<int64_t>(A.num_tiles());
 }
 
 // The full comparison of one product. `fill` says which value check applies.
