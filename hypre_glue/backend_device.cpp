@@ -513,8 +513,8 @@ int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amg
    if (ctx.config->spgemm == KernelChoice::automatic)
    {
       // Measured on the H100 (bench/kernels, the products of BoomerAMG setups of laplace7
-      // n=160, laplace27 n=100, systems3 n=64): the mBSR SpGEMM took 0.46x the speed of
-      // cuSPARSE and 0.25x that of hypre's own kernel (geomean of 32 products, kernel alone,
+      // n=160, laplace27 n=100, systems3 n=64): the mBSR SpGEMM took 0.60x the speed of
+      // cuSPARSE and 0.33x that of hypre's own kernel (geomean of 32 products, kernel alone,
       // pairs numeric kernel; none faster than hypre's: at 1.3-2.5 entries per tile a tile
       // pair carries about one scalar product). Until that changes, auto leaves device
       // products to hypre; AMGT_SPGEMM=plugin forces the plugin's kernel.
