@@ -54,6 +54,9 @@ typedef struct amgt_allocator
    /* y = A*x with hypre's own kernel (the plugin bypassed), A the owner of an amgt_csr;
     * returns 1 on success. Lets the plugin time both sides on the real matrix. May be NULL. */
    int (*stock_spmv)(void *owner, const double *x, double *y);
+   /* 1 when alloc/release are served by hypre's device memory pool (HYPRE_USING_DEVICE_POOL):
+    * the plugin then keeps no block cache of its own (AMGT_DEVICE_CACHE defaults to 0). */
+   int pooled;
 } amgt_allocator;
 
 /* hypre's side (amgt_hypre.c) only compares the mode with AMGT_MODE_OFF. */

@@ -92,6 +92,11 @@ amgt_active(void)
       allocator.alloc   = amgt_hypre_alloc;
       allocator.release = amgt_hypre_release;
       allocator.stock_spmv = amgt_hypre_stock_spmv;
+#if defined(HYPRE_USING_DEVICE_POOL)
+      allocator.pooled = 1;
+#else
+      allocator.pooled = 0;
+#endif
 #if defined(HYPRE_USING_CUDA)
       allocator.compute_stream = amgt_hypre_compute_stream;
 #else

@@ -69,7 +69,9 @@ namespace {
 // The plugin's device memory: hypre's allocator, behind the AMGT_DEVICE_MEMORY_LIMIT cap
 // (memory_cap.h), behind a cache of released blocks (block_cache.h, AMGT_DEVICE_CACHE),
 // all read once per process. Without the variables the cap is off (one branch per
-// allocation) and the cache keeps up to kDefaultCacheBytes.
+// allocation). The cache keeps nothing by default when hypre's allocator is its device
+// pool (the default build: the pool already keeps released blocks), and up to
+// kDefaultCacheBytes when every hypre allocation is a cudaMalloc.
 constexpr size_t kDefaultCacheBytes = size_t{1} << 30;
 
 struct CappedAllocator
@@ -79,9 +81,9 @@ struct CappedAllocator
    BlockCache            cache;
 };
 
-CappedAllocator& capped_allocator()
+CappedAllocator& capped_allocator(const amgt_allocator* base = nullptr)
 {
-   static CappedAllocator* c = [] {
+   static CappedAllocator* c = [base] {
       auto*       a     = new CappedAllocator(); // lives as long as the device buffers it serves
       const char* value = std::getenv("AMGT_DEVICE_MEMORY_LIMIT");
       if (value && *value)
@@ -94,7 +96,8 @@ CappedAllocator& capped_allocator()
                          value);
          }
       }
-      size_t      cache_bytes = kDefaultCacheBytes;
+      const bool  pooled      = base && base->pooled;
+      size_t      cache_bytes = pooled ? 0 : kDefaultCacheBytes;
       const char* cache       = std::getenv("AMGT_DEVICE_CACHE");
       if (cache && *cache)
       {
@@ -102,8 +105,9 @@ CappedAllocator& capped_allocator()
          else
          {
             std::fprintf(stderr, "AMGT: AMGT_DEVICE_CACHE=\"%s\" is not a byte size (e.g. 0, 256M, "
-                                 "2G); the plugin keeps up to 1G of released device blocks\n",
-                         cache);
+                                 "2G); the plugin keeps %s\n",
+                         cache, pooled ? "no released device blocks (hypre's pool does)"
+                                       : "up to 1G of released device blocks");
          }
       }
       BlockCache::Source src;
@@ -134,7 +138,7 @@ device::Allocator device_allocator(const Context& ctx)
 {
    AMGT_REQUIRE(ctx.allocator_ref && ctx.allocator_ref->alloc && ctx.allocator_ref->release,
                 "no allocator installed for device memory");
-   CappedAllocator& ca = capped_allocator();
+   CappedAllocator& ca = capped_allocator(ctx.allocator_ref);
    ca.base             = ctx.allocator_ref;
    device::Allocator a;
    a.ctx     = &ca;
