@@ -122,6 +122,9 @@ int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B
 
 /* A case the hypre side declined before calling in (transposed product, multivector...). */
 void amgt_glue_count_fallback(void *state, const char *reason);
+/* One product (product = 1) or matvec computed by hypre itself on its own kernel (vendor = 0)
+ * or the vendor's (vendor = 1); printed with AMGT_STATS. Lock-free, never fails. */
+void amgt_glue_count_stock_kernel(int product, int vendor);
 
 /* Statistics table (AMGT_STATS) for this process; then release all global state. */
 void amgt_glue_print_stats(int rank, int nranks);

@@ -26,6 +26,10 @@ HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix
 /* *C_ptr = A*B; returns 1 if computed, 0 to let hypre compute it. */
 HYPRE_Int hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr);
 void      hypre_AMGTCSRMatrixRelease(hypre_CSRMatrix *A);
+/* For a product / matvec that hypre computes itself: 1 for the vendor's kernel, 0 for
+ * hypre's own. AMGT off: app_choice unchanged; under an AMGT mode the faster by rule. */
+HYPRE_Int hypre_AMGTStockSpGemmUseVendor(HYPRE_Int app_choice);
+HYPRE_Int hypre_AMGTStockMatvecUseVendor(hypre_CSRMatrix *A, HYPRE_Int app_choice);
 #endif
 
 #if defined(hypre_PARCSR_MV_HEADER)

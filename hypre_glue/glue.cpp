@@ -48,6 +48,10 @@ struct Global
 };
 
 Global*        g_global = nullptr;
+// hypre's own kernel (index 0) or the vendor's (1) for what hypre computed itself, for matvecs
+// [0] and products [1] (amgt_glue_count_stock_kernel); a plain array: counted before the
+// configuration is read, never freed.
+std::atomic<long> g_stock_kernels[2][2];
 std::once_flag g_once;
 
 Global& global()
@@ -299,11 +303,24 @@ void amgt_glue_count_fallback(void* state, const char* reason)
    }
 }
 
+void amgt_glue_count_stock_kernel(int product, int vendor)
+{
+   g_stock_kernels[product ? 1 : 0][vendor ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
+}
+
 void amgt_glue_print_stats(int rank, int nranks)
 {
    try
    {
       Global& g = global();
+      const long own_p = g_stock_kernels[1][0].exchange(0), ven_p = g_stock_kernels[1][1].exchange(0);
+      const long own_m = g_stock_kernels[0][0].exchange(0), ven_m = g_stock_kernels[0][1].exchange(0);
+      if (own_p + ven_p + own_m + ven_m > 0)
+      {
+         g.stats.note("hypre's kernels for what it computed itself: SpGEMM " + std::to_string(own_p) +
+                      " own, " + std::to_string(ven_p) + " vendor; SpMV " + std::to_string(own_m) +
+                      " own (< 2^18 entries), " + std::to_string(ven_m) + " vendor");
+      }
       if (!g.trace_path.empty())
       {
          std::string path = g.trace_path;

@@ -26,10 +26,13 @@
 //   on the 8192-slot tier (one group per SM) came to milliseconds on a million block rows.
 //   Without duplicates, block row b's packed entries start at row_ptr[4b] (a permutation of the
 //   CSR entries inside each block row), so packed_row needs no scan.
-//   Measured (H100, amgt-kernel-bench, conversion + plan): rows of <= 32 entries held in
-//   registers (one entry per lane, two passes of shuffles over the group: O(E^2) per block
-//   row) were 1.1-1.4x slower than the 64-slot table on the 7-point, 27-point and systems
-//   fine levels and their P, P^T; dropped.
+//   Tier 0 (E <= 32: the 7-point fine levels, every P) runs in registers instead
+//   (tier0_kernel): one entry per lane, several block rows in flight per warp, tiles found by
+//   __match_any_sync on the block column. Measured on the H100 (kprof, 7-point 250^3 setup):
+//   its pass 2 took 6.0 ms where the 64-slot table's took 9.9 ms; the table kernel walked one
+//   block row at a time through three dependent loads and was bound by their latency. (An
+//   earlier register version with an O(E^2) shuffle loop per block row was slower than the
+//   table; this one loops over the D tiles only, in pass 2, and counts with two matches.)
 //
 // Sorted (the fallback). Every entry gets a key (block row, block column) and a payload (entry
 // index, position inside the tile); a stable radix sort groups the entries of each tile, in
@@ -381,7 +384,8 @@ struct HashMeta
 {
    int                flags; // kBad*, kDuplicate, kTooLong
    int32_t            max_tiles;
-   unsigned long long dense_tiles;
+   unsigned long long dense_tiles;       // tiers 1-3, pass 1
+   unsigned long long dense_tiles_tier0; // tier 0, pass 2
    int32_t            tier_rows[kConversionTiers]; // block rows in each tier's list
 };
 
@@ -541,13 +545,33 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    int      flags = 0, max_tiles = 0;
    uint64_t dense_total = 0;
 
-   for (int64_t i0 = static_cast<int64_t>(blockIdx.x) * kRows; i0 < nlist; i0 += static_cast<int64_t>(gridDim.x) * kRows)
+   // The next block row's list entry and row pointers are loaded while this one is worked
+   // on: otherwise every block row starts with two dependent global loads (list, then row
+   // pointers) that nothing hides, and at one block row per group that latency bounds the
+   // kernel.
+   const int64_t stride = static_cast<int64_t>(gridDim.x) * kRows;
+   int32_t       b_next = 0, rp_next[5] = {0, 0, 0, 0, 0};
+   {
+      const int64_t i = static_cast<int64_t>(blockIdx.x) * kRows + g;
+      if (i < nlist)
+      {
+         b_next = list[i];
+         block_row_ptrs(args.row_ptr, args.nrows, args.nnz, b_next, rp_next);
+      }
+   }
+   for (int64_t i0 = static_cast<int64_t>(blockIdx.x) * kRows; i0 < nlist; i0 += stride)
    {
       const int64_t i = i0 + g;
       if (i >= nlist) continue; // uniform over the group
-      const int32_t b = list[i];
+      const int32_t b = b_next;
       int32_t       rp[5];
-      block_row_ptrs(args.row_ptr, args.nrows, args.nnz, b, rp); // valid: classify_rows checked
+#pragma unroll
+      for (int q = 0; q < 5; ++q) rp[q] = rp_next[q]; // valid: classify_rows checked
+      if (i + stride < nlist)
+      {
+         b_next = list[i + stride];
+         block_row_ptrs(args.row_ptr, args.nrows, args.nnz, b_next, rp_next);
+      }
 
       for (int k = t; k < T; k += G)
       {
@@ -676,6 +700,162 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    }
 }
 
+// Tier 0 (block rows of 1..32 entries) in registers: one entry per lane, kUnroll block rows
+// per warp and trip. The row pointers, then the columns (and values) of all kUnroll block rows
+// are loaded before any of them is processed, so a warp keeps kUnroll independent load chains
+// in flight: the table kernel above walks one block row at a time through three dependent
+// loads (list, row pointers, columns), and on the H100 that latency, not bandwidth, bounded
+// it (7-point 250^3: tier-0 pass 1 read columns at ~6% of 3.0 TB/s). No shared memory and no
+// table: the block row's tiles are the groups of __match_any_sync on the block column; a loop
+// over the D group leaders (D = tiles in the block row) gives each entry its tile's bitmap
+// (a warp OR-reduction), its tile's rank (leaders with a smaller block column) and the
+// entries of the tiles before it (the packed offset). Structure and values equal the table
+// kernel's, which equals the CPU reference, bit for bit. The kernel walks the block rows
+// directly (no list) and skips those of other tiers.
+constexpr int kUnroll = 4;
+
+template <bool kPass2, class V>
+__global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
+{
+   const int     lane   = group::lane_id();
+   const int64_t warp   = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / group::kWarpSize;
+   const int64_t nwarps = static_cast<int64_t>(gridDim.x) * blockDim.x / group::kWarpSize;
+   int      flags = 0, max_tiles = 0;
+   uint64_t dense_total = 0;
+
+   for (int64_t b0 = warp * kUnroll; b0 < args.block_rows; b0 += nwarps * kUnroll)
+   {
+      // lanes 0..4 hold the five row pointers of each block row, lane 5 its output offset
+      int32_t mine[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+      {
+         const int64_t b = b0 + u;
+         mine[u]         = 0;
+         if (b < args.block_rows)
+         {
+            if (lane < 5) mine[u] = __ldg(args.row_ptr + min(4 * b + lane, static_cast<int64_t>(args.nrows)));
+            else if (kPass2 && lane == 5) mine[u] = args.blk_ptr[b];
+         }
+      }
+      int32_t rp[kUnroll][5], out[kUnroll], c[kUnroll];
+      bool    live[kUnroll], mine_row[kUnroll];
+      double  v[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+      {
+#pragma unroll
+         for (int q = 0; q < 5; ++q) rp[u][q] = __shfl_sync(group::kFullMask, mine[u], q);
+         out[u]    = kPass2 ? __shfl_sync(group::kFullMask, mine[u], 5) : 0;
+         const int32_t E = rp[u][4] - rp[u][0];
+         bool ok = b0 + u < args.block_rows && rp[u][0] >= 0 && rp[u][4] <= args.nnz;
+#pragma unroll
+         for (int q = 0; q < 4; ++q) ok = ok && rp[u][q] <= rp[u][q + 1];
+         mine_row[u] = ok && E > 0 && E <= kTiers[0].hi; // uniform over the warp
+         const int64_t e = static_cast<int64_t>(rp[u][0]) + lane;
+         live[u]         = mine_row[u] && e < rp[u][4];
+         c[u]            = live[u] ? __ldg(args.col + e) : 0;
+         v[u]            = 0.0;
+         if (kPass2 && live[u]) v[u] = args.val ? __ldg(args.val + e) : 1.0;
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+      {
+         if (!mine_row[u]) continue; // uniform
+         const int64_t b = b0 + u;
+         const int64_t e = static_cast<int64_t>(rp[u][0]) + lane;
+         bool          in_range = live[u] && c[u] >= 0 && c[u] < args.ncols;
+         if (live[u] && !in_range) flags |= kBadColumn;
+         const int32_t  key  = in_range ? c[u] >> 2 : -1 - lane; // outside: a group of its own
+         const int      r    = (e >= rp[u][1]) + (e >= rp[u][2]) + (e >= rp[u][3]);
+         const int      bit  = 4 * r + (c[u] & 3);
+         const unsigned grp  = __match_any_sync(group::kFullMask, key);
+         const unsigned lead = __ballot_sync(group::kFullMask, in_range && __ffs(grp) - 1 == lane);
+         const int      tiles = __popc(lead);
+         if (!kPass2)
+         {
+            // the count needs no loop over the tiles: a duplicate is two entries with the same
+            // (block column, bit), i.e. a match group of that pair with more than one lane
+            const unsigned long long pair =
+               in_range ? (static_cast<unsigned long long>(key) << 4) | static_cast<unsigned>(bit)
+                        : ~static_cast<unsigned long long>(lane);
+            const unsigned same = __match_any_sync(group::kFullMask, pair);
+            if (__any_sync(group::kFullMask, in_range && __popc(same) > 1)) flags |= kDuplicate;
+            if (lane == 0)
+            {
+               args.counts[b] = tiles;
+               max_tiles      = max(max_tiles, tiles);
+            }
+            continue;
+         }
+         uint32_t map  = 0;
+         int      rank = 0, before = 0;
+         for (unsigned L = lead; L; L &= L - 1)
+         {
+            const int      j  = __ffs(L) - 1;
+            const int32_t  kj = __shfl_sync(group::kFullMask, key, j);
+            const bool     in = in_range && key == kj;
+            const uint32_t mj = __reduce_or_sync(group::kFullMask, in ? 1u << bit : 0u);
+            dense_total += __popc(mj) >= kDenseTileNnz; // uniform: counted by every lane
+            if (in) map = mj;
+            if (kj < key)
+            {
+               ++rank;
+               before += __popc(mj);
+            }
+         }
+         if (!in_range) continue;
+         const bool leader = (lead >> lane) & 1u;
+         const V    val    = store_from_double<V>(v[u]);
+         if (leader)
+         {
+            args.blk_col[out[u] + rank] = key;
+            args.blk_map[out[u] + rank] = static_cast<uint16_t>(map);
+         }
+         if (args.blk_val)
+         {
+            V* tile = args.blk_val + (static_cast<int64_t>(out[u]) + rank) * 16;
+            tile[bit] = val;
+            if (leader)
+               for (int z = 0; z < 16; ++z)
+                  if (!((map >> z) & 1u)) tile[z] = store_from_double<V>(0.0);
+         }
+         if (args.packed_val)
+         {
+            const int64_t q = static_cast<int64_t>(rp[u][0]) + before + __popc(map & ((1u << bit) - 1u));
+            args.packed_val[q] = val;
+            if (args.packed_meta) args.packed_meta[q] = static_cast<uint16_t>((rank << 4) | bit);
+         }
+      }
+   }
+   if (!kPass2)
+   {
+      flags     = __reduce_or_sync(group::kFullMask, static_cast<unsigned>(flags));
+      max_tiles = __reduce_max_sync(group::kFullMask, static_cast<unsigned>(max_tiles));
+      if (lane == 0)
+      {
+         if (flags) atomicOr(&args.meta->flags, flags);
+         if (max_tiles > 0) atomicMax(&args.meta->max_tiles, max_tiles);
+      }
+   }
+   // pass 2 counts the dense tiles (its loop visits every tile); read back at the end
+   else if (lane == 0 && dense_total)
+   {
+      atomicAdd(&args.meta->dense_tiles_tier0, static_cast<unsigned long long>(dense_total));
+   }
+}
+
+template <bool kPass2, class V>
+void launch_tier0(const HashArgs<V>& args, const DeviceLimits& lim, Stream s)
+{
+   if (args.block_rows <= 0) return;
+   constexpr int64_t rows_per_block = (kThreads / group::kWarpSize) * kUnroll;
+   const int64_t     work           = (args.block_rows + rows_per_block - 1) / rows_per_block;
+   const auto        grid = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(work, int64_t{lim.sms} * 16)));
+   tier0_kernel<kPass2, V><<<grid, kThreads, 0, s>>>(args);
+   AMGT_DEVICE_CHECK_LAUNCH("tier0_kernel");
+}
+
 // Launches tier k of pass 1 or 2 over its list: rows = the list's length when the host
 // knows it (pass 2), else an upper bound (pass 1 reads the length from device memory, the
 // grid walks the list). Returns false if the tier's shared memory does not fit the device
@@ -708,7 +888,7 @@ template <bool kPass2, class V>
 void launch_tiers(const HashArgs<V>& args, const int32_t* rows, const DeviceLimits& lim, Stream s)
 {
    auto n = [&](int k) { return rows ? static_cast<int64_t>(rows[k]) : static_cast<int64_t>(args.block_rows); };
-   launch_tier<0, kPass2>(args, n(0), lim, s, false);
+   if (!rows || rows[0] > 0) launch_tier0<kPass2>(args, lim, s); // tier 0 walks the block rows itself
    launch_tier<1, kPass2>(args, n(1), lim, s, false);
    launch_tier<2, kPass2>(args, n(2), lim, s, false);
    launch_tier<3, kPass2>(args, n(3), lim, s, false);
@@ -810,8 +990,13 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    args.packed_meta = m.packed_meta.get();
    launch_tiers<true>(args, h.tier_rows, lim, stream);
    // pass 2 reads the tier lists: they are released when this returns, after it ran (one more
-   // synchronisation, but no allocator's reuse rules to rely on)
+   // synchronisation, but no allocator's reuse rules to rely on); tier 0's dense tiles come
+   // back with it
+   unsigned long long dense0 = 0;
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&dense0, &meta.get()->dense_tiles_tier0, sizeof dense0,
+                                     cudaMemcpyDeviceToHost, stream));
    AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   m.summary.dense_tiles += static_cast<int64_t>(dense0);
    return true;
 }
 

@@ -1,12 +1,14 @@
 // Value statistics and symmetric scaling of a device CSR (precision/range_device.h).
 //
-// One thread per row, in CSR order within the row, exactly as the CPU reference
-// (precision/policy.cpp): the row maximum, then the significant-underflow counts against it;
-// the diagonal summed in CSR order. Results are combined with integer atomics, which are
-// exact and order-independent: counts with atomicAdd, the maximum with atomicMax on the bit
-// pattern (for non-negative doubles, the order of the bit patterns as unsigned integers is
-// the order of the values). One thread per row is slow on a row of thousands of entries,
-// but this runs once per matrix in the setup, and keeps the order of the reference.
+// G lanes per row (G from the mean row length, 4..32): the row maximum, then the
+// significant-underflow counts against it, as the CPU reference (precision/policy.cpp) defines
+// them. Maxima and counts are exact and order-independent, so the GPU equals the reference bit
+// for bit: per row by shuffles, per block in shared memory, then one integer atomic per block
+// and field (the maximum with atomicMax on the bit pattern: for non-negative doubles the order
+// of the bit patterns as unsigned integers is the order of the values). Per-row atomics on one
+// address serialise in L2 (a 5M-row level took milliseconds that way); one per block does not.
+// Row sums are reduced by a shuffle tree, then by cub: they agree with the reference within
+// rounding, not bit for bit (the only consumer compares |sum| with abs_sum).
 #include "precision/range_device.h"
 
 #include "common/error.h"
@@ -15,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <cstring>
 
 namespace amgt::device {
@@ -49,108 +52,242 @@ __device__ inline double value_at(const double* val, int64_t k)
    return val ? val[k] : 1.0;
 }
 
-// The CPU's add_row (policy.cpp) for row values get(k), k in [begin, end).
-template <class Get>
-__device__ void add_row(DevRange* r, int64_t begin, int64_t end, Get get)
+// Rows per group of G lanes: G from the mean row length, so that short rows do not leave
+// most of a warp idle and long rows are read by a full warp (coalesced).
+int group_for(int64_t nnz, int64_t nrows)
+{
+   const int64_t mean = nrows > 0 ? nnz / nrows : 0;
+   return mean <= 6 ? 4 : mean <= 12 ? 8 : mean <= 24 ? 16 : 32;
+}
+
+template <int G>
+__device__ __forceinline__ double group_max(double v)
+{
+#pragma unroll
+   for (int o = G / 2; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+   return v;
+}
+
+template <int G, class T>
+__device__ __forceinline__ T group_sum(T v)
+{
+#pragma unroll
+   for (int o = G / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+   return v;
+}
+
+// A thread's share of the block's DevRange, flushed once per block.
+struct RangeAcc
+{
+   double             max_abs   = 0.0;
+   unsigned long long nonfinite = 0, u16 = 0, u32 = 0;
+};
+
+// The CPU's add_row (policy.cpp) for row values get(k), k in [begin, end), by the G lanes of
+// a group (t: lane in the group); lane 0 of the group accumulates the row into acc.
+template <int G, class Get>
+__device__ void add_row(RangeAcc& acc, int64_t begin, int64_t end, int t, Get get)
 {
    double             row_max   = 0.0;
    unsigned long long nonfinite = 0;
-   for (int64_t k = begin; k < end; ++k)
+   for (int64_t k = begin + t; k < end; k += G)
    {
       const double v = get(k);
-      if (!isfinite(v))
-      {
-         ++nonfinite;
-         continue;
-      }
-      row_max = fmax(row_max, fabs(v));
+      if (!isfinite(v)) ++nonfinite;
+      else row_max = fmax(row_max, fabs(v));
    }
-   const double       significant = kSignificantRelative * row_max;
+   row_max                 = group_max<G>(row_max);
+   const double significant = kSignificantRelative * row_max;
    unsigned long long u16 = 0, u32 = 0;
-   for (int64_t k = begin; k < end; ++k)
+   for (int64_t k = begin + t; k < end; k += G)
    {
       const double m = fabs(get(k));
       if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
       if (m < kFp16MinNormal) ++u16;
       if (m < kFp32MinNormal) ++u32;
    }
-   if (nonfinite) atomicAdd(&r->nonfinite, nonfinite);
-   if (u16) atomicAdd(&r->underflow_fp16, u16);
-   if (u32) atomicAdd(&r->underflow_fp32, u32);
-   if (row_max > 0.0)
+   nonfinite = group_sum<G>(nonfinite);
+   u16       = group_sum<G>(u16);
+   u32       = group_sum<G>(u32);
+   if (t == 0)
    {
-      atomicMax(&r->max_bits, static_cast<unsigned long long>(__double_as_longlong(row_max)));
+      acc.max_abs = fmax(acc.max_abs, row_max);
+      acc.nonfinite += nonfinite;
+      acc.u16 += u16;
+      acc.u32 += u32;
    }
 }
 
-// row_sum/row_abs (square matrices; else nullptr): the row's finite values summed in CSR
-// order, as policy.cpp does; the rows are then reduced by cub (deterministic, in another
-// order than the CPU's: the totals agree within rounding, not bit for bit).
+// One flush of the block's accumulators into r: shared-memory atomics, then one global
+// atomic per field (only for non-zero fields).
+__device__ void flush_range(const RangeAcc& acc, DevRange* r)
+{
+   __shared__ unsigned long long s[4];
+   if (threadIdx.x < 4) s[threadIdx.x] = 0;
+   __syncthreads();
+   if (acc.max_abs > 0.0) atomicMax(&s[0], static_cast<unsigned long long>(__double_as_longlong(acc.max_abs)));
+   if (acc.nonfinite) atomicAdd(&s[1], acc.nonfinite);
+   if (acc.u16) atomicAdd(&s[2], acc.u16);
+   if (acc.u32) atomicAdd(&s[3], acc.u32);
+   __syncthreads();
+   if (threadIdx.x == 0)
+   {
+      if (s[0]) atomicMax(&r->max_bits, s[0]);
+      if (s[1]) atomicAdd(&r->nonfinite, s[1]);
+      if (s[2]) atomicAdd(&r->underflow_fp16, s[2]);
+      if (s[3]) atomicAdd(&r->underflow_fp32, s[3]);
+   }
+}
+
+// Grid-stride over rows, G lanes per row: a warp holds 32/G consecutive rows and the bound
+// is padded to a multiple of that, so every lane of a warp makes the same trips (the
+// shuffles need the whole warp); rows past nrows do nothing.
+template <int G>
+__device__ __forceinline__ int64_t rows_padded(int32_t nrows)
+{
+   constexpr int R = 32 / G;
+   return (static_cast<int64_t>(nrows) + R - 1) / R * R;
+}
+template <int G>
+__device__ __forceinline__ int64_t first_row()
+{
+   return (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+}
+template <int G>
+__device__ __forceinline__ int64_t row_stride()
+{
+   return static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+}
+
+// row_sum/row_abs (square matrices; else nullptr): the row's finite values summed; the rows
+// are then reduced by cub.
+template <int G>
 __global__ void plain_stats(const int32_t* row_ptr, const double* val, int32_t nrows,
                             DevStats* out, double* row_sum, double* row_abs)
 {
-   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i >= nrows) return;
-   add_row(&out->plain, row_ptr[i], row_ptr[i + 1], [&](int64_t k) { return value_at(val, k); });
-   if (row_sum)
+   RangeAcc acc;
+   const int t = static_cast<int>(threadIdx.x) % G;
+   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
    {
-      double s = 0.0, a = 0.0;
-      for (int64_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+      const bool    live  = i < nrows;
+      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
+      add_row<G>(acc, begin, end, t, [&](int64_t k) { return value_at(val, k); });
+      if (row_sum)
       {
-         const double v = value_at(val, k);
-         if (!isfinite(v)) continue;
-         s = s + v;
-         a = a + fabs(v);
+         double s = 0.0, a = 0.0;
+         for (int64_t k = begin + t; k < end; k += G)
+         {
+            const double v = value_at(val, k);
+            if (!isfinite(v)) continue;
+            s = s + v;
+            a = a + fabs(v);
+         }
+         s = group_sum<G>(s);
+         a = group_sum<G>(a);
+         if (live && t == 0)
+         {
+            row_sum[i] = s;
+            row_abs[i] = a;
+         }
       }
-      row_sum[i] = s;
-      row_abs[i] = a;
    }
+   flush_range(acc, &out->plain);
 }
 
 // u_i = sqrt(|sum of the row's diagonal entries|); NaN and a count where there is none
-// usable (missing, zero or non-finite), matching policy.cpp's `scalable`.
+// usable (missing, zero or non-finite), matching policy.cpp's `scalable`. One diagonal entry
+// (the usual case) is taken as it is; several are summed in CSR order by lane 0, as the
+// reference does.
+template <int G>
 __global__ void diagonal_scaling(const int32_t* row_ptr, const int32_t* col, const double* val,
                                  int32_t nrows, double* u, unsigned long long* bad)
 {
-   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i >= nrows) return;
-   double d     = 0.0;
-   bool   found = false;
-   for (int64_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+   unsigned long long bad_count = 0;
+   const int t = static_cast<int>(threadIdx.x) % G;
+   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
    {
-      if (col[k] == i)
+      const bool    live  = i < nrows;
+      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
+      int           found = 0;
+      double        d     = 0.0;
+      for (int64_t k = begin + t; k < end; k += G)
       {
-         d     = d + value_at(val, k); // written out: no contraction with anything
-         found = true;
+         if (col[k] == i)
+         {
+            ++found;
+            d = value_at(val, k);
+         }
+      }
+      found = group_sum<G>(found);
+      // exactly one lane holds the entry when found == 1; the others add +0.0, which leaves
+      // it unchanged bit for bit (and turns -0.0 into +0.0, as the reference's 0.0 + v does)
+      d = group_sum<G>(found == 1 ? d : 0.0);
+      if (found > 1 && t == 0)
+      {
+         d = 0.0;
+         for (int64_t k = begin; k < end; ++k)
+            if (col[k] == i) d = d + value_at(val, k); // written out: no contraction
+      }
+      if (live && t == 0)
+      {
+         if (found && isfinite(d) && d != 0.0) { u[i] = sqrt(fabs(d)); }
+         else
+         {
+            u[i] = __longlong_as_double(0x7ff8000000000000LL); // quiet NaN
+            ++bad_count;
+         }
       }
    }
-   if (found && isfinite(d) && d != 0.0) { u[i] = sqrt(fabs(d)); }
-   else
-   {
-      u[i] = __longlong_as_double(0x7ff8000000000000LL); // quiet NaN
-      if (bad) atomicAdd(bad, 1ull);
-   }
+   if (bad && bad_count) atomicAdd(bad, bad_count);
 }
 
+template <int G>
 __global__ void scaled_stats(const int32_t* row_ptr, const int32_t* col, const double* val,
                              int32_t nrows, const double* u, DevStats* out)
 {
-   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i >= nrows) return;
-   const double ui = u[i];
-   add_row(&out->scaled, row_ptr[i], row_ptr[i + 1],
-           [&](int64_t k) { return value_at(val, k) / (ui * u[col[k]]); });
+   RangeAcc acc;
+   const int t = static_cast<int>(threadIdx.x) % G;
+   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
+   {
+      const bool    live  = i < nrows;
+      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
+      const double  ui    = live ? u[i] : 1.0;
+      add_row<G>(acc, begin, end, t, [&](int64_t k) { return value_at(val, k) / (ui * u[col[k]]); });
+   }
+   flush_range(acc, &out->scaled);
 }
 
+template <int G>
 __global__ void scale_values(const int32_t* row_ptr, const int32_t* col, const double* val,
                              int32_t nrows, const double* u, double* out)
 {
-   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i >= nrows) return;
-   const double ui = u[i];
-   for (int64_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+   const int t = static_cast<int>(threadIdx.x) % G;
+   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
    {
-      out[k] = value_at(val, k) / (ui * u[col[k]]);
+      if (i >= nrows) continue;
+      const double ui = u[i];
+      for (int64_t k = row_ptr[i] + t; k < row_ptr[i + 1]; k += G)
+      {
+         out[k] = value_at(val, k) / (ui * u[col[k]]);
+      }
+   }
+}
+
+// Calls f(std::integral_constant<int, G>) for the group size of a, with a grid of at most a
+// few waves (the kernels stride over the rows and flush once per block).
+template <class F>
+void with_group(const CsrView& a, F&& f)
+{
+   const int      g       = group_for(a.nnz, a.nrows);
+   const int64_t  threads = static_cast<int64_t>(a.nrows) * g;
+   const unsigned blocks  = static_cast<unsigned>(
+      std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
+   switch (g)
+   {
+   case 4: f(std::integral_constant<int, 4>{}, blocks); break;
+   case 8: f(std::integral_constant<int, 8>{}, blocks); break;
+   case 16: f(std::integral_constant<int, 16>{}, blocks); break;
+   default: f(std::integral_constant<int, 32>{}, blocks); break;
    }
 }
 
@@ -188,9 +325,11 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
    Buffer<double> row_sum(rows, alloc), row_abs(rows, alloc);
    if (a.nrows > 0)
    {
-      plain_stats<<<blocks_for(a.nrows), kThreads, 0, stream>>>(
-         a.row_ptr, a.val, a.nrows, d.get(), square ? row_sum.get() : nullptr,
-         square ? row_abs.get() : nullptr);
+      with_group(a, [&](auto g, unsigned blocks) {
+         plain_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
+            a.row_ptr, a.val, a.nrows, d.get(), square ? row_sum.get() : nullptr,
+            square ? row_abs.get() : nullptr);
+      });
       AMGT_DEVICE_CHECK_LAUNCH("plain_stats");
    }
    if (square && a.nrows > 0)
@@ -209,13 +348,17 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
    Buffer<double> u(square ? static_cast<size_t>(a.nrows) : 0, alloc);
    if (square && a.nrows > 0)
    {
-      diagonal_scaling<<<blocks_for(a.nrows), kThreads, 0, stream>>>(
-         a.row_ptr, a.col, a.val, a.nrows, u.get(), &d.get()->bad_diagonal);
+      with_group(a, [&](auto g, unsigned blocks) {
+         diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
+            a.row_ptr, a.col, a.val, a.nrows, u.get(), &d.get()->bad_diagonal);
+      });
       AMGT_DEVICE_CHECK_LAUNCH("diagonal_scaling");
       // runs even when a diagonal is bad (its NaN scale factors then only spoil statistics
       // that are discarded below): one read-back instead of two
-      scaled_stats<<<blocks_for(a.nrows), kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
-                                                                 a.nrows, u.get(), d.get());
+      with_group(a, [&](auto g, unsigned blocks) {
+         scaled_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
+                                                                           a.nrows, u.get(), d.get());
+      });
       AMGT_DEVICE_CHECK_LAUNCH("scaled_stats");
    }
    DevStats h{};
@@ -235,8 +378,10 @@ void scaling_vector(const CsrView& a, double* u, Stream stream)
 {
    AMGT_REQUIRE(a.nrows == a.ncols, "scaling_vector: the matrix is not square");
    if (a.nrows == 0) return;
-   diagonal_scaling<<<blocks_for(a.nrows), kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
-                                                                  a.nrows, u, nullptr);
+   with_group(a, [&](auto g, unsigned blocks) {
+      diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
+                                                                            a.nrows, u, nullptr);
+   });
    AMGT_DEVICE_CHECK_LAUNCH("diagonal_scaling");
 }
 
@@ -244,8 +389,10 @@ void scaled_values(const CsrView& a, const double* u, double* out, Stream stream
 {
    AMGT_REQUIRE(a.nrows == a.ncols, "scaled_values: the matrix is not square");
    if (a.nrows == 0) return;
-   scale_values<<<blocks_for(a.nrows), kThreads, 0, stream>>>(a.row_ptr, a.col, a.val, a.nrows,
-                                                              u, out);
+   with_group(a, [&](auto g, unsigned blocks) {
+      scale_values<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
+                                                                        a.nrows, u, out);
+   });
    AMGT_DEVICE_CHECK_LAUNCH("scale_values");
 }
 
