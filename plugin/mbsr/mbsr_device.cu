@@ -32,7 +32,9 @@
 //   its pass 2 took 6.0 ms where the 64-slot table's took 9.9 ms; the table kernel walked one
 //   block row at a time through three dependent loads and was bound by their latency. (An
 //   earlier register version with an O(E^2) shuffle loop per block row was slower than the
-//   table; this one loops over the D tiles only, in pass 2, and counts with two matches.)
+//   table; this one loops over the D tiles only, in pass 2, and counts with one match. Tier 0
+//   finds duplicate entries in pass 2: the conversion then discards its output and runs the
+//   sorted one.)
 //
 // Sorted (the fallback). Every entry gets a key (block row, block column) and a payload (entry
 // index, position inside the tile); a stable radix sort groups the entries of each tile, in
@@ -774,13 +776,8 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          const int      tiles = __popc(lead);
          if (!kPass2)
          {
-            // the count needs no loop over the tiles: a duplicate is two entries with the same
-            // (block column, bit), i.e. a match group of that pair with more than one lane
-            const unsigned long long pair =
-               in_range ? (static_cast<unsigned long long>(key) << 4) | static_cast<unsigned>(bit)
-                        : ~static_cast<unsigned long long>(lane);
-            const unsigned same = __match_any_sync(group::kFullMask, pair);
-            if (__any_sync(group::kFullMask, in_range && __popc(same) > 1)) flags |= kDuplicate;
+            // the count needs no loop over the tiles; duplicates are found in pass 2, whose
+            // output is then discarded for the sorted conversion
             if (lane == 0)
             {
                args.counts[b] = tiles;
@@ -797,6 +794,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
             const bool     in = in_range && key == kj;
             const uint32_t mj = __reduce_or_sync(group::kFullMask, in ? 1u << bit : 0u);
             dense_total += __popc(mj) >= kDenseTileNnz; // uniform: counted by every lane
+            if (__popc(__ballot_sync(group::kFullMask, in)) != __popc(mj)) flags |= kDuplicate;
             if (in) map = mj;
             if (kj < key)
             {
@@ -838,10 +836,12 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          if (max_tiles > 0) atomicMax(&args.meta->max_tiles, max_tiles);
       }
    }
-   // pass 2 counts the dense tiles (its loop visits every tile); read back at the end
-   else if (lane == 0 && dense_total)
+   // pass 2 counts the dense tiles and finds duplicates (its loop visits every tile); both
+   // are read back at the end
+   else if (lane == 0)
    {
-      atomicAdd(&args.meta->dense_tiles_tier0, static_cast<unsigned long long>(dense_total));
+      if (dense_total) atomicAdd(&args.meta->dense_tiles_tier0, static_cast<unsigned long long>(dense_total));
+      if (flags) atomicOr(&args.meta->flags, flags);
    }
 }
 
@@ -992,11 +992,17 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    // pass 2 reads the tier lists: they are released when this returns, after it ran (one more
    // synchronisation, but no allocator's reuse rules to rely on); tier 0's dense tiles come
    // back with it
-   unsigned long long dense0 = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&dense0, &meta.get()->dense_tiles_tier0, sizeof dense0,
-                                     cudaMemcpyDeviceToHost, stream));
+   HashMeta h2{};
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h2, meta.get(), sizeof h2, cudaMemcpyDeviceToHost, stream));
    AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
-   m.summary.dense_tiles += static_cast<int64_t>(dense0);
+   if (h2.flags & kDuplicate)
+   {
+      // found by tier 0's pass 2 (its pass 1 only counts): what was written is discarded
+      info        = ConversionInfo{};
+      info.reason = "duplicate entries (summed in input order by the sorted conversion)";
+      return false;
+   }
+   m.summary.dense_tiles += static_cast<int64_t>(h2.dense_tiles_tier0);
    return true;
 }
 
