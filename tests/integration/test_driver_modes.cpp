@@ -405,6 +405,26 @@ TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
       << bad.output;
 }
 
+// Under an AMGT mode what hypre computes itself runs on the faster of its own kernel and the
+// vendor's by rule (patches/0003, hypre_glue/amgt_hypre.c), whatever the application chose:
+// products on hypre's own kernel even with --vendor-spgemm 1; with AMGT off the application's
+// choice stands and nothing is counted. Device products exist in GPU builds only.
+TEST(Selection, StockKernelRuleOverridesTheVendorSwitch)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host products have no vendor kernel";
+   DriverRun r = run("AMGT=fp64 AMGT_STATS=1", "--problem laplace7 --n 24 --vendor-spgemm 1 --vendor-spmv 1");
+   EXPECT_EQ(r.str("converged"), "true");
+   std::smatch m;
+   ASSERT_TRUE(std::regex_search(r.output, m,
+                                 std::regex(R"(SpGEMM (\d+) own, (\d+) vendor; SpMV (\d+) own \(< 2\^18 entries\), (\d+) vendor)")))
+      << r.output;
+   EXPECT_GT(std::stol(m[1]), 0) << "no product reached hypre's own kernel";
+   EXPECT_EQ(std::stol(m[2]), 0) << "a product ran on the vendor's kernel under AMGT=fp64";
+   DriverRun off = run("AMGT_STATS=1", "--problem laplace7 --n 24 --vendor-spgemm 1 --vendor-spmv 1");
+   EXPECT_EQ(off.str("converged"), "true");
+   EXPECT_EQ(off.output.find("hypre's kernels for what it computed itself"), std::string::npos) << off.output;
+}
+
 TEST(Selection, TraceListsEveryPluginCallInOrder)
 {
    const fs::path trace = fs::temp_directory_path() / ("amgt_trace_" + std::to_string(getpid()) + ".csv");
