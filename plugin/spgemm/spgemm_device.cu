@@ -158,7 +158,7 @@
 // once as an addition, in no fixed order, which is the contract change of this kernel
 // (spgemm_device.h): bit-identical to spgemm_ref only when every partial sum is exact (small
 // integers), else within spgemm_pairs_tolerance (tests/common/tolerances.h), and not
-// bit-reproducible from run to run. half operands are converted to float as D::load does;
+// bit-reproducible from run to run. half operands are converted to float as Arith<V>::load does;
 // half x half products are exact in float. __syncwarp() separates chunks (pre/bstart/amap are
 // rewritten) and precedes the write-out (every atomic of the window is visible). Each lane
 // counts its pairs with a nonempty bitmap product; a warp reduction adds them to
@@ -205,7 +205,9 @@
 
 #include "common/error.h"
 #include "common/precision.h"
+#include "device/arith.cuh"
 #include "device/group_ops.cuh"
+#include "device/launch.h"
 #include "mbsr/bitmap.h"
 
 #include <cub/device/device_scan.cuh>
@@ -221,7 +223,6 @@ namespace {
 
 constexpr unsigned kFullMask  = group::kFullMask;
 constexpr int      kWarpSize  = group::kWarpSize;
-constexpr int      kThreads   = 256;
 constexpr uint8_t  kNoBin     = 0xff;
 constexpr int      kWindowBin = kSymbolicBins - 1;
 constexpr unsigned long long kEmptySlot = ~0ull;
@@ -249,53 +250,6 @@ struct TilesView
    const int32_t*  ptr;
    const int32_t*  col;
    const uint16_t* map;
-};
-
-// ---------------------------------------------------------------------------------------------
-// Storage type <-> accumulator on the device; the same roundings as StorageTraits (precision.h)
-// with the hardware conversions (both RNE, so bit-identical to the software half_t ones).
-template <class V>
-struct Dev;
-
-template <>
-struct Dev<double>
-{
-   using Acc = double;
-   __device__ static double load(const double* p) { return __ldg(p); }
-   __device__ static double store(double x) { return x; }
-   __device__ static double zero() { return 0.0; }
-   __device__ static double fma(double a, double b, double c) { return __fma_rn(a, b, c); }
-   __device__ static double mul(double a, double b) { return __dmul_rn(a, b); }
-};
-
-template <>
-struct Dev<float>
-{
-   using Acc = float;
-   __device__ static float load(const float* p) { return __ldg(p); }
-   __device__ static float store(float x) { return x; }
-   __device__ static float zero() { return 0.0f; }
-   __device__ static float fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-   __device__ static float mul(float a, float b) { return __fmul_rn(a, b); }
-};
-
-template <>
-struct Dev<half_t>
-{
-   using Acc = float;
-   __device__ static float load(const half_t* p)
-   {
-      return __half2float(__ushort_as_half(__ldg(&p->bits)));
-   }
-   __device__ static half_t store(float x)
-   {
-      half_t h;
-      h.bits = __half_as_ushort(__float2half_rn(x));
-      return h;
-   }
-   __device__ static half_t zero() { return half_t{0}; }
-   __device__ static float  fma(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-   __device__ static float  mul(float a, float b) { return __fmul_rn(a, b); } // exact for halves
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -884,7 +838,7 @@ struct NumericArgs
 template <class V, int kCap>
 constexpr size_t numeric_warp_bytes()
 {
-   return static_cast<size_t>(kCap) * 16 * sizeof(typename Dev<V>::Acc) +
+   return static_cast<size_t>(kCap) * 16 * sizeof(typename Arith<V>::Acc) +
           static_cast<size_t>(kCap) * sizeof(int32_t) + kWarpSize * sizeof(Stage);
 }
 
@@ -892,7 +846,7 @@ template <class V, int kCap, int kWarps>
 __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
     numeric_kernel(NumericArgs<V> args, int bin)
 {
-   using D   = Dev<V>;
+   using D   = Arith<V>;
    using Acc = typename D::Acc;
    static_assert(kCap % 2 == 0, "keeps the per-warp areas 8-byte aligned");
    constexpr bool kTensorCores = std::is_same_v<V, double> || std::is_same_v<V, half_t>;
@@ -1113,7 +1067,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
                            for (int k = 0; k < 4; ++k)
                            {
                               if (((abits >> k) & 1u) && ((bmap >> (4 * k + c)) & 1u))
-                                 v = D::fma(arow[k], D::load(bv + 4 * k), v);
+                                 v = D::madd(arow[k], D::load(bv + 4 * k), v);
                            }
                            *dst = v;
                         }
@@ -1159,7 +1113,7 @@ __device__ __forceinline__ void shared_add(Acc* p, Acc x)
 template <class V, int kCap, int kEntries>
 constexpr size_t pairs_warp_bytes()
 {
-   return static_cast<size_t>(kEntries) * sizeof(typename Dev<V>::Acc) +
+   return static_cast<size_t>(kEntries) * sizeof(typename Arith<V>::Acc) +
           2 * static_cast<size_t>(kCap) * sizeof(int32_t) + 3 * kWarpSize * sizeof(int32_t);
 }
 
@@ -1190,7 +1144,7 @@ __global__ void
     __launch_bounds__(kWarps * kWarpSize, (pairs_min_blocks<V, kCap, kEntries, kWarps>()))
     numeric_pairs_kernel(NumericArgs<V> args, int bin)
 {
-   using D   = Dev<V>;
+   using D   = Arith<V>;
    using Acc = typename D::Acc;
    static_assert(kCap % 2 == 0 && kEntries % 2 == 0, "keeps the per-warp areas 8-byte aligned");
    static_assert(kEntries >= 16, "a window must admit any single tile");
@@ -1365,11 +1319,6 @@ __global__ void
 
 // ---------------------------------------------------------------------------------------------
 // Host side.
-
-inline unsigned blocks_for(int64_t n, int threads = kThreads)
-{
-   return static_cast<unsigned>((n + threads - 1) / threads);
-}
 
 // Allows `dyn` bytes of dynamic shared memory (opt-in above 48 KB); false if it cannot fit.
 template <class Kernel>

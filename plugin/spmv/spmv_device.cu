@@ -148,6 +148,8 @@
 #include "spmv/spmv_device.h"
 
 #include "common/error.h"
+#include "device/arith.cuh"
+#include "device/launch.h"
 
 #include <cub/device/device_scan.cuh>
 #include <cuda_fp16.h>
@@ -162,59 +164,11 @@
 namespace amgt::device {
 namespace {
 
-constexpr int      kThreads = 256;
 constexpr unsigned kFull    = 0xffffffffu;
 constexpr int      kBudget  = kSpmvBalancedTiles;
 constexpr int      kTensorPairs = 2; // tensor_core: block-row pairs per warp (measured: 1, 2, 4)
 constexpr int      kTensorHalfSteps = 2; // fp16 tensor_core: mma steps in flight per warp (not timed)
 static_assert(kBudget % 32 == 0, "a balanced budget is whole steps of 32 tiles");
-static_assert(sizeof(half_t) == sizeof(unsigned short), "half_t is read as __half bits");
-
-inline unsigned blocks_for(int64_t threads)
-{
-   return static_cast<unsigned>((threads + kThreads - 1) / kThreads);
-}
-
-// Storage type as the kernels read it, and the arithmetic of common/precision.h.
-template <class V>
-struct Arith;
-
-template <>
-struct Arith<double>
-{
-   using S   = double;
-   using Acc = double;
-   __device__ static double value(S v) { return v; }
-   __device__ static double xval(double v) { return v; }
-   __device__ static double madd(double a, double b, double c) { return __fma_rn(a, b, c); }
-};
-
-template <>
-struct Arith<float>
-{
-   using S   = float;
-   using Acc = float;
-   __device__ static float value(S v) { return v; }
-   __device__ static float xval(double v) { return __double2float_rn(v); }
-   __device__ static float madd(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-};
-
-template <>
-struct Arith<half_t>
-{
-   using S   = unsigned short; // binary16 bits
-   using Acc = float;
-   __device__ static float value(S v) { return __half2float(__ushort_as_half(v)); }
-   __device__ static float xval(double v) { return __double2float_rn(v); } // float, not half
-   __device__ static float madd(float a, float b, float c) { return __fmaf_rn(a, b, c); }
-};
-
-template <class V>
-const typename Arith<V>::S* stored(const V* p)
-{
-   return reinterpret_cast<const typename Arith<V>::S*>(p);
-}
-
 // x_j before its rounding to the contract's x type: x_j, or x_j * u_j formed in double.
 template <bool Unscale>
 __device__ inline double x_of(const double* __restrict__ x, const double* __restrict__ us, int64_t j)
@@ -243,7 +197,7 @@ __device__ inline double combine(double alpha, double ax, double beta, const dou
 // x[c0 + c]; `pv` points at the row's first packed entry. The unrolled, predicated loads are
 // independent of each other, so all of them can be in flight at once.
 template <class V, bool Unscale>
-__device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typename Arith<V>::S* pv,
+__device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typename Arith<V>::Bits* pv,
                                                      const double* x, const double* us, int64_t j0,
                                                      typename Arith<V>::Acc s)
 {
@@ -254,7 +208,7 @@ __device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typenam
       if (nib & (1u << c))
       {
          const int k = __popc(nib & ((1u << c) - 1u));
-         s           = A::madd(A::value(__ldg(pv + k)), A::xval(x_of<Unscale>(x, us, j0 + c)), s);
+         s           = A::madd(A::widen(__ldg(pv + k)), A::round_x(x_of<Unscale>(x, us, j0 + c)), s);
       }
    }
    return s;
@@ -411,13 +365,13 @@ __device__ inline int32_t tile_step(const int32_t* __restrict__ blk_col,
 template <class V, int G, bool Unscale>
 __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict__ blk_col,
                                                        const uint16_t* __restrict__ blk_map,
-                                                       const typename Arith<V>::S* __restrict__ vals,
+                                                       const typename Arith<V>::Bits* __restrict__ vals,
                                                        int32_t start, int32_t end,
                                                        const double* __restrict__ x,
                                                        const double* __restrict__ us, int g,
                                                        unsigned mask)
 {
-   using S   = typename Arith<V>::S;
+   using S   = typename Arith<V>::Bits;
    using Acc = typename Arith<V>::Acc;
    const int r    = g & 3;
    Acc       s    = Acc(0);
@@ -452,7 +406,7 @@ __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                 const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
+                 const uint16_t* __restrict__ blk_map, const typename Arith<V>::Bits* __restrict__ packed,
                  const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                  int32_t long_row_tiles, double alpha, const double* __restrict__ x,
                  const double* __restrict__ us, double beta, double* __restrict__ y)
@@ -480,7 +434,7 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
 template <class V, int G, bool Unscale>
 __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
                                        const uint16_t* __restrict__ blk_map,
-                                       const typename Arith<V>::S* __restrict__ vals, int32_t start,
+                                       const typename Arith<V>::Bits* __restrict__ vals, int32_t start,
                                        int32_t end, const double* __restrict__ x,
                                        const double* __restrict__ us, int g, unsigned mask,
                                        typename Arith<V>::Acc (&s)[4])
@@ -499,7 +453,7 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
       const int64_t  j0   = 4 * static_cast<int64_t>(col);
       Acc            xv[4];
 #pragma unroll
-      for (int k = 0; k < 4; ++k) xv[k] = (cols >> k) & 1u ? A::xval(x_of<Unscale>(x, us, j0 + k)) : Acc(0);
+      for (int k = 0; k < 4; ++k) xv[k] = (cols >> k) & 1u ? A::round_x(x_of<Unscale>(x, us, j0 + k)) : Acc(0);
       // entry e = 4r + c is packed entry popc(map below e) of the tile. (Issuing all 16
       // predicated loads before the FMAs was measured slower: 59-63 registers, and 16 load
       // instructions per tile at ~2-4 entries: laplace27 n=100 A 225 against 170 us, fp64.)
@@ -509,7 +463,7 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
          if ((map >> e) & 1u)
          {
             const int k = __popc(map & ((1u << e) - 1u));
-            s[e >> 2]   = A::madd(A::value(__ldg(pv + k)), xv[e & 3], s[e >> 2]);
+            s[e >> 2]   = A::madd(A::widen(__ldg(pv + k)), xv[e & 3], s[e >> 2]);
          }
       }
    }
@@ -525,7 +479,7 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                  const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
+                  const uint16_t* __restrict__ blk_map, const typename Arith<V>::Bits* __restrict__ packed,
                   const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                   double alpha, const double* __restrict__ x, const double* __restrict__ us,
                   double beta, double* __restrict__ y)
@@ -584,7 +538,7 @@ __global__ void entry_meta_kernel(const int32_t* __restrict__ blk_ptr, const uin
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                    const typename Arith<V>::S* __restrict__ packed, const uint16_t* __restrict__ meta,
+                    const typename Arith<V>::Bits* __restrict__ packed, const uint16_t* __restrict__ meta,
                     const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                     double alpha, const double* __restrict__ x, const double* __restrict__ us,
                     double beta, double* __restrict__ y)
@@ -621,8 +575,8 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
       for (int u = 0; u < kUnroll; ++u)
       {
          const int64_t k = kb + int64_t{u} * G;
-         xj[u] = in[u] ? A::xval(x_of<Unscale>(x, us, 4 * static_cast<int64_t>(tc[u]) + (m[u] & 3u))) : Acc(0);
-         p[u]  = in[u] ? A::value(__ldg(packed + k)) : Acc(0);
+         xj[u] = in[u] ? A::round_x(x_of<Unscale>(x, us, 4 * static_cast<int64_t>(tc[u]) + (m[u] & 3u))) : Acc(0);
+         p[u]  = in[u] ? A::widen(__ldg(packed + k)) : Acc(0);
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
@@ -656,7 +610,7 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
 template <class V, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_chunks_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                   const uint16_t* __restrict__ blk_map, const typename Arith<V>::S* __restrict__ packed,
+                   const uint16_t* __restrict__ blk_map, const typename Arith<V>::Bits* __restrict__ packed,
                    const int32_t* __restrict__ chunk_row, const int32_t* __restrict__ chunk_tile,
                    const int64_t* __restrict__ chunk_val, int64_t num_chunks,
                    const double* __restrict__ x, const double* __restrict__ us,
@@ -1054,7 +1008,7 @@ void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_r
    with_group_lanes(plan.group_lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       spmv_rows_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(packed_values(A, plan)),
+         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
          packed_rows(A, plan), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
       AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
    });
@@ -1067,7 +1021,7 @@ void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha,
    with_group_lanes(plan.group_lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       spmv_tiles_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(packed_values(A, plan)),
+         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
          packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
       AMGT_DEVICE_CHECK_LAUNCH("spmv_tiles_kernel");
    });
@@ -1080,7 +1034,7 @@ void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alph
    with_group_lanes(plan.group_lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       spmv_entries_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), stored(packed_values(A, plan)), packed_decode(A, plan),
+         A.blk_ptr.get(), A.blk_col.get(), as_bits(packed_values(A, plan)), packed_decode(A, plan),
          packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
       AMGT_DEVICE_CHECK_LAUNCH("spmv_entries_kernel");
    });
@@ -1110,7 +1064,7 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
       if (plan.num_chunks > 0)
       {
          spmv_chunks_kernel<V, Unscale><<<blocks_for(plan.num_chunks * 32), kThreads, 0, s>>>(
-            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), stored(packed_values(A, plan)),
+            A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
             plan.chunk_row.get(), plan.chunk_tile.get(), plan.chunk_val.get(), plan.num_chunks, x, us,
             plan.partial.get());
          AMGT_DEVICE_CHECK_LAUNCH("spmv_chunks_kernel");
@@ -1135,7 +1089,7 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
       {
          spmv_tensor_h_kernel<kTensorHalfSteps, Unscale>
             <<<blocks_for((int64_t{A.block_rows} + 3) / 4 * 32), kThreads, 0, s>>>(
-               A.blk_ptr.get(), A.blk_col.get(), stored(A.blk_val.get()), A.block_rows, A.nrows,
+               A.blk_ptr.get(), A.blk_col.get(), as_bits(A.blk_val.get()), A.block_rows, A.nrows,
                A.ncols, alpha, x, us, beta, y);
          AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_h_kernel");
          return;
