@@ -1051,8 +1051,8 @@ TYPED_TEST(SpgemmDevice, PairsKernelCloseToReferenceOnSameInputs)
 
 // ---------------------------------------------------------------------------------------------
 // The pairs kernel's window budget: a window of an output row is at most kCap tiles and at
-// most kEntries stored entries of C (numeric_pairs_kernel, launch_numeric in
-// spgemm_device.cu). The cases below are built so that the entry budget, not the tile count,
+// most kEntries stored entries of C (numeric_pairs_kernel, launch_pairs in
+// spgemm_numeric_pairs.cu). The cases below are built so that the entry budget, not the tile count,
 // cuts the windows in every numeric bin: full tiles (16 entries) make a bin-0 row of 32 tiles
 // two windows, a bin-1 row of 128 tiles four, a bin-2 row of ~380 tiles six and a row of ~1500
 // tiles ~24; banded operands make every window cut each B row on both sides (slices that

@@ -409,8 +409,8 @@ TYPED_TEST(SpmvDevice, WithinToleranceOnRandomInputs)
                const double y0i = ab.beta == 0.0 ? 0.0 : y0[static_cast<size_t>(i)];
                const bool   tc16 = std::is_same_v<V, half_t> && plan.path == dev::SpmvPath::tensor_core;
                const double tol_ref = spmv_tolerance(r, k, ab.alpha, ax[i], ab.beta, y0i);
-               // fp16 tensor_core rounds x to half (spmv_device.cu): its own bound against the
-               // oracle, and against spmv_ref the sum of both bounds.
+               // fp16 tensor_core rounds x to half (spmv_tensor_kernels.cuh): its own bound
+               // against the oracle, and against spmv_ref the sum of both bounds.
                const double tol = tc16 ? spmv_tensor_fp16_tolerance(tiles, ab.alpha, ax[i], axmax[i], ab.beta, y0i)
                                        : tol_ref;
                const double order_tol =
@@ -545,7 +545,7 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
 // The CUDA-core paths read x only where a bit is set: NaN in every x entry that no stored
 // entry multiplies changes nothing. (tensor_core multiplies the zeros of a dense tile too,
 // so a NaN in a column of one of its tiles spreads to that tile's rows: documented in
-// spmv_device.cu, and not asserted here.)
+// spmv_tensor_kernels.cuh, and not asserted here.)
 TYPED_TEST(SpmvDevice, CudaCorePathsReadOnlyStoredColumns)
 {
    using V           = TypeParam;
