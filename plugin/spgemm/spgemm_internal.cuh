@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 namespace amgt::device::spgemm_detail {
 
@@ -150,6 +152,21 @@ void launch_numeric_kernel(void (*kernel)(NumericArgs<V>, int), const char* name
    AMGT_DEVICE_CHECK_LAUNCH(name);
 }
 
+// Calls f(std::integral_constant<int, b>{}) for numeric bin b: each bin's kernel is a template
+// instance of its own (window and warps per block are template arguments).
+template <class F>
+void with_numeric_bin(int bin, F&& f)
+{
+   static_assert(kNumericBins == 3, "one case per numeric bin");
+   switch (bin)
+   {
+   case 0: return f(std::integral_constant<int, 0>{});
+   case 1: return f(std::integral_constant<int, 1>{});
+   case 2: return f(std::integral_constant<int, 2>{});
+   default: AMGT_THROW("spgemm: no numeric bin " + std::to_string(bin));
+   }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The phases, in the order the driver runs them.
 
@@ -191,5 +208,14 @@ void launch_ordered(int bin, const NumericArgs<V>& args, int64_t rows, Stream s,
 template <class V>
 void launch_pairs(int bin, const NumericArgs<V>& args, int64_t rows, Stream s,
                   const DeviceLimits& lim);
+
+// The numeric launchers (and so the numeric kernels) exist for the three storage types only.
+#define AMGT_SPGEMM_INSTANTIATE_NUMERIC(launch)                                                     \
+   template void launch<double>(int, const NumericArgs<double>&, int64_t, Stream,                  \
+                                const DeviceLimits&);                                              \
+   template void launch<float>(int, const NumericArgs<float>&, int64_t, Stream,                    \
+                               const DeviceLimits&);                                               \
+   template void launch<half_t>(int, const NumericArgs<half_t>&, int64_t, Stream,                  \
+                                const DeviceLimits&);
 
 } // namespace amgt::device::spgemm_detail

@@ -351,14 +351,12 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
    }
 }
 
-// Ordered kernel, per bin: (window in tiles, warps per block).
-template <class V, int kCap, int kWarps>
-void launch_ordered_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream s,
-                        const DeviceLimits& lim)
+// Ordered kernel, per numeric bin: window in tiles, warps per block.
+struct OrderedBin
 {
-   launch_numeric_kernel<V>(numeric_kernel<V, kCap, kWarps>, "numeric_kernel", kWarps,
-                            numeric_warp_bytes<V, kCap>(), args, bin, rows, s, lim);
-}
+   int cap, warps;
+};
+constexpr OrderedBin kOrderedBins[kNumericBins] = {{32, 8}, {128, 4}, {256, 2}};
 
 } // namespace
 
@@ -366,21 +364,13 @@ template <class V>
 void launch_ordered(int bin, const NumericArgs<V>& args, int64_t rows, Stream s,
                     const DeviceLimits& lim)
 {
-   switch (bin)
-   {
-   case 0: launch_ordered_bin<V, 32, 8>(args, bin, rows, s, lim); return;
-   case 1: launch_ordered_bin<V, 128, 4>(args, bin, rows, s, lim); return;
-   case 2: launch_ordered_bin<V, 256, 2>(args, bin, rows, s, lim); return;
-   default: break;
-   }
-   AMGT_THROW("spgemm: no numeric bin " + std::to_string(bin));
+   with_numeric_bin(bin, [&](auto b) {
+      constexpr OrderedBin c = kOrderedBins[decltype(b)::value];
+      launch_numeric_kernel<V>(numeric_kernel<V, c.cap, c.warps>, "numeric_kernel", c.warps,
+                               numeric_warp_bytes<V, c.cap>(), args, bin, rows, s, lim);
+   });
 }
 
-template void launch_ordered<double>(int, const NumericArgs<double>&, int64_t, Stream,
-                                     const DeviceLimits&);
-template void launch_ordered<float>(int, const NumericArgs<float>&, int64_t, Stream,
-                                    const DeviceLimits&);
-template void launch_ordered<half_t>(int, const NumericArgs<half_t>&, int64_t, Stream,
-                                     const DeviceLimits&);
+AMGT_SPGEMM_INSTANTIATE_NUMERIC(launch_ordered)
 
 } // namespace amgt::device::spgemm_detail

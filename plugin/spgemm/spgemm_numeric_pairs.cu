@@ -276,18 +276,6 @@ __global__ void
    if (lane == 0 && cc) atomicAdd(&args.meta->cc_products, cc);
 }
 
-// Pairs kernel, per bin: (window in tiles, window in stored entries, warps per block).
-template <class V, int kCap, int kEntries, int kWarps>
-void launch_pairs_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream s,
-                      const DeviceLimits& lim)
-{
-   launch_numeric_kernel<V>(numeric_pairs_kernel<V, kCap, kEntries, kWarps>,
-                            "numeric_pairs_kernel", kWarps, pairs_warp_bytes<V, kCap, kEntries>(),
-                            args, bin, rows, s, lim);
-}
-
-} // namespace
-
 // Pairs kernel windows (the notes at the top of this file): the entry budget is what
 // sizes the shared memory; kCap only has to let low-fill rows use it (kEntries / kCap = 2
 // in bin 2, so a window reaches its budget from fill 2 up). The budgets hold typical AMG rows
@@ -309,25 +297,26 @@ void launch_pairs_bin(const NumericArgs<V>& args, int bin, int64_t rows, Stream 
 // 16: 32) and 4 in bin 2 (2: the same 16) leave the least of the 228 KB unused. Registers bound
 // bins 0 and 1 (48 per thread: 40 warps); more would need <= 40 registers, which spills in
 // fp64 (see kPairsMinWarps).
+struct PairsBin
+{
+   int cap, entries, warps; // window in tiles, window in stored entries, warps per block
+};
+constexpr PairsBin kPairsBins[kNumericBins] = {{32, 256, 8}, {128, 512, 8}, {512, 1024, 4}};
+
+} // namespace
+
 template <class V>
 void launch_pairs(int bin, const NumericArgs<V>& args, int64_t rows, Stream s,
                   const DeviceLimits& lim)
 {
-   switch (bin)
-   {
-   case 0: launch_pairs_bin<V, 32, 256, 8>(args, bin, rows, s, lim); return;
-   case 1: launch_pairs_bin<V, 128, 512, 8>(args, bin, rows, s, lim); return;
-   case 2: launch_pairs_bin<V, 512, 1024, 4>(args, bin, rows, s, lim); return;
-   default: break;
-   }
-   AMGT_THROW("spgemm: no numeric bin " + std::to_string(bin));
+   with_numeric_bin(bin, [&](auto b) {
+      constexpr PairsBin c = kPairsBins[decltype(b)::value];
+      launch_numeric_kernel<V>(numeric_pairs_kernel<V, c.cap, c.entries, c.warps>,
+                               "numeric_pairs_kernel", c.warps,
+                               pairs_warp_bytes<V, c.cap, c.entries>(), args, bin, rows, s, lim);
+   });
 }
 
-template void launch_pairs<double>(int, const NumericArgs<double>&, int64_t, Stream,
-                                   const DeviceLimits&);
-template void launch_pairs<float>(int, const NumericArgs<float>&, int64_t, Stream,
-                                  const DeviceLimits&);
-template void launch_pairs<half_t>(int, const NumericArgs<half_t>&, int64_t, Stream,
-                                   const DeviceLimits&);
+AMGT_SPGEMM_INSTANTIATE_NUMERIC(launch_pairs)
 
 } // namespace amgt::device::spgemm_detail

@@ -59,43 +59,48 @@ void with_group_lanes(int32_t lanes, F&& f)
    }
 }
 
+// Starts the group kernel pick(G) for the plan's group width G: one group of G lanes per block
+// row of A, kThreads per block.
+template <class V, class Pick, class... Args>
+void launch_groups(const char* name, const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, Stream s, Pick pick,
+                   Args... args)
+{
+   with_group_lanes(plan.group_lanes, [&](auto g) {
+      constexpr int G      = decltype(g)::value;
+      const auto    kernel = pick(g);
+      kernel<<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(args...);
+      AMGT_DEVICE_CHECK_LAUNCH(name);
+   });
+}
+
 template <class V, bool Unscale>
 void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
                  double alpha, const double* x, const double* us, double beta, double* y, Stream s)
 {
-   with_group_lanes(plan.group_lanes, [&](auto g) {
-      constexpr int G = decltype(g)::value;
-      spmv_rows_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
-         packed_rows(A, plan), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
-      AMGT_DEVICE_CHECK_LAUNCH("spmv_rows_kernel");
-   });
+   launch_groups("spmv_rows_kernel", A, plan, s,
+                 [](auto g) { return spmv_rows_kernel<V, decltype(g)::value, Unscale>; },
+                 A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
+                 packed_rows(A, plan), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
 }
 
 template <class V, bool Unscale>
 void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
                   const double* us, double beta, double* y, Stream s)
 {
-   with_group_lanes(plan.group_lanes, [&](auto g) {
-      constexpr int G = decltype(g)::value;
-      spmv_tiles_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
-         packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
-      AMGT_DEVICE_CHECK_LAUNCH("spmv_tiles_kernel");
-   });
+   launch_groups("spmv_tiles_kernel", A, plan, s,
+                 [](auto g) { return spmv_tiles_kernel<V, decltype(g)::value, Unscale>; },
+                 A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
+                 packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
 }
 
 template <class V, bool Unscale>
 void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
                     const double* us, double beta, double* y, Stream s)
 {
-   with_group_lanes(plan.group_lanes, [&](auto g) {
-      constexpr int G = decltype(g)::value;
-      spmv_entries_kernel<V, G, Unscale><<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(
-         A.blk_ptr.get(), A.blk_col.get(), as_bits(packed_values(A, plan)), packed_decode(A, plan),
-         packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
-      AMGT_DEVICE_CHECK_LAUNCH("spmv_entries_kernel");
-   });
+   launch_groups("spmv_entries_kernel", A, plan, s,
+                 [](auto g) { return spmv_entries_kernel<V, decltype(g)::value, Unscale>; },
+                 A.blk_ptr.get(), A.blk_col.get(), as_bits(packed_values(A, plan)), packed_decode(A, plan),
+                 packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
 }
 
 // The path's kernels, with (Unscale) or without the unscale vector us; false instantiates
