@@ -314,8 +314,8 @@ Hierarchy amg_hierarchy(const HostCsr& A, int num_functions)
    HYPRE_ParVector b = make_vector(o.ij_b, 1.0);
    HYPRE_ParVector x = make_vector(o.ij_x, 0.0);
 
-   // BRIEF section 6 (the settings of amgt-solve's defaults and of hypre's ij driver line in
-   // docs/HYPRE_HOOKS.md), plus keep-transpose (hypre's GPU default, stated explicitly).
+   // The AMG benchmark settings (docs/DESIGN.md: amgt-solve's defaults, and the ij driver's
+   // options there), plus keep-transpose (hypre's GPU default, stated explicitly).
    checked(HYPRE_BoomerAMGCreate(&o.amg), "HYPRE_BoomerAMGCreate");
    HYPRE_BoomerAMGSetCoarsenType(o.amg, 8); // PMIS
    HYPRE_BoomerAMGSetStrongThreshold(o.amg, 0.25);

@@ -72,8 +72,9 @@ private:
 };
 Product spgemm(void* A, void* B);
 
-// A BoomerAMG hierarchy built by stock hypre on the GPU with the benchmark settings of
-// BRIEF section 6, as host CSR copies of the (single-rank) diag blocks, columns sorted.
+// A BoomerAMG hierarchy built by stock hypre on the GPU with the AMG benchmark settings
+// (docs/DESIGN.md: PMIS, theta 0.25, extended+i, l1-Jacobi, ...), as host CSR copies of the
+// (single-rank) diag blocks, columns sorted.
 struct Hierarchy
 {
    std::vector<HostCsr> A;   // A[0] .. A[levels-1]

@@ -19,9 +19,9 @@
 // and rounded once by round_x, and the row sum is widened to double and multiplied by u_i in
 // double before alpha (see spmv/spmv.h).
 //
-// The fp16 tensor-core SpMV path (spmv_device.cu) is the one documented exception: its
-// mma instruction takes half operands, so x is rounded to half there, after a power-of-two
-// scaling per 16-entry piece that keeps it clear of half's underflow.
+// The fp16 tensor-core SpMV path (spmv/spmv_tensor_kernels.cuh) is the one documented
+// exception: its mma instruction takes half operands, so x is rounded to half there, after a
+// power-of-two scaling per 16-entry piece that keeps it clear of half's underflow.
 #pragma once
 
 #include "common/config.h"

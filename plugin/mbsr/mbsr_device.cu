@@ -49,7 +49,9 @@
 #include "mbsr/mbsr_device.h"
 
 #include "common/error.h"
+#include "device/arith.cuh"
 #include "device/group_ops.cuh"
+#include "device/launch.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -61,34 +63,6 @@
 
 namespace amgt::device {
 namespace {
-
-constexpr int kThreads = 256;
-
-inline unsigned blocks_for(int64_t n)
-{
-   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
-}
-
-template <class V>
-__device__ inline V store_from_double(double x)
-{
-   if constexpr (std::is_same_v<V, double>) { return x; }
-   else if constexpr (std::is_same_v<V, float>) { return __double2float_rn(x); }
-   else
-   {
-      half_t h;
-      h.bits = __half_as_ushort(__double2half(x));
-      return h;
-   }
-}
-
-template <class V>
-__device__ inline double load_to_double(V v)
-{
-   if constexpr (std::is_same_v<V, double>) { return v; }
-   else if constexpr (std::is_same_v<V, float>) { return static_cast<double>(v); }
-   else { return static_cast<double>(__half2float(__ushort_as_half(v.bits))); }
-}
 
 // What a conversion found wrong in its input (bits of `bad`, read back once with the tile count).
 constexpr int kBadColumn = 1, kBadRowPtr = 2, kDuplicate = 4, kTooLong = 8;
@@ -177,7 +151,7 @@ __global__ void fill_tiles(const uint64_t* keys, const uint64_t* payload, const 
    tile_row[t]  = static_cast<int32_t>(key >> 32);
    blk_map[t]   = static_cast<uint16_t>(map);
 #pragma unroll
-   for (int p = 0; p < 16; ++p) blk_val[t * 16 + p] = store_from_double<V>(acc[p]);
+   for (int p = 0; p < 16; ++p) blk_val[t * 16 + p] = Arith<V>::from_double(acc[p]);
 }
 
 // blk_ptr[b] = first tile of block row b (tiles are sorted by block row).
@@ -277,7 +251,7 @@ __global__ void csr_fill(const int32_t* blk_ptr, const int32_t* blk_col, const u
                if (nib & (1u << c))
                {
                   col[p] = c0 + c;
-                  val[p] = load_to_double(src[c]);
+                  val[p] = Arith<V>::to_double(src[c]);
                   ++p;
                }
             }
@@ -652,7 +626,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          if (args.blk_val)
          {
             V* tiles = args.blk_val + static_cast<int64_t>(out) * 16;
-            for (int k = t; k < 16 * D; k += G) tiles[k] = store_from_double<V>(0.0);
+            for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
          }
          group::sync<G>(); // ranks and popcounts complete; the zeros are ordered before the values
          if (args.packed_val)
@@ -676,7 +650,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             const int     bit  = 4 * r + (c & 3);
             const int     slot = hash_find<kLog2T>(keys, c >> 2);
             const int     p    = rank[slot];
-            const V       v    = store_from_double<V>(args.val ? __ldg(args.val + e) : 1.0);
+            const V       v    = Arith<V>::from_double(args.val ? __ldg(args.val + e) : 1.0);
             if (args.blk_val) args.blk_val[(static_cast<int64_t>(out) + p) * 16 + bit] = v;
             if (args.packed_val)
             {

@@ -26,8 +26,9 @@ struct MbsrSummary
 // Two value layouts; a matrix holds at least one of them (both when asked for both):
 //  - dense: blk_val, 16 values per tile, zeros where the bitmap is clear (SpGEMM, the
 //    tensor-core SpMV paths, mbsr_to_csr, to_host);
-//  - packed (BRIEF section 1, "a way past the paper"): only the stored entries, tile after
-//    tile in block-row order and, inside a tile, in bitmap order (bit r*4+c ascending).
+//  - packed (not in the AmgT paper's format; docs/DESIGN.md, "mBSR"): only the stored
+//    entries, tile after tile in block-row order and, inside a tile, in bitmap order (bit
+//    r*4+c ascending).
 //    packed_row[b] is the offset of block row b's first entry (block_rows + 1 entries, the
 //    last is nnz); packed_meta, when present, decodes each entry as (index of its tile inside
 //    the block row) << 4 | r*4+c (block rows of at most kPackedMetaMaxTiles tiles). The

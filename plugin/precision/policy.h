@@ -6,10 +6,10 @@
 // entry: the lowest precision the level may use) into a storage precision, whether to store
 // the symmetrically scaled matrix, and a short reason for the statistics table.
 //
-// Why these checks (BRIEF.md section 5, the Ginkgo study of half-precision AMG): a value
-// beyond the type's range becomes Inf and every later result NaN; a significant entry below
-// the smallest normal loses its digits (or becomes 0) and the coarse operator changes
-// silently. Symmetric diagonal scaling D^-1/2 A D^-1/2 (D = |diag A|) maps an operator
+// Why these checks (the failure modes of naive half-precision AMG that the Ginkgo study
+// reported; docs/DESIGN.md, "fp16 range guards"): a value beyond the type's range becomes Inf
+// and every later result NaN; a significant entry below the smallest normal loses its digits
+// (or becomes 0) and the coarse operator changes silently. Symmetric diagonal scaling D^-1/2 A D^-1/2 (D = |diag A|) maps an operator
 // whose values are large but whose scaled values are O(1) (elasticity: 1e9..1e15) into
 // fp16's range without changing what the kernel computes (the SpMV applies the scaling
 // back in fp64/fp32, spmv/spmv.h `unscale`).

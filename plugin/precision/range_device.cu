@@ -12,6 +12,7 @@
 #include "precision/range_device.h"
 
 #include "common/error.h"
+#include "device/launch.h"
 
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
@@ -22,13 +23,6 @@
 
 namespace amgt::device {
 namespace {
-
-constexpr int kThreads = 256;
-
-inline unsigned blocks_for(int64_t n)
-{
-   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
-}
 
 struct DevRange
 {

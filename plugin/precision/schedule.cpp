@@ -109,9 +109,8 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
    {
       // auto reads the same schedule as mixed, as a floor: the lowest precision a level may
       // use; the values of each matrix decide whether it needs more (precision/policy.h).
-      c.mode           = mode == "auto" ? Mode::automatic : Mode::mixed;
-      c.schedule       = default_schedule();
-      c.auto_requested = (mode == "auto");
+      c.mode     = mode == "auto" ? Mode::automatic : Mode::mixed;
+      c.schedule = default_schedule();
    }
    else
    {

@@ -40,9 +40,8 @@ struct Config
    bool                   stats_all_ranks = false;
    // One line per problem found while parsing, for the caller to print once (rank 0).
    std::vector<std::string> messages;
-   bool                     auto_requested = false;
-   KernelChoice             spgemm         = KernelChoice::automatic;
-   KernelChoice             spmv           = KernelChoice::automatic;
+   KernelChoice             spgemm = KernelChoice::automatic;
+   KernelChoice             spmv   = KernelChoice::automatic;
 };
 
 // Each argument is the variable's value, nullptr when unset. Never throws for bad values:

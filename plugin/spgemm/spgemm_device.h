@@ -83,15 +83,11 @@ enum class SpgemmPath
 
 // SpgemmPath::automatic takes the pairs kernel when 2 * a_entries < kPairsFillLimitTimes2 *
 // A.num_tiles, i.e. A's mean tile fill is below 5.5 (A's entry count comes from the analysis
-// kernel, read back with C's size). Measured on an H100 (fp64, kernel alone, both kernels
-// forced, amgt-kernel-bench --spgemm-path, bench/results/2026-11-24b), pairs / ordered, ms:
-//   fill 4.0-4.4: laplace7 n=160 A*A 6.98 / 13.08, laplace27 n=100 A*A 18.8 / 30.3,
-//                 systems3 n=64 A*A 4.93 / 8.15, their level-0 A*P 6.11 / 13.09, 4.29 / 8.77,
-//                 2.09 / 4.35 (laplace7's diagonal tiles hold 10 entries: 1/7 of A's tiles
-//                 are tensor-core tiles, and the ordered kernel still lost by 1.9x)
-//   fill 6.5-16:  ted_B 0.515 / 0.375, af23560 0.453 / 0.361, bcsstk16 1.27 / 0.51,
-//                 bcsstk17 1.52 / 0.59, s1rmq4m1 1.00 / 0.39, block4 (full tiles) 13.7 / 1.55
-// No operand between fill 4.4 and 6.5 was measured: the limit sits between them.
+// kernel, read back with C's size). Why 5.5: with both kernels forced on the same products,
+// the pairs kernel won on every operand of fill 4.0-4.4 (AMG fine levels and their A*P, by
+// 1.6-2.1x, even where a seventh of A's tiles were tensor-core tiles) and the ordered kernel on
+// every operand of fill 6.5-16 (by 1.25-9x); nothing between 4.4 and 6.5 was measured, so the
+// limit sits between them (figures: bench/RESULTS.md, 2026-11-24, second session).
 constexpr int64_t kPairsFillLimitTimes2 = 11;
 
 const char* to_string(SpgemmPath p);

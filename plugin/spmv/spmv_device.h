@@ -1,6 +1,7 @@
 // y = alpha * A * x + beta * y on the GPU, A in mBSR (DeviceMbsr<V>), x and y fp64 device
 // vectors. Semantics and rounding exactly as spmv_ref (spmv/spmv.h, common/precision.h); the
-// design of each path is described at the top of spmv_device.cu.
+// design of each path is described with its kernels (the files are listed at the top of
+// spmv_device.cu).
 //
 // Two steps, as hypre uses them: make_spmv_plan once per matrix in the setup phase (it
 // measures the matrix, chooses a path and builds what that path reads: it allocates and
@@ -40,9 +41,9 @@ const char* to_string(SpmvPath p);
 constexpr int kSpmvBalancedTiles = 64;
 
 // Whether the automatic choice may pick tensor_core (fp64 or fp16, fill >= kDenseTileNnz, at
-// least half the tiles dense). Off: on an H100 the packed CUDA-core path was faster even on
-// all-full tiles in fp64 (see the notes in spmv_device.cu); the fp16 tensor-core path is not
-// timed yet. tensor_core stays available by request (forced = tensor_core).
+// least half the tiles dense). Off: on an H100 the packed CUDA-core paths were faster even on
+// all-full tiles, in fp64 and in fp16 (bench/RESULTS.md). tensor_core stays available by
+// request (forced = tensor_core).
 constexpr bool kSpmvAutoTensorCore = false;
 
 // What the plan measured (one pass over the bitmaps and blk_ptr).
@@ -96,7 +97,7 @@ struct SpmvPlan
 
 // Measures A (A.summary when the conversion counted it, else a pass that synchronises the
 // stream), chooses the path (forced != automatic: that path; tensor_core for fp32 becomes
-// cuda_core, see spmv_device.cu) and builds what the path reads and A lacks, with the
+// cuda_core, see spmv_plan.cu) and builds what the path reads and A lacks, with the
 // allocator. A matrix from csr_to_mbsr with the packed layout needs nothing more on the
 // usual paths: no pass, no synchronisation. tensor_core needs A's dense layout (throws
 // otherwise). The automatic rule is in choose_spmv_path.
@@ -113,7 +114,7 @@ int32_t spmv_group_lanes(double mean_tiles_per_block_row);
 int32_t spmv_tile_lanes(double mean_tiles_per_block_row);
 
 // Lanes per block row of the cuda_core_entries path, from the mean stored entries per block row
-// and the number of block rows (rule and measurements in spmv_device.cu).
+// and the number of block rows (the rule's reasons are in spmv_plan.cu).
 int32_t spmv_entry_lanes(double mean_entries_per_block_row, int64_t block_rows);
 
 // Automatic choice between the CUDA-core paths (choose_spmv_path): in block rows of at most
@@ -131,7 +132,7 @@ constexpr double kSpmvTileMaxMeanTiles = 8.0;
 // touch it. Throws amgt::Error if the plan was made for a matrix of another shape, or if
 // unscale is given for a non-square A.
 // Rounding of the fp16 tensor_core path: as spmv_ref except that x_j (times u_j) is rounded
-// to half after a power-of-two scaling (details in spmv_device.cu); it matches spmv_ref bit
+// to half after a power-of-two scaling (details in spmv_tensor_kernels.cuh); it matches spmv_ref bit
 // for bit on small-integer inputs only.
 template <class V>
 void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,

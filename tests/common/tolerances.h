@@ -28,8 +28,8 @@
 //   the kernel and once in the oracle) and s u_i (once each); each moves the result by at
 //   most u_d (1+u_s)^2 S <= 2 u_d S, so 8 u_d |alpha| S covers them (spmv_unscale_extra).
 //
-// fp16 tensor-core SpMV (spmv_device.cu): x_j is rounded to half after a power-of-two scaling
-//   per piece of 16 entries with max m: |x~_j - x_j| <= 2^-11 |x_j| + 2^-35 m (half's
+// fp16 tensor-core SpMV (spmv_tensor_kernels.cuh): x_j is rounded to half after a power-of-two
+//   scaling per piece of 16 entries with max m: |x~_j - x_j| <= 2^-11 |x_j| + 2^-35 m (half's
 //   subnormals), values exact in half; the 16 products of a step are summed inside the mma
 //   with at most one fp32 ulp (2^-23, truncation allowed) per addition, then one RNE fp32 add
 //   per step: a chain of at most 16 + ceil(T/4) additions for T tiles per block row. So
@@ -137,7 +137,7 @@ inline double spgemm_tolerance(const Roundoff& r, int k, double abs_ab)
    return kSlack * (rel_spgemm(r, k) * abs_ab + r.underflow);
 }
 
-// fp16 tensor-core SpGEMM (spgemm_device.cu, mma.m16n8k16 f16 x f16 + f32): entry (i,j) of a
+// fp16 tensor-core SpGEMM (spgemm_numeric_ordered.cu, mma.m16n8k16 f16 x f16 + f32): entry (i,j) of a
 //   block row whose A row has T tiles is built in T steps, one per A tile in block-column
 //   order. A CUDA-core step is <= 4 RNE float FMAs. A tensor-core step is one mma:
 //   c_new = c_old + p_1 + ... + p_4 (the 12 other k of the 16-wide operand meet the block
@@ -172,7 +172,7 @@ inline double spgemm_tensor_fp16_vs_ref_tolerance(int a_tiles, int k, double abs
                     (gamma_k(6 * a_tiles, 0x1p-23) + gamma_k(k, 0x1p-24)) * abs_ab);
 }
 
-// SpGEMM, pairs kernel (spgemm_device.cu, numeric_pairs_kernel: SpgemmPath::cuda_core_pairs,
+// SpGEMM, pairs kernel (spgemm_numeric_pairs.cu, numeric_pairs_kernel: SpgemmPath::cuda_core_pairs,
 //   and SpgemmPath::automatic on low-fill products). Entry (i,j) with K product terms, K <=
 //   nonzeros of row i of A <= 4 x tiles of A's block row. Each term is rounded to acc_t on its
 //   own, p_t = a~_t b~_t (1 + d_t), |d_t| <= u_a (exact for half x half in float: 11 + 11

@@ -3,6 +3,8 @@
 #include "mbsr/mbsr_device.h"
 #include "common/error.h"
 
+#include "gpu_test_util.h"
+
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -15,6 +17,7 @@
 namespace {
 
 using namespace amgt;
+using namespace amgt::test::gpu;
 
 // Random CSR with unsorted columns; some empty rows; n and m need not be multiples of 4.
 CsrMatrix random_csr(int n, int m, double density, unsigned seed, bool small_int)
@@ -42,45 +45,6 @@ CsrMatrix random_csr(int n, int m, double density, unsigned seed, bool small_int
    return a;
 }
 
-template <class T>
-T* to_device(const std::vector<T>& h)
-{
-   T* d = nullptr;
-   EXPECT_EQ(cudaMalloc(&d, std::max<size_t>(1, h.size()) * sizeof(T)), cudaSuccess);
-   if (!h.empty()) EXPECT_EQ(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-   return d;
-}
-
-template <class T>
-std::vector<T> to_host_vec(const T* d, size_t n)
-{
-   std::vector<T> h(n);
-   if (n) EXPECT_EQ(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-   return h;
-}
-
-// A's CSR arrays on the device (freed on scope exit) and their view.
-struct DeviceCsrCopy
-{
-   explicit DeviceCsrCopy(const CsrMatrix& a, const std::vector<int32_t>* row_ptr = nullptr)
-       : ptr(to_device(row_ptr ? *row_ptr : a.row_ptr)), col(to_device(a.col)), val(to_device(a.val)),
-         view{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), ptr, col, val}
-   {
-   }
-   DeviceCsrCopy(const DeviceCsrCopy&)            = delete;
-   DeviceCsrCopy& operator=(const DeviceCsrCopy&) = delete;
-   ~DeviceCsrCopy()
-   {
-      cudaFree(ptr);
-      cudaFree(col);
-      cudaFree(val);
-   }
-   int32_t* ptr;
-   int32_t* col;
-   double*  val;
-   CsrView  view;
-};
-
 // The packed layout of a device matrix against the CPU reference (packed_layout), bit for bit.
 template <class V>
 void expect_packed_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
@@ -89,13 +53,13 @@ void expect_packed_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
    const PackedLayout<V> want = packed_layout(ref);
    ASSERT_TRUE(dm.has_packed());
    ASSERT_EQ(dm.packed_val.size(), want.val.size());
-   const std::vector<V>       val  = to_host_vec(dm.packed_val.get(), dm.packed_val.size());
-   const std::vector<int64_t> row  = to_host_vec(dm.packed_row.get(), dm.packed_row.size());
+   const std::vector<V>       val  = download(dm.packed_val.get(), dm.packed_val.size());
+   const std::vector<int64_t> row  = download(dm.packed_row.get(), dm.packed_row.size());
    EXPECT_EQ(row, want.row);
    if (!val.empty()) EXPECT_EQ(std::memcmp(val.data(), want.val.data(), val.size() * sizeof(V)), 0);
    if (dm.packed_meta.size() > 0 || !want.meta.empty())
    {
-      EXPECT_EQ(to_host_vec(dm.packed_meta.get(), dm.packed_meta.size()), want.meta);
+      EXPECT_EQ(download(dm.packed_meta.get(), dm.packed_meta.size()), want.meta);
    }
 }
 
@@ -106,9 +70,9 @@ void expect_structure_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
 {
    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    EXPECT_EQ(dm.num_tiles, ref.num_tiles());
-   EXPECT_EQ(to_host_vec(dm.blk_ptr.get(), dm.blk_ptr.size()), ref.blk_ptr);
-   EXPECT_EQ(to_host_vec(dm.blk_col.get(), dm.blk_col.size()), ref.blk_col);
-   EXPECT_EQ(to_host_vec(dm.blk_map.get(), dm.blk_map.size()), ref.blk_map);
+   EXPECT_EQ(download(dm.blk_ptr.get(), dm.blk_ptr.size()), ref.blk_ptr);
+   EXPECT_EQ(download(dm.blk_col.get(), dm.blk_col.size()), ref.blk_col);
+   EXPECT_EQ(download(dm.blk_map.get(), dm.blk_map.size()), ref.blk_map);
    if (dm.summary.known)
    {
       const MbsrStats st = mbsr_stats(ref);
@@ -125,7 +89,7 @@ device::DeviceMbsr<V> check_conversion(const CsrMatrix& a, const device::Allocat
                                        const device::ConvertOptions& opt = {},
                                        device::ConversionInfo* info = nullptr)
 {
-   const DeviceCsrCopy   d(a);
+   const DeviceCsr       d(a, Empty::one);
    device::DeviceMbsr<V> dm  = device::csr_to_mbsr<V>(d.view, nullptr, alloc, opt, info);
    const Mbsr<V>         ref = csr_to_mbsr<V>(a.view());
    expect_structure_equal(dm, ref);
@@ -176,31 +140,19 @@ void check_roundtrip(const CsrMatrix& a)
 
    int64_t nnz = device::mbsr_nnz(dm, nullptr, alloc);
    EXPECT_EQ(nnz, static_cast<int64_t>(a.col.size()));
-   int32_t* c_ptr = nullptr;
-   int32_t* c_col = nullptr;
-   double*  c_val = nullptr;
-   ASSERT_EQ(cudaMalloc(&c_ptr, (a.nrows + 1) * sizeof(int32_t)), cudaSuccess);
-   ASSERT_EQ(cudaMalloc(&c_col, std::max<int64_t>(1, nnz) * sizeof(int32_t)), cudaSuccess);
-   ASSERT_EQ(cudaMalloc(&c_val, std::max<int64_t>(1, nnz) * sizeof(double)), cudaSuccess);
-   device::mbsr_to_csr(dm, c_ptr, c_col, c_val, nullptr, alloc);
+   const DeviceArray<int32_t> c_ptr(static_cast<size_t>(a.nrows) + 1, Empty::one);
+   const DeviceArray<int32_t> c_col(static_cast<size_t>(nnz), Empty::one);
+   const DeviceArray<double>  c_val(static_cast<size_t>(nnz), Empty::one);
+   device::mbsr_to_csr(dm, c_ptr.get(), c_col.get(), c_val.get(), nullptr, alloc);
    CsrMatrix back = mbsr_to_csr(ref);
-   EXPECT_EQ(to_host_vec(c_ptr, a.nrows + 1), back.row_ptr);
-   EXPECT_EQ(to_host_vec(c_col, nnz), back.col);
-   EXPECT_EQ(to_host_vec(c_val, nnz), back.val);
-   for (void* p : {static_cast<void*>(c_ptr), static_cast<void*>(c_col), static_cast<void*>(c_val)})
-      cudaFree(p);
+   EXPECT_EQ(c_ptr.to_host(), back.row_ptr);
+   EXPECT_EQ(c_col.to_host(), back.col);
+   EXPECT_EQ(c_val.to_host(), back.val);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-class DeviceConversion : public ::testing::Test
+class DeviceConversion : public GpuTest
 {
-protected:
-   void SetUp() override
-   {
-      int n = 0;
-      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
-      ASSERT_GT(n, 0) << "gpu test run without a GPU";
-   }
 };
 
 TEST_F(DeviceConversion, RandomMatricesAllPrecisions)
@@ -248,7 +200,7 @@ TEST_F(DeviceConversion, OutOfRangeColumnIsRejected)
    CsrMatrix a = random_csr(64, 64, 0.1, 11, true);
    ASSERT_FALSE(a.col.empty());
    a.col[a.col.size() / 2] = 64;
-   const DeviceCsrCopy d(a);
+   const DeviceCsr d(a, Empty::one);
    EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator()), amgt::Error);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
@@ -298,7 +250,7 @@ TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
       if (variant == 0) std::swap(ptr[10], ptr[20]);   // decreasing
       if (variant == 1) ptr.back() += 1000;            // past nnz
       if (variant == 2) ptr.front() = 1;               // not starting at 0
-      const DeviceCsrCopy d(a, &ptr);
+      const DeviceCsr d(a, Empty::one, &ptr);
       EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator()), amgt::Error)
           << "variant " << variant;
       EXPECT_EQ(cudaGetLastError(), cudaSuccess);

@@ -9,6 +9,8 @@
 #include "common/error.h"
 #include "common/random_matrix.h"
 
+#include "gpu_test_util.h"
+
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -23,50 +25,7 @@
 namespace {
 
 using namespace amgt;
-
-template <class T>
-class DeviceArray
-{
-public:
-   explicit DeviceArray(const std::vector<T>& h) : n_(h.size())
-   {
-      EXPECT_EQ(cudaMalloc(&p_, std::max<size_t>(1, n_) * sizeof(T)), cudaSuccess);
-      if (n_) EXPECT_EQ(cudaMemcpy(p_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-   }
-   explicit DeviceArray(size_t n) : n_(n)
-   {
-      EXPECT_EQ(cudaMalloc(&p_, std::max<size_t>(1, n_) * sizeof(T)), cudaSuccess);
-   }
-   ~DeviceArray() { cudaFree(p_); }
-   DeviceArray(const DeviceArray&)            = delete;
-   DeviceArray& operator=(const DeviceArray&) = delete;
-   T*             get() { return p_; }
-   std::vector<T> to_host() const
-   {
-      std::vector<T> h(n_);
-      if (n_) EXPECT_EQ(cudaMemcpy(h.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-      return h;
-   }
-
-private:
-   T*     p_ = nullptr;
-   size_t n_ = 0;
-};
-
-// A CSR's arrays on the device; val may be absent (pattern-only: all ones).
-struct DeviceCsr
-{
-   DeviceArray<int32_t> row_ptr, col;
-   DeviceArray<double>  val;
-   bool                 has_val;
-   CsrView              view;
-   explicit DeviceCsr(const CsrMatrix& a)
-       : row_ptr(a.row_ptr), col(a.col), val(a.val), has_val(!a.val.empty())
-   {
-      view = CsrView{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), row_ptr.get(),
-                     col.get(), has_val ? val.get() : nullptr};
-   }
-};
+using namespace amgt::test::gpu;
 
 // bit-for-bit equality of doubles (NaN == NaN with the same payload)
 bool same_bits(double a, double b)
@@ -92,7 +51,7 @@ void check_matrix(const CsrMatrix& a, const std::string& name)
 {
    SCOPED_TRACE(name);
    device::Allocator mem = device::runtime_allocator();
-   DeviceCsr         d(a);
+   DeviceCsr         d(a, Empty::one);
    const ValueStats  cpu = value_stats(a.view());
    const ValueStats  gpu = device::value_stats(d.view, nullptr, mem);
    expect_same(gpu.plain, cpu.plain, "plain");
@@ -103,9 +62,9 @@ void check_matrix(const CsrMatrix& a, const std::string& name)
    expect_same(gpu.scaled, cpu.scaled, "scaled");
 
    const std::vector<double> u_cpu = scaling_vector(a.view());
-   DeviceArray<double>       u(static_cast<size_t>(a.nrows));
+   DeviceArray<double>       u(static_cast<size_t>(a.nrows), Empty::one);
    device::scaling_vector(d.view, u.get(), nullptr);
-   DeviceArray<double> w(a.col.size());
+   DeviceArray<double> w(a.col.size(), Empty::one);
    device::scaled_values(d.view, u.get(), w.get(), nullptr);
    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    const std::vector<double> u_gpu = u.to_host();
@@ -144,15 +103,8 @@ CsrMatrix wide_range(int n, double density, int emin, int emax, unsigned seed)
    return a;
 }
 
-class DevicePrecision : public ::testing::Test
+class DevicePrecision : public GpuTest
 {
-protected:
-   void SetUp() override
-   {
-      int n = 0;
-      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
-      ASSERT_GT(n, 0) << "gpu test run without a GPU";
-   }
 };
 
 TEST_F(DevicePrecision, RandomMatricesMatchTheReference)
@@ -225,7 +177,7 @@ TEST_F(DevicePrecision, CountNonFinite)
    int64_t expect = 0;
    for (double x : v) expect += std::isfinite(x) ? 0 : 1;
    ASSERT_GT(expect, 0);
-   DeviceArray<double> d(v);
+   DeviceArray<double> d(v, Empty::one);
    EXPECT_EQ(device::count_nonfinite(d.get(), static_cast<int64_t>(v.size()), nullptr, mem), expect);
    EXPECT_EQ(device::count_nonfinite(d.get(), 0, nullptr, mem), 0);
    EXPECT_EQ(count_nonfinite(v.data(), static_cast<int64_t>(v.size())), expect);
@@ -237,7 +189,7 @@ TEST_F(DevicePrecision, ChoiceIsTheSameFromEitherStatistics)
    for (unsigned seed = 20; seed < 26; ++seed)
    {
       CsrMatrix        a = wide_range(129, 0.05, seed % 2 ? -16 : 0, seed % 3 ? 18 : 8, seed);
-      DeviceCsr        d(a);
+      DeviceCsr        d(a, Empty::one);
       const ValueStats cpu = value_stats(a.view());
       const ValueStats gpu = device::value_stats(d.view, nullptr, mem);
       for (Precision floor : {Precision::fp64, Precision::fp32, Precision::fp16})

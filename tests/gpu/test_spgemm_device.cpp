@@ -23,6 +23,8 @@
 #include "spgemm/spgemm.h"
 #include "spgemm/spgemm_device.h"
 
+#include "gpu_test_util.h"
+
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -43,67 +45,8 @@ using amgt::CsrMatrix;
 using amgt::half_t;
 using amgt::Mbsr;
 using namespace amgt::test;
+using namespace amgt::test::gpu;
 namespace dev = amgt::device;
-
-// ---------------------------------------------------------------------------------------------
-// Allocator that counts live allocations, so the tests see every temporary come back.
-
-struct AllocCounter
-{
-   int64_t live  = 0;
-   int64_t total = 0;
-};
-
-void* counting_alloc(size_t bytes, void* ctx)
-{
-   void* p = nullptr;
-   if (cudaMalloc(&p, bytes) != cudaSuccess)
-   {
-      cudaGetLastError();
-      return nullptr;
-   }
-   auto* c = static_cast<AllocCounter*>(ctx);
-   ++c->live;
-   ++c->total;
-   return p;
-}
-
-void counting_release(void* p, void* ctx)
-{
-   cudaFree(p);
-   --static_cast<AllocCounter*>(ctx)->live;
-}
-
-template <class T>
-dev::Buffer<T> upload_vec(const std::vector<T>& h, const dev::Allocator& a)
-{
-   dev::Buffer<T> d(h.size(), a);
-   if (!h.empty())
-   {
-      EXPECT_EQ(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
-                cudaSuccess);
-      // From pageable memory cudaMemcpy may return before the DMA has landed, and the kernels
-      // run on a non-blocking stream that does not wait for the legacy stream: wait here.
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-   }
-   return d;
-}
-
-template <class V>
-dev::DeviceMbsr<V> upload(const Mbsr<V>& h, const dev::Allocator& a)
-{
-   dev::DeviceMbsr<V> d;
-   d.nrows      = h.nrows;
-   d.ncols      = h.ncols;
-   d.block_rows = h.block_rows();
-   d.block_cols = h.block_cols();
-   d.num_tiles  = h.num_tiles();
-   d.blk_ptr    = upload_vec(h.blk_ptr, a);
-   d.blk_col    = upload_vec(h.blk_col, a);
-   d.blk_map    = upload_vec(h.blk_map, a);
-   d.blk_val    = upload_vec(h.blk_val, a);
-   return d;
-}
 
 // Host recount of what the stats report.
 template <class V>
@@ -140,11 +83,11 @@ GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, cudaStream_t stream
                          dev::SpgemmPath path = dev::SpgemmPath::automatic)
 {
    AllocCounter         counter;
-   const dev::Allocator alloc{counting_alloc, counting_release, &counter};
+   const dev::Allocator alloc = counting_allocator(counter);
    GpuResult<V>         r;
    {
-      const auto    dA     = upload(A, alloc);
-      const auto    dB     = upload(B, alloc);
+      const auto    dA     = upload_mbsr(A, alloc);
+      const auto    dB     = upload_mbsr(B, alloc);
       const int64_t before = counter.live;
       const auto    dC     = dev::spgemm(dA, dB, stream, alloc, &r.stats, path);
       // C owns blk_ptr, plus col/map/val when it has tiles; every temporary is gone.
@@ -408,23 +351,10 @@ std::pair<CsrMatrix, CsrMatrix> tiled_pair(int32_t n, const std::vector<int32_t>
 
 // ---------------------------------------------------------------------------------------------
 
+// Each test on a non-blocking stream of its own (GpuStreamTest::stream_).
 template <class V>
-class SpgemmDevice : public ::testing::Test
+class SpgemmDevice : public GpuStreamTest
 {
-protected:
-   void SetUp() override
-   {
-      int n = 0;
-      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
-      ASSERT_GT(n, 0) << "gpu test run without a GPU";
-      ASSERT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
-   }
-   void TearDown() override
-   {
-      if (stream_) cudaStreamDestroy(stream_);
-      EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-   }
-   cudaStream_t stream_ = nullptr;
 };
 
 using StorageTypes = ::testing::Types<double, float, half_t>;
@@ -743,14 +673,14 @@ TYPED_TEST(SpgemmDevice, GalerkinShapes)
    check_product<TypeParam>(r, ap, Fill::small_int, "R*(AP)", totals, this->stream_);
 
    AllocCounter         counter;
-   const dev::Allocator alloc{counting_alloc, counting_release, &counter};
+   const dev::Allocator alloc = counting_allocator(counter);
    {
       const auto Am = amgt::csr_to_mbsr<TypeParam>(a.view());
       const auto Pm = amgt::csr_to_mbsr<TypeParam>(p.view());
       const auto Rm = amgt::csr_to_mbsr<TypeParam>(r.view());
-      const auto dA = upload(Am, alloc);
-      const auto dP = upload(Pm, alloc);
-      const auto dR = upload(Rm, alloc);
+      const auto dA = upload_mbsr(Am, alloc);
+      const auto dP = upload_mbsr(Pm, alloc);
+      const auto dR = upload_mbsr(Rm, alloc);
       const auto dAP  = dev::spgemm(dA, dP, this->stream_, alloc);
       const auto dRAP = dev::spgemm(dR, dAP, this->stream_, alloc);
       const auto rap  = dev::to_host(dRAP, this->stream_);
@@ -845,14 +775,14 @@ TYPED_TEST(SpgemmDevice, Laplacian3dSquared)
 TYPED_TEST(SpgemmDevice, DimensionMismatchThrows)
 {
    AllocCounter         counter;
-   const dev::Allocator alloc{counting_alloc, counting_release, &counter};
+   const dev::Allocator alloc = counting_allocator(counter);
    {
-      const auto dA = upload(amgt::csr_to_mbsr<TypeParam>(
-                                 random_csr(6, 5, 0.5, Fill::small_int, 4).view()),
-                             alloc);
-      const auto dB = upload(amgt::csr_to_mbsr<TypeParam>(
-                                 random_csr(6, 6, 0.5, Fill::small_int, 5).view()),
-                             alloc);
+      const auto dA = upload_mbsr(amgt::csr_to_mbsr<TypeParam>(
+                                      random_csr(6, 5, 0.5, Fill::small_int, 4).view()),
+                                  alloc);
+      const auto dB = upload_mbsr(amgt::csr_to_mbsr<TypeParam>(
+                                      random_csr(6, 6, 0.5, Fill::small_int, 5).view()),
+                                  alloc);
       // 5 and 6 columns/rows both make two blocks: the check is on the scalar sizes.
       try
       {
@@ -1121,8 +1051,8 @@ TYPED_TEST(SpgemmDevice, PairsKernelCloseToReferenceOnSameInputs)
 
 // ---------------------------------------------------------------------------------------------
 // The pairs kernel's window budget: a window of an output row is at most kCap tiles and at
-// most kEntries stored entries of C (numeric_pairs_kernel, launch_numeric in
-// spgemm_device.cu). The cases below are built so that the entry budget, not the tile count,
+// most kEntries stored entries of C (numeric_pairs_kernel, launch_pairs in
+// spgemm_numeric_pairs.cu). The cases below are built so that the entry budget, not the tile count,
 // cuts the windows in every numeric bin: full tiles (16 entries) make a bin-0 row of 32 tiles
 // two windows, a bin-1 row of 128 tiles four, a bin-2 row of ~380 tiles six and a row of ~1500
 // tiles ~24; banded operands make every window cut each B row on both sides (slices that

@@ -15,6 +15,8 @@
 #include "spmv/spmv.h"
 #include "spmv/spmv_device.h"
 
+#include "gpu_test_util.h"
+
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -33,6 +35,7 @@ namespace {
 
 using namespace amgt;
 using namespace amgt::test;
+using namespace amgt::test::gpu;
 namespace dev = amgt::device;
 
 const double  kNaN      = std::numeric_limits<double>::quiet_NaN();
@@ -52,38 +55,6 @@ uint64_t bits_of(double v)
    return b;
 }
 
-// Device copy of a host vector, exactly h.size() elements (nullptr when empty).
-template <class T>
-class DevArray
-{
-public:
-   explicit DevArray(const std::vector<T>& h) : n_(h.size())
-   {
-      if (n_ == 0) return;
-      EXPECT_EQ(cudaMalloc(&p_, n_ * sizeof(T)), cudaSuccess);
-      EXPECT_EQ(cudaMemcpy(p_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-      // pageable cudaMemcpy may return before the DMA lands; some tests use non-blocking streams
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-   }
-   DevArray(const DevArray&)            = delete;
-   DevArray& operator=(const DevArray&) = delete;
-   ~DevArray()
-   {
-      if (p_) cudaFree(p_);
-   }
-   T*             get() const { return p_; }
-   std::vector<T> to_host() const
-   {
-      std::vector<T> h(n_);
-      if (n_) { EXPECT_EQ(cudaMemcpy(h.data(), p_, n_ * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess); }
-      return h;
-   }
-
-private:
-   T*     p_ = nullptr;
-   size_t n_ = 0;
-};
-
 // Which value layouts the device matrix of a test holds (mbsr_device.h). The default, both,
 // is what a product's operand holds in the library: the CUDA-core paths read the matrix's
 // packed layout, the tensor-core paths its dense one.
@@ -97,14 +68,11 @@ enum class Layout
 template <class V>
 dev::DeviceMbsr<V> upload(const CsrMatrix& a, Layout layout = Layout::both)
 {
-   DevArray<int32_t> ptr(a.row_ptr), col(a.col);
-   DevArray<double>  val(a.val);
-   const CsrView     v{a.nrows, a.ncols, static_cast<int32_t>(a.col.size()), ptr.get(), col.get(),
-                   a.val.empty() ? nullptr : val.get()};
+   const DeviceCsr     d(a); // exact lengths (Empty::null)
    dev::ConvertOptions opt;
    opt.dense  = layout != Layout::packed;
    opt.packed = layout != Layout::dense;
-   dev::DeviceMbsr<V> m = dev::csr_to_mbsr<V>(v, nullptr, dev::runtime_allocator(), opt);
+   dev::DeviceMbsr<V> m = dev::csr_to_mbsr<V>(d.view, nullptr, dev::runtime_allocator(), opt);
    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    return m;
 }
@@ -119,7 +87,7 @@ std::vector<double> gpu_spmv(const dev::DeviceMbsr<V>& m, const dev::SpmvPlan<V>
 {
    const size_t n = y0.size();
    y0.insert(y0.end(), kTail, kSentinel);
-   DevArray<double> dx(x), dy(y0), du(u);
+   DeviceArray<double> dx(x), dy(y0), du(u);
    dev::spmv(m, plan, alpha, dx.get(), beta, dy.get(), nullptr, u.empty() ? nullptr : du.get());
    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
@@ -285,15 +253,8 @@ const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0},  {2.0, -1.0}, {-3.0, 0.0},
                                           {0.0, 3.0},  {0.0, 0.0},  {-0.5, 0.5}};
 
 template <class V>
-class SpmvDevice : public ::testing::Test
+class SpmvDevice : public GpuTest
 {
-protected:
-   void SetUp() override
-   {
-      int n = 0;
-      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
-      ASSERT_GT(n, 0) << "gpu test run without a GPU";
-   }
 };
 using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(SpmvDevice, StorageTypes);
@@ -448,8 +409,8 @@ TYPED_TEST(SpmvDevice, WithinToleranceOnRandomInputs)
                const double y0i = ab.beta == 0.0 ? 0.0 : y0[static_cast<size_t>(i)];
                const bool   tc16 = std::is_same_v<V, half_t> && plan.path == dev::SpmvPath::tensor_core;
                const double tol_ref = spmv_tolerance(r, k, ab.alpha, ax[i], ab.beta, y0i);
-               // fp16 tensor_core rounds x to half (spmv_device.cu): its own bound against the
-               // oracle, and against spmv_ref the sum of both bounds.
+               // fp16 tensor_core rounds x to half (spmv_tensor_kernels.cuh): its own bound
+               // against the oracle, and against spmv_ref the sum of both bounds.
                const double tol = tc16 ? spmv_tensor_fp16_tolerance(tiles, ab.alpha, ax[i], axmax[i], ab.beta, y0i)
                                        : tol_ref;
                const double order_tol =
@@ -584,7 +545,7 @@ TYPED_TEST(SpmvDevice, PlanStatisticsAndChoice)
 // The CUDA-core paths read x only where a bit is set: NaN in every x entry that no stored
 // entry multiplies changes nothing. (tensor_core multiplies the zeros of a dense tile too,
 // so a NaN in a column of one of its tiles spreads to that tile's rows: documented in
-// spmv_device.cu, and not asserted here.)
+// spmv_tensor_kernels.cuh, and not asserted here.)
 TYPED_TEST(SpmvDevice, CudaCorePathsReadOnlyStoredColumns)
 {
    using V           = TypeParam;
@@ -653,7 +614,7 @@ TYPED_TEST(SpmvDevice, CapturableIntoCudaGraph)
    {
       SCOPED_TRACE(dev::to_string(path));
       const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, s, alloc, path);
-      DevArray<double>       dx(x), dy(y0);
+      DeviceArray<double>       dx(x), dy(y0);
       cudaGraph_t            graph = nullptr;
       ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
       bool threw = false;
@@ -703,7 +664,7 @@ TYPED_TEST(SpmvDevice, EmptyShapesAndNullVectors)
    for (dev::SpmvPath path : kPaths)
    {
       const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, nullptr, alloc, path);
-      DevArray<double>       dy(y0);
+      DeviceArray<double>       dy(y0);
       dev::spmv(dm, plan, 0.0, nullptr, 2.0, dy.get(), nullptr);
       const std::vector<double> y = dy.to_host();
       for (int i = 0; i < 10; ++i) EXPECT_EQ(y[i], 2.0 * y0[i]);
@@ -718,7 +679,7 @@ TYPED_TEST(SpmvDevice, PlanOfAnotherMatrixIsRejected)
    const dev::DeviceMbsr<V> a     = upload<V>(random_csr(40, 40, 0.1, Fill::small_int, 1));
    const dev::DeviceMbsr<V> b     = upload<V>(random_csr(44, 40, 0.1, Fill::small_int, 2));
    const dev::SpmvPlan<V>   pa    = dev::make_spmv_plan(a, nullptr, alloc);
-   DevArray<double>         dx(std::vector<double>(40, 1.0)), dy(std::vector<double>(44, 0.0));
+   DeviceArray<double>         dx(std::vector<double>(40, 1.0)), dy(std::vector<double>(44, 0.0));
    EXPECT_THROW(dev::spmv(b, pa, 1.0, dx.get(), 0.0, dy.get(), nullptr), amgt::Error);
    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
@@ -871,7 +832,7 @@ TYPED_TEST(SpmvDevice, UnscaleNeedsSquareMatrix)
    for (dev::SpmvPath path : kPaths)
    {
       const dev::SpmvPlan<V> p = dev::make_spmv_plan(a, nullptr, alloc, path);
-      DevArray<double>       dx(std::vector<double>(44, 1.0)), dy(std::vector<double>(40, 0.0)),
+      DeviceArray<double>       dx(std::vector<double>(44, 1.0)), dy(std::vector<double>(40, 0.0)),
           du(std::vector<double>(44, 1.0));
       EXPECT_THROW(dev::spmv(a, p, 1.0, dx.get(), 0.0, dy.get(), nullptr, du.get()), amgt::Error);
    }
@@ -880,15 +841,8 @@ TYPED_TEST(SpmvDevice, UnscaleNeedsSquareMatrix)
 
 // ---- fp16: coarse residuals of 1e-9 and below must not underflow ------------------------
 
-class SpmvDeviceFp16 : public ::testing::Test
+class SpmvDeviceFp16 : public GpuTest
 {
-protected:
-   void SetUp() override
-   {
-      int n = 0;
-      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
-      ASSERT_GT(n, 0) << "gpu test run without a GPU";
-   }
 };
 
 // x of magnitude 1e-9 (all below half's smallest subnormal), and x mixing magnitudes 1..1e-12

@@ -34,7 +34,6 @@ TEST(Schedule, UnsetEmptyOrOffIsOff)
       EXPECT_EQ(c.mode, Mode::off) << (v ? v : "(unset)");
       EXPECT_TRUE(c.messages.empty()) << (v ? v : "(unset)");
       EXPECT_FALSE(c.stats);
-      EXPECT_FALSE(c.auto_requested);
       EXPECT_EQ(amgt::precision_for_level(c, 2), Precision::fp64);
    }
 }
@@ -61,7 +60,6 @@ TEST(Schedule, MixedDefaultsToDsh)
       EXPECT_EQ(c.mode, Mode::mixed) << v;
       EXPECT_EQ(c.schedule, kDsh) << v;
       EXPECT_TRUE(c.messages.empty()) << v;
-      EXPECT_FALSE(c.auto_requested);
       EXPECT_EQ(amgt::schedule_to_string(c.schedule), "d,s,h");
    }
 }
@@ -136,7 +134,6 @@ TEST(Schedule, AutoIsItsOwnModeWithTheScheduleAsFloor)
 {
    const Config c = parse_config(" AUTO ", nullptr, nullptr);
    EXPECT_EQ(c.mode, Mode::automatic);
-   EXPECT_TRUE(c.auto_requested);
    EXPECT_EQ(c.schedule, kDsh);
    EXPECT_TRUE(c.messages.empty()) << c.messages[0];
    EXPECT_STREQ(to_string(c.mode), "auto");

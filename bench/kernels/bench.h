@@ -1,0 +1,119 @@
+// The measurements of amgt-kernel-bench. One Bench per run holds the options, the cuSPARSE
+// handle, the JSON output and the records; measure_spmv (bench_spmv.cpp) and measure_spgemm
+// (bench_spgemm.cpp) measure one operand or product each against cuSPARSE and hypre's own
+// kernel; fine_level and setup_levels (bench.cpp) walk an input and its AMG hierarchy.
+// Every result is checked before anything is timed.
+#pragma once
+
+#include "bench_common.h"
+#include "cusparse_ops.h"
+#include "inputs.h"
+#include "options.h"
+#include "report.h"
+
+#include "device/runtime.h"
+#include "mbsr/mbsr.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace amgt::kbench {
+
+namespace dev = amgt::device;
+
+// An error that leaves the CUDA context unusable: stop measuring, print what we have.
+class FatalError : public BenchError
+{
+public:
+   using BenchError::BenchError;
+};
+
+// After a caught exception: if the context took a sticky error, nothing after it is valid.
+void guard_context(const std::string& where);
+
+// The plugin's device allocator: the bench's (dev_alloc_nothrow / dev_free), shared with
+// cuSPARSE and hypre.
+dev::Allocator plugin_allocator();
+
+// The plugin's view of a device CSR (throws beyond 2^31-1 nonzeros).
+amgt::CsrView plugin_view(const DeviceCsr& a);
+
+// One timed quantity: `sample` runs it once and returns milliseconds (per call for SpMV).
+struct Timed
+{
+   Timed(std::string n, std::function<double()> f, Meas* m, Stats* st = nullptr)
+       : name(std::move(n)), sample(std::move(f)), meas(m), stats(st)
+   {}
+   std::string             name;
+   std::function<double()> sample;
+   Meas*                   meas  = nullptr; // time and status go here,
+   Stats*                  stats = nullptr; // or only the time (conversions)
+   bool                    failed = false;
+   std::vector<double>     ms;
+};
+
+struct Bench
+{
+   const Options&            opt;
+   cusp::Handle&             cusparse;
+   JsonLines&                json;
+   DevBuf<char>              l2_scratch;
+   std::vector<SpmvRecord>   spmv;
+   std::vector<SpgemmRecord> spgemm;
+
+   int                       errors = 0; // measurements that could not be made at all
+
+   bool host_reference() const { return !opt.device_only; }
+
+   // Runs one measurement step; an error is reported and counted, the run goes on (unless
+   // the CUDA context is gone).
+   template <class F>
+   void attempt(const std::string& what, F&& f)
+   {
+      try
+      {
+         f();
+      }
+      catch (const FatalError&)
+      {
+         throw;
+      }
+      catch (const std::exception& e)
+      {
+         std::printf("ERROR %s: %s\n", what.c_str(), e.what());
+         std::fflush(stdout);
+         ++errors;
+         guard_context(what);
+      }
+   }
+
+   void report_problem(const char* section, const std::string& what, const char* impl, const Meas& m);
+
+   // opt.warmup rounds, then opt.repeat rounds in which every quantity takes one sample in
+   // turn: a transient slowdown of the machine (clocks, a neighbour) then hits all of them
+   // alike rather than whichever happened to be running.
+   void time_interleaved(std::vector<Timed>& ts, const char* where);
+
+   // bench_spmv.cpp: y = alpha A x + beta y by cuSPARSE, hypre and ours (every path) on one
+   // operand; conversion and plan costs of ours.
+   void measure_spmv(const std::string& matrix, const std::string& group, int level, const std::string& op,
+                     const HostCsr& hA, const DeviceCsr& dA);
+   // Calls per timed SpMV sample: about kSampleTargetMs of calls, a multiple of nx (1 with
+   // --flush-l2).
+   int choose_batch(const std::function<void(int)>& call, int nx);
+
+   // bench_spgemm.cpp: C = A * B three ways. Returns the reference product (cuSPARSE's, else
+   // hypre's) for a product that feeds on it, or nothing.
+   std::optional<DeviceCsr> measure_spgemm(const std::string& matrix, const std::string& group, int level,
+                                           const std::string& product, const DeviceCsr& A, const DeviceCsr& B);
+
+   // bench.cpp: the fine-level operand (SpMV with A, SpGEMM A*A), then the operators and
+   // products of a stock BoomerAMG setup level by level.
+   void fine_level(const Input& in);
+   void setup_levels(const Input& in);
+};
+
+} // namespace amgt::kbench

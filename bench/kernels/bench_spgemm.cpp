@@ -1,0 +1,391 @@
+// amgt-kernel-bench, SpGEMM: C = A * B by cuSPARSE (the reference), hypre's own kernel and
+// ours (fp64 on mBSR, and with --precision fp16 the fp16 product on tensor and CUDA cores),
+// each checked before it is timed; ours also with the conversions it needs (csr_to_mbsr of
+// the operands, C back to CSR).
+#include "bench.h"
+#include "checks.h"
+#include "hypre_bridge.h"
+
+#include "mbsr/mbsr_device.h"
+#include "spgemm/spgemm_device.h"
+
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace amgt::kbench {
+namespace {
+
+template <class V>
+double tile_fill(const dev::DeviceMbsr<V>& m)
+{
+   if (m.num_tiles == 0) return 0.0;
+   const int64_t nnz = dev::mbsr_nnz<V>(m, kStream, plugin_allocator());
+   return static_cast<double>(nnz) / static_cast<double>(m.num_tiles);
+}
+
+struct CsrArrays
+{
+   DevBuf<int32_t> row_ptr, col;
+   DevBuf<double>  val;
+   int64_t         nnz = 0;
+};
+
+// What the library pays to hand ours' product back to hypre (backend_device.cpp).
+CsrArrays back_to_csr(const dev::DeviceMbsr<double>& C, const dev::Allocator& alloc)
+{
+   CsrArrays out;
+   out.nnz = dev::mbsr_nnz<double>(C, kStream, alloc);
+   if (out.nnz > std::numeric_limits<int32_t>::max()) throw BenchError("product has more than 2^31-1 nonzeros");
+   out.row_ptr = DevBuf<int32_t>(static_cast<size_t>(C.nrows) + 1);
+   out.col     = DevBuf<int32_t>(static_cast<size_t>(out.nnz));
+   out.val     = DevBuf<double>(static_cast<size_t>(out.nnz));
+   dev::mbsr_to_csr<double>(C, out.row_ptr.get(), out.col.get(), out.val.get(), kStream, alloc);
+   return out;
+}
+
+// cuSPARSE's product, the reference: its device CSR (kept for a product that feeds on it) and
+// a sorted host copy.
+std::optional<DeviceCsr> run_cusparse(const cusp::Handle& cusparse, const DeviceCsr& A, const DeviceCsr& B,
+                                      const std::string& what, SpgemmRecord& r, HostCsr& h_cusp)
+{
+   std::optional<DeviceCsr> c_cusp;
+   try
+   {
+      cusp::SpgemmInfo info;
+      c_cusp.emplace(cusp::spgemm(cusparse, A, B, &info));
+      r.cusp_buffer_bytes = info.buffer1_bytes + info.buffer2_bytes;
+      h_cusp              = download(*c_cusp);
+      validate(h_cusp, what + " (cuSPARSE)");
+      sort_rows(h_cusp);
+      r.cusp.status = Status::ok;
+   }
+   catch (const std::exception& e)
+   {
+      c_cusp.reset();
+      r.cusp.status = Status::error;
+      r.cusp.note   = e.what();
+      guard_context("cuSPARSE SpGEMM");
+   }
+
+   return c_cusp;
+}
+
+// hypre's own product (hypreDevice_CSRSpGemm), on views kept for the timing; a sorted host copy.
+void run_hypre(const DeviceCsr& A, const DeviceCsr& B, bool same, const std::string& what, SpgemmRecord& r,
+               HostCsr& h_hypre, hyp::CsrView& hA_view, hyp::CsrView& hB_view)
+{
+   try
+   {
+      hA_view = hyp::wrap(A);
+      hB_view = same ? hyp::CsrView() : hyp::wrap(B);
+      void*        hb = same ? hA_view.get() : hB_view.get();
+      hyp::Product p  = hyp::spgemm(hA_view.get(), hb);
+      hyp::check_error("hypreDevice_CSRSpGemm");
+      h_hypre = download(p.nrows(), p.ncols(), p.nnz(), p.row_ptr(), p.col(), p.val());
+      validate(h_hypre, what + " (hypre)");
+      sort_rows(h_hypre);
+      r.hypre.status = Status::ok;
+   }
+   catch (const std::exception& e)
+   {
+      r.hypre.status = Status::error;
+      r.hypre.note   = e.what();
+      guard_context("hypre SpGEMM");
+   }
+}
+
+// The reference: cuSPARSE's product (hypre's is checked against it), else hypre's.
+const HostCsr* pick_reference(SpgemmRecord& r, const HostCsr& h_cusp, const HostCsr& h_hypre)
+{
+   const HostCsr* ref = nullptr;
+   if (r.cusp.ok())
+   {
+      ref         = &h_cusp;
+      r.reference = "cuSPARSE";
+      if (r.hypre.ok())
+      {
+         double      err  = 0.0;
+         std::string diff = compare_csr(h_hypre, h_cusp, kSpgemmTolerance, &err);
+         r.hypre.rel_err  = err;
+         if (!diff.empty())
+         {
+            r.hypre.status = Status::fail;
+            r.hypre.note   = diff + " vs cuSPARSE";
+         }
+      }
+   }
+   else if (r.hypre.ok())
+   {
+      ref         = &h_hypre;
+      r.reference = "hypre";
+   }
+   else
+   {
+      r.reference = "none";
+   }
+   if (ref) r.nnz_c = ref->nnz();
+
+   return ref;
+}
+
+// Ours in fp64: the operands converted (once for A*A), the product, C back to CSR, checked
+// against the reference. mC is kept to time its conversion back.
+struct OursSpgemm
+{
+   dev::DeviceMbsr<double> mA, mB, mC;
+};
+
+void run_ours(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool same, const std::string& what,
+              const HostCsr* ref, const dev::Allocator& alloc, SpgemmRecord& r, OursSpgemm& o)
+{
+   dev::DeviceMbsr<double>& mA = o.mA;
+   dev::DeviceMbsr<double>& mB = o.mB;
+   dev::DeviceMbsr<double>& mC = o.mC;
+   try
+   {
+      mA       = dev::csr_to_mbsr<double>(plugin_view(A), kStream, alloc);
+      r.fill_a = tile_fill(mA);
+      if (!same)
+      {
+         mB = dev::csr_to_mbsr<double>(plugin_view(B), kStream, alloc);
+      }
+      const dev::DeviceMbsr<double>& b = same ? mA : mB;
+      r.fill_b                         = same ? r.fill_a : tile_fill(b);
+      dev::SpgemmStats        st;
+      dev::DeviceMbsr<double> C = dev::spgemm<double>(mA, b, kStream, alloc, &st, opt.spgemm_path);
+      // "<path>:<kernel>": what --spgemm-path asked for and the numeric kernel it ran.
+      r.ours.path = std::string(dev::to_string(opt.spgemm_path)) + (st.pairs_kernel ? ":pairs" : ":ordered");
+      r.tiles_c                 = C.num_tiles;
+      r.intermediate_tiles      = st.intermediate_tiles;
+      r.tc_products             = st.tc_tile_products;
+      r.cc_products             = st.cc_tile_products;
+      CsrArrays     back        = back_to_csr(C, alloc);
+      const HostCsr h_ours = download(C.nrows, C.ncols, back.nnz, back.row_ptr.get(), back.col.get(), back.val.get());
+      r.fill_c = C.num_tiles > 0 ? static_cast<double>(back.nnz) / static_cast<double>(C.num_tiles) : 0.0;
+      mC       = std::move(C);
+      if (!ref)
+      {
+         r.ours.status = Status::error;
+         r.ours.note   = "no reference result (cuSPARSE and hypre both failed)";
+      }
+      else
+      {
+         validate(h_ours, what + " (ours)");
+         double      err  = 0.0;
+         std::string diff = compare_csr(h_ours, *ref, kSpgemmTolerance, &err);
+         r.ours.rel_err   = err;
+         if (diff.empty())
+         {
+            r.ours.status = Status::ok;
+         }
+         else
+         {
+            r.ours.status = Status::fail;
+            r.ours.note   = diff + " vs " + r.reference;
+         }
+      }
+   }
+   catch (const std::exception& e)
+   {
+      r.ours.status = Status::error;
+      r.ours.note   = e.what();
+      guard_context("ours SpGEMM");
+   }
+}
+
+// --precision fp16: the product on fp16 inputs, forced to the tensor and the CUDA cores,
+// compared with each other (r.half_tc, r.half_cc).
+struct HalfOperands
+{
+   dev::DeviceMbsr<amgt::half_t> hA16, hB16;
+};
+
+void run_half(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool same, const dev::Allocator& alloc,
+              SpgemmRecord& r, HalfOperands& h)
+{
+   dev::DeviceMbsr<amgt::half_t>& hA16 = h.hA16;
+   dev::DeviceMbsr<amgt::half_t>& hB16 = h.hB16;
+   if (opt.precision == Precision::fp16)
+   {
+      r.half_run = true;
+      try
+      {
+         hA16 = dev::csr_to_mbsr<amgt::half_t>(plugin_view(A), kStream, alloc);
+         if (!same) hB16 = dev::csr_to_mbsr<amgt::half_t>(plugin_view(B), kStream, alloc);
+         const dev::DeviceMbsr<amgt::half_t>& b16 = same ? hA16 : hB16;
+         dev::SpgemmStats                     st_tc;
+         const auto tc = dev::to_host(dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, &st_tc,
+                                                                dev::SpgemmPath::tensor_core),
+                                      kStream);
+         const auto cc = dev::to_host(
+             dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, nullptr, dev::SpgemmPath::cuda_core),
+             kStream);
+         r.half_tc_products = st_tc.tc_tile_products;
+         double            rel = 0.0;
+         const std::string why = half_products_differ(tc, cc, r.ours.ok() ? r.tiles_c : -1, &rel);
+         for (Meas* m : {&r.half_cc, &r.half_tc})
+         {
+            m->status  = why.empty() ? Status::ok : Status::fail;
+            m->note    = why;
+            m->rel_err = rel;
+         }
+         r.half_cc.path = dev::to_string(dev::SpgemmPath::cuda_core);
+         r.half_tc.path = dev::to_string(dev::SpgemmPath::tensor_core);
+      }
+      catch (const std::exception& e)
+      {
+         r.half_cc.status = r.half_tc.status = Status::error;
+         r.half_cc.note = r.half_tc.note = e.what();
+         guard_context("ours fp16 SpGEMM");
+      }
+   }
+}
+
+// Timing (only what computed the right result), interleaved. A sample is one whole call; its
+// result is destroyed after the stop event (freeing C is not timed).
+void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same, const dev::Allocator& alloc,
+                 const hyp::CsrView& hA_view, const hyp::CsrView& hB_view, OursSpgemm& o, HalfOperands& h,
+                 SpgemmRecord& r)
+{
+   const Options&                       opt      = bench.opt;
+   cusp::Handle&                        cusparse = bench.cusparse;
+   const dev::DeviceMbsr<double>&       mA = o.mA;
+   const dev::DeviceMbsr<double>&       mB = o.mB;
+   const dev::DeviceMbsr<double>&       mC = o.mC;
+   const dev::DeviceMbsr<amgt::half_t>& hA16 = h.hA16;
+   const dev::DeviceMbsr<amgt::half_t>& hB16 = h.hB16;
+   EventPair ev;
+   auto      sampler = [&ev](auto run) {
+      return std::function<double()>([&ev, run]() mutable {
+         ev.start();
+         auto result = run();
+         ev.stop();
+         return ev.elapsed_ms();
+      });
+   };
+   const dev::DeviceMbsr<double>& b  = same ? mA : mB;
+   const amgt::CsrView            va = plugin_view(A), vb = plugin_view(B);
+   std::vector<Timed>             ts;
+   if (r.cusp.ok())
+   {
+      ts.push_back(Timed{"cuSPARSE SpGEMM", sampler([&] { return cusp::spgemm(cusparse, A, B); }), &r.cusp});
+   }
+   if (r.hypre.ok())
+   {
+      void* ha = hA_view.get();
+      void* hb = same ? hA_view.get() : hB_view.get();
+      ts.push_back(Timed{"hypre SpGEMM", sampler([ha, hb] { return hyp::spgemm(ha, hb); }), &r.hypre});
+   }
+   if (r.ours.ok())
+   {
+      ts.push_back(Timed{"ours SpGEMM",
+                         sampler([&] { return dev::spgemm<double>(mA, b, kStream, alloc, nullptr, opt.spgemm_path); }),
+                         &r.ours});
+      ts.push_back(Timed{"csr_to_mbsr(A)", sampler([&] { return dev::csr_to_mbsr<double>(va, kStream, alloc); }),
+                         nullptr, &r.conv_a});
+      // A*A: the library converts A once (the mBSR copy is cached on the matrix).
+      if (!same)
+      {
+         ts.push_back(Timed{"csr_to_mbsr(B)", sampler([&] { return dev::csr_to_mbsr<double>(vb, kStream, alloc); }),
+                            nullptr, &r.conv_b});
+      }
+      ts.push_back(Timed{"C to CSR", sampler([&] { return back_to_csr(mC, alloc); }), nullptr, &r.back});
+   }
+   const dev::DeviceMbsr<amgt::half_t>& b16 = same ? hA16 : hB16;
+   for (auto [m, path] : {std::pair<Meas*, dev::SpgemmPath>{&r.half_cc, dev::SpgemmPath::cuda_core},
+                          std::pair<Meas*, dev::SpgemmPath>{&r.half_tc, dev::SpgemmPath::tensor_core}})
+   {
+      if (!r.half_run || !m->ok()) continue;
+      ts.push_back(Timed{std::string("ours fp16 SpGEMM ") + dev::to_string(path),
+                         sampler([&, path] {
+                            return dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, nullptr, path);
+                         }),
+                         m});
+   }
+   bench.time_interleaved(ts, "SpGEMM timing");
+   if (r.ours.ok())
+   {
+      r.conv_ok = true;
+      for (const Timed& t : ts)
+         if (t.stats && t.failed) r.conv_ok = false;
+   }
+}
+
+// Failures on stdout, a one-line summary on stderr; the record joins the tables and the JSON.
+void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
+{
+   b.report_problem("spgemm", what, "cuSPARSE", r.cusp);
+   b.report_problem("spgemm", what, "hypre", r.hypre);
+   b.report_problem("spgemm", what, "ours", r.ours);
+   if (r.half_run)
+   {
+      b.report_problem("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
+      b.report_problem("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
+   }
+   if (r.cusp.ok() && r.ours.ok())
+   {
+      std::fprintf(stderr, "         cuSPARSE %.3f ms, hypre %.3f ms, ours %.3f ms (%s; +conv %.3f ms)\n",
+                   r.cusp.t.median_ms, r.hypre.ok() ? r.hypre.t.median_ms : 0.0, r.ours.t.median_ms,
+                   r.ours.path.c_str(), r.conv_ok ? r.ours_with_conversions_ms() : 0.0);
+   }
+   check_device("after SpGEMM measurements");
+   b.spgemm.push_back(r);
+   b.json.write(b.spgemm.back());
+}
+
+} // namespace
+
+std::optional<DeviceCsr> Bench::measure_spgemm(const std::string& matrix, const std::string& group, int level,
+                                               const std::string& product, const DeviceCsr& A, const DeviceCsr& B)
+{
+   SpgemmRecord r;
+   r.matrix  = matrix;
+   r.group   = group;
+   r.level   = level;
+   r.product = product;
+   r.m       = A.nrows;
+   r.k       = A.ncols;
+   r.n       = B.ncols;
+   r.nnz_a   = A.nnz;
+   r.nnz_b   = B.nnz;
+   const bool        same = &A == &B;
+   r.b_is_a               = same;
+   const std::string what = (group == "setup" ? matrix + "/L" + std::to_string(level) : matrix) + " " + product;
+   std::fprintf(stderr, "[spgemm] %s: %lld x %lld times %lld x %lld\n", what.c_str(),
+                static_cast<long long>(r.m), static_cast<long long>(r.k), static_cast<long long>(B.nrows),
+                static_cast<long long>(r.n));
+   if (A.ncols != B.nrows) throw BenchError(what + ": dimension mismatch");
+   if (A.nnz == 0 || B.nnz == 0)
+   {
+      r.ours.note = r.cusp.note = r.hypre.note = "empty operand";
+      spgemm.push_back(r);
+      json.write(spgemm.back());
+      return std::nullopt;
+   }
+
+   HostCsr                  h_cusp, h_hypre;
+   std::optional<DeviceCsr> c_cusp = run_cusparse(cusparse, A, B, what, r, h_cusp);
+   hyp::CsrView             hA_view, hB_view;
+   run_hypre(A, B, same, what, r, h_hypre, hA_view, hB_view);
+   const HostCsr* ref = pick_reference(r, h_cusp, h_hypre);
+
+   const dev::Allocator alloc = plugin_allocator();
+   OursSpgemm           ours;
+   run_ours(opt, A, B, same, what, ref, alloc, r, ours);
+   HalfOperands half;
+   run_half(opt, A, B, same, alloc, r, half);
+
+   time_spgemm(*this, A, B, same, alloc, hA_view, hB_view, ours, half, r);
+   report_spgemm(*this, r, what);
+
+   if (c_cusp) return c_cusp;
+   if (r.hypre.ok()) return upload(h_hypre);
+   return std::nullopt;
+}
+
+} // namespace amgt::kbench
