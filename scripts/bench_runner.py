@@ -345,7 +345,7 @@ class Runner:
             trace_rel = None
         result = last_json(out)
         status, error = classify(rc, result, err)
-        table = parse_stats(out)
+        table = parse_stats(err) or parse_stats(out)  # stderr; stdout from older libraries
         entry = {"case": case["label"], "mode": mode, "np": a.np, "status": status, "log": log_rel,
                  "setup_s": (result or {}).get("setup_s"), "solve_s": (result or {}).get("solve_s"),
                  "table": table, "trace": trace_rel}

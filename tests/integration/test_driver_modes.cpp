@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -515,6 +516,36 @@ TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
       }
    }
    EXPECT_GE(rows_seen, levels - 1) << r.output;
+}
+
+TEST(Selection, StatsGoToStderrOrTheirFileAndNotWhenOff)
+{
+   // AMGT=off with AMGT_STATS=1: one line saying the plugin was off, no table
+   amgt::test::SolveRun off = amgt::test::run_solve("off", {"--problem", "laplace7", "--n", "10"}, 0,
+                                                     {{"AMGT_STATS", "1"}});
+   EXPECT_EQ(off.proc.exit_code, 0) << off.proc.describe();
+   EXPECT_NE(off.proc.err.find("AMGT statistics: none, the plugin was off"), std::string::npos)
+      << off.proc.err;
+   EXPECT_EQ((off.proc.out + off.proc.err).find(" level "), std::string::npos) << "a table header";
+   // the plugin on: the table on stderr, the application's stdout without it
+   amgt::test::SolveRun on = amgt::test::run_solve("fp64", {"--problem", "laplace7", "--n", "10"}, 0,
+                                                    {{"AMGT_STATS", "1"}});
+   EXPECT_NE(on.proc.err.find("AMGT statistics (rank 0 of 1): mode fp64"), std::string::npos) << on.proc.err;
+   EXPECT_EQ(on.proc.out.find("AMGT statistics"), std::string::npos) << on.proc.out;
+   EXPECT_TRUE(on.converged());
+   // AMGT_STATS_FILE alone: the table in the file, nowhere else
+   const fs::path file = fs::temp_directory_path() / ("amgt_stats_" + std::to_string(getpid()) + ".txt");
+   fs::remove(file);
+   amgt::test::SolveRun f = amgt::test::run_solve("fp64", {"--problem", "laplace7", "--n", "10"}, 0,
+                                                   {{"AMGT_STATS_FILE", file.string()}});
+   EXPECT_EQ(f.proc.exit_code, 0) << f.proc.describe();
+   EXPECT_EQ((f.proc.out + f.proc.err).find("AMGT statistics"), std::string::npos) << f.proc.out << f.proc.err;
+   ASSERT_TRUE(fs::exists(file));
+   std::ifstream     in(file);
+   std::stringstream text;
+   text << in.rdbuf();
+   EXPECT_EQ(text.str().rfind("AMGT statistics (rank 0 of 1): mode fp64", 0), 0u) << text.str();
+   fs::remove(file);
 }
 
 TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
