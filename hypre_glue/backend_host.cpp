@@ -185,6 +185,15 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
    {
       c.reason = own ? "near-singular" : "level-near-singular";
    }
+   // An fp32 floor whose matrix fp16 would hold (choose_precision's fp16 rules: in range,
+   // or scaled): fp32 is the floor's doing, not what the values need, so "floor", not
+   // choose_precision's "in-range" (which means: the lowest precision the values allow).
+   else if (floor == schedule && c.precision == floor && floor == Precision::fp32 &&
+            std::string(c.reason) == "in-range" &&
+            choose_precision(state.value_stats, Precision::fp16).precision == Precision::fp16)
+   {
+      c.reason = "floor";
+   }
    return c;
 }
 

@@ -45,6 +45,7 @@ struct Global
    Stats          stats;
    LevelFloors    floors;
    std::string    trace_path; // AMGT_TRACE
+   std::string    stats_path; // AMGT_STATS_FILE
 };
 
 Global*        g_global = nullptr;
@@ -65,6 +66,14 @@ Global& global()
       {
          g_global->trace_path = trace;
          g_global->stats.enable_trace();
+      }
+      // AMGT_STATS_FILE: the table goes to this file instead of stderr; set alone (AMGT_STATS
+      // unset), it asks for the table, as AMGT_STATS=1 does.
+      if (const char* file = std::getenv("AMGT_STATS_FILE"); file && *file)
+      {
+         g_global->stats_path = file;
+         const char* stats    = std::getenv("AMGT_STATS");
+         if (!stats || !*stats) { g_global->config.stats = true; }
       }
       if (is_first_rank())
       {
@@ -332,9 +341,26 @@ void amgt_glue_print_stats(int rank, int nranks)
       }
       if (!g.config.stats) { return; }
       if (rank != 0 && !g.config.stats_all_ranks) { return; }
-      std::string table = g.stats.format(g.config, rank, nranks);
-      std::fputs(table.c_str(), stdout);
-      std::fflush(stdout);
+      const std::string table = g.stats.format(g.config, rank, nranks);
+      if (table.empty()) { return; }
+      // stderr, with the library's other messages, unless AMGT_STATS_FILE names a file: the
+      // application's stdout stays its own (a code whose output is read by a program, as
+      // amgt-solve's final JSON line is, is not broken by a library's table)
+      if (!g.stats_path.empty())
+      {
+         std::string path = g.stats_path;
+         if (nranks > 1) { path += ".rank" + std::to_string(rank); }
+         if (std::FILE* f = std::fopen(path.c_str(), "w"))
+         {
+            const bool written = std::fputs(table.c_str(), f) >= 0;
+            if (std::fclose(f) == 0 && written) { return; }
+         }
+         std::fprintf(stderr, "AMGT: cannot write the statistics to %s; they follow here\n",
+                      path.c_str());
+      }
+      std::fflush(stdout); // the application's output so far comes first in a merged log
+      std::fputs(table.c_str(), stderr);
+      std::fflush(stderr);
    }
    catch (...)
    {

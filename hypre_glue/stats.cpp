@@ -1,9 +1,21 @@
 #include "stats.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace amgt::glue {
 namespace {
+
+// The plugin did something on the level: converted, multiplied, declined (a fallback),
+// prepared or chose a precision for one of its matrices. A level without any of these gets
+// no row (it would be a row of zeros under a level number the plugin never saw work on).
+bool touched(const LevelCounters& c)
+{
+   bool chosen = c.product_known;
+   for (const ChoiceRecord& r : c.spmv_choice) chosen = chosen || r.known;
+   return c.conversions > 0 || c.spgemm_calls > 0 || c.spmv_calls > 0 || c.fallbacks > 0 ||
+          c.prepare_s[0] + c.prepare_s[1] + c.prepare_s[2] > 0.0 || chosen;
+}
 // A bound on the trace (24 bytes an entry): a long-running simulation must not grow without
 // limit; the file says when calls were left out.
 constexpr size_t kMaxTrace = size_t{1} << 22;
@@ -12,6 +24,9 @@ constexpr size_t kMaxTrace = size_t{1} << 22;
 void Stats::level_matrix(int level, const LevelShape& shape)
 {
    std::lock_guard<std::mutex> lock(mutex_);
+   // A tag without a conversion (hypre's coarsest level, which the plugin never multiplies)
+   // brings no shape: no row for it.
+   if (!shape.known) { return; }
    LevelCounters& c = levels_[level];
    // A level's operator on a rank is a diag and an offd block, tagged and converted in
    // either order: the table shows the larger (the diag block, except on a rank that owns
@@ -135,6 +150,23 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    std::lock_guard<std::mutex> lock(mutex_);
    std::string out;
    char        line[512];
+   // Nothing to tabulate with the plugin off: one line (once, from rank 0) says why there is
+   // no table, instead of a header over no rows.
+   if (config.mode == Mode::off)
+   {
+      return rank == 0 ? "AMGT statistics: none, the plugin was off (AMGT unset, off or not "
+                         "valid): stock hypre ran everything\n"
+                       : "";
+   }
+   const bool any_level = std::any_of(levels_.begin(), levels_.end(),
+                                      [](const auto& entry) { return touched(entry.second); });
+   if (!any_level && reasons_.empty() && notes_.empty())
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,
+                    nranks, to_string(config.mode));
+      return line;
+   }
    const bool automatic = config.mode == Mode::automatic;
    std::snprintf(line, sizeof(line), "AMGT statistics (rank %d of %d): mode %s%s%s\n", rank, nranks,
                  to_string(config.mode),
@@ -158,6 +190,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    std::string why_lines;
    for (const auto& [level, c] : levels_)
    {
+      if (!touched(c)) continue;
       char rows[32] = "-", nnz[32] = "-", tiles[32] = "-", fill[32] = "-";
       if (c.shape.known)
       {

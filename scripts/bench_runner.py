@@ -1,19 +1,35 @@
 #!/usr/bin/env python3
 """The benchmark loop behind scripts/run.sh: every case x every mode through amgt-solve, one
 JSON result per run, an optional AMGT_STATS run per case and plugin mode, a summary of
-speedups against the faster stock configuration, and the figures (scripts/plot.py).
+speedups against the fastest stock configuration and against hypre's default configuration,
+and the figures (scripts/plot.py).
 
 Run it through scripts/run.sh (which builds first); directly:
   scripts/bench_runner.py --solve build/bin/amgt-solve [options] [-- driver arguments]
 
-Modes (--modes, comma-separated):
-  stock    AMGT=off, hypre's own kernels (--vendor-spgemm 0 --vendor-spmv 0)   alias: off
-  vendor   AMGT=off, vendor kernels (--vendor-spgemm 1 --vendor-spmv 1; cuSPARSE in GPU
-           builds; without effect in CPU builds, where it is dropped: stock runs once)
+Modes (--modes, comma-separated); every one runs the same library, which GPU builds build
+with hypre's device memory pool:
+  stock    AMGT=off, hypre's own kernels, its pool (--vendor-spgemm 0 --vendor-spmv 0
+           --pool 1): the honest baseline                                        alias: off
+  vendor   AMGT=off, vendor kernels (--vendor-spgemm 1 --vendor-spmv 1 --pool 1; cuSPARSE in
+           GPU builds; without effect in CPU builds, where it is dropped: stock runs once)
+  stock-default
+           AMGT=off, hypre's default configuration, what an existing code had before: no
+           device pool and cuSPARSE kernels (--vendor-spgemm 1 --vendor-spmv 1 --pool 0:
+           HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0)); GPU builds only, dropped like vendor
+                                                                         alias: default
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
-"stock best" of a case is, per phase (setup, solve, total), the faster of stock and vendor;
-a speedup is stock best time / mode time (> 1: faster than stock).
+"stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
+the fastest of the stock configurations that ran and converged; a speedup is stock best time
+/ mode time (> 1: faster than stock), the headline. Per case and in a second table, the
+same against stock-default ("vs hypre's default configuration"). CPU builds run the plugin's
+reference kernels, which exist to exercise the hooks, not to be fast: their ratios are
+reported as ratios, not as speedups.
+
+--solves K: each run is one setup and K solves of the same system (solve = median per
+solve, solves = their sum, total = setup + solves). cold: the first setup and solve of each
+process (the driver's warm-up run), beside the warm medians.
 
 Results (--out DIR, default build/results/<timestamp>/):
   runs.jsonl    one object per run: case, mode, status, exit code, the driver's JSON line
@@ -47,6 +63,9 @@ import matrix  # noqa: E402  (scripts/matrix.py)
 MODES = {
     "stock": {"label": "stock", "amgt": "off", "vendor": 0, "stock": True},
     "vendor": {"label": "stock-vendor", "amgt": "off", "vendor": 1, "stock": True},
+    # hypre's default configuration (what an existing code had before): no device pool,
+    # cuSPARSE kernels; from the same library
+    "stock-default": {"label": "stock-default", "amgt": "off", "vendor": 1, "pool": 0, "stock": True},
     "fp64": {"label": "fp64", "amgt": "fp64", "vendor": 0, "stock": False},
     "mixed": {"label": "mixed", "amgt": "mixed", "vendor": 0, "stock": False},
     "auto": {"label": "auto", "amgt": "auto", "vendor": 0, "stock": False},
@@ -55,19 +74,46 @@ MODES = {
     "mixed-h": {"label": "mixed-h", "amgt": "mixed", "vendor": 0, "stock": False, "levels": "h"},
     "auto-h": {"label": "auto-h", "amgt": "auto", "vendor": 0, "stock": False, "levels": "h"},
 }
-ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor"}
-RESERVED = {"--repeat", "--json", "--vendor-spgemm", "--vendor-spmv", "--help", "-h"}
+ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor",
+           "default": "stock-default", "hypre-default": "stock-default"}
+DEFAULT_MODES = "stock,vendor,stock-default,fp64,mixed,auto"
+GPU_ONLY = {
+    "vendor": "stock vendor kernels: --vendor-spgemm/--vendor-spmv have no effect in a CPU build "
+              "(hypre's switches choose between its own and cuSPARSE GPU kernels), so stock ran once; "
+              "'stock best' = stock",
+    "stock-default": "stock-default (hypre's default configuration: no device pool, cuSPARSE kernels) "
+                     "is a GPU configuration: --pool and the vendor switches have no effect in a CPU "
+                     "build, so it did not run",
+}
+RESERVED = {"--repeat", "--solves", "--pool", "--json", "--vendor-spgemm", "--vendor-spmv", "--help", "-h"}
+# the reference of the "vs hypre's default configuration" columns
+DEFAULT_REF = "stock-default"
 STATS_ROW = re.compile(
     r"^\s*(?P<level>-?\d+|other)\s+(?P<rows>\S+)\s+(?P<nnz>\S+)\s+(?P<tiles>\S+)\s+(?P<fill>\S+)\s+"
     r"(?P<prec>\S+)\s+(?P<conv>\d+)\s+(?P<spgemm_calls>\d+)\s+(?P<spgemm_ms>[\d.eE+-]+)\s+"
     r"(?P<spmv_calls>\d+)\s+(?P<spmv_ms>[\d.eE+-]+)\s+(?P<fallbacks>\d+)\s+(?P<path>\S+)\s*$")
 CSV_FIELDS = [
-    "case", "set", "mode", "mode_label", "amgt", "vendor", "np", "repeat", "status", "exit_code",
-    "rows", "nnz", "levels", "iterations", "rel_residual", "converged", "setup_s", "solve_s",
-    "total_s", "setup_all", "solve_all", "operator_complexity", "device", "speedup_setup",
-    "speedup_solve", "speedup_total", "stats_status", "stats_setup_s", "stats_solve_s",
-    "spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms", "spgemm_share_setup",
-    "spmv_share_solve", "fallbacks", "wall_s", "log", "args", "error"]
+    "case", "set", "mode", "mode_label", "amgt", "vendor", "pool", "np", "repeat", "solves",
+    "status", "exit_code", "rows", "nnz", "levels", "iterations", "rel_residual", "converged",
+    "setup_s", "solve_s", "solves_total_s", "total_s", "cold_setup_s", "cold_solve_s",
+    "cold_total_s", "setup_all", "solve_all", "operator_complexity", "device", "speedup_setup",
+    "speedup_solve", "speedup_total", "speedup_default_setup", "speedup_default_solve",
+    "speedup_default_total", "cold_ratio_setup", "cold_ratio_solve", "stats_status",
+    "stats_setup_s", "stats_solve_s", "spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms",
+    "spgemm_share_setup", "spmv_share_solve", "fallbacks", "wall_s", "log", "args", "error"]
+# phases of the speedups: warm medians (setup, solve per solve, total) and the cold first run
+PHASES = ("setup", "solve", "total")
+COLD_PHASES = ("setup", "solve")
+
+
+# CPU builds: said at the top of the summary (and in short at its geomean table).
+CPU_NOTE_LINES = [
+    "CPU build: the plugin's kernels here are its CPU reference implementations, which exist to",
+    "exercise the hooks inside hypre and to check the GPU kernels against, not to be fast. The",
+    "ratios below compare them with hypre's optimised CPU code: they are not speedups of AMGT",
+    "(a GPU build measures those).",
+]
+CPU_NOTE = " ".join(CPU_NOTE_LINES)
 
 
 def log(msg):
@@ -79,16 +125,16 @@ def parse_modes(text, gpu_build):
     for m in [m.strip() for m in text.split(",") if m.strip()]:
         key = ALIASES.get(m, m)
         if key not in MODES:
-            raise SystemExit(f"run.sh: unknown mode {m!r} (stock, vendor, fp64, mixed, auto)")
+            raise SystemExit(f"run.sh: unknown mode {m!r} ({', '.join(MODES)})")
         if key not in modes:
             modes.append(key)
-    if "vendor" in modes and not gpu_build:
-        modes.remove("vendor")
-        if "stock" not in modes:
-            modes.insert(0, "stock")
-        notes.append("stock vendor kernels: --vendor-spgemm/--vendor-spmv have no effect in a CPU "
-                     "build (hypre's switches choose between its own and cuSPARSE GPU kernels), so "
-                     "stock ran once; 'stock best' = stock")
+    if not gpu_build:
+        for key, note in GPU_ONLY.items():
+            if key in modes:
+                modes.remove(key)
+                if "stock" not in modes:
+                    modes.insert(0, "stock")
+                notes.append(note)
     return modes, notes
 
 
@@ -291,17 +337,26 @@ class Runner:
         env["AMGT"] = MODES[mode]["amgt"]
         if "levels" in MODES[mode]:
             env["AMGT_LEVELS"] = MODES[mode]["levels"]
-        env.pop("AMGT_STATS", None)  # statistics synchronise on the GPU: never in timed runs
+        # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
+        env.pop("AMGT_STATS", None)
+        env.pop("AMGT_STATS_FILE", None)
         if stats:
             env["AMGT_STATS"] = "1"
         return env
+
+    @staticmethod
+    def mode_args(m):
+        """The driver's switches of a mode: vendor kernels and hypre's device pool."""
+        return ["--vendor-spgemm", str(m["vendor"]), "--vendor-spmv", str(m["vendor"]),
+                "--pool", str(m.get("pool", 1))]
 
     def run_case_mode(self, case, mode, idx, total):
         a = self.a
         m = MODES[mode]
         args = list(case["args"]) + list(a.driver_args)
-        vendor = ["--vendor-spgemm", str(m["vendor"]), "--vendor-spmv", str(m["vendor"])]
-        cmd = self.base_cmd() + args + vendor + ["--repeat", str(a.repeat), "--json"]
+        vendor = self.mode_args(m)
+        cmd = self.base_cmd() + args + vendor + ["--repeat", str(a.repeat), "--solves", str(a.solves),
+                                                 "--json"]
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}")
         log_rel = os.path.join("logs", slug + ".log")
         rc, out, err, wall = run_command(cmd, self.env_for(mode, False), a.timeout,
@@ -309,16 +364,19 @@ class Runner:
         result = last_json(out)
         status, error = classify(rc, result, err)
         rec = {"case": case["label"], "set": case.get("set", ""), "mode": mode,
-               "mode_label": m["label"], "amgt": m["amgt"], "vendor": m["vendor"], "np": a.np,
-               "repeat": a.repeat, "status": status, "exit_code": rc, "wall_s": round(wall, 3),
+               "mode_label": m["label"], "amgt": m["amgt"], "vendor": m["vendor"],
+               "pool": m.get("pool", 1), "np": a.np, "repeat": a.repeat, "solves": a.solves,
+               "status": status, "exit_code": rc, "wall_s": round(wall, 3),
                "log": log_rel, "args": shlex.join(args), "error": error, "result": result,
                "stats": None}
         r = result or {}
         line = (f"[{idx:>{len(str(total))}}/{total}] {case['label']} {m['label']}: {status:13}")
         if result:
             line += (f" setup {fmt(r.get('setup_s'), '.4f')} s  solve {fmt(r.get('solve_s'), '.4f')} s"
-                     f"  total {fmt(r.get('total_s'), '.4f')} s  {r.get('iterations')} it"
-                     f"  rel.res {fmt(r.get('rel_residual'), '.1e')}")
+                     + (f" (x{a.solves} {fmt(r.get('solves_total_s'), '.4f')} s)" if a.solves > 1 else "")
+                     + f"  total {fmt(r.get('total_s'), '.4f')} s  {r.get('iterations')} it"
+                     f"  rel.res {fmt(r.get('rel_residual'), '.1e')}"
+                     f"  cold {fmt(r.get('cold_setup_s'), '.4f')}/{fmt(r.get('cold_solve_s'), '.4f')} s")
         else:
             line += f" {error[:120]}"
         log(line + f"  ({wall:.1f} s)")
@@ -330,25 +388,37 @@ class Runner:
 
     def stats_run(self, case, mode, args, vendor, idx):
         a = self.a
-        cmd = self.base_cmd() + args + vendor + ["--repeat", "0", "--json"]
+        # one setup and one solve: the shares per setup and per solve do not depend on --solves
+        cmd = self.base_cmd() + args + vendor + ["--repeat", "0", "--solves", "1", "--json"]
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}-stats")
         log_rel = os.path.join("logs", slug + ".log")
         # AMGT_TRACE: every plugin SpGEMM/SpMV call of this run, in order (rank 0 with np > 1)
         trace_rel = os.path.join("traces", slug + ".csv")
         os.makedirs(os.path.join(a.out, "traces"), exist_ok=True)
+        # AMGT_STATS_FILE: the table in a file of its own (rank 0's with np > 1)
+        os.makedirs(os.path.join(a.out, "stats"), exist_ok=True)
+        table_path = os.path.join(a.out, "stats", slug + ".txt")
         env = self.env_for(mode, True)
         env["AMGT_TRACE"] = os.path.join(a.out, trace_rel)
+        env["AMGT_STATS_FILE"] = table_path
         rc, out, err, wall = run_command(cmd, env, a.timeout, os.path.join(a.out, log_rel))
         if a.np > 1:
             trace_rel += ".rank0"
+            table_path += ".rank0"
         if not os.path.exists(os.path.join(a.out, trace_rel)):
             trace_rel = None
         result = last_json(out)
         status, error = classify(rc, result, err)
-        table = parse_stats(out)
+        table = None
+        if os.path.exists(table_path):
+            with open(table_path, errors="replace") as f:
+                table = parse_stats(f.read())
+        if table is None:  # a library without AMGT_STATS_FILE: the table is in the output
+            table = parse_stats(err) or parse_stats(out)
         entry = {"case": case["label"], "mode": mode, "np": a.np, "status": status, "log": log_rel,
                  "setup_s": (result or {}).get("setup_s"), "solve_s": (result or {}).get("solve_s"),
-                 "table": table, "trace": trace_rel}
+                 "table": table, "trace": trace_rel,
+                 "table_file": os.path.relpath(table_path, a.out) if os.path.exists(table_path) else None}
         summary = {"status": status if table else "no-table", "setup_s": entry["setup_s"],
                    "solve_s": entry["solve_s"]}
         if table:
@@ -375,23 +445,38 @@ class Runner:
     # --- after all runs ----------------------------------------------------------------------
 
     def derive(self):
-        """Stock best per case and phase, speedups per run, geomeans per mode."""
+        """Stock best per case and phase, speedups per run (against stock best, against
+        stock-default, cold against stock best's cold), geomeans per mode."""
         by_case = {}
         for r in self.records:
             by_case.setdefault(r["case"], []).append(r)
-        best = {}
+        best, dref = {}, {}
         for case, rs in by_case.items():
             stock_ok = [r for r in rs if MODES[r["mode"]]["stock"] and r["status"] == "ok"]
             best[case] = {}
-            for ph in ("setup", "solve", "total"):
+            for ph in PHASES:
                 vals = [(r["result"][f"{ph}_s"], r["mode_label"]) for r in stock_ok
                         if r["result"].get(f"{ph}_s")]
                 best[case][ph] = min(vals) if vals else None
+            for ph in COLD_PHASES:
+                vals = [(r["result"][f"cold_{ph}_s"], r["mode_label"]) for r in stock_ok
+                        if r["result"].get(f"cold_{ph}_s")]
+                best[case][f"cold_{ph}"] = min(vals) if vals else None
+            d = next((r for r in stock_ok if r["mode"] == DEFAULT_REF), None)
+            dref[case] = {ph: (d["result"].get(f"{ph}_s") if d else None) for ph in PHASES}
         for r in self.records:
-            for ph in ("setup", "solve", "total"):
+            res = r["result"] or {}
+            ok = r["status"] == "ok"
+            for ph in PHASES:
                 b = best[r["case"]][ph]
-                t = (r["result"] or {}).get(f"{ph}_s")
-                r[f"speedup_{ph}"] = (b[0] / t) if (b and t and r["status"] == "ok") else None
+                t = res.get(f"{ph}_s")
+                r[f"speedup_{ph}"] = (b[0] / t) if (b and t and ok) else None
+                d = dref[r["case"]][ph]
+                r[f"speedup_default_{ph}"] = (d / t) if (d and t and ok) else None
+            for ph in COLD_PHASES:
+                b = best[r["case"]][f"cold_{ph}"]
+                t = res.get(f"cold_{ph}_s")
+                r[f"cold_ratio_{ph}"] = (b[0] / t) if (b and t and ok) else None
         modes = []
         for r in self.records:
             if r["mode"] not in modes:
@@ -404,19 +489,33 @@ class Runner:
                          "failed": [f"{r['case']} ({r['status']})" for r in rs if r["status"] != "ok"],
                          "no_stock_reference": [r["case"] for r in rs if r["status"] == "ok"
                                                 and best[r["case"]]["total"] is None]}
-            for ph in ("setup", "solve", "total"):
+            for ph in PHASES:
                 geo[mode][ph] = geomean([r[f"speedup_{ph}"] for r in counted])
-        self.best, self.geo, self.by_case = best, geo, by_case
+            vs_default = [r for r in rs if r["speedup_default_total"] is not None]
+            geo[mode]["default_cases"] = len(vs_default)
+            for ph in PHASES:
+                geo[mode][f"default_{ph}"] = geomean([r[f"speedup_default_{ph}"] for r in vs_default])
+            cold = [r for r in rs if r["cold_ratio_setup"] is not None]
+            geo[mode]["cold_cases"] = len(cold)
+            for ph in COLD_PHASES:
+                geo[mode][f"cold_{ph}"] = geomean([r[f"cold_ratio_{ph}"] for r in cold])
+        self.best, self.dref, self.geo, self.by_case = best, dref, geo, by_case
 
     def flat(self, r):
         res = r["result"] or {}
         st = r["stats"] or {}
-        row = {k: r.get(k) for k in ("case", "set", "mode", "mode_label", "amgt", "vendor", "np",
-                                     "repeat", "status", "exit_code", "wall_s", "log", "args", "error",
-                                     "speedup_setup", "speedup_solve", "speedup_total")}
+        row = {k: r.get(k) for k in ("case", "set", "mode", "mode_label", "amgt", "vendor", "pool",
+                                     "np", "repeat", "solves", "status", "exit_code", "wall_s", "log",
+                                     "args", "error")}
         for k in ("rows", "nnz", "levels", "iterations", "rel_residual", "converged", "setup_s",
-                  "solve_s", "total_s", "operator_complexity", "device"):
+                  "solve_s", "solves_total_s", "total_s", "cold_setup_s", "cold_solve_s",
+                  "cold_total_s", "operator_complexity", "device"):
             row[k] = res.get(k)
+        for ph in PHASES:
+            row[f"speedup_{ph}"] = r.get(f"speedup_{ph}")
+            row[f"speedup_default_{ph}"] = r.get(f"speedup_default_{ph}")
+        for ph in COLD_PHASES:
+            row[f"cold_ratio_{ph}"] = r.get(f"cold_ratio_{ph}")
         row["setup_all"] = " ".join(str(x) for x in res.get("setup_all", []))
         row["solve_all"] = " ".join(str(x) for x in res.get("solve_all", []))
         row["stats_status"] = st.get("status")
@@ -445,11 +544,17 @@ class Runner:
             f.write(text)
         summary = {"reference": "stock best = per case and phase, the faster of the stock "
                                 "configurations that converged; speedup = stock best / mode",
+                   "default_reference": f"{DEFAULT_REF} = hypre's default configuration (no device "
+                                        "pool, cuSPARSE kernels); speedup_default = its time / mode",
+                   "gpu_build": bool(a.gpu_build),
+                   "cpu_note": None if a.gpu_build else CPU_NOTE,
+                   "solves": a.solves, "repeat": a.repeat,
                    "notes": notes, "modes": self.geo,
                    "stock_best": {c: {ph: (b[ph][0] if b[ph] else None) for ph in b}
                                   for c, b in self.best.items()},
                    "stock_best_config": {c: {ph: (b[ph][1] if b[ph] else None) for ph in b}
                                          for c, b in self.best.items()},
+                   "stock_default": self.dref,
                    "runs": len(self.records),
                    "failed_runs": sum(r["status"] != "ok" for r in self.records)}
         with open(os.path.join(a.out, "summary.json"), "w") as f:
@@ -457,50 +562,122 @@ class Runner:
         return text
 
     def summary_text(self, notes):
+        gpu = bool(self.a.gpu_build)
+        # CPU builds: the plugin's kernels are its reference loops; a ratio is not a speedup
+        word = "speedup" if gpu else "time ratio"
+        solves = self.a.solves
+        has_default = any(r["mode"] == DEFAULT_REF for r in self.records)
         lines = []
+        if not gpu:
+            lines.append("")
+            lines += [f"  {l}" for l in CPU_NOTE_LINES]
+        # columns: (group, header, width, value of a record)
+        cols = [("", "setup s", 8, lambda r, x: fmt(x.get("setup_s"), ".4f")),
+                ("", "solve s", 8, lambda r, x: fmt(x.get("solve_s"), ".4f"))]
+        if solves > 1:
+            cols.append(("", f"{solves} solves", 9, lambda r, x: fmt(x.get("solves_total_s"), ".4f")))
+        cols += [("", "total s", 8, lambda r, x: fmt(x.get("total_s"), ".4f")),
+                 ("cold", "setup s", 8, lambda r, x: fmt(x.get("cold_setup_s"), ".4f")),
+                 ("cold", "solve s", 8, lambda r, x: fmt(x.get("cold_solve_s"), ".4f"))]
+        grp = "vs stock best"
+        cols += [(grp, "setup", 6, lambda r, x: ratio(r["speedup_setup"])),
+                 (grp, "solve", 6, lambda r, x: ratio(r["speedup_solve"])),
+                 (grp, "total", 6, lambda r, x: ratio(r["speedup_total"]))]
+        if has_default:
+            grp = "vs hypre default"
+            cols += [(grp, "setup", 6, lambda r, x: ratio(r["speedup_default_setup"])),
+                     (grp, "solve", 6, lambda r, x: ratio(r["speedup_default_solve"])),
+                     (grp, "total", 6, lambda r, x: ratio(r["speedup_default_total"]))]
+        grp = "cold vs best"
+        cols += [(grp, "setup", 6, lambda r, x: ratio(r["cold_ratio_setup"])),
+                 (grp, "solve", 6, lambda r, x: ratio(r["cold_ratio_solve"]))]
+
+        def share(r, key):
+            v = (r["stats"] or {}).get(key)
+            return fmt(None if v is None else 100 * v, ".0f")
+        cols += [("", "SpGEMM%", 7, lambda r, x: share(r, "spgemm_share_setup")),
+                 ("", "SpMV%", 6, lambda r, x: share(r, "spmv_share_solve"))]
+        lead = f"  {'':13} {'':13} {'':>6} {'':>5} {'':>9}"
+
+        def group_line():
+            out, k = lead, 0
+            while k < len(cols):
+                g = cols[k][0]
+                j = k
+                while j < len(cols) and cols[j][0] == g:
+                    j += 1
+                span = sum(c[2] + 1 for c in cols[k:j])  # each column with the space before it
+                out += (" " + g.center(span - 1, "-")) if g else " " * span
+                k = j
+            return out.rstrip()
+
         for case, rs in self.by_case.items():
             res = next((r["result"] for r in rs if r["result"]), {}) or {}
             desc = (f"{res.get('rows')} rows, {res.get('nnz')} nnz" if res else "no result")
-            lines.append(f"\n{case}  ({desc}, np {self.a.np}, {res.get('device', '?')}, "
-                         + (f"median of {self.a.repeat} runs)" if self.a.repeat > 1 else "one timed run)"))
+            runs = f"median of {self.a.repeat} runs" if self.a.repeat > 1 else "one timed run"
+            per = f", {solves} solves per setup" if solves > 1 else ""
+            lines.append(f"\n{case}  ({desc}, np {self.a.np}, {res.get('device', '?')}, {runs}{per})")
+            lines.append(group_line())
             lines.append(f"  {'mode':13} {'status':13} {'levels':>6} {'iters':>5} {'rel.res':>9} "
-                         f"{'setup s':>9} {'solve s':>9} {'total s':>9}   {'setup':>6} {'solve':>6} {'total':>6}"
-                         f"  {'SpGEMM%':>7} {'SpMV%':>6}")
+                         + " ".join(f"{c[1]:>{c[2]}}" for c in cols))
             for r in rs:
                 x = r["result"] or {}
-                st = r["stats"] or {}
-                sh_g = st.get("spgemm_share_setup")
-                sh_v = st.get("spmv_share_solve")
                 lines.append(
                     f"  {r['mode_label']:13} {r['status']:13} {fmt(x.get('levels'), 'd'):>6} "
                     f"{fmt(x.get('iterations'), 'd'):>5} {fmt(x.get('rel_residual'), '.2e'):>9} "
-                    f"{fmt(x.get('setup_s'), '.4f'):>9} {fmt(x.get('solve_s'), '.4f'):>9} "
-                    f"{fmt(x.get('total_s'), '.4f'):>9}   "
-                    f"{ratio(r['speedup_setup']):>6} {ratio(r['speedup_solve']):>6} "
-                    f"{ratio(r['speedup_total']):>6}"
-                    f"  {fmt(None if sh_g is None else 100 * sh_g, '.0f'):>7} "
-                    f"{fmt(None if sh_v is None else 100 * sh_v, '.0f'):>6}")
+                    + " ".join(f"{c[3](r, x):>{c[2]}}" for c in cols))
             b = self.best[case]
             if b["total"]:
                 lines.append(f"  stock best: setup {b['setup'][0]:.4f} s ({b['setup'][1]}), solve "
-                             f"{b['solve'][0]:.4f} s ({b['solve'][1]}), total {b['total'][0]:.4f} s ({b['total'][1]})")
+                             f"{b['solve'][0]:.4f} s ({b['solve'][1]}), total {b['total'][0]:.4f} s ({b['total'][1]})"
+                             + (f"; cold setup {b['cold_setup'][0]:.4f} s ({b['cold_setup'][1]}), solve "
+                                f"{b['cold_solve'][0]:.4f} s ({b['cold_solve'][1]})" if b.get("cold_setup")
+                                and b.get("cold_solve") else ""))
             else:
-                lines.append("  stock best: none (no stock configuration converged): no speedups for this case")
+                lines.append(f"  stock best: none (no stock configuration converged): no {word}s for this case")
+            if has_default and not self.dref[case]["total"]:
+                lines.append(f"  {DEFAULT_REF}: did not converge or did not run: no comparison with "
+                             "hypre's default configuration for this case")
+        lines.append(f"  vs stock best: {word} = stock best time / mode time (> 1: faster); vs hypre default: "
+                     f"the same against {DEFAULT_REF}; cold: the first setup and solve of each process, "
+                     "cold vs best: against stock best's cold")
         n_cases = len(self.by_case)
-        lines.append(f"\nGeometric mean speedup vs stock best over {n_cases} case(s) "
-                     "(stock best time / mode time; > 1 = faster; failed runs left out)")
+        lines.append("")
+        if not gpu:
+            lines.append("CPU build: ratios of the plugin's reference kernels (written to exercise the hooks, "
+                         "not to be fast): not speedups of AMGT")
+        lines.append(f"Geometric mean {word} vs stock best over {n_cases} case(s) "
+                     f"(stock best time / mode time; > 1 = faster; failed runs left out"
+                     + ("" if gpu else "; CPU reference kernels: not speedups of AMGT") + ")")
         lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7} {'total':>7}   failed runs")
         for mode, g in self.geo.items():
             failed = ", ".join(g["failed"][:6]) + (f", ... ({len(g['failed'])})" if len(g["failed"]) > 6 else "")
             lines.append(f"  {g['label']:13} {g['cases']:>5} {ratio(g['setup'], 3):>7} "
                          f"{ratio(g['solve'], 3):>7} {ratio(g['total'], 3):>7}   "
                          f"{failed or '-'}")
+        if has_default:
+            lines.append(f"\nGeometric mean {word} vs hypre's default configuration ({DEFAULT_REF}: no device "
+                         "pool, cuSPARSE kernels; its time / mode time)")
+            lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7} {'total':>7}")
+            for mode, g in self.geo.items():
+                lines.append(f"  {g['label']:13} {g['default_cases']:>5} {ratio(g['default_setup'], 3):>7} "
+                             f"{ratio(g['default_solve'], 3):>7} {ratio(g['default_total'], 3):>7}")
+        lines.append(f"\nCold: the first setup and solve of each process (the driver's warm-up run"
+                     + (", or its only run with --repeat 0" if self.a.repeat == 0 else "")
+                     + f"), geometric mean {word} vs stock best's cold")
+        lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7}")
+        for mode, g in self.geo.items():
+            lines.append(f"  {g['label']:13} {g['cold_cases']:>5} {ratio(g['cold_setup'], 3):>7} "
+                         f"{ratio(g['cold_solve'], 3):>7}")
+        if solves > 1:
+            lines.append(f"  with --solves {solves}: solve s = median per solve, '{solves} solves' = their sum "
+                         f"(median over runs), total s = setup + {solves} solves")
         if self.a.stats:
             lines.append("  SpGEMM% / SpMV%: plugin SpGEMM time / setup and SpMV time / solve of a separate "
-                         "AMGT_STATS=1 run (rank 0; stock runs have no plugin counters)")
+                         "AMGT_STATS=1 run with one solve (rank 0; stock runs have no plugin counters)")
         for n in notes:
             lines.append(f"  note: {n}")
-        files = ["runs.jsonl", "runs.csv"] + (["stats.jsonl"] if self.a.stats else []) + \
+        files = ["runs.jsonl", "runs.csv"] + (["stats.jsonl", "stats/"] if self.a.stats else []) + \
             ["summary.txt", "summary.json", "logs/"] + (["figures/"] if self.a.plots else [])
         lines.append(f"\nresults: {self.a.out}/  ({', '.join(files)})")
         return "\n".join(lines) + "\n"
@@ -524,8 +701,9 @@ def main(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--solve", required=True, help="the amgt-solve binary")
     p.add_argument("--gpu-build", type=int, choices=(0, 1), default=0)
-    p.add_argument("--modes", default="stock,vendor,fp64,mixed,auto")
+    p.add_argument("--modes", default=DEFAULT_MODES)
     p.add_argument("--repeat", type=int, default=3, help="timed runs after one warm-up; medians (0: one run, no warm-up)")
+    p.add_argument("--solves", type=int, default=1, help="solves per setup in every run (same matrix and rhs)")
     p.add_argument("--np", type=int, default=1, help="MPI ranks (mpirun)")
     p.add_argument("--mpirun", default="mpirun", help="launcher and its options, before -np N")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
@@ -549,10 +727,11 @@ def main(argv=None):
     a.driver_args = driver_args
     for x in driver_args:
         if x.split("=")[0] in RESERVED:
-            raise SystemExit(f"run.sh: {x} is set by the runner (use run.sh's --repeat, and --modes "
-                             "stock,vendor for hypre's own and vendor kernels)")
-    if a.repeat < 0 or a.np < 1:
-        raise SystemExit("run.sh: --repeat >= 0 and --np >= 1")
+            raise SystemExit(f"run.sh: {x} is set by the runner (use run.sh's --repeat and --solves, and "
+                             "--modes stock,vendor,stock-default for hypre's own kernels, vendor kernels and "
+                             "hypre's default configuration)")
+    if a.repeat < 0 or a.np < 1 or a.solves < 1:
+        raise SystemExit("run.sh: --repeat >= 0, --solves >= 1 and --np >= 1")
     if not os.access(a.solve, os.X_OK):
         raise SystemExit(f"run.sh: {a.solve} is not executable (build first)")
     modes, notes = parse_modes(a.modes, bool(a.gpu_build))
@@ -616,9 +795,11 @@ def main(argv=None):
             f.write(c["label"] + "\t" + shlex.join(list(c["args"]) + driver_args) + "\n")
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": socket.gethostname(),
             "git": git_rev(), "solve": a.solve, "gpu_build": a.gpu_build, "np": a.np, "repeat": a.repeat,
+            "solves": a.solves,
             "modes": modes, "stats": a.stats, "timeout_s": a.timeout, "driver_args": driver_args,
             "cases": len(cases), "argv": sys.argv,
-            "env": {k: v for k, v in os.environ.items() if k.startswith("AMGT_") and k != "AMGT_STATS"}}
+            "env": {k: v for k, v in os.environ.items()
+                    if k.startswith("AMGT_") and k not in ("AMGT_STATS", "AMGT_STATS_FILE")}}
     with open(os.path.join(a.out, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
 
@@ -627,7 +808,7 @@ def main(argv=None):
     stats_modes = [m for m in modes if not MODES[m]["stock"]] if a.stats else []
     log(f"{len(cases)} case(s) x {len(modes)} mode(s) = {total} runs"
         + (f" (+ up to {len(cases) * len(stats_modes)} AMGT_STATS runs)" if stats_modes else "")
-        + f"; repeat {a.repeat}; np {a.np}; results in {a.out}")
+        + f"; repeat {a.repeat}; solves {a.solves}; np {a.np}; results in {a.out}")
     for n in notes:
         log("note: " + n)
     interrupted = False

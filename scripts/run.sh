@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Builds everything and runs BoomerAMG benchmarks: stock hypre with its own kernels and with
-# vendor kernels (GPU builds) next to the plugin's modes AMGT=fp64, mixed and auto, a table
-# side by side with speedups against the faster stock configuration, results in
-# build/results/<timestamp>/ (runs.jsonl, runs.csv, stats.jsonl, summary.txt, figures/).
+# Builds everything and runs BoomerAMG benchmarks: stock hypre with its own kernels, with
+# vendor kernels, and in hypre's default configuration (GPU builds: no device pool, cuSPARSE)
+# next to the plugin's modes AMGT=fp64, mixed and auto, a table side by side with speedups
+# against the fastest stock configuration and against hypre's default configuration, warm
+# medians and the cold first run, results in build/results/<timestamp>/ (runs.jsonl,
+# runs.csv, stats.jsonl, summary.txt, figures/).
 #
 #   ./scripts/run.sh                      quick run (< 2 min): the default problem, every mode
 #   ./scripts/run.sh --problem laplace7 --n 64 --modes stock,fp64,mixed --repeat 5 --np 2
 #   ./scripts/run.sh --matrix ../shared/datasets/matrices/fv1.mtx.gz --solver pcg
 #   ./scripts/run.sh --suite [--set paper,shared,generated] [--rows 1e5,1e6] [--only REGEX]
 #   ./scripts/run.sh --cases FILE         one case per line: label<TAB>amgt-solve arguments
+#   ./scripts/run.sh --cases bench/cases_1m.tsv --modes stock,stock-default,fp64,auto --solves 10
 #
 # Options of run.sh (everything else goes to bin/amgt-solve, for every run):
-#   --modes LIST     stock,vendor,fp64,mixed,auto (default: all; 'off' = stock; vendor is
-#                    dropped in CPU builds, where hypre's vendor switches do nothing)
-#   --repeat K       one warm-up, then K timed runs, medians (default 3; 0: one run, no warm-up)
+#   --modes LIST     stock,vendor,stock-default,fp64,mixed,auto (the default); also mixed-h,
+#                    auto-h. stock: hypre's own kernels with its device pool (the headline's
+#                    reference); vendor: cuSPARSE kernels; stock-default: hypre's default
+#                    configuration, no pool and cuSPARSE (--pool 0 --vendor-spgemm 1
+#                    --vendor-spmv 1). vendor and stock-default are dropped in CPU builds,
+#                    where those switches do nothing
+#   --repeat K       one warm-up (reported as the cold run), then K timed runs, medians
+#                    (default 3; 0: one run, no warm-up, which is then the cold one)
+#   --solves K       one setup then K solves of the same system per run (default 1): solve =
+#                    median per solve, solves = their sum, total = setup + solves
 #   --np N           MPI ranks through mpirun (default 1)
 #   --suite          every matrix scripts/matrix.py finds (the paper's 16 once fetched, the
 #                    offline datasets) plus the generated problems at --rows (default 1e6 in
@@ -39,12 +49,12 @@ plots=1
 case_given=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --modes|--repeat|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
+    --modes|--repeat|--solves|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
       [ $# -ge 2 ] || amgt_die "$1 needs a value"
       runner+=("$1" "$2")
       case "$1" in --cases) case_given=1 ;; esac
       shift 2 ;;
-    --modes=*|--repeat=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
+    --modes=*|--repeat=*|--solves=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
       runner+=("$1")
       case "$1" in --cases=*) case_given=1 ;; esac
       shift ;;

@@ -21,6 +21,14 @@ bool gpu_build() {
 
 const char* device_name() { return gpu_build() ? "gpu" : "cpu"; }
 
+bool device_pool_build() {
+#if defined(HYPRE_USING_CUDA) && defined(HYPRE_USING_DEVICE_POOL)
+  return true;
+#else
+  return false;
+#endif
+}
+
 int bind_device(MPI_Comm comm) {
   int rank = 0;
   int size = 1;

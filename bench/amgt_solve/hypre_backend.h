@@ -22,6 +22,9 @@ int bind_device(MPI_Comm comm);
 // GPU build (no effect on CPU builds).
 void configure_library(int vendor_spgemm, int vendor_spmv);
 
+// True when hypre was built with its device memory pool (HYPRE_USING_DEVICE_POOL, CUDA).
+bool device_pool_build();
+
 // Per-solver product path; see the comment in the implementation.
 void configure_products(HYPRE_Solver amg);
 // Human-readable list of the calls configure_products makes.

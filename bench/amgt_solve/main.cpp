@@ -7,8 +7,8 @@
 //      once, and end the run with status 1 (no MPI_Abort).
 //   3. Bind a GPU (GPU builds), HYPRE_Initialize, configure hypre's memory/execution/vendor
 //      switches, build the IJ matrix (b = 1, x0 = 0).
-//   4. One untimed warm-up (unless --repeat 0), then the timed runs: fresh solver, x = 0,
-//      setup and solve timed separately.
+//   4. One warm-up run (unless --repeat 0; its times are reported as the cold ones), then
+//      the timed runs: fresh solver, one setup, then --solves solves from x = 0, each timed.
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
@@ -238,6 +238,15 @@ int drive(int argc, char** argv) {
   // ---- hypre ----------------------------------------------------------------------------
   backend::bind_device(comm);  // before HYPRE_Initialize
   HYPRE_Initialize();
+  // --pool 0: hypre as built without its device pool (HYPRE_ENABLE_DEVICE_POOL off, hypre's
+  // default), from the same library. max_cached_bytes = 0: no released block is kept, every
+  // allocation is a cudaMalloc and every release a cudaFree. max_bin = 0: every request lies
+  // above the largest bin, so it is allocated at its exact size, as cudaMalloc is called
+  // without the pool; with max_bin unlimited ((8, 1, -1, 0)) the pool would still round
+  // each request up to the next power of 8 bytes (a 1.7 GB array would take 8.6 GB) and
+  // cudaMalloc that. Public API, in every build (a no-op without CUDA or without the pool);
+  // effective only before the first device allocation, hence right after HYPRE_Initialize.
+  if (o.pool == 0) HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0);
   backend::configure_library(o.vendor_spgemm, o.vendor_spmv);
 
   Report rep;
@@ -252,6 +261,8 @@ int drive(int argc, char** argv) {
   rep.products = backend::products_description();
   rep.module_rap2 = backend::sets_module_rap2();
   rep.keep_transpose = backend::sets_keep_transpose();
+  rep.device_pool_built = backend::device_pool_build();
+  rep.device_pool = rep.device_pool_built && o.pool != 0;
   rep.options = o;
   rep.empty_rows = input.empty_rows;
 
@@ -262,10 +273,20 @@ int drive(int argc, char** argv) {
     rep.rows = system.global_rows();
     rep.nnz = system.global_nnz();
 
+    // The first run of the process, warm-up or not, is the cold one.
+    auto record_cold = [&rep](const RunResult& r) {
+      rep.cold_setup_s = r.setup_s;
+      rep.cold_solve_s = r.solve_s.front();
+      double sum = r.setup_s;
+      for (double t : r.solve_s) sum += t;
+      rep.cold_total_s = sum;
+    };
     if (o.repeat >= 1) {
-      const RunResult w = run_once(system, o, comm, false);  // warm-up: only errors count
+      // warm-up: its errors count, and its times are reported as the cold ones only
+      const RunResult w = run_once(system, o, comm, false);
       if (o.memory_report) report_memory(rank, 0);
       rep.warmup = true;
+      record_cold(w);
       rep.hypre_error |= w.hypre_error;
       rep.hypre_setup_error |= w.setup_error;
       rep.hypre_solve_error |= w.solve_error;
@@ -275,9 +296,14 @@ int drive(int argc, char** argv) {
       const bool last = i == runs - 1;
       RunResult r = run_once(system, o, comm, last);
       if (o.memory_report) report_memory(rank, i + 1);
+      if (i == 0 && !rep.warmup) record_cold(r);
       rep.setup_all.push_back(r.setup_s);
-      rep.solve_all.push_back(r.solve_s);
-      rep.iterations_all.push_back(r.iterations);
+      double solves_total = 0.0;
+      for (double t : r.solve_s) solves_total += t;
+      rep.solve_all.insert(rep.solve_all.end(), r.solve_s.begin(), r.solve_s.end());
+      rep.solves_total_all.push_back(solves_total);
+      rep.iterations_all.insert(rep.iterations_all.end(), r.solve_iterations.begin(),
+                                r.solve_iterations.end());
       rep.hypre_error |= r.hypre_error;
       rep.hypre_setup_error |= r.setup_error;
       rep.hypre_solve_error |= r.solve_error;

@@ -187,9 +187,17 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string& opt, const std::string& v) {
          o.vendor_spmv = parse_int(opt, v, 0, 1);
        }},
+      {"--pool", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.pool = parse_int(opt, v, 0, 1);
+       }},
       {"--repeat", true,
        [](Options& o, const std::string& opt, const std::string& v) {
          o.repeat = parse_int(opt, v, 0, 100000);
+       }},
+      {"--solves", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.solves = parse_int(opt, v, 1, 100000);
        }},
       {"--json", false,
        [](Options& o, const std::string&, const std::string&) { o.json = true; }},
@@ -308,11 +316,22 @@ BoomerAMG (defaults = benchmark protocol):
 GPU builds (accepted and reported, without effect, on CPU builds):
   --vendor-spgemm 0|1   HYPRE_SetSpGemmUseVendor                                 [0]
   --vendor-spmv 0|1     HYPRE_SetSpMVUseVendor                                   [0]
+  --pool 0|1            hypre's device memory pool (builds with it, the default
+                        build): 1 keeps it as built; 0 calls
+                        HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) right after
+                        HYPRE_Initialize: nothing cached, every allocation a
+                        cudaMalloc of the exact size and every release a cudaFree,
+                        as in a hypre built without the pool                     [1]
 
 Timing and output:
-  --repeat K            one untimed warm-up, then K timed setup+solve runs (fresh
-                        solver, x = 0 each); medians of the max over ranks.
-                        0: a single timed run without warm-up                    [1]
+  --repeat K            one warm-up run (timed apart: cold_* in the JSON), then K
+                        timed runs (fresh solver each); medians of the max over
+                        ranks. 0: a single timed run without warm-up             [1]
+  --solves S            solves per setup: each run is one setup, then S solves
+                        with the same matrix and b, x = 0 before each (a time-
+                        stepping code with a fixed matrix); solve time = median
+                        per solve, solves total = their sum, total = setup +
+                        solves total                                             [1]
   --json                end stdout with one line of JSON holding the results
   --true-residual       also compute ||b - A x|| / ||b|| after the last run (one
                         extra SpMV, outside the timings)

@@ -16,12 +16,13 @@ double median(std::vector<double> v) {
 }
 
 std::vector<double> Report::total_all() const {
-  std::vector<double> t(setup_all.size());
-  for (std::size_t i = 0; i < t.size(); ++i) t[i] = setup_all[i] + solve_all[i];
+  std::vector<double> t(std::min(setup_all.size(), solves_total_all.size()));
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = setup_all[i] + solves_total_all[i];
   return t;
 }
 double Report::setup_median() const { return median(setup_all); }
 double Report::solve_median() const { return median(solve_all); }
+double Report::solves_total_median() const { return median(solves_total_all); }
 double Report::total_median() const { return median(total_all()); }
 
 double Report::operator_complexity() const {
@@ -84,9 +85,9 @@ class JsonWriter {
     k(key);
     num(v, format);
   }
-  void opt_number(const char* key, const std::optional<double>& v) {
+  void opt_number(const char* key, const std::optional<double>& v, const char* format = "%.17g") {
     k(key);
-    if (v) num(*v, "%.17g"); else out_ += "null";
+    if (v) num(*v, format); else out_ += "null";
   }
   void numbers(const char* key, const std::vector<double>& v, const char* format = nullptr) {
     k(key);
@@ -166,6 +167,14 @@ std::string list(const std::vector<double>& v) {
   return s;
 }
 
+std::string pool_description(const Report& r) {
+  const int pool = r.options.pool;
+  if (r.device != "gpu") return std::to_string(pool) + " (no effect on a CPU build)";
+  if (!r.device_pool_built) return std::to_string(pool) + " (none: hypre built without its device pool)";
+  if (pool == 0) return "off: HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0), exact sizes, nothing cached (--pool 0)";
+  return "hypre's device pool, as built (--pool 1)";
+}
+
 }  // namespace
 
 void print_summary(std::FILE* out, const Report& r) {
@@ -188,6 +197,7 @@ void print_summary(std::FILE* out, const Report& r) {
                r.levels_schedule ? r.levels_schedule->c_str() : "(unset)");
   std::fprintf(out, "  vendor        spgemm %d, spmv %d%s\n", o.vendor_spgemm, o.vendor_spmv,
                r.device == "gpu" ? "" : " (no effect on a CPU build)");
+  std::fprintf(out, "  device pool   %s\n", pool_description(r).c_str());
   std::fprintf(out, "  products      %s\n", r.products.c_str());
   if (o.solver == cli::SolverKind::Pcg) {
     std::fprintf(out,
@@ -223,10 +233,24 @@ void print_summary(std::FILE* out, const Report& r) {
     std::fprintf(out, "  hypre error   setup %d, solve %d\n", r.hypre_setup_error,
                  r.hypre_solve_error);
   }
-  std::fprintf(out, "  time [s]      setup %.6f, solve %.6f, total %.6f  (median of %zu run%s%s; "
-               "max over ranks)\n",
-               r.setup_median(), r.solve_median(), r.total_median(), r.setup_all.size(),
-               r.setup_all.size() == 1 ? "" : "s", r.warmup ? " after 1 warm-up" : ", no warm-up");
+  const int solves = o.solves >= 1 ? o.solves : 1;
+  if (solves == 1) {
+    std::fprintf(out, "  time [s]      setup %.6f, solve %.6f, total %.6f  (median of %zu run%s%s; "
+                 "max over ranks)\n",
+                 r.setup_median(), r.solve_median(), r.total_median(), r.setup_all.size(),
+                 r.setup_all.size() == 1 ? "" : "s", r.warmup ? " after 1 warm-up" : ", no warm-up");
+  } else {
+    std::fprintf(out, "  time [s]      setup %.6f, solve %.6f per solve, solves %.6f (%d per setup), "
+                 "total %.6f  (medians of %zu run%s%s; max over ranks)\n",
+                 r.setup_median(), r.solve_median(), r.solves_total_median(), solves, r.total_median(),
+                 r.setup_all.size(), r.setup_all.size() == 1 ? "" : "s",
+                 r.warmup ? " after 1 warm-up" : ", no warm-up");
+  }
+  if (r.cold_setup_s && r.cold_solve_s) {
+    std::fprintf(out, "  cold [s]      setup %.6f, solve %.6f (first of the process; %s)\n",
+                 *r.cold_setup_s, *r.cold_solve_s,
+                 r.warmup ? "the warm-up run" : "the timed run");
+  }
   std::fprintf(out, "  setup all     %s\n", list(r.setup_all).c_str());
   std::fprintf(out, "  solve all     %s\n", list(r.solve_all).c_str());
 }
@@ -245,6 +269,8 @@ std::string to_json(const Report& r) {
   j.str("device", r.device);
   j.integer("vendor_spgemm", o.vendor_spgemm);
   j.integer("vendor_spmv", o.vendor_spmv);
+  j.integer("pool", o.pool);
+  j.boolean("device_pool", r.device_pool);
   j.integer("rows", r.rows);
   j.integer("nnz", r.nnz);
   j.integer("empty_rows", r.empty_rows);
@@ -256,11 +282,17 @@ std::string to_json(const Report& r) {
   j.number("setup_s", r.setup_median(), "%.9g");
   j.number("solve_s", r.solve_median(), "%.9g");
   j.number("total_s", r.total_median(), "%.9g");
+  j.number("solves_total_s", r.solves_total_median(), "%.9g");
+  j.opt_number("cold_setup_s", r.cold_setup_s, "%.9g");
+  j.opt_number("cold_solve_s", r.cold_solve_s, "%.9g");
+  j.opt_number("cold_total_s", r.cold_total_s, "%.9g");
   j.numbers("setup_all", r.setup_all, "%.9g");
   j.numbers("solve_all", r.solve_all, "%.9g");
+  j.numbers("solves_total_all", r.solves_total_all, "%.9g");
   j.numbers("total_all", r.total_all(), "%.9g");
   j.integers("iterations_all", r.iterations_all);
   j.integer("repeat", o.repeat);
+  j.integer("solves", o.solves);
   j.boolean("warmup", r.warmup);
   j.integers("level_rows", r.level_rows);
   j.integers("level_nnz", r.level_nnz);

@@ -24,6 +24,8 @@ struct Report {
   std::string products;  // backend::products_description()
   bool module_rap2 = false;
   bool keep_transpose = false;
+  bool device_pool_built = false;  // hypre built with its device pool (CUDA)
+  bool device_pool = false;        // the pool caches in this run (built with it, --pool 1)
   cli::Options options;
 
   // The system.
@@ -41,15 +43,23 @@ struct Report {
   int hypre_setup_error = 0;  // hypre error flags (HYPRE_ERROR_CONV excluded), any run
   int hypre_solve_error = 0;
   bool warmup = false;
-  std::vector<double> setup_all;
-  std::vector<double> solve_all;
-  std::vector<int> iterations_all;
+  // Timed runs: one setup, then options.solves solves each.
+  std::vector<double> setup_all;         // per run
+  std::vector<double> solve_all;         // every solve, run after run
+  std::vector<double> solves_total_all;  // per run: the sum of its solves
+  std::vector<int> iterations_all;       // every solve, run after run
+  // The first run of the process (the warm-up; with --repeat 0 the timed run): the first
+  // setup pays one-time costs (CUDA's lazy module loading, the first allocations).
+  std::optional<double> cold_setup_s;
+  std::optional<double> cold_solve_s;  // its first solve
+  std::optional<double> cold_total_s;  // its setup + all its solves
   std::vector<std::int64_t> level_rows;
   std::vector<std::int64_t> level_nnz;
 
-  std::vector<double> total_all() const;
+  std::vector<double> total_all() const;  // per run: setup + solves total
   double setup_median() const;
-  double solve_median() const;
+  double solve_median() const;         // per solve
+  double solves_total_median() const;  // per run
   double total_median() const;
   double operator_complexity() const;  // sum of level nnz / nnz of level 0
 };

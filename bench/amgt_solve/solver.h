@@ -50,10 +50,11 @@ class LinearSystem {
 };
 
 struct RunResult {
-  double setup_s = 0.0;  // max over ranks
-  double solve_s = 0.0;  // max over ranks
-  int iterations = 0;
-  double rel_residual = 0.0;  // as reported by the solver
+  double setup_s = 0.0;               // max over ranks
+  std::vector<double> solve_s;        // each solve of the run, max over ranks
+  std::vector<int> solve_iterations;  // each solve of the run
+  int iterations = 0;                 // the last solve's
+  double rel_residual = 0.0;          // the last solve's, as reported by the solver
   int levels = 0;
   int hypre_error = 0;        // hypre error flags other than HYPRE_ERROR_CONV, OR over ranks
   int setup_error = 0;        // the part raised by the setup
@@ -63,8 +64,9 @@ struct RunResult {
   std::vector<std::int64_t> level_nnz;
 };
 
-// Resets x = 0, creates a fresh solver, times setup and solve (device sync + barrier before
-// each clock read), reads the results, destroys the solver.
+// Creates a fresh solver, times its setup, then options.solves solves of the same system,
+// each from x = 0 (reset outside the timings), separately (device sync + barrier before each
+// clock read); reads the results, destroys the solver.
 RunResult run_once(const LinearSystem& system, const cli::Options& options, MPI_Comm comm,
                    bool collect_levels);
 

@@ -40,12 +40,12 @@ inline amgt_csr host_view(const CsrMatrix& a)
 inline void* host_alloc(size_t bytes, int) { return std::malloc(bytes); }
 inline void  host_release(void* p, int) { std::free(p); }
 
-// The AMGT_STATS table as amgt_glue_print_stats prints it.
+// The AMGT_STATS table as amgt_glue_print_stats prints it (to stderr without AMGT_STATS_FILE).
 inline std::string stats_table()
 {
-   ::testing::internal::CaptureStdout();
+   ::testing::internal::CaptureStderr();
    amgt_glue_print_stats(0, 1);
-   return ::testing::internal::GetCapturedStdout();
+   return ::testing::internal::GetCapturedStderr();
 }
 
 // A fresh setup epoch with the host allocator; the test's matvecs run inside a V-cycle (the

@@ -97,6 +97,35 @@ TEST_F(GlueAuto, RectangularOverflowFallsBackToFp32)
    amgt_glue_matrix_release(s);
 }
 
+TEST_F(GlueAuto, Fp32FloorSaysFloorWhereFp16WouldHold)
+{
+   // level 1 under the default floor d,s,h: fp32. Its A holds 2 and -1, which fp16 would
+   // hold: fp32 is the floor's doing ("floor"). Its P holds 1e6 and is not square (no
+   // scaling): fp16 would not hold it, fp32 is what its values need ("in-range").
+   CsrMatrix a = tridiag(30, 2.0, -1.0);
+   amgt_csr  va = view(a);
+   void*     sa = nullptr;
+   amgt_glue_matrix_tag(&sa, 1, AMGT_ROLE_A);
+   std::vector<double> x(30, 1.0), y(30, 0.0);
+   ASSERT_EQ(amgt_glue_spmv(&sa, &va, 1.0, x.data(), 0.0, y.data()), 1);
+   CsrMatrix p;
+   p.nrows   = 3;
+   p.ncols   = 2;
+   p.row_ptr = {0, 1, 3, 4};
+   p.col     = {0, 0, 1, 1};
+   p.val     = {1e6, 5e5, 5e5, 1e6};
+   amgt_csr vp = view(p);
+   void*    sp = nullptr;
+   amgt_glue_matrix_tag(&sp, 1, AMGT_ROLE_P);
+   std::vector<double> xp(2, 1.0), yp(3, 0.0);
+   ASSERT_EQ(amgt_glue_spmv(&sp, &vp, 1.0, xp.data(), 0.0, yp.data()), 1);
+   const std::string t = stats_table();
+   EXPECT_NE(t.find("AMGT: why level 1: A:fp32/floor P:fp32/in-range"), std::string::npos) << t;
+   EXPECT_EQ(t.find("A:fp32/in-range"), std::string::npos) << t;
+   amgt_glue_matrix_release(sa);
+   amgt_glue_matrix_release(sp);
+}
+
 TEST_F(GlueAuto, NearSingularLevelRunsInFp64)
 {
    // every row sums to zero: the constant vector is annihilated, |1'A1| / 1'|A|1 = 0

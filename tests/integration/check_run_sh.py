@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """ctest run_sh_tiny: scripts/run.sh end to end on tiny cases with one repeat, on an existing
 build (--no-build): a converging case, one stopped before convergence, one unreadable matrix
-file; then an MPI run (np 2) when the build has MPI. Checks that runs.jsonl, runs.csv,
-stats.jsonl, summary.txt/json exist and agree with each other and with the definitions.
+file; then an MPI run (np 2, two solves per setup) when the build has MPI. Checks that
+runs.jsonl, runs.csv, stats.jsonl (the AMGT_STATS tables, read from their AMGT_STATS_FILE),
+summary.txt/json exist and agree with each other and with the definitions: speedups against
+stock best, against stock-default (GPU builds), cold ratios, total = setup + solves.
 
   check_run_sh.py SOURCE_DIR BUILD_DIR WORK_DIR
 """
@@ -60,7 +62,10 @@ def num(s):
     return None if s in ("", None) else float(s)
 
 
-def consistent(out, expect_cases, modes, gpu=False):
+STOCK = ("stock", "vendor", "stock-default")
+
+
+def consistent(out, expect_cases, modes, gpu=False, solves=1):
     recs, rows, stats, summary, text = load(out)
     check(len(recs) == len(expect_cases) * len(modes), f"{len(recs)} records, expected "
           f"{len(expect_cases)} x {len(modes)}")
@@ -80,15 +85,38 @@ def consistent(out, expect_cases, modes, gpu=False):
             continue
         check(res is not None, f"{key}: no driver result")
         check(res["mode"] == rec["amgt"], f"{key}: driver ran AMGT={res['mode']}")
-        for k in ("setup_s", "solve_s", "total_s", "iterations", "rows", "nnz"):
+        for k in ("setup_s", "solve_s", "solves_total_s", "total_s", "cold_setup_s", "cold_solve_s",
+                  "iterations", "rows", "nnz"):
             check(close(num(row[k]), float(res[k])), f"{key}: CSV {k}={row[k]} vs JSON {res[k]}")
-        check(close(res["setup_s"] + res["solve_s"], res["total_s"], 1e-6), f"{key}: setup+solve != total")
+        check(res["solves"] == solves and rec["solves"] == solves and row["solves"] == str(solves),
+              f"{key}: solves")
+        check(res["pool"] == (0 if rec["mode"] == "stock-default" else 1), f"{key}: --pool of the mode")
+        check(len(res["solve_all"]) == solves * len(res["setup_all"]), f"{key}: one time per solve")
+        check(close(res["setup_s"] + res["solves_total_s"], res["total_s"], 1e-6), f"{key}: setup+solves != total")
+        if solves == 1:
+            check(close(res["solve_s"], res["solves_total_s"]), f"{key}: one solve: solve = solves total")
+        check(res["cold_setup_s"] > 0 and res["cold_solve_s"] > 0, f"{key}: cold times")
         check((rec["status"] == "ok") == bool(res["converged"]), f"{key}: status vs converged")
-    # speedups: stock best / time, per phase, per case
+    # speedups: stock best / time, per phase, per case; stock-default / time; cold ratios
     for case in expect_cases:
         rs = [r for r in recs if r["case"] == case]
-        stock = [r for r in rs if r["mode"] in ("stock", "vendor") and r["status"] == "ok"]
+        stock = [r for r in rs if r["mode"] in STOCK and r["status"] == "ok"]
+        default = next((r for r in stock if r["mode"] == "stock-default"), None)
+        for ph in ("setup", "solve"):
+            best = min((r["result"][f"cold_{ph}_s"] for r in stock), default=None)
+            for r in rs:
+                want = best / r["result"][f"cold_{ph}_s"] if (best and r["status"] == "ok") else None
+                got = r[f"cold_ratio_{ph}"]
+                check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: cold_ratio_{ph}")
+                row = rows[recs.index(r)]
+                check((got is None and row[f"cold_ratio_{ph}"] == "") or close(num(row[f"cold_ratio_{ph}"]), got),
+                      f"{case}/{r['mode']}: CSV cold_ratio_{ph}")
         for ph in ("setup", "solve", "total"):
+            for r in rs:
+                d = default["result"][f"{ph}_s"] if default else None
+                want = d / r["result"][f"{ph}_s"] if (d and r["status"] == "ok") else None
+                got = r[f"speedup_default_{ph}"]
+                check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: speedup_default_{ph}")
             best = min((r["result"][f"{ph}_s"] for r in stock), default=None)
             check(close(summary["stock_best"][case][ph], best) or (best is None and summary["stock_best"][case][ph] is None),
                   f"{case}: stock best {ph}")
@@ -109,13 +137,25 @@ def consistent(out, expect_cases, modes, gpu=False):
             if g[ph] is not None:
                 check(f"{g[ph]:.3f}x" in text, f"summary.txt lacks the {mode} {ph} geomean {g[ph]:.3f}x")
     check(summary["failed_runs"] == sum(r["status"] != "ok" for r in recs), "failed_runs count")
-    check("Geometric mean speedup vs stock best" in text, "summary.txt has no geomean table")
+    if gpu:
+        check("Geometric mean speedup vs stock best" in text, "summary.txt has no geomean table")
+        check("Geometric mean speedup vs hypre's default configuration" in text,
+              "summary.txt has no table against stock-default")
+    else:
+        # CPU builds: the plugin's reference kernels; ratios, said plainly, not speedups
+        check("Geometric mean time ratio vs stock best" in text, "summary.txt has no geomean table")
+        check("not speedups of AMGT" in text and "Geometric mean speedup" not in text,
+              "CPU summary presents ratios as speedups")
+        check(summary["cpu_note"] and not summary["gpu_build"], "summary.json: CPU note")
+    check("Cold: the first setup and solve of each process" in text, "summary.txt has no cold table")
     # statistics: one per case and plugin mode whose main run read its input
-    plugin = [m for m in modes if m not in ("stock", "vendor")]
+    plugin = [m for m in modes if m not in STOCK]
     want_stats = {(c, m) for c, st in expect_cases.items() if st != "input-error" for m in plugin}
     check({(s["case"], s["mode"]) for s in stats} == want_stats, "stats.jsonl cases/modes")
     for s in stats:
         check(s["table"] and s["table"]["levels"], f"{s['case']}/{s['mode']}: no per-level table")
+        check(s["table_file"] and os.path.isfile(os.path.join(out, s["table_file"])),
+              f"{s['case']}/{s['mode']}: the AMGT_STATS_FILE table is missing")
         rec = next(r for r in recs if r["case"] == s["case"] and r["mode"] == s["mode"])
         tot = sum(l["spgemm_calls"] for l in s["table"]["levels"])
         # GPU builds: AMGT_SPGEMM=auto hands device products to hypre (README), so a plugin
@@ -124,7 +164,7 @@ def consistent(out, expect_cases, modes, gpu=False):
         check(close(rec["stats"]["spmv_ms"], sum(l["spmv_ms"] for l in s["table"]["levels"]), 1e-9),
               f"{s['case']}/{s['mode']}: SpMV ms")
     for r in recs:
-        if r["mode"] in ("stock", "vendor"):
+        if r["mode"] in STOCK:
             check(r["stats"] is None, "stock runs carry no plugin statistics")
     if os.path.isdir(os.path.join(out, "figures")):
         for f in ("fig7_breakdown.png", "fig_speedup.png"):
@@ -144,16 +184,20 @@ def main():
         f.write(f"broken\t--matrix {os.path.join(work, 'no-such-file.mtx')}\n")
     cache = open(os.path.join(build, "CMakeCache.txt")).read()
     gpu = "AMGT_WITH_CUDA:BOOL=ON" in cache
-    modes = ["stock", "vendor", "fp64", "mixed", "auto"] if gpu else ["stock", "fp64", "mixed", "auto"]
+    modes = (["stock", "vendor", "stock-default", "fp64", "mixed", "auto"] if gpu
+             else ["stock", "fp64", "mixed", "auto"])
     out = os.path.join(work, "np1")
     p = run(src, build, out, ["--cases", cases])
     if not gpu:
         check("no effect in a CPU build" in p.stdout + p.stderr, "CPU build: the vendor note is missing")
+        check("stock-default (hypre's default configuration" in p.stdout + p.stderr,
+              "CPU build: the stock-default note is missing")
     consistent(out, {"lap": "ok", "stall": "not-converged", "broken": "input-error"}, modes, gpu)
     if "AMGT_WITH_MPI:BOOL=OFF" not in cache and shutil.which("mpirun"):
         out = os.path.join(work, "np2")
-        run(src, build, out, ["--problem", "laplace7", "--n", "6", "--np", "2", "--modes", "off,fp64"])
-        recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"], gpu)
+        run(src, build, out, ["--problem", "laplace7", "--n", "6", "--np", "2", "--modes", "off,fp64",
+                              "--solves", "2"])
+        recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"], gpu, solves=2)
         check(all(r["result"]["np"] == 2 for r in recs), "np 2 runs report np 2")
     print("PASS: run.sh results consistent")
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -331,6 +332,145 @@ TEST_P(AutoVsFp64, AutoConvergesLikeFp64AndNeverNaN)
 INSTANTIATE_TEST_SUITE_P(Driver, AutoVsFp64, ::testing::ValuesIn(auto_cases()),
                          [](const auto& info) { return info.param.name; });
 
+// ---- Timing options: --solves, --pool, the cold run ----------------------------------------
+
+// The numbers of a JSON array ("key":[...]) of the final JSON line.
+std::vector<double> json_array(const std::string& output, const std::string& key)
+{
+   std::vector<double> v;
+   const size_t        at = output.rfind("\"" + key + "\":[");
+   if (at == std::string::npos)
+   {
+      ADD_FAILURE() << "no array " << key << " in:\n" << output;
+      return v;
+   }
+   std::istringstream in(output.substr(at + key.size() + 4, output.find(']', at) - at - key.size() - 4));
+   for (std::string item; std::getline(in, item, ',');) v.push_back(std::strtod(item.c_str(), nullptr));
+   return v;
+}
+
+double median_of(std::vector<double> v)
+{
+   std::sort(v.begin(), v.end());
+   const size_t m = v.size() / 2;
+   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// Times are printed with 9 significant digits ("%.9g"): sums agree to that.
+void expect_same_time(double a, double b, const std::string& what)
+{
+   EXPECT_NEAR(a, b, 2e-8 * std::max(std::fabs(a), std::fabs(b)) + 1e-12) << what;
+}
+
+TEST(Timing, SolvesPerSetupAreReportedConsistently)
+{
+   for (const char* mode : {"AMGT=off", "AMGT=fp64"})
+   {
+      SCOPED_TRACE(mode);
+      // two timed runs: their median is their mean, so total = setup + solves total holds for
+      // the medians too (not only per run)
+      DriverRun r = run(mode, "--problem laplace7 --n 12 --solves 3 --repeat 2");
+      ASSERT_FALSE(r.json.empty()) << r.output;
+      EXPECT_EQ(r.str("solves"), "3");
+      EXPECT_EQ(r.str("converged"), "true");
+      const std::vector<double> setup = json_array(r.output, "setup_all");
+      const std::vector<double> solve = json_array(r.output, "solve_all");
+      const std::vector<double> solves_total = json_array(r.output, "solves_total_all");
+      const std::vector<double> total = json_array(r.output, "total_all");
+      const std::vector<double> iters = json_array(r.output, "iterations_all");
+      ASSERT_EQ(setup.size(), 2u);
+      ASSERT_EQ(solve.size(), 6u) << "every solve of every timed run";
+      ASSERT_EQ(solves_total.size(), 2u);
+      ASSERT_EQ(total.size(), 2u);
+      ASSERT_EQ(iters.size(), 6u);
+      for (size_t i = 0; i < 2; ++i)
+      {
+         expect_same_time(solves_total[i], solve[3 * i] + solve[3 * i + 1] + solve[3 * i + 2],
+                          "run " + std::to_string(i) + ": solves total = sum of its solves");
+         expect_same_time(total[i], setup[i] + solves_total[i],
+                          "run " + std::to_string(i) + ": total = setup + solves total");
+      }
+      // the same system from the same x0: every solve does the same work
+      for (double it : iters) EXPECT_EQ(it, iters[0]) << r.output;
+      EXPECT_EQ(r.num("iterations"), iters[0]);
+      expect_same_time(r.num("solve_s"), median_of(solve), "solve_s = median per solve");
+      expect_same_time(r.num("solves_total_s"), median_of(solves_total), "solves_total_s = median of the sums");
+      expect_same_time(r.num("total_s"), r.num("setup_s") + r.num("solves_total_s"),
+                       "total = setup + solves total");
+      EXPECT_GT(r.num("solves_total_s"), r.num("solve_s"));
+      // the warm-up run is the cold one: its setup, its first solve, its setup + 3 solves
+      EXPECT_EQ(r.str("warmup"), "true");
+      EXPECT_GT(r.num("cold_setup_s"), 0.0);
+      EXPECT_GT(r.num("cold_solve_s"), 0.0);
+      EXPECT_GT(r.num("cold_total_s"), r.num("cold_setup_s") + r.num("cold_solve_s"));
+      EXPECT_NE(r.output.find("3 per setup"), std::string::npos) << r.output;
+      EXPECT_NE(r.output.find("cold [s]      setup"), std::string::npos) << r.output;
+   }
+}
+
+TEST(Timing, OneSolveAndNoWarmupKeepTheirMeaning)
+{
+   // --solves 1 (the default): the solve is the run's only one
+   DriverRun one = run("", "--problem laplace7 --n 10 --repeat 3");
+   ASSERT_FALSE(one.json.empty()) << one.output;
+   EXPECT_EQ(one.str("solves"), "1");
+   EXPECT_EQ(json_array(one.output, "solve_all").size(), 3u);
+   EXPECT_EQ(one.str("solves_total_s"), one.str("solve_s"));
+   // --repeat 0: no warm-up; the single timed run is the process's first, so the cold one
+   DriverRun single = run("", "--problem laplace7 --n 10 --repeat 0 --solves 2");
+   ASSERT_FALSE(single.json.empty()) << single.output;
+   EXPECT_EQ(single.str("warmup"), "false");
+   EXPECT_EQ(single.str("cold_setup_s"), single.str("setup_s"));
+   expect_same_time(single.num("cold_total_s"), single.num("total_s"), "cold total = the run's total");
+}
+
+TEST(Timing, PoolZeroIsAccepted)
+{
+   // hypre's default configuration: HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) right after
+   // HYPRE_Initialize (a no-op in CPU builds); the numbers do not change
+   DriverRun with    = run("", "--problem laplace7 --n 12 --solver pcg");
+   DriverRun without = run("", "--problem laplace7 --n 12 --solver pcg --pool 0 --vendor-spgemm 1 --vendor-spmv 1");
+   ASSERT_FALSE(without.json.empty()) << without.output;
+   EXPECT_EQ(with.str("pool"), "1");
+   EXPECT_EQ(without.str("pool"), "0");
+   EXPECT_EQ(without.str("device_pool"), "false") << "--pool 0 leaves nothing cached";
+   EXPECT_EQ(without.str("converged"), "true");
+   if (!AMGT_TEST_GPU_BUILD)
+   {
+      EXPECT_EQ(with.str("rel_residual"), without.str("rel_residual")) << "--pool changed the numbers";
+      EXPECT_NE(without.output.find("device pool   0 (no effect on a CPU build)"), std::string::npos)
+         << without.output;
+   }
+   else
+   {
+      EXPECT_NEAR(with.num("iterations"), without.num("iterations"),
+                  std::max(1.0, std::ceil(0.03 * with.num("iterations"))));
+   }
+}
+
+TEST(Timing, BadValuesAreRefusedClearly)
+{
+   // bad arguments: one message naming the option and the accepted values, no JSON, exit
+   // status 1 (the driver's status for bad arguments; 2 is hypre's errors)
+   struct Bad
+   {
+      std::string args, message;
+   };
+   for (const Bad& b : {Bad{"--solves 0", "option --solves must be in 1..100000, got '0'"},
+                        Bad{"--solves -2", "option --solves must be in 1..100000, got '-2'"},
+                        Bad{"--solves three", "option --solves expects an integer, got 'three'"},
+                        Bad{"--solves 1.5", "option --solves expects an integer, got '1.5'"},
+                        Bad{"--pool 2", "option --pool must be in 0..1, got '2'"},
+                        Bad{"--pool=off", "option --pool expects an integer, got 'off'"}})
+   {
+      SCOPED_TRACE(b.args);
+      DriverRun r = run("", "--problem laplace7 --n 8 " + b.args, 0, /*expect_success=*/false);
+      EXPECT_EQ(r.exit_code, 1) << r.output;
+      EXPECT_TRUE(r.json.empty()) << r.output;
+      EXPECT_NE(r.output.find("amgt-solve: error: " + b.message), std::string::npos) << r.output;
+   }
+}
+
 TEST(Selection, OffAndUnsetAndInvalidAreStockBitForBit)
 {
    const std::string args  = "--problem laplace7 --n 12";
@@ -376,6 +516,36 @@ TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
       }
    }
    EXPECT_GE(rows_seen, levels - 1) << r.output;
+}
+
+TEST(Selection, StatsGoToStderrOrTheirFileAndNotWhenOff)
+{
+   // AMGT=off with AMGT_STATS=1: one line saying the plugin was off, no table
+   amgt::test::SolveRun off = amgt::test::run_solve("off", {"--problem", "laplace7", "--n", "10"}, 0,
+                                                     {{"AMGT_STATS", "1"}});
+   EXPECT_EQ(off.proc.exit_code, 0) << off.proc.describe();
+   EXPECT_NE(off.proc.err.find("AMGT statistics: none, the plugin was off"), std::string::npos)
+      << off.proc.err;
+   EXPECT_EQ((off.proc.out + off.proc.err).find(" level "), std::string::npos) << "a table header";
+   // the plugin on: the table on stderr, the application's stdout without it
+   amgt::test::SolveRun on = amgt::test::run_solve("fp64", {"--problem", "laplace7", "--n", "10"}, 0,
+                                                    {{"AMGT_STATS", "1"}});
+   EXPECT_NE(on.proc.err.find("AMGT statistics (rank 0 of 1): mode fp64"), std::string::npos) << on.proc.err;
+   EXPECT_EQ(on.proc.out.find("AMGT statistics"), std::string::npos) << on.proc.out;
+   EXPECT_TRUE(on.converged());
+   // AMGT_STATS_FILE alone: the table in the file, nowhere else
+   const fs::path file = fs::temp_directory_path() / ("amgt_stats_" + std::to_string(getpid()) + ".txt");
+   fs::remove(file);
+   amgt::test::SolveRun f = amgt::test::run_solve("fp64", {"--problem", "laplace7", "--n", "10"}, 0,
+                                                   {{"AMGT_STATS_FILE", file.string()}});
+   EXPECT_EQ(f.proc.exit_code, 0) << f.proc.describe();
+   EXPECT_EQ((f.proc.out + f.proc.err).find("AMGT statistics"), std::string::npos) << f.proc.out << f.proc.err;
+   ASSERT_TRUE(fs::exists(file));
+   std::ifstream     in(file);
+   std::stringstream text;
+   text << in.rdbuf();
+   EXPECT_EQ(text.str().rfind("AMGT statistics (rank 0 of 1): mode fp64", 0), 0u) << text.str();
+   fs::remove(file);
 }
 
 TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)

@@ -193,7 +193,7 @@ struct StatsRow
    long        spmv   = 0;
 };
 
-// level -> row, from one rank's own stdout (mpirun --output-filename keeps ranks apart).
+// level -> row, from one rank's own stderr (mpirun --output-filename keeps ranks apart).
 std::map<int, StatsRow> stats_table(const std::string& out)
 {
    std::map<int, StatsRow> rows;
@@ -221,6 +221,7 @@ struct RankRun
 {
    SolveRun                 run;
    std::vector<std::string> rank_out; // each rank's stdout
+   std::vector<std::string> rank_err; // each rank's stderr (where AMGT_STATS writes its table)
    std::map<std::string, std::string> json; // rank 0's final JSON line
 };
 
@@ -246,7 +247,10 @@ RankRun run_ranks(const std::string& mode, int np, const std::vector<std::string
    spec.timeout_s = 300;
    r.run.proc     = amgt::test::run_process(spec);
    for (int rank = 0; rank < np; ++rank)
+   {
       r.rank_out.push_back(slurp(dir / "1" / ("rank." + std::to_string(rank)) / "stdout"));
+      r.rank_err.push_back(slurp(dir / "1" / ("rank." + std::to_string(rank)) / "stderr"));
+   }
    const std::string& out0 = r.rank_out[0];
    const size_t       nl   = out0.rfind("\n{");
    if (nl != std::string::npos) r.json = amgt::test::json_scalars(out0.substr(nl + 1));
@@ -293,18 +297,21 @@ TEST_P(RankCounts, OneTwoFourAgree)
       for (const auto& [np, r] : runs)
          for (const std::string& out : r.rank_out)
             EXPECT_EQ(out.find("AMGT statistics"), std::string::npos) << "stock mode printed statistics";
+      for (const auto& [np, r] : runs)
+         for (const std::string& out : r.rank_err)
+            EXPECT_EQ(out.find("AMGT statistics"), std::string::npos) << "stock mode printed statistics";
       return;
    }
 
-   const auto   one        = stats_table(runs[1].rank_out[0]);
+   const auto   one        = stats_table(runs[1].rank_err[0]);
    const double per_iter_1 = one.count(0) ? one.at(0).spmv / iters(1) : 0.0;
-   ASSERT_GT(per_iter_1, 0) << runs[1].rank_out[0];
+   ASSERT_GT(per_iter_1, 0) << runs[1].rank_err[0];
    for (int np : {2, 4})
    {
       for (int rank = 0; rank < np; ++rank)
       {
          SCOPED_TRACE("np " + std::to_string(np) + " rank " + std::to_string(rank));
-         const std::string& out = runs[np].rank_out[rank];
+         const std::string& out = runs[np].rank_err[rank];
          ASSERT_NE(out.find("AMGT statistics (rank " + std::to_string(rank) + " of " + std::to_string(np) + ")"),
                    std::string::npos)
              << out;

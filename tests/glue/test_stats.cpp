@@ -1,0 +1,113 @@
+// The AMGT_STATS table as a pure function of the counters (hypre_glue/stats.h): no row for a
+// level the plugin never worked on, one line instead of an empty table when the plugin was
+// off or did nothing, and rows in the layout scripts/bench_runner.py parses.
+#include "stats.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using amgt::Config;
+using amgt::Mode;
+using amgt::Precision;
+using amgt::glue::LevelShape;
+using amgt::glue::Stats;
+
+Config config(Mode mode)
+{
+   Config c;
+   c.mode     = mode;
+   c.schedule = {Precision::fp64, Precision::fp32, Precision::fp16};
+   c.stats    = true;
+   return c;
+}
+
+// The level numbers of the table's rows ("other" = -1), by the row pattern of
+// scripts/bench_runner.py (STATS_ROW).
+std::vector<int> row_levels(const std::string& table)
+{
+   static const std::regex row(
+      R"(^\s*(-?\d+|other)\s+\S+\s+\S+\s+\S+\s+\S+\s+(fp64|fp32|fp16)\s+\d+\s+\d+\s+[\d.eE+-]+\s+\d+\s+[\d.eE+-]+\s+\d+\s+\S+\s*$)");
+   std::vector<int>   levels;
+   std::istringstream in(table);
+   for (std::string line; std::getline(in, line);)
+   {
+      std::smatch m;
+      if (std::regex_match(line, m, row)) levels.push_back(m[1] == "other" ? -1 : std::stoi(m[1]));
+   }
+   return levels;
+}
+
+LevelShape shape(int64_t rows, int64_t nnz)
+{
+   LevelShape s;
+   s.known = true;
+   s.rows  = rows;
+   s.nnz   = nnz;
+   s.tiles = nnz / 4;
+   s.fill  = 4.0;
+   return s;
+}
+
+TEST(StatsTable, NoRowForALevelThePluginNeverTouched)
+{
+   Stats s;
+   // levels 0..2 converted and multiplied
+   for (int l = 0; l < 3; ++l)
+   {
+      s.level_matrix(l, shape(1000 >> l, 7000 >> l));
+      s.conversion(l);
+      s.spgemm(l, 1e-3, "cpu-ref", Precision::fp64);
+      s.spmv(l, 1e-4, "cpu-ref", Precision::fp64);
+   }
+   // the coarsest level: tagged but never converted (no shape), and a setup-work record of
+   // zero time -- neither is work of the plugin's
+   s.level_matrix(3, LevelShape{});
+   s.prepare(4, 0.0, 0.0, 0.0);
+   const std::string t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_EQ(row_levels(t), (std::vector<int>{0, 1, 2})) << t;
+   EXPECT_NE(t.find("AMGT statistics (rank 0 of 1): mode fp64\n"), std::string::npos) << t;
+}
+
+TEST(StatsTable, ALevelWithOnlyAFallbackOrAChoiceKeepsItsRow)
+{
+   Stats s;
+   s.fallback(5, "transposed");    // the plugin declined a call of level 5: that is news
+   s.fallback(-1, "multivector");  // untagged: the "other" row
+   amgt::PrecisionChoice c;
+   c.precision = Precision::fp32;
+   c.reason    = "floor";
+   s.spmv_choice(6, AMGT_ROLE_A, c);
+   const std::string t = s.format(config(Mode::automatic), 0, 1);
+   EXPECT_EQ(row_levels(t), (std::vector<int>{-1, 5, 6})) << t;
+   EXPECT_NE(t.find("transposed=1"), std::string::npos) << t;
+   EXPECT_NE(t.find("AMGT: why level 6: A:fp32/floor"), std::string::npos) << t;
+}
+
+TEST(StatsTable, PluginOffPrintsOneLineAndNoTable)
+{
+   Stats s;
+   const std::string t = s.format(config(Mode::off), 0, 1);
+   EXPECT_NE(t.find("the plugin was off"), std::string::npos) << t;
+   EXPECT_EQ(t.find("level"), std::string::npos) << "a table header with the plugin off:\n" << t;
+   EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1) << t;
+   // once per job, not once per rank (AMGT_STATS=all)
+   EXPECT_EQ(s.format(config(Mode::off), 1, 2), "");
+}
+
+TEST(StatsTable, PluginOnWithoutCallsPrintsOneLine)
+{
+   Stats s;
+   s.level_matrix(0, LevelShape{});
+   const std::string t = s.format(config(Mode::mixed), 1, 2);
+   EXPECT_EQ(t, "AMGT statistics (rank 1 of 2): mode mixed, no plugin call on this rank\n");
+   EXPECT_TRUE(row_levels(t).empty());
+}
+
+} // namespace

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""scripts/bench_runner.py's pure parts, without a build: the AMGT_STATS table parser (on the
+table as the library writes it to its AMGT_STATS_FILE, to stderr among other messages, and on
+the one-line answers that are no table), the modes of GPU and CPU builds, the speedups against
+stock best and against stock-default and the cold ratios of a summary, the CPU summary's
+wording, and the case files in bench/.
+
+  python3 tests/scripts/test_bench_runner_py.py [-v]
+"""
+import argparse
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench_runner  # noqa: E402
+import matrix  # noqa: E402
+
+# As hypre_glue/stats.cpp formats it (AMGT=auto, d,s,h, laplace7 n=20, CPU build).
+TABLE = """AMGT statistics (rank 0 of 1): mode auto, schedule d,s,h
+ level       rows          nnz      tiles   fill  prec  conv   spgemm   spgemm_ms     spmv     spmv_ms fallbacks  path
+     0       8000        53600      12800   4.19  fp64     4        2      78.854      181      95.839         0  cpu-ref
+     1       2619        65757      25763   2.55  fp32     4        2      31.798      120      74.256         0  cpu-ref
+     2        388        18790       4117   4.56  fp16     7        2       6.976      120      16.194         0  cpu-ref
+ other          -            -          -      -  fp64     0        0       0.000        0       0.000         2  -
+AMGT: why level 0: A:fp64/floor P:fp64/floor R:fp64/floor x:fp64
+AMGT: why level 1: A:fp32/floor P:fp32/floor R:fp32/floor x:fp32
+AMGT fallbacks to stock hypre by reason: multivector=2
+AMGT: auto level 1 A 2619x2619: max|a| 7.21 -> fp32 (floor)
+"""
+
+
+class ParseStats(unittest.TestCase):
+    def check_table(self, t):
+        self.assertIsNotNone(t)
+        self.assertEqual((t["rank"], t["ranks"], t["mode"], t["schedule"]), (0, 1, "auto", "d,s,h"))
+        self.assertEqual([l["level"] for l in t["levels"]], [0, 1, 2, -1])
+        l1 = t["levels"][1]
+        self.assertEqual((l1["rows"], l1["nnz"], l1["prec"], l1["spgemm_calls"], l1["spmv_calls"]),
+                         (2619, 65757, "fp32", 2, 120))
+        self.assertAlmostEqual(l1["spmv_ms"], 74.256)
+        self.assertIsNone(t["levels"][3]["rows"])
+        self.assertEqual(t["fallback_reasons"], {"multivector": 2})
+        self.assertIn("why level 1: A:fp32/floor P:fp32/floor R:fp32/floor x:fp32", t["notes"])
+
+    def test_the_file_as_written(self):
+        self.check_table(bench_runner.parse_stats(TABLE))
+
+    def test_stderr_with_other_messages_around_it(self):
+        err = ("amgt-solve: warning: 3 of 8000 rows are empty; AMG may fail on them\n"
+               "AMGT: AMGT_LEVELS has no effect without AMGT=mixed or AMGT=auto (AMGT is off)\n"
+               + TABLE + "amgt-solve: warning: not converged\n")
+        self.check_table(bench_runner.parse_stats(err))
+
+    def test_no_table_when_the_plugin_was_off_or_idle(self):
+        self.assertIsNone(bench_runner.parse_stats(
+            "AMGT statistics: none, the plugin was off (AMGT unset, off or not valid): stock hypre ran everything\n"))
+        self.assertIsNone(bench_runner.parse_stats(
+            "AMGT statistics (rank 0 of 1): mode fp64, no plugin call on this rank\n"))
+
+
+class Modes(unittest.TestCase):
+    def test_gpu_build_runs_every_stock_configuration(self):
+        modes, notes = bench_runner.parse_modes(bench_runner.DEFAULT_MODES, True)
+        self.assertEqual(modes, ["stock", "vendor", "stock-default", "fp64", "mixed", "auto"])
+        self.assertEqual(notes, [])
+        m = bench_runner.MODES["stock-default"]
+        self.assertEqual(bench_runner.Runner.mode_args(m),
+                         ["--vendor-spgemm", "1", "--vendor-spmv", "1", "--pool", "0"])
+        self.assertEqual(bench_runner.Runner.mode_args(bench_runner.MODES["stock"])[-2:], ["--pool", "1"])
+        self.assertEqual(bench_runner.parse_modes("default,fp64", True)[0], ["stock-default", "fp64"])
+
+    def test_cpu_build_drops_the_gpu_configurations_with_a_note(self):
+        modes, notes = bench_runner.parse_modes(bench_runner.DEFAULT_MODES, False)
+        self.assertEqual(modes, ["stock", "fp64", "mixed", "auto"])
+        self.assertEqual(len(notes), 2)
+        self.assertTrue(any("stock-default" in n and "did not run" in n for n in notes))
+        self.assertEqual(bench_runner.parse_modes("stock-default,auto", False)[0], ["stock", "auto"])
+
+
+def record(case, mode, setup, solve, cold_setup, cold_solve, status="ok", solves=1):
+    m = bench_runner.MODES[mode]
+    res = {"setup_s": setup, "solve_s": solve, "solves_total_s": solve * solves,
+           "total_s": setup + solve * solves, "cold_setup_s": cold_setup, "cold_solve_s": cold_solve,
+           "cold_total_s": cold_setup + cold_solve * solves, "rows": 1000, "nnz": 7000, "levels": 4,
+           "iterations": 10, "rel_residual": 1e-9, "converged": status == "ok", "device": "gpu"}
+    return {"case": case, "mode": mode, "mode_label": m["label"], "status": status, "result": res,
+            "stats": None}
+
+
+def runner(gpu, solves=1):
+    a = argparse.Namespace(gpu_build=int(gpu), solves=solves, repeat=3, np=1, stats=False, plots=False,
+                           out=tempfile.gettempdir())
+    r = bench_runner.Runner(a)
+    r.records = [record("c", "stock", 1.0, 0.5, 3.0, 0.6, solves=solves),
+                 record("c", "stock-default", 2.0, 0.4, 5.0, 0.5, solves=solves),
+                 record("c", "fp64", 0.8, 0.25, 2.0, 0.3, solves=solves),
+                 record("c", "auto", 0.9, 0.2, 2.4, 0.2, status="not-converged", solves=solves)]
+    r.derive()
+    return r
+
+
+class Summary(unittest.TestCase):
+    def test_speedups_against_stock_best_default_and_cold(self):
+        r = runner(True)
+        by = {x["mode"]: x for x in r.records}
+        # stock best per phase: setup 1.0 (stock), solve 0.4 (stock-default), total 1.5 (stock)
+        self.assertEqual(r.best["c"]["solve"], (0.4, "stock-default"))
+        self.assertAlmostEqual(by["fp64"]["speedup_setup"], 1.0 / 0.8)
+        self.assertAlmostEqual(by["fp64"]["speedup_solve"], 0.4 / 0.25)
+        self.assertAlmostEqual(by["fp64"]["speedup_total"], 1.5 / 1.05)
+        # against hypre's default configuration
+        self.assertAlmostEqual(by["fp64"]["speedup_default_total"], 2.4 / 1.05)
+        self.assertAlmostEqual(by["stock"]["speedup_default_setup"], 2.0)
+        self.assertAlmostEqual(by["stock-default"]["speedup_default_total"], 1.0)
+        # cold: against the best stock cold, per phase
+        self.assertAlmostEqual(by["fp64"]["cold_ratio_setup"], 3.0 / 2.0)
+        self.assertAlmostEqual(by["fp64"]["cold_ratio_solve"], 0.5 / 0.3)
+        # a failed run has no ratios and is left out of the geomeans
+        self.assertIsNone(by["auto"]["speedup_total"])
+        self.assertIsNone(by["auto"]["cold_ratio_setup"])
+        self.assertEqual(r.geo["auto"]["cases"], 0)
+        self.assertAlmostEqual(r.geo["fp64"]["default_total"], 2.4 / 1.05)
+        text = r.summary_text([])
+        self.assertIn("Geometric mean speedup vs stock best", text)
+        self.assertIn("Geometric mean speedup vs hypre's default configuration", text)
+        self.assertIn("vs hypre default", text)
+        self.assertIn(f"{2.4 / 1.05:.3f}x", text)
+        self.assertNotIn("CPU build", text)
+
+    def test_solves_column_and_total(self):
+        r = runner(True, solves=4)
+        text = r.summary_text([])
+        self.assertIn("4 solves", text)
+        self.assertIn("4 solves per setup", text)
+        fp64 = next(x for x in r.records if x["mode"] == "fp64")
+        self.assertAlmostEqual(fp64["speedup_total"], 3.0 / 1.8)  # stock 1 + 4 * 0.5 vs 0.8 + 4 * 0.25
+
+    def test_cpu_summary_says_plainly_that_ratios_are_no_speedups(self):
+        r = runner(False)
+        text = r.summary_text([])
+        # at the top, before any number, and again at the geomean table
+        first_table = text.index("\nc  (")
+        self.assertIn("CPU reference implementations", text[:first_table])
+        self.assertIn("not speedups of AMGT", text[:first_table])
+        self.assertIn("Geometric mean time ratio vs stock best", text)
+        self.assertNotIn("Geometric mean speedup", text)
+        self.assertNotIn("speedup =", text)
+
+
+class CaseFiles(unittest.TestCase):
+    def test_large_cases(self):
+        cases = bench_runner.read_cases_file(os.path.join(ROOT, "bench", "cases_large.tsv"))
+        self.assertEqual([c["label"] for c in cases],
+                         ["laplace7-n250", "laplace27-n200", "laplace7-n160", "systems3-n126"])
+        for c in cases:
+            self.assertEqual(c["args"][-2:], ["--solver", "pcg"], c)
+            kind, n = c["args"][1], int(c["args"][3])
+            self.assertEqual(c["label"], f"{kind}-n{n}")
+        rows = matrix.generated_rows_nnz("systems3", 126)[0]
+        self.assertLess(abs(rows - 6e6), 0.01 * 6e6)
+
+    def test_1m_cases_are_the_generated_suite(self):
+        cases = bench_runner.read_cases_file(os.path.join(ROOT, "bench", "cases_1m.tsv"))
+        suite = matrix.suite_cases(os.path.join(ROOT, "data"), ["generated"], [1000000])
+        self.assertEqual([c["label"] for c in cases], [c["label"] for c in suite])
+        for c, s in zip(cases, suite):
+            self.assertEqual(c["args"], s["args"] + ["--solver", "pcg"])
+
+
+if __name__ == "__main__":
+    unittest.main()
