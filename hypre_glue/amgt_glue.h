@@ -5,10 +5,12 @@
  * views below and calls these functions; the plugin side (glue.cpp) never sees a hypre
  * type and never calls hypre, so the plugin library links and tests on its own.
  *
- * Contract of every function here: it never throws, never aborts and never exits. A
- * product function returns 1 when it computed the result, 0 when the caller must run
- * hypre's own code (plugin off, unsupported case, or an error -- reported once and counted
- * as a fallback in the statistics).
+ * Contract of every function here: it never throws, never aborts and never exits -- with
+ * one exception the user opts into: under AMGT_STRICT=1, an invalid AMGT_* value or an
+ * unknown AMGT_* variable makes the first call that reads the configuration print why and
+ * end the process with exit status 2. A product function returns 1 when it computed the
+ * result, 0 when the caller must run hypre's own code (plugin off, unsupported case, or an
+ * error -- reported once and counted as a fallback in the statistics).
  */
 #ifndef AMGT_GLUE_H
 #define AMGT_GLUE_H
@@ -76,8 +78,9 @@ enum
    AMGT_ROLE_R    = 3  /* restriction (or its stored transpose) */
 };
 
-/* Process-wide selection, read from AMGT, AMGT_LEVELS, AMGT_STATS once (thread-safe);
- * messages about invalid values are printed once, at that first call. */
+/* Process-wide selection, read from the AMGT* environment variables once (thread-safe);
+ * messages about invalid values and unknown variables are printed once, at that first call
+ * (with AMGT_STRICT=1 and any of them, that call exits with status 2). */
 int  amgt_glue_mode(void);
 int  amgt_glue_stats_enabled(void);
 void amgt_glue_set_allocator(const amgt_allocator *allocator);

@@ -93,6 +93,9 @@ struct Context
    bool                  first_cycle   = false;
 };
 
+// The process's configuration, read from the environment at the first call (glue.cpp).
+const Config& process_config();
+
 // One line on stderr per distinct text (glue.cpp), for problems worth telling once.
 void report_once(const std::string& what);
 

@@ -84,32 +84,13 @@ struct CappedAllocator
 CappedAllocator& capped_allocator(const amgt_allocator* base = nullptr)
 {
    static CappedAllocator* c = [base] {
-      auto*       a     = new CappedAllocator(); // lives as long as the device buffers it serves
-      const char* value = std::getenv("AMGT_DEVICE_MEMORY_LIMIT");
-      if (value && *value)
-      {
-         if (std::optional<size_t> limit = parse_byte_size(value)) { a->cap.enable(*limit); }
-         else
-         {
-            std::fprintf(stderr, "AMGT: AMGT_DEVICE_MEMORY_LIMIT=\"%s\" is not a byte size (e.g. "
-                                 "1048576, 64M, 2G); the plugin's device memory is not capped\n",
-                         value);
-         }
-      }
-      const bool  pooled      = base && base->pooled;
-      size_t      cache_bytes = pooled ? 0 : kDefaultCacheBytes;
-      const char* cache       = std::getenv("AMGT_DEVICE_CACHE");
-      if (cache && *cache)
-      {
-         if (std::optional<size_t> bytes = parse_byte_size(cache)) { cache_bytes = *bytes; }
-         else
-         {
-            std::fprintf(stderr, "AMGT: AMGT_DEVICE_CACHE=\"%s\" is not a byte size (e.g. 0, 256M, "
-                                 "2G); the plugin keeps %s\n",
-                         cache, pooled ? "no released device blocks (hypre's pool does)"
-                                       : "up to 1G of released device blocks");
-         }
-      }
+      auto* a = new CappedAllocator(); // lives as long as the device buffers it serves
+      // AMGT_DEVICE_MEMORY_LIMIT and AMGT_DEVICE_CACHE are parsed, and a bad value
+      // reported, with the rest of the configuration (precision/schedule.h)
+      const Config& config = process_config();
+      if (config.device_memory_limit) { a->cap.enable(*config.device_memory_limit); }
+      const bool   pooled      = base && base->pooled;
+      const size_t cache_bytes = config.device_cache.value_or(pooled ? 0 : kDefaultCacheBytes);
       BlockCache::Source src;
       src.ctx   = a;
       src.alloc = [](size_t bytes, void* c) -> void* {

@@ -1,6 +1,8 @@
 // The plugin's side of the C boundary (amgt_glue.h): run-time selection, per-matrix state,
 // dispatch to the kernels, statistics. Every extern "C" function catches everything: no
 // C++ exception reaches hypre's C code, and an error means "run stock" plus one message.
+// The one exit: AMGT_STRICT=1 with an invalid setting stops the process when the
+// configuration is first read (the user asked for that).
 #include "amgt_glue.h"
 
 #include "backend.h"
@@ -11,15 +13,36 @@
 #include "precision/schedule.h"
 
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <new>
 #include <string>
 
+extern char** environ; // POSIX
+
 namespace amgt::glue {
 namespace {
+
+// The process's AMGT and AMGT_* variables, the names in any letter case: parse_environment
+// reports the ones the library does not read (amgt=fp64 and AMGT_LEVEL are typos too).
+Environment amgt_environment()
+{
+   Environment env;
+   for (char** entry = environ; entry && *entry; ++entry)
+   {
+      const char* eq = std::strchr(*entry, '=');
+      if (!eq) { continue; }
+      std::string name(*entry, static_cast<size_t>(eq - *entry));
+      std::string upper = name;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (upper == "AMGT" || upper.compare(0, 5, "AMGT_") == 0) { env.emplace_back(name, eq + 1); }
+   }
+   return env;
+}
 
 // The rank is not known to this side when the configuration is read; launchers export it,
 // and only rank 0 (or a process without a launcher) prints configuration messages.
@@ -44,8 +67,6 @@ struct Global
    std::atomic<int>  cycle_index{0}; // the current (innermost) cycle's number in its solve
    Stats          stats;
    LevelFloors    floors;
-   std::string    trace_path; // AMGT_TRACE
-   std::string    stats_path; // AMGT_STATS_FILE
 };
 
 Global*        g_global = nullptr;
@@ -58,35 +79,41 @@ std::once_flag g_once;
 Global& global()
 {
    std::call_once(g_once, [] {
-      g_global          = new Global();
-      g_global->config  = parse_config(std::getenv("AMGT"), std::getenv("AMGT_LEVELS"),
-                                       std::getenv("AMGT_STATS"), std::getenv("AMGT_SPGEMM"),
-                                       std::getenv("AMGT_SPMV"));
-      if (const char* trace = std::getenv("AMGT_TRACE"); trace && *trace)
+      g_global             = new Global();
+      g_global->config     = parse_environment(amgt_environment());
+      const Config& config = g_global->config;
+      if (!config.trace_path.empty()) { g_global->stats.enable_trace(); }
+      const bool stop = config.strict && config.invalid > 0;
+      // A strict stop is told by every rank: a rank that exits first may end the job before
+      // rank 0 has printed anything.
+      if (stop || is_first_rank())
       {
-         g_global->trace_path = trace;
-         g_global->stats.enable_trace();
-      }
-      // AMGT_STATS_FILE: the table goes to this file instead of stderr; set alone (AMGT_STATS
-      // unset), it asks for the table, as AMGT_STATS=1 does.
-      if (const char* file = std::getenv("AMGT_STATS_FILE"); file && *file)
-      {
-         g_global->stats_path = file;
-         const char* stats    = std::getenv("AMGT_STATS");
-         if (!stats || !*stats) { g_global->config.stats = true; }
-      }
-      if (is_first_rank())
-      {
-         for (const std::string& message : g_global->config.messages)
+         for (const std::string& message : config.messages)
          {
             std::fprintf(stderr, "AMGT: %s\n", message.c_str());
          }
+      }
+      if (stop)
+      {
+         std::fprintf(stderr,
+                      "AMGT: error: AMGT_STRICT is set and the environment holds %d invalid "
+                      "AMGT setting%s (above): stopping with exit status 2\n",
+                      config.invalid, config.invalid == 1 ? "" : "s");
+         std::fflush(nullptr);
+         // _Exit, not exit: an exit handler that called into the library would wait on this
+         // call_once forever. Buffers are flushed; MPI's cleanup is moot, the job is over.
+         std::_Exit(2);
       }
    });
    return *g_global;
 }
 
 } // namespace
+
+const Config& process_config()
+{
+   return global().config;
+}
 
 // One line per distinct problem, so a failing kernel in a solve loop does not flood the log.
 void report_once(const std::string& what)
@@ -330,9 +357,9 @@ void amgt_glue_print_stats(int rank, int nranks)
                       " own, " + std::to_string(ven_p) + " vendor; SpMV " + std::to_string(own_m) +
                       " own (< 2^18 entries), " + std::to_string(ven_m) + " vendor");
       }
-      if (!g.trace_path.empty())
+      if (!g.config.trace_path.empty())
       {
-         std::string path = g.trace_path;
+         std::string path = g.config.trace_path;
          if (nranks > 1) { path += ".rank" + std::to_string(rank); }
          if (!g.stats.write_trace(path, g.config))
          {
@@ -346,9 +373,9 @@ void amgt_glue_print_stats(int rank, int nranks)
       // stderr, with the library's other messages, unless AMGT_STATS_FILE names a file: the
       // application's stdout stays its own (a code whose output is read by a program, as
       // amgt-solve's final JSON line is, is not broken by a library's table)
-      if (!g.stats_path.empty())
+      if (!g.config.stats_path.empty())
       {
-         std::string path = g.stats_path;
+         std::string path = g.config.stats_path;
          if (nranks > 1) { path += ".rank" + std::to_string(rank); }
          if (std::FILE* f = std::fopen(path.c_str(), "w"))
          {

@@ -1,43 +1,6 @@
 #include "memory_cap.h"
 
-#include <cctype>
-#include <cstdint>
-#include <limits>
-
 namespace amgt::glue {
-
-std::optional<size_t> parse_byte_size(const char* text)
-{
-   if (!text) return std::nullopt;
-   std::string s(text);
-   size_t      b = 0, e = s.size();
-   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-   s = s.substr(b, e - b);
-   if (s.empty()) return std::nullopt;
-   unsigned shift = 0;
-   switch (std::toupper(static_cast<unsigned char>(s.back())))
-   {
-   case 'K': shift = 10; break;
-   case 'M': shift = 20; break;
-   case 'G': shift = 30; break;
-   default: break;
-   }
-   if (shift) s.pop_back();
-   if (s.empty()) return std::nullopt;
-   uint64_t v = 0;
-   for (char c : s)
-   {
-      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-      const uint64_t d = static_cast<uint64_t>(c - '0');
-      if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) return std::nullopt;
-      v = v * 10 + d;
-   }
-   if (shift && v > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
-   v <<= shift;
-   if (v > std::numeric_limits<size_t>::max()) return std::nullopt;
-   return static_cast<size_t>(v);
-}
 
 bool MemoryCap::admit(size_t bytes)
 {

@@ -4,6 +4,8 @@
 // Pure C++ (no CUDA): the device backend wraps hypre's allocator with it.
 #pragma once
 
+#include "precision/schedule.h"
+
 #include <cstddef>
 #include <mutex>
 #include <optional>
@@ -12,9 +14,9 @@
 
 namespace amgt::glue {
 
-// "1048576", "64K", "64M", "2G" (powers of 1024; case-insensitive; surrounding blanks
-// allowed). nullopt for anything else (empty, negative, a fraction, overflow, junk).
-std::optional<size_t> parse_byte_size(const char* text);
+// parse_byte_size lives with the configuration (precision/schedule.h), which parses
+// AMGT_DEVICE_MEMORY_LIMIT and AMGT_DEVICE_CACHE in every build, CPU builds included.
+using amgt::parse_byte_size;
 
 class MemoryCap
 {

@@ -82,7 +82,9 @@ amgt_want_gpu() {
 }
 
 # Configures (when needed) and builds build/. A CPU tree is reconfigured for the GPU and
-# back when the machine changes.
+# back when the machine changes. A tree already configured with the same options is not
+# configured again: `cmake --build` re-runs CMake by itself whenever a CMakeLists, a patch or
+# anything else the configuration read has changed, so an explicit one would only cost time.
 amgt_build() {
   local cuda=OFF extra=()
   if amgt_want_gpu; then
@@ -97,13 +99,27 @@ amgt_build() {
   fi
   local gen=()
   if [ ! -f "$cache" ] && command -v ninja >/dev/null; then gen=(-G Ninja); fi
+  # shellcheck disable=SC2206
+  local args=(-DCMAKE_BUILD_TYPE=Release -DAMGT_WITH_CUDA=$cuda
+    -DAMGT_CUDA_ARCHITECTURES="${AMGT_CUDA_ARCH:-90}"
+    ${AMGT_HYPRE_TARBALL:+-DAMGT_HYPRE_TARBALL="$AMGT_HYPRE_TARBALL"} "${extra[@]}"
+    ${AMGT_CMAKE_ARGS:-})
+  # the options of the last successful configure (written after it, removed before one)
+  local stamp="$AMGT_BUILD_DIR/amgt-configure-options.txt"
+  local options
+  options=$(printf '%s\n' "${args[@]}")
   mkdir -p "$AMGT_BUILD_DIR"
-  amgt_log "configuring ($( [ $cuda = ON ] && echo "GPU build, sm_${AMGT_CUDA_ARCH:-90}" || echo "CPU build"))"
-  cmake -S "$AMGT_ROOT" -B "$AMGT_BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DAMGT_WITH_CUDA=$cuda -DAMGT_CUDA_ARCHITECTURES="${AMGT_CUDA_ARCH:-90}" \
-    ${AMGT_HYPRE_TARBALL:+-DAMGT_HYPRE_TARBALL="$AMGT_HYPRE_TARBALL"} "${extra[@]}" \
-    ${AMGT_CMAKE_ARGS:-} >"$AMGT_BUILD_DIR/configure.log" 2>&1 ||
-    { tail -40 "$AMGT_BUILD_DIR/configure.log" >&2; amgt_die "configure failed (full log: $AMGT_BUILD_DIR/configure.log)"; }
+  if [ -f "$cache" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$options" ] &&
+     { [ -f "$AMGT_BUILD_DIR/build.ninja" ] || [ -f "$AMGT_BUILD_DIR/Makefile" ]; }; then
+    amgt_log "already configured with these options ($(basename "$AMGT_BUILD_DIR")/$(basename "$stamp"))"
+  else
+    rm -f "$stamp"
+    amgt_log "configuring ($( [ $cuda = ON ] && echo "GPU build, sm_${AMGT_CUDA_ARCH:-90}" || echo "CPU build"))"
+    cmake -S "$AMGT_ROOT" -B "$AMGT_BUILD_DIR" "${gen[@]}" "${args[@]}" \
+      >"$AMGT_BUILD_DIR/configure.log" 2>&1 ||
+      { tail -40 "$AMGT_BUILD_DIR/configure.log" >&2; amgt_die "configure failed (full log: $AMGT_BUILD_DIR/configure.log)"; }
+    printf '%s\n' "$options" >"$stamp"
+  fi
   amgt_log "building with $AMGT_JOBS jobs (log: $AMGT_BUILD_DIR/build.log)"
   cmake --build "$AMGT_BUILD_DIR" -j "$AMGT_JOBS" >"$AMGT_BUILD_DIR/build.log" 2>&1 ||
     { grep -E "error|Error" "$AMGT_BUILD_DIR/build.log" | head -30 >&2; amgt_die "build failed (full log: $AMGT_BUILD_DIR/build.log)"; }

@@ -1,6 +1,9 @@
 #include "precision/schedule.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <limits>
 
 namespace amgt {
 namespace {
@@ -64,8 +67,16 @@ bool parse_levels(const std::string& text, std::vector<Precision>& out)
    return !out.empty();
 }
 
-void parse_choice(const char* var, const char* value, KernelChoice& out,
-                  std::vector<std::string>& messages)
+// One invalid value: what is wrong (naming the variable and the accepted values) and what
+// the library does instead. With AMGT_STRICT the process stops, so there is no fallback to
+// tell.
+void report_invalid(Config& c, const std::string& what, const std::string& fallback)
+{
+   c.messages.push_back(c.strict || fallback.empty() ? what : what + "; " + fallback);
+   ++c.invalid;
+}
+
+void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out)
 {
    const std::string v = normalized(value);
    if (v.empty() || v == "auto") { out = KernelChoice::automatic; }
@@ -74,9 +85,100 @@ void parse_choice(const char* var, const char* value, KernelChoice& out,
    else
    {
       out = KernelChoice::automatic;
-      messages.push_back(std::string(var) + "=\"" + value +
-                         "\" is not a valid value (accepted: auto, plugin, stock); using auto");
+      report_invalid(c,
+                     std::string(var) + "=\"" + value +
+                        "\" is not a valid value (accepted: auto, plugin, stock)",
+                     "using auto");
    }
+}
+
+void parse_bytes(Config& c, const char* var, const char* value, std::optional<size_t>& out,
+                 const char* fallback)
+{
+   out.reset();
+   if (normalized(value).empty()) { return; }
+   out = parse_byte_size(value);
+   if (!out)
+   {
+      report_invalid(c,
+                     std::string(var) + "=\"" + value +
+                        "\" is not a byte size (accepted: a whole number of bytes, optionally "
+                        "followed by K, M or G for powers of 1024, e.g. 1048576, 64M, 2G)",
+                     fallback);
+   }
+}
+
+// Variables of the build, test and benchmark scripts (scripts/, cmake/, tests/): the
+// library does not read them, but they are set in the environment it runs in (run.sh runs
+// the driver under AMGT_BUILD_DIR=..., CI exports AMGT_GPU), so they are not typos.
+const std::vector<std::string>& tool_variables()
+{
+   static const std::vector<std::string> v{
+      "AMGT_BUILD_DIR", "AMGT_CACHE_DIR",  "AMGT_CMAKE_ARGS",       "AMGT_CUDA_ARCH",
+      "AMGT_DATA_DIR",  "AMGT_DATASETS",   "AMGT_FUZZ_DIR",         "AMGT_GPU",
+      "AMGT_GTEST_SOURCE_DIR",             "AMGT_HYPRE_TARBALL",    "AMGT_JOBS",
+      "AMGT_MANIFEST",  "AMGT_NEED_PLOTS", "AMGT_ROOT",             "AMGT_SANITIZE",
+      "AMGT_SUITESPARSE_URL",              "AMGT_TARGETS",          "AMGT_TEST_JOBS"};
+   return v;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name)
+{
+   for (const std::string& n : names)
+   {
+      if (n == name) { return true; }
+   }
+   return false;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b)
+{
+   std::vector<size_t> row(b.size() + 1);
+   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+   for (size_t i = 1; i <= a.size(); ++i)
+   {
+      size_t diagonal = row[0];
+      row[0]          = i;
+      for (size_t j = 1; j <= b.size(); ++j)
+      {
+         const size_t above = row[j];
+         row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+         diagonal = above;
+      }
+   }
+   return row[b.size()];
+}
+
+std::string upper(std::string s)
+{
+   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+   return s;
+}
+
+// "AMGT_LEVEL is not a variable the library reads (did you mean AMGT_LEVELS?)"
+std::string unknown_variable(const std::string& name)
+{
+   const std::string u    = upper(name);
+   std::string       best;
+   size_t            best_distance = 3; // suggest only near misses
+   for (const std::string& known : library_variables())
+   {
+      const size_t d = u == known ? 0 : edit_distance(u, known);
+      if (d < best_distance)
+      {
+         best          = known;
+         best_distance = d;
+      }
+   }
+   std::string m = name + " is set but is not a variable the library reads";
+   if (!best.empty()) { m += " (did you mean " + best + "?)"; }
+   else
+   {
+      m += " (it reads:";
+      for (const std::string& known : library_variables()) m += " " + known;
+      m += ")";
+   }
+   return m;
 }
 
 } // namespace
@@ -92,10 +194,43 @@ const char* to_string(KernelChoice c)
    return "?";
 }
 
-Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats,
-                    const char* amgt_spgemm, const char* amgt_spmv)
+const std::vector<std::string>& library_variables()
 {
-   Config c;
+   static const std::vector<std::string> v{
+      "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
+      "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
+      "AMGT_DEVICE_CACHE",          "AMGT_STRICT"};
+   return v;
+}
+
+Config parse_environment(const Environment& env)
+{
+   auto value_of = [&env](const char* name) -> const char* {
+      for (const auto& [n, v] : env)
+      {
+         if (n == name) { return v.c_str(); }
+      }
+      return nullptr;
+   };
+   const char* amgt        = value_of("AMGT");
+   const char* amgt_levels = value_of("AMGT_LEVELS");
+   const char* amgt_stats  = value_of("AMGT_STATS");
+   Config      c;
+
+   // First: it decides how the other problems are worded.
+   const char*       strict_value = value_of("AMGT_STRICT");
+   const std::string strict       = normalized(strict_value);
+   if (strict.empty() || strict == "0" || strict == "off") { c.strict = false; }
+   else if (strict == "1" || strict == "on") { c.strict = true; }
+   else
+   {
+      // Whoever sets AMGT_STRICT at all wants misconfiguration to stop the job; falling
+      // back to lenient would hide the very mistakes they asked to see.
+      c.strict = true;
+      c.messages.push_back("AMGT_STRICT=\"" + std::string(strict_value) +
+                           "\" is not a valid value (accepted: 0, off, 1, on); taken as on");
+      ++c.invalid;
+   }
 
    const std::string mode     = normalized(amgt);
    bool              bad_mode = false;
@@ -116,26 +251,29 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
    {
       bad_mode = true;
       c.mode   = Mode::off;
-      c.messages.push_back("AMGT=\"" + std::string(amgt) +
-                           "\" is not a valid value (accepted: off, fp64, mixed, auto); the plugin "
-                           "stays off and hypre runs stock");
+      report_invalid(c,
+                     "AMGT=\"" + std::string(amgt) +
+                        "\" is not a valid value (accepted: off, fp64, mixed, auto)",
+                     "the plugin stays off and hypre runs stock");
    }
 
    const std::string levels = normalized(amgt_levels);
    if (!levels.empty())
    {
-      if (c.mode == Mode::mixed || c.mode == Mode::automatic)
+      // Validated whatever the mode, so that a bad schedule is reported before the day
+      // AMGT=mixed is switched on.
+      std::vector<Precision> parsed;
+      const bool             levels_ok = parse_levels(levels, parsed);
+      const bool             applies   = c.mode == Mode::mixed || c.mode == Mode::automatic;
+      if (!levels_ok)
       {
-         std::vector<Precision> parsed;
-         if (parse_levels(levels, parsed)) { c.schedule = parsed; }
-         else
-         {
-            c.messages.push_back("AMGT_LEVELS=\"" + std::string(amgt_levels) +
-                                 "\" is not valid: expected a comma-separated list of d, s, h "
-                                 "(or fp64, fp32, fp16), e.g. \"d,s,h\"; using the default "
-                                 "schedule d,s,h");
-         }
+         report_invalid(c,
+                        "AMGT_LEVELS=\"" + std::string(amgt_levels) +
+                           "\" is not valid: expected a comma-separated list of d, s, h (or "
+                           "fp64, fp32, fp16), e.g. \"d,s,h\"",
+                        applies ? "using the default schedule d,s,h" : "");
       }
+      else if (applies) { c.schedule = parsed; }
       else if (c.mode == Mode::fp64)
       {
          c.messages.push_back("AMGT_LEVELS is ignored with AMGT=fp64: every level runs in fp64");
@@ -148,8 +286,8 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
       }
    }
 
-   parse_choice("AMGT_SPGEMM", amgt_spgemm, c.spgemm, c.messages);
-   parse_choice("AMGT_SPMV", amgt_spmv, c.spmv, c.messages);
+   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm);
+   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv);
 
    const std::string stats = normalized(amgt_stats);
    if (stats.empty() || stats == "0" || stats == "off") { c.stats = false; }
@@ -161,11 +299,50 @@ Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_
    }
    else
    {
-      c.messages.push_back("AMGT_STATS=\"" + std::string(amgt_stats) +
-                           "\" is not a valid value (accepted: 0, off, 1, on, all); statistics "
-                           "stay off");
+      report_invalid(c,
+                     "AMGT_STATS=\"" + std::string(amgt_stats) +
+                        "\" is not a valid value (accepted: 0, off, 1, on, all)",
+                     "statistics stay off");
+   }
+
+   // Any file name; the trace is written at HYPRE_Finalize, which reports a failure then.
+   if (const char* trace = value_of("AMGT_TRACE"); trace && *trace) { c.trace_path = trace; }
+   // AMGT_STATS_FILE alone asks for the table, as AMGT_STATS=1 does
+   if (const char* file = value_of("AMGT_STATS_FILE"); file && *file)
+   {
+      c.stats_path = file;
+      if (!amgt_stats || !*amgt_stats) { c.stats = true; }
+   }
+
+   parse_bytes(c, "AMGT_DEVICE_MEMORY_LIMIT", value_of("AMGT_DEVICE_MEMORY_LIMIT"),
+               c.device_memory_limit, "the plugin's device memory is not capped");
+   parse_bytes(c, "AMGT_DEVICE_CACHE", value_of("AMGT_DEVICE_CACHE"), c.device_cache,
+               "the plugin keeps its default (no released device blocks with hypre's device "
+               "pool, up to 1G of them without)");
+
+   for (const auto& entry : env)
+   {
+      const std::string& name = entry.first;
+      if (contains(library_variables(), name) || contains(tool_variables(), name)) { continue; }
+      report_invalid(c, unknown_variable(name), "ignored");
    }
    return c;
+}
+
+Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats,
+                    const char* amgt_spgemm, const char* amgt_spmv)
+{
+   Environment env;
+   const std::pair<const char*, const char*> vars[] = {{"AMGT", amgt},
+                                                       {"AMGT_LEVELS", amgt_levels},
+                                                       {"AMGT_STATS", amgt_stats},
+                                                       {"AMGT_SPGEMM", amgt_spgemm},
+                                                       {"AMGT_SPMV", amgt_spmv}};
+   for (const auto& [name, value] : vars)
+   {
+      if (value) { env.emplace_back(name, value); }
+   }
+   return parse_environment(env);
 }
 
 const char* to_string(Mode m)
@@ -200,6 +377,35 @@ std::string schedule_to_string(const std::vector<Precision>& schedule)
       s += to_letter(schedule[i]);
    }
    return s;
+}
+
+std::optional<size_t> parse_byte_size(const char* text)
+{
+   if (!text) return std::nullopt;
+   std::string s = trim(text);
+   if (s.empty()) return std::nullopt;
+   unsigned shift = 0;
+   switch (std::toupper(static_cast<unsigned char>(s.back())))
+   {
+   case 'K': shift = 10; break;
+   case 'M': shift = 20; break;
+   case 'G': shift = 30; break;
+   default: break;
+   }
+   if (shift) s.pop_back();
+   if (s.empty()) return std::nullopt;
+   uint64_t v = 0;
+   for (char c : s)
+   {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+      const uint64_t d = static_cast<uint64_t>(c - '0');
+      if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) return std::nullopt;
+      v = v * 10 + d;
+   }
+   if (shift && v > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
+   v <<= shift;
+   if (v > std::numeric_limits<size_t>::max()) return std::nullopt;
+   return static_cast<size_t>(v);
 }
 
 } // namespace amgt

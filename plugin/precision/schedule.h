@@ -1,11 +1,14 @@
-// The run-time selection (environment variables AMGT, AMGT_LEVELS, AMGT_STATS) as pure
+// The run-time selection (every AMGT* environment variable the library reads) as pure
 // functions of their values: the glue reads the environment once and passes the strings in,
 // which keeps every rule testable without touching the process environment.
 #pragma once
 
 #include "common/precision.h"
 
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace amgt {
@@ -40,15 +43,52 @@ struct Config
    bool                   stats_all_ranks = false;
    // One line per problem found while parsing, for the caller to print once (rank 0).
    std::vector<std::string> messages;
-   KernelChoice             spgemm = KernelChoice::automatic;
-   KernelChoice             spmv   = KernelChoice::automatic;
+   KernelChoice             spgemm         = KernelChoice::automatic;
+   KernelChoice             spmv           = KernelChoice::automatic;
+   // AMGT_TRACE: the file the call trace is written to at HYPRE_Finalize; empty: no trace
+   std::string trace_path;
+   // AMGT_STATS_FILE: the statistics table goes to this file instead of stderr (".rankN"
+   // appended with several ranks); set alone it turns the table on, as AMGT_STATS=1 does
+   std::string stats_path;
+   // AMGT_DEVICE_MEMORY_LIMIT: cap on the device memory the plugin holds at once; nullopt:
+   // no cap. Parsed in every build (so that CPU builds report a bad value too); only the
+   // GPU backend applies it.
+   std::optional<size_t> device_memory_limit;
+   // AMGT_DEVICE_CACHE: bytes of released device blocks the plugin keeps; nullopt: the GPU
+   // backend's default, which depends on hypre's allocator (0 with hypre's device pool, 1G
+   // without), known only there.
+   std::optional<size_t> device_cache;
+   // AMGT_STRICT: an invalid value or an unknown AMGT_* variable stops the process (exit
+   // status 2, glue.cpp) instead of falling back.
+   bool strict = false;
+   // How many of `messages` report an invalid value or an unknown variable (the others are
+   // notes: a valid value that has no effect). With strict, any makes the glue stop.
+   int invalid = 0;
 };
 
-// Each argument is the variable's value, nullptr when unset. Never throws for bad values:
-// it falls back (AMGT -> off, AMGT_LEVELS -> d,s,h, AMGT_STATS -> off) and says so in
-// messages.
+// The AMGT* variables of a process environment, name and value, in any order: the glue
+// passes every variable whose name is AMGT or begins with AMGT_ in any letter case.
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// Parses every variable the library reads. Never throws for bad values: each falls back
+// (AMGT -> off, AMGT_LEVELS -> d,s,h, AMGT_STATS -> off, AMGT_SPGEMM/AMGT_SPMV -> auto,
+// AMGT_DEVICE_* -> their defaults) and says so in messages, naming the variable and the
+// accepted values; a variable the library does not read (a typo such as AMGT_LEVEL) gets
+// one message too. Variables of the build and test scripts (AMGT_GPU, AMGT_BUILD_DIR, ...)
+// are not the library's but are expected in its environment: they pass silently. With
+// AMGT_STRICT=1 the messages of invalid values leave out the fallback: there is none.
+Config parse_environment(const Environment& env);
+
+// The same for the first five variables, each nullptr when unset (the unit tests' form).
 Config parse_config(const char* amgt, const char* amgt_levels, const char* amgt_stats,
                     const char* amgt_spgemm = nullptr, const char* amgt_spmv = nullptr);
+
+// Every variable the library reads, AMGT first.
+const std::vector<std::string>& library_variables();
+
+// "1048576", "64K", "64M", "2G" (powers of 1024; case-insensitive; surrounding blanks
+// allowed). nullopt for anything else (empty, negative, a fraction, overflow, junk).
+std::optional<size_t> parse_byte_size(const char* text);
 
 // The schedule's precision of a level: what mixed uses, and auto's floor.
 Precision precision_for_level(const Config& config, int level);

@@ -56,8 +56,10 @@ struct ProcSpec
    std::vector<std::string>           argv;
    std::map<std::string, std::string> set_env;
    // every variable the library reads, so a child sees only what the test sets
-   std::vector<std::string> unset_env = {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM",
-                                         "AMGT_SPMV", "AMGT_TRACE"};
+   std::vector<std::string> unset_env = {"AMGT",        "AMGT_LEVELS", "AMGT_STATS",
+                                         "AMGT_SPGEMM", "AMGT_SPMV",   "AMGT_TRACE",
+                                         "AMGT_DEVICE_MEMORY_LIMIT",   "AMGT_DEVICE_CACHE",
+                                         "AMGT_STRICT"};
    double                             timeout_s = 120.0;
 };
 

@@ -487,6 +487,49 @@ TEST(Selection, OffAndUnsetAndInvalidAreStockBitForBit)
    EXPECT_EQ(off.output.find("AMGT:"), std::string::npos) << "stock mode printed plugin messages";
 }
 
+// AMGT_STRICT=1: a misconfiguration stops the job at the first hypre call that reads the
+// configuration, with exit status 2 and the problem named; without it the same typo runs
+// stock hypre and exits 0. Every variable is checked in every build (the device variables
+// in CPU builds too), and so are unknown AMGT_* names.
+TEST(Selection, StrictStopsOnInvalidSettingsWithStatus2)
+{
+   const std::string args    = "--problem laplace7 --n 12";
+   DriverRun         lenient = run("AMGT=fp46", args);
+   EXPECT_EQ(lenient.str("converged"), "true") << lenient.output;
+   EXPECT_NE(lenient.output.find("AMGT=\"fp46\""), std::string::npos) << lenient.output;
+
+   DriverRun strict = run("AMGT_STRICT=1 AMGT=fp46", args, 0, /*expect_success=*/false);
+   EXPECT_EQ(strict.exit_code, 2) << strict.output;
+   EXPECT_TRUE(strict.json.empty()) << "no solve after a strict stop:\n" << strict.output;
+   EXPECT_NE(strict.output.find("AMGT=\"fp46\" is not a valid value (accepted: off, fp64, "
+                                "mixed, auto)"),
+             std::string::npos)
+      << strict.output;
+   EXPECT_NE(strict.output.find("AMGT: error: AMGT_STRICT"), std::string::npos) << strict.output;
+
+   for (const char* env : {"AMGT_STRICT=1 AMGT=fp64 AMGT_DEVICE_MEMORY_LIMIT=-5",
+                           "AMGT_STRICT=1 AMGT_DEVICE_CACHE=lots",
+                           "AMGT_STRICT=1 AMGT=mixed AMGT_LEVEL=d,s"})
+   {
+      DriverRun r = run(env, args, 0, /*expect_success=*/false);
+      EXPECT_EQ(r.exit_code, 2) << env << "\n" << r.output;
+      const std::string var = words(env).back().substr(0, words(env).back().find('='));
+      EXPECT_NE(r.output.find(var), std::string::npos) << env << "\n" << r.output;
+   }
+
+   // strict with a valid environment: an ordinary run, no message
+   DriverRun clean = run("AMGT_STRICT=1 AMGT=fp64", args);
+   EXPECT_EQ(clean.str("converged"), "true") << clean.output;
+   EXPECT_EQ(clean.output.find("AMGT:"), std::string::npos) << clean.output;
+
+#if !defined(AMGT_TEST_WITH_MPI) || AMGT_TEST_WITH_MPI
+   // under mpirun every rank stops, and mpirun passes the status on
+   DriverRun ranks = run("AMGT_STRICT=1 AMGT=fp46", args, 2, /*expect_success=*/false);
+   EXPECT_EQ(ranks.exit_code, 2) << ranks.output;
+   EXPECT_NE(ranks.output.find("AMGT=\"fp46\""), std::string::npos) << ranks.output;
+#endif
+}
+
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
 {
    // the plugin's kernels forced: in GPU builds auto may hand a product to hypre

@@ -1,9 +1,10 @@
-// parse_config: every rule of the run-time selection, including which messages appear and
-// that each problem is reported exactly once.
+// parse_config / parse_environment: every rule of the run-time selection, including which
+// messages appear, that each problem is reported exactly once, and AMGT_STRICT's wording.
 #include "precision/schedule.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -292,3 +293,224 @@ TEST(Schedule, KernelChoices)
    EXPECT_STREQ(to_string(KernelChoice::plugin), "plugin");
    EXPECT_STREQ(to_string(KernelChoice::stock), "stock");
 }
+
+// parse_environment: every variable the library reads, valid and invalid, the unknown ones,
+// and AMGT_STRICT's wording.
+namespace {
+
+using amgt::Environment;
+using amgt::parse_environment;
+
+// How many messages mention `needle` (outside the anonymous namespace above).
+int count_mentions(const Config& c, const std::string& needle)
+{
+   int n = 0;
+   for (const std::string& m : c.messages) n += m.find(needle) != std::string::npos;
+   return n;
+}
+
+struct VariableCase
+{
+   const char*              name;
+   std::vector<const char*> valid;
+   std::vector<const char*> invalid;
+   const char*              accepted; // a piece of the accepted values the message must name
+};
+
+std::vector<VariableCase> every_variable()
+{
+   return {
+      {"AMGT", {"off", "fp64", "Mixed", " auto "}, {"fp46", "on", "1"}, "off, fp64, mixed, auto"},
+      {"AMGT_LEVELS", {"d,s,h", "h", "fp64, fp32"}, {"d,q", "d,,s", "x"}, "d, s, h"},
+      {"AMGT_STATS", {"0", "off", "1", "on", "all"}, {"2", "yes"}, "0, off, 1, on, all"},
+      {"AMGT_SPGEMM", {"auto", "plugin", "stock", "hypre"}, {"fast", "gpu"}, "auto, plugin, stock"},
+      {"AMGT_SPMV", {"auto", "plugin", "stock", "amgt"}, {"fast", "cpu"}, "auto, plugin, stock"},
+      {"AMGT_DEVICE_MEMORY_LIMIT",
+       {"0", "1048576", "64K", "64m", " 2G "},
+       {"-5", "lots", "1.5G", "64MB", "99999999999999999999999"},
+       "K, M or G"},
+      {"AMGT_DEVICE_CACHE", {"0", "256M", "2g"}, {"lots", "-1", "1e9"}, "K, M or G"},
+      {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
+   };
+}
+
+TEST(Environment, EveryVariableValidAndInvalid)
+{
+   for (const VariableCase& v : every_variable())
+   {
+      for (const char* value : v.valid)
+      {
+         // AMGT=mixed, so that AMGT_LEVELS applies and gives no note
+         Environment env{{v.name, value}};
+         if (std::string(v.name) != "AMGT") env.emplace_back("AMGT", "mixed");
+         const Config c = parse_environment(env);
+         EXPECT_EQ(c.invalid, 0) << v.name << "=" << value;
+         EXPECT_TRUE(c.messages.empty()) << v.name << "=" << value << ": " << c.messages[0];
+      }
+      for (const char* value : v.invalid)
+      {
+         const Config c = parse_environment({{v.name, value}});
+         EXPECT_EQ(c.invalid, 1) << v.name << "=" << value;
+         ASSERT_EQ(c.messages.size(), 1u) << v.name << "=" << value;
+         const std::string& m = c.messages[0];
+         EXPECT_NE(m.find(std::string(v.name) + "=\"" + value + "\""), std::string::npos)
+            << "names the variable and the value: " << m;
+         EXPECT_NE(m.find(v.accepted), std::string::npos) << "names the accepted values: " << m;
+      }
+   }
+}
+
+TEST(Environment, UnsetOrEmptyIsTheDefault)
+{
+   const Config c = parse_environment({});
+   EXPECT_EQ(c.mode, Mode::off);
+   EXPECT_FALSE(c.strict);
+   EXPECT_FALSE(c.device_memory_limit.has_value());
+   EXPECT_FALSE(c.device_cache.has_value());
+   EXPECT_TRUE(c.trace_path.empty());
+   EXPECT_TRUE(c.messages.empty());
+   EXPECT_EQ(c.invalid, 0);
+
+   Environment empty;
+   for (const std::string& name : amgt::library_variables()) empty.emplace_back(name, "");
+   const Config e = parse_environment(empty);
+   EXPECT_EQ(e.mode, Mode::off);
+   EXPECT_FALSE(e.strict);
+   EXPECT_FALSE(e.device_memory_limit.has_value());
+   EXPECT_FALSE(e.device_cache.has_value());
+   EXPECT_TRUE(e.messages.empty()) << e.messages[0];
+}
+
+TEST(Environment, DeviceMemoryVariables)
+{
+   Config c = parse_environment({{"AMGT_DEVICE_MEMORY_LIMIT", "64M"}, {"AMGT_DEVICE_CACHE", "0"}});
+   EXPECT_EQ(c.device_memory_limit, size_t{64} << 20);
+   EXPECT_EQ(c.device_cache, size_t{0}); // set to 0: not the same as unset
+   EXPECT_TRUE(c.messages.empty());
+
+   c = parse_environment({{"AMGT_DEVICE_MEMORY_LIMIT", "-5"}, {"AMGT_DEVICE_CACHE", "lots"}});
+   EXPECT_FALSE(c.device_memory_limit.has_value()); // no cap
+   EXPECT_FALSE(c.device_cache.has_value());        // the backend's default
+   EXPECT_EQ(c.invalid, 2);
+   EXPECT_EQ(count_mentions(c, "not capped"), 1);
+   EXPECT_EQ(count_mentions(c, "default"), 1);
+
+   EXPECT_EQ(amgt::parse_byte_size("2G"), size_t{2} << 30);
+   EXPECT_FALSE(amgt::parse_byte_size("2 G").has_value());
+}
+
+TEST(Environment, Trace)
+{
+   EXPECT_EQ(parse_environment({{"AMGT_TRACE", "/tmp/calls.csv"}}).trace_path, "/tmp/calls.csv");
+   EXPECT_TRUE(parse_environment({{"AMGT_TRACE", ""}}).trace_path.empty());
+}
+
+TEST(Environment, LevelsAreValidatedInEveryMode)
+{
+   for (const char* mode : {"off", "fp64", "mixed", "auto", "fp46"})
+   {
+      const Config c = parse_environment({{"AMGT", mode}, {"AMGT_LEVELS", "d,q"}});
+      EXPECT_EQ(count_mentions(c, "AMGT_LEVELS=\"d,q\" is not valid"), 1) << mode;
+      EXPECT_EQ(c.invalid, std::string(mode) == "fp46" ? 2 : 1) << mode;
+   }
+   // a valid schedule without mixed/auto is a note, not an error
+   for (const char* mode : {"off", "fp64"})
+   {
+      const Config c = parse_environment({{"AMGT", mode}, {"AMGT_LEVELS", "d,s"}});
+      EXPECT_EQ(c.messages.size(), 1u) << mode;
+      EXPECT_EQ(c.invalid, 0) << mode;
+   }
+}
+
+TEST(Environment, UnknownVariables)
+{
+   Config c = parse_environment({{"AMGT_LEVEL", "d,s,h"}});
+   EXPECT_EQ(c.invalid, 1);
+   ASSERT_EQ(c.messages.size(), 1u);
+   EXPECT_NE(c.messages[0].find("AMGT_LEVEL is set but is not a variable the library reads"),
+             std::string::npos)
+      << c.messages[0];
+   EXPECT_NE(c.messages[0].find("did you mean AMGT_LEVELS?"), std::string::npos) << c.messages[0];
+   EXPECT_NE(c.messages[0].find("ignored"), std::string::npos) << c.messages[0];
+
+   // the names in any letter case are the glue's to pass in: a lower-case one is a typo
+   c = parse_environment({{"amgt", "fp64"}});
+   EXPECT_EQ(c.mode, Mode::off);
+   ASSERT_EQ(c.messages.size(), 1u);
+   EXPECT_NE(c.messages[0].find("did you mean AMGT?"), std::string::npos) << c.messages[0];
+
+   c = parse_environment({{"AMGT_DEVICE_MEMORY_LIMT", "1G"}, {"AMGT_SPGEM", "plugin"}});
+   EXPECT_EQ(c.invalid, 2);
+   EXPECT_EQ(count_mentions(c, "did you mean AMGT_DEVICE_MEMORY_LIMIT?"), 1);
+   EXPECT_EQ(count_mentions(c, "did you mean AMGT_SPGEMM?"), 1);
+   EXPECT_EQ(c.spgemm, KernelChoice::automatic);
+
+   // far from every name: the message lists what the library reads
+   c = parse_environment({{"AMGT_SOMETHING_ELSE", "1"}});
+   ASSERT_EQ(c.messages.size(), 1u);
+   for (const std::string& name : amgt::library_variables())
+      EXPECT_NE(c.messages[0].find(" " + name), std::string::npos) << name << ": " << c.messages[0];
+
+   // the scripts' variables are expected in the environment the library runs in
+   c = parse_environment({{"AMGT_GPU", "0"},
+                          {"AMGT_BUILD_DIR", "/x"},
+                          {"AMGT_NEED_PLOTS", "0"},
+                          {"AMGT_DATASETS", "/d"},
+                          {"AMGT_HYPRE_TARBALL", "/t"}});
+   EXPECT_TRUE(c.messages.empty()) << c.messages[0];
+   EXPECT_EQ(c.invalid, 0);
+}
+
+TEST(Environment, StrictLeavesOutTheFallback)
+{
+   Config c = parse_environment({{"AMGT", "fp46"}});
+   EXPECT_FALSE(c.strict);
+   ASSERT_EQ(c.messages.size(), 1u);
+   EXPECT_NE(c.messages[0].find("hypre runs stock"), std::string::npos) << c.messages[0];
+
+   c = parse_environment({{"AMGT_STRICT", "1"}, {"AMGT", "fp46"}});
+   EXPECT_TRUE(c.strict);
+   EXPECT_EQ(c.mode, Mode::off);
+   EXPECT_EQ(c.invalid, 1);
+   ASSERT_EQ(c.messages.size(), 1u);
+   EXPECT_NE(c.messages[0].find("AMGT=\"fp46\""), std::string::npos) << c.messages[0];
+   EXPECT_NE(c.messages[0].find("off, fp64, mixed, auto"), std::string::npos) << c.messages[0];
+   EXPECT_EQ(c.messages[0].find("stock"), std::string::npos) << "no fallback: " << c.messages[0];
+
+   // strict with a clean environment: nothing to report
+   c = parse_environment({{"AMGT_STRICT", "on"}, {"AMGT", "mixed"}, {"AMGT_LEVELS", "d,s"}});
+   EXPECT_TRUE(c.strict);
+   EXPECT_EQ(c.invalid, 0);
+   EXPECT_TRUE(c.messages.empty());
+
+   // a note is not an error under strict either
+   c = parse_environment({{"AMGT_STRICT", "1"}, {"AMGT", "fp64"}, {"AMGT_LEVELS", "d,s"}});
+   EXPECT_EQ(c.invalid, 0);
+   EXPECT_EQ(c.messages.size(), 1u);
+
+   // whoever sets AMGT_STRICT wants it: a bad value counts as on (and as an error)
+   c = parse_environment({{"AMGT_STRICT", "yes"}});
+   EXPECT_TRUE(c.strict);
+   EXPECT_EQ(c.invalid, 1);
+   EXPECT_FALSE(parse_environment({{"AMGT_STRICT", "0"}}).strict);
+   EXPECT_FALSE(parse_environment({{"AMGT_STRICT", ""}}).strict);
+
+   // unknown variables are errors under strict
+   c = parse_environment({{"AMGT_STRICT", "1"}, {"AMGT_LEVEL", "h"}});
+   EXPECT_EQ(c.invalid, 1);
+   EXPECT_EQ(count_mentions(c, "ignored"), 0);
+}
+
+TEST(Environment, LibraryVariables)
+{
+   const std::vector<std::string>& v = amgt::library_variables();
+   for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
+                            "AMGT_TRACE", "AMGT_DEVICE_MEMORY_LIMIT", "AMGT_DEVICE_CACHE",
+                            "AMGT_STRICT"})
+   {
+      EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
+   }
+   EXPECT_EQ(v.size(), 9u);
+}
+
+} // namespace
