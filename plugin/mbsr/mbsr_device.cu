@@ -778,7 +778,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          }
          if (!in_range) continue;
          const bool leader = (lead >> lane) & 1u;
-         const V    val    = store_from_double<V>(v[u]);
+         const V    val    = Arith<V>::from_double(v[u]);
          if (leader)
          {
             args.blk_col[out[u] + rank] = key;
@@ -790,7 +790,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
             tile[bit] = val;
             if (leader)
                for (int z = 0; z < 16; ++z)
-                  if (!((map >> z) & 1u)) tile[z] = store_from_double<V>(0.0);
+                  if (!((map >> z) & 1u)) tile[z] = Arith<V>::from_double(0.0);
          }
          if (args.packed_val)
          {
