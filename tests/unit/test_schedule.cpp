@@ -405,6 +405,20 @@ TEST(Environment, Trace)
    EXPECT_TRUE(parse_environment({{"AMGT_TRACE", ""}}).trace_path.empty());
 }
 
+TEST(Environment, StatsFile)
+{
+   // set alone it turns the table on; with AMGT_STATS it only names the destination
+   Config c = parse_environment({{"AMGT_STATS_FILE", "/tmp/t.txt"}});
+   EXPECT_EQ(c.stats_path, "/tmp/t.txt");
+   EXPECT_TRUE(c.stats);
+   EXPECT_TRUE(c.messages.empty());
+   c = parse_environment({{"AMGT_STATS", "0"}, {"AMGT_STATS_FILE", "/tmp/t.txt"}});
+   EXPECT_FALSE(c.stats);
+   c = parse_environment({{"AMGT_STATS", "all"}, {"AMGT_STATS_FILE", "t"}});
+   EXPECT_TRUE(c.stats && c.stats_all_ranks);
+   EXPECT_TRUE(parse_environment({}).stats_path.empty());
+}
+
 TEST(Environment, LevelsAreValidatedInEveryMode)
 {
    for (const char* mode : {"off", "fp64", "mixed", "auto", "fp46"})
@@ -505,12 +519,12 @@ TEST(Environment, LibraryVariables)
 {
    const std::vector<std::string>& v = amgt::library_variables();
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
-                            "AMGT_TRACE", "AMGT_DEVICE_MEMORY_LIMIT", "AMGT_DEVICE_CACHE",
-                            "AMGT_STRICT"})
+                            "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
+                            "AMGT_DEVICE_CACHE", "AMGT_STRICT"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 9u);
+   EXPECT_EQ(v.size(), 10u);
 }
 
 } // namespace
