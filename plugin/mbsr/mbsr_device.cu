@@ -28,9 +28,9 @@
 //   CSR entries inside each block row), so packed_row needs no scan.
 //   Tier 0 (E <= 32: the 7-point fine levels, every P) runs in registers instead
 //   (tier0_kernel): one entry per lane, several block rows in flight per warp, tiles found by
-//   __match_any_sync on the block column. Measured on the H100 (kprof, 7-point 250^3 setup):
-//   its pass 2 took 6.0 ms where the 64-slot table's took 9.9 ms; the table kernel walked one
-//   block row at a time through three dependent loads and was bound by their latency. (An
+//   __match_any_sync on the block column. The table kernel walks one block row at a time per
+//   group, and for these short block rows that bound it on the H100 (figures, and which
+//   version they were taken with, in bench/RESULTS.md, 2026-11-25). (An
 //   earlier register version with an O(E^2) shuffle loop per block row was slower than the
 //   table; this one loops over the D tiles only, in pass 2, and counts with one match. Tier 0
 //   finds duplicate entries in pass 2: the conversion then discards its output and runs the
