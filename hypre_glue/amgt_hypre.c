@@ -222,11 +222,10 @@ hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr
 /* The kernel hypre runs for what the plugin leaves to it, under an AMGT mode, by rules from
  * measurements on the H100 (bench/RESULTS.md): products always on hypre's own kernel (every
  * product of the reference setups ran faster there than on cuSPARSE, 1.5-10x on the Galerkin
- * products; whole setups 1.2-1.6x); matvecs of fewer than 2^18 entries on hypre's own kernel
- * (5-7 us against cuSPARSE's 11-16 us on coarse levels), larger ones on cuSPARSE (5-10%
- * faster than hypre's own on the fine operators and P^T of the reference problems). */
-#define AMGT_STOCK_MATVEC_VENDOR_MIN_NNZ (1 << 18)
-
+ * products; whole setups 1.2-1.6x); matvecs of fewer than AMGT_SMALL_MATRIX_ENTRIES (2^18)
+ * entries on hypre's own kernel (5-7 us against cuSPARSE's 11-16 us on coarse levels),
+ * larger ones on cuSPARSE (5-10% faster than hypre's own on the fine operators and P^T of
+ * the reference problems). */
 HYPRE_Int
 hypre_AMGTStockSpGemmUseVendor(HYPRE_Int app_choice)
 {
@@ -240,7 +239,7 @@ hypre_AMGTStockMatvecUseVendor(hypre_CSRMatrix *A, HYPRE_Int app_choice)
 {
    HYPRE_Int vendor;
    if (!amgt_active() || !A) { return app_choice; }
-   vendor = hypre_CSRMatrixNumNonzeros(A) >= AMGT_STOCK_MATVEC_VENDOR_MIN_NNZ ? 1 : 0;
+   vendor = hypre_CSRMatrixNumNonzeros(A) >= AMGT_SMALL_MATRIX_ENTRIES ? 1 : 0;
    amgt_glue_count_stock_kernel(0, vendor);
    return vendor;
 }

@@ -417,7 +417,7 @@ bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr
 // call, a launch-latency floor that neither the format nor the precision moves (levels of
 // 6k-810k entries: plugin 4.8-7.1 us, hypre 5.2-7.1 us, each way about as often), while
 // converting, planning and racing such a matrix costs the setup 0.1-0.2 ms.
-constexpr int64_t kAutoMinEntries = int64_t{1} << 18;
+constexpr int64_t kAutoMinEntries = AMGT_SMALL_MATRIX_ENTRIES; // amgt_glue.h
 
 bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
 {
