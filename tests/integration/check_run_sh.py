@@ -98,6 +98,16 @@ def consistent(out, expect_cases, modes, gpu=False, solves=1):
         check(res["cold_setup_s"] > 0 and res["cold_solve_s"] > 0, f"{key}: cold times")
         check((rec["status"] == "ok") == bool(res["converged"]), f"{key}: status vs converged")
     # speedups: stock best / time, per phase, per case; stock-default / time; cold ratios
+    def ratio(case, r, field, ref, time_key, csv=True):
+        """r[field] == ref / r's time (None when either is missing), and so in runs.csv."""
+        want = ref / r["result"][time_key] if (ref and r["status"] == "ok") else None
+        got = r[field]
+        check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: {field} {got} vs {want}")
+        if csv:
+            row = rows[recs.index(r)]
+            check((got is None and row[field] == "") or close(num(row[field]), got),
+                  f"{case}/{r['mode']}: CSV {field}")
+
     for case in expect_cases:
         rs = [r for r in recs if r["case"] == case]
         stock = [r for r in rs if r["mode"] in STOCK and r["status"] == "ok"]
@@ -105,28 +115,16 @@ def consistent(out, expect_cases, modes, gpu=False, solves=1):
         for ph in ("setup", "solve"):
             best = min((r["result"][f"cold_{ph}_s"] for r in stock), default=None)
             for r in rs:
-                want = best / r["result"][f"cold_{ph}_s"] if (best and r["status"] == "ok") else None
-                got = r[f"cold_ratio_{ph}"]
-                check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: cold_ratio_{ph}")
-                row = rows[recs.index(r)]
-                check((got is None and row[f"cold_ratio_{ph}"] == "") or close(num(row[f"cold_ratio_{ph}"]), got),
-                      f"{case}/{r['mode']}: CSV cold_ratio_{ph}")
+                ratio(case, r, f"cold_ratio_{ph}", best, f"cold_{ph}_s")
         for ph in ("setup", "solve", "total"):
+            d = default["result"][f"{ph}_s"] if default else None
             for r in rs:
-                d = default["result"][f"{ph}_s"] if default else None
-                want = d / r["result"][f"{ph}_s"] if (d and r["status"] == "ok") else None
-                got = r[f"speedup_default_{ph}"]
-                check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: speedup_default_{ph}")
+                ratio(case, r, f"speedup_default_{ph}", d, f"{ph}_s", csv=False)
             best = min((r["result"][f"{ph}_s"] for r in stock), default=None)
             check(close(summary["stock_best"][case][ph], best) or (best is None and summary["stock_best"][case][ph] is None),
                   f"{case}: stock best {ph}")
             for r in rs:
-                want = best / r["result"][f"{ph}_s"] if (best and r["status"] == "ok") else None
-                got = r[f"speedup_{ph}"]
-                check((want is None and got is None) or close(want, got), f"{case}/{r['mode']}: speedup_{ph} {got} vs {want}")
-                row = rows[recs.index(r)]
-                check((got is None and row[f"speedup_{ph}"] == "") or close(num(row[f"speedup_{ph}"]), got),
-                      f"{case}/{r['mode']}: CSV speedup_{ph}")
+                ratio(case, r, f"speedup_{ph}", best, f"{ph}_s")
     # geomeans
     for mode in modes:
         g = summary["modes"][mode]
