@@ -20,12 +20,12 @@
 #include "precision/range_device.h"
 #include "spgemm/spgemm_device.h"
 #include "spmv/spmv_device.h"
+#include "rows/rows_device.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cuda_runtime.h>
 #include <optional>
 #include <string>
 #include <variant>
@@ -43,10 +43,14 @@ enum class SpmvOwner
 template <class V>
 struct DeviceEntry
 {
-   device::DeviceMbsr<V>              m;
-   std::optional<device::SpmvPlan<V>> plan; // built on first use by an SpMV
+   // The layout the SpMV reads (choose_layout, rows/rows.h); products always take mBSR.
+   Layout                             layout = Layout::mbsr;
+   device::DeviceMbsr<V>              m;    // layout mbsr
+   std::optional<device::SpmvPlan<V>> plan; // layout mbsr: built on first use by an SpMV
+   device::DeviceRows<V>              rows; // layout rows
+   bool rows_narrow = false; // the offsets are in use (known only with AMGT_STATS: it reads back)
    SpmvOwner                          owner = SpmvOwner::undecided;
-   // AMGT=auto: m holds D^-1/2 A D^-1/2 and unscale = sqrt|a_ii| (nrows doubles), the SpMV's
+   // AMGT=auto: the matrix holds D^-1/2 A D^-1/2 and unscale = sqrt|a_ii| (nrows doubles), the SpMV's
    // unscale argument (precision/policy.h)
    bool                   scaled = false;
    device::Buffer<double> unscale;
@@ -162,14 +166,14 @@ public:
    {
       if (on_)
       {
-         AMGT_DEVICE_CHECK(cudaStreamSynchronize(s_));
+         device::synchronize(s_);
          t0_ = std::chrono::steady_clock::now();
       }
    }
    double seconds()
    {
       if (!on_) return 0.0;
-      AMGT_DEVICE_CHECK(cudaStreamSynchronize(s_));
+      device::synchronize(s_);
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
    }
 
@@ -179,12 +183,37 @@ private:
    std::chrono::steady_clock::time_point t0_;
 };
 
+// The layout of a new device copy that only SpMVs will read: AMGT_LAYOUT, or the bytes one
+// SpMV moves in each layout (choose_layout) for the fill a sample of the matrix shows (one
+// small kernel and a read-back of four numbers). narrow: whether the row-wise layout should
+// try 16-bit offsets (the sample saw no entry farther from its row).
+Layout spmv_layout(const Context& ctx, MatrixState& state, const amgt_csr& a, Precision p, bool& narrow)
+{
+   narrow = true;
+   switch (ctx.config->layout)
+   {
+   case LayoutRequest::mbsr: return Layout::mbsr;
+   case LayoutRequest::rows: return Layout::rows;
+   case LayoutRequest::automatic: break;
+   }
+   const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
+   narrow                       = e.max_span <= kNarrowSpan;
+   LayoutInputs in;
+   in.precision  = p;
+   in.fill       = e.fill();
+   in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0;
+   in.narrow     = narrow;
+   state.device_shape.fill = in.fill; // the estimate until a conversion counts the tiles
+   return choose_layout(in).layout;
+}
+
 // The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
 // arrays, the epoch, the precision or the scaling changed since it was made, or when a
-// product needs the dense layout (dense) that an SpMV-only copy was made without. The copy
-// always has the packed layout when the conversion could build it (the SpMV reads it); the
-// dense one (16 values per tile) only when a product asked for it: on fine levels that is
-// ~3x the memory of the CSR matrix, which the solve never reads.
+// product needs the dense mBSR layout (dense) that an SpMV-only copy was made without. An
+// SpMV-only copy takes the layout spmv_layout chooses; mBSR copies always have the packed
+// values (the SpMV reads them), the dense ones (16 values per tile) only when a product asked
+// for them: on fine levels that is ~3x the memory of the CSR matrix, which the solve never
+// reads.
 template <class V>
 DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
                              bool scaled, bool dense)
@@ -192,37 +221,52 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
    CsrKey key = key_of(a, ctx.epoch);
    if (!state.device) { state.device.reset(new DeviceCache()); }
    DeviceCache& cache = *state.device;
-   if (!(cache.key == key) || !std::holds_alternative<DeviceEntry<V>>(cache.entry) ||
-       std::get<DeviceEntry<V>>(cache.entry).scaled != scaled ||
-       (dense && !std::get<DeviceEntry<V>>(cache.entry).m.has_dense()))
+   const auto*  held  = std::get_if<DeviceEntry<V>>(&cache.entry);
+   if (!(cache.key == key) || !held || held->scaled != scaled ||
+       (dense && (held->layout != Layout::mbsr || !held->m.has_dense())))
    {
-      cache.entry = std::monostate{};
-      cache.key   = CsrKey{};
+      cache.entry        = std::monostate{};
+      cache.key          = CsrKey{};
+      state.device_shape = LevelShape{};
       const device::Stream    s   = stream_of(ctx);
       const device::Allocator mem = device_allocator(ctx);
-      device::ConvertOptions  options;
-      options.dense  = dense;
-      options.packed = true;
+      bool                    narrow = false;
       DeviceEntry<V>          e;
+      e.layout = dense ? Layout::mbsr : spmv_layout(ctx, state, a, StorageTraits<V>::precision, narrow);
+      const CsrView v = view_of(a);
       if (scaled)
       {
-         // scaled values formed in double into a temporary, rounded once to V by the
-         // conversion (the reference: scaling_vector/scaled_values of precision/policy.h)
-         const CsrView v = view_of(a);
-         e.unscale       = device::Buffer<double>(static_cast<size_t>(a.nrows), mem);
+         e.unscale = device::Buffer<double>(static_cast<size_t>(a.nrows), mem);
          device::scaling_vector(v, e.unscale.get(), s);
-         device::Buffer<double> w(static_cast<size_t>(a.nnz), mem);
-         device::scaled_values(v, e.unscale.get(), w.get(), s);
-         CsrView sv = v;
-         sv.val     = w.get();
-         e.m        = device::csr_to_mbsr<V>(sv, s, mem, options);
-         e.scaled   = true;
-         // w goes back to hypre's allocator when this scope ends; whether that release is
-         // ordered after the conversion's kernels depends on the allocator (cudaFree is, a
-         // pool may not be), so wait for them here (setup only, once per scaled matrix).
-         AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+         e.scaled = true;
       }
-      else { e.m = device::csr_to_mbsr<V>(view_of(a), s, mem, options); }
+      if (e.layout == Layout::rows)
+      {
+         // one pass (values rounded, scaled, offsets) or nothing in fp64
+         e.rows = device::make_rows<V>(v, e.unscale_or_null(), narrow, s, mem);
+         if (ctx.config->stats) e.rows_narrow = device::rows_narrow(e.rows, s);
+      }
+      else
+      {
+         device::ConvertOptions options;
+         options.dense  = dense;
+         options.packed = true;
+         if (scaled)
+         {
+            // scaled values formed in double into a temporary, rounded once to V by the
+            // conversion (the reference: scaling_vector/scaled_values of precision/policy.h)
+            device::Buffer<double> w(static_cast<size_t>(a.nnz), mem);
+            device::scaled_values(v, e.unscale.get(), w.get(), s);
+            CsrView sv = v;
+            sv.val     = w.get();
+            e.m        = device::csr_to_mbsr<V>(sv, s, mem, options);
+            // w goes back to hypre's allocator when this scope ends; whether that release is
+            // ordered after the conversion's kernels depends on the allocator (cudaFree is, a
+            // pool may not be), so wait for them here (setup only, once per scaled matrix).
+            device::synchronize(s);
+         }
+         else { e.m = device::csr_to_mbsr<V>(v, s, mem, options); }
+      }
       cache.entry     = std::move(e);
       cache.key       = key;
       state.precision = StorageTraits<V>::precision;
@@ -231,9 +275,35 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
    return std::get<DeviceEntry<V>>(cache.entry);
 }
 
+// The SpMV of an entry in its layout (enqueues only).
 template <class V>
-const device::SpmvPlan<V>& spmv_plan(const Context& ctx, MatrixState& state, DeviceEntry<V>& e)
+void entry_spmv(DeviceEntry<V>& e, const device::SpmvPlan<V>* plan, double alpha, const double* x,
+                double beta, double* y, device::Stream s)
 {
+   if (e.layout == Layout::rows) device::rows_spmv<V>(e.rows, alpha, x, beta, y, s, e.unscale_or_null());
+   else device::spmv<V>(e.m, *plan, alpha, x, beta, y, s, e.unscale_or_null());
+}
+
+// Makes the entry ready for its SpMVs: the mBSR's plan (built once), and the device shape
+// the statistics report. Returns the plan (nullptr for the row-wise layout, which needs none).
+template <class V>
+const device::SpmvPlan<V>* spmv_ready(const Context& ctx, MatrixState& state, DeviceEntry<V>& e)
+{
+   if (e.layout == Layout::rows)
+   {
+      if (!state.device_shape.known)
+      {
+         state.device_shape.known = true;
+         state.device_shape.rows  = e.rows.nrows;
+         state.device_shape.nnz   = e.rows.nnz;
+         state.device_shape.tiles = 0; // not counted; fill holds spmv_layout's estimate
+         if (state.role == AMGT_ROLE_A && state.level >= 0)
+         {
+            ctx.stats->level_matrix(state.level, state.device_shape);
+         }
+      }
+      return nullptr;
+   }
    if (!e.plan)
    {
       e.plan.emplace(device::make_spmv_plan<V>(e.m, stream_of(ctx), device_allocator(ctx)));
@@ -248,44 +318,26 @@ const device::SpmvPlan<V>& spmv_plan(const Context& ctx, MatrixState& state, Dev
          ctx.stats->level_matrix(state.level, state.device_shape);
       }
    }
-   return *e.plan;
+   return &*e.plan;
 }
 
-// RAII pair of CUDA events.
-struct EventPair
+// What AMGT_STATS calls the kernel an entry's SpMV runs.
+template <class V>
+const char* spmv_path_name(const DeviceEntry<V>& e)
 {
-   cudaEvent_t start = nullptr, stop = nullptr;
-   EventPair()
-   {
-      AMGT_DEVICE_CHECK(cudaEventCreate(&start));
-      if (cudaEventCreate(&stop) != cudaSuccess)
-      {
-         cudaEventDestroy(start);
-         AMGT_DEVICE_CHECK(cudaGetLastError());
-      }
-   }
-   ~EventPair()
-   {
-      cudaEventDestroy(start);
-      cudaEventDestroy(stop);
-   }
-   EventPair(const EventPair&)            = delete;
-   EventPair& operator=(const EventPair&) = delete;
-};
+   if (e.layout == Layout::rows) return e.rows_narrow ? "rows16" : "rows";
+   return device::to_string(e.plan->path);
+}
 
 // Average seconds of one call of f, after one untimed call, timed with events on stream s.
 template <class F>
 double time_calls(device::Stream s, int reps, F&& f)
 {
-   EventPair ev;
+   device::EventTimer timer;
    f();
-   AMGT_DEVICE_CHECK(cudaEventRecord(ev.start, s));
+   timer.start(s);
    for (int i = 0; i < reps; ++i) f();
-   AMGT_DEVICE_CHECK(cudaEventRecord(ev.stop, s));
-   AMGT_DEVICE_CHECK(cudaEventSynchronize(ev.stop));
-   float ms = 0.0f;
-   AMGT_DEVICE_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
-   return 1e-3 * ms / reps;
+   return timer.stop(s) / reps;
 }
 
 RaceMemory& race_memory()
@@ -302,7 +354,7 @@ RaceMemory& race_memory()
 // threshold would misjudge both, a race on the real matrix does not.
 template <class V>
 SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr& a,
-                            DeviceEntry<V>& e, const device::SpmvPlan<V>& plan)
+                            DeviceEntry<V>& e, const device::SpmvPlan<V>* plan)
 {
    switch (ctx.config->spmv)
    {
@@ -326,12 +378,12 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
    device::Buffer<double>  x(static_cast<size_t>(a.ncols), mem);
    device::Buffer<double>  y(static_cast<size_t>(a.nrows), mem);
    // finite, nonzero inputs (every byte 0x3F: about 4.8e-4 per entry); no timing on zeros
-   if (a.ncols > 0) AMGT_DEVICE_CHECK(cudaMemsetAsync(x.get(), 0x3F, x.size() * sizeof(double), s));
-   if (a.nrows > 0) AMGT_DEVICE_CHECK(cudaMemsetAsync(y.get(), 0x3F, y.size() * sizeof(double), s));
+   device::fill_bytes(x.get(), 0x3F, x.size() * sizeof(double), s);
+   device::fill_bytes(y.get(), 0x3F, y.size() * sizeof(double), s);
    constexpr int kReps  = 3;
    bool          stock_ok = true;
    const double  t_plugin = time_calls(s, kReps, [&] {
-      device::spmv<V>(e.m, plan, 1.0, x.get(), 0.0, y.get(), s, e.unscale_or_null());
+      entry_spmv<V>(e, plan, 1.0, x.get(), 0.0, y.get(), s);
    });
    const double t_stock = time_calls(s, kReps, [&] {
       stock_ok = ctx.allocator_ref->stock_spmv(a.owner, x.get(), y.get()) && stock_ok;
@@ -353,8 +405,8 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
                  "SpMV level %d %s: %d rows, fill %.2f, %s %s: plugin %.1f us, stock %.1f us -> %s",
                  state.level, state.role == AMGT_ROLE_A ? "A" : state.role == AMGT_ROLE_P ? "P"
                               : state.role == AMGT_ROLE_R ? "R" : "untagged",
-                 a.nrows, plan.fill, to_string(StorageTraits<V>::precision),
-                 device::to_string(plan.path), 1e6 * t_plugin, 1e6 * t_stock,
+                 a.nrows, state.device_shape.fill, to_string(StorageTraits<V>::precision),
+                 spmv_path_name(e), 1e6 * t_plugin, 1e6 * t_stock,
                  owner == SpmvOwner::plugin ? "plugin" : "stock");
    ctx.stats->note(line);
    return owner;
@@ -450,7 +502,7 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
    with_precision(choice.precision, [&](auto tag) {
       using V           = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled, false);
-      const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
+      const device::SpmvPlan<V>* plan = spmv_ready<V>(ctx, state, e);
       parts[1]                        = timer.seconds() - parts[0];
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       return 0;
@@ -476,7 +528,7 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
    return with_precision(choice.precision, [&](auto tag) {
       using V                         = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled, false);
-      const device::SpmvPlan<V>& plan = spmv_plan<V>(ctx, state, e);
+      const device::SpmvPlan<V>* plan = spmv_ready<V>(ctx, state, e);
       if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
       if (e.owner == SpmvOwner::stock)
       {
@@ -485,8 +537,8 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
       }
       const device::Stream       s    = stream_of(ctx);
       Timer                      timer(ctx, s);
-      device::spmv<V>(e.m, plan, alpha, x, beta, y, s, e.unscale_or_null());
-      ctx.stats->spmv(level, timer.seconds(), device::to_string(plan.path), choice.precision);
+      entry_spmv<V>(e, plan, alpha, x, beta, y, s);
+      ctx.stats->spmv(level, timer.seconds(), spmv_path_name(e), choice.precision);
       return 1;
    });
 }

@@ -6,6 +6,7 @@
 #include "hypre_bridge.h"
 
 #include "mbsr/mbsr_device.h"
+#include "rows/rows_device.h"
 #include "spmv/spmv_device.h"
 
 #include <algorithm>
@@ -67,7 +68,19 @@ struct OursSpmv
    dev::DeviceMbsr<V>              m;
    std::optional<dev::SpmvPlan<V>> plans[6]; // automatic, then kForced
    bool                            converted = false;
+   dev::DeviceRows<V>              rows;     // the row-wise layout
 };
+
+// Bytes make_rows moves at least: nothing in fp64 without offsets; else the columns (when
+// offsets are written) and values read once, offsets and values written once.
+double rows_build_bytes(Precision p, const SpmvRecord& r, bool narrow)
+{
+   const double nnz = static_cast<double>(r.nnz), rows = static_cast<double>(r.rows) + 1.0;
+   const bool   values = p != Precision::fp64;
+   if (!values && !narrow) return 0.0;
+   const double vb = p == Precision::fp16 ? 2.0 : p == Precision::fp32 ? 4.0 : 8.0;
+   return 4.0 * rows + (narrow ? 6.0 * nnz : 0.0) + (values ? (8.0 + vb) * nnz + 4.0 * nnz * !narrow : 0.0);
+}
 
 // The inputs of one operand: nx random x and a random y0 (host copies for the CPU oracle);
 // y is reset to y0 before every checked call.
@@ -251,8 +264,8 @@ struct OursSpmvRuns
    OursSpmv<double>         o64;
    OursSpmv<float>          o32;
    OursSpmv<amgt::half_t>   o16;
-   std::function<void(int)> calls[6];
-   Meas*                    meas[6] = {};
+   std::function<void(int)> calls[7]; // the mBSR plans (OursSpmv::plans), then rows
+   Meas*                    meas[7] = {};
 };
 
 template <class V>
@@ -320,13 +333,47 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
          guard_context("ours SpMV");
       }
    }
+   Meas& mr = *runs.meas[6];
+   try
+   {
+      const dev::FillEstimate fe = dev::estimate_fill(plugin_view(dA), kStream, alloc);
+      LayoutInputs            li;
+      li.precision  = opt.precision;
+      li.fill       = fe.fill();
+      li.row_length = r.rows > 0 ? static_cast<double>(r.nnz) / static_cast<double>(r.rows) : 0.0;
+      li.narrow     = fe.max_span <= kNarrowSpan;
+      r.est_fill    = fe.fill();
+      r.layout      = to_string(choose_layout(li).layout);
+      o.rows        = dev::make_rows<V>(plugin_view(dA), nullptr, li.narrow, kStream, alloc);
+      const bool narrow  = dev::rows_narrow(o.rows, kStream);
+      r.rows_build_bytes = rows_build_bytes(opt.precision, r, o.rows.tried_narrow());
+      mr.path            = narrow ? "rows16" : "rows";
+      mr.bytes           = dev::rows_spmv_bytes(o.rows, narrow);
+      in.reset_y();
+      dev::rows_spmv<V>(o.rows, kAlpha, in.xs[0], kBeta, in.dy.get(), kStream);
+      const std::vector<double> yb = in.dy.download();
+      in.poison_y();
+      dev::rows_spmv<V>(o.rows, kAlpha, in.xs[0], 0.0, in.dy.get(), kStream);
+      const std::vector<double> yz = in.dy.download();
+      verdict(mr, r, ref, yb, &yz, tol);
+      runs.calls[6] = [&o, &xs = in.xs, &dy = in.dy](int i) {
+         dev::rows_spmv<V>(o.rows, kAlpha, xs[static_cast<size_t>(i)], kBeta, dy.get(), kStream);
+      };
+   }
+   catch (const std::exception& e)
+   {
+      mr.status     = Status::error;
+      mr.note       = e.what();
+      runs.calls[6] = nullptr;
+      guard_context("ours SpMV rows");
+   }
 }
 
 void run_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvRecord& r, const SpmvReference& ref,
               OursSpmvRuns& runs)
 {
-   Meas* const meas[6] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2], &r.forced[3], &r.forced[4]};
-   std::copy(meas, meas + 6, runs.meas);
+   Meas* const meas[7] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2], &r.forced[3], &r.forced[4], &r.rowwise};
+   std::copy(meas, meas + 7, runs.meas);
    r.precision = amgt::to_string(opt.precision);
    switch (opt.precision)
    {
@@ -375,7 +422,7 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpm
    std::vector<Timed> ts;
    if (r.cusp.ok()) ts.push_back(Timed{"cuSPARSE SpMV", sampler(cusp_call), &r.cusp});
    if (r.hypre.ok()) ts.push_back(Timed{"hypre SpMV", sampler(hyp_call), &r.hypre});
-   for (int p = 0; p < 6; ++p)
+   for (int p = 0; p < 7; ++p)
    {
       if (ours.calls[p] && ours.meas[p]->ok())
       {
@@ -418,10 +465,37 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA)
          return ms;
       });
    };
+   // the row-wise layout as the library builds it: the fill sample, then make_rows
+   auto rows_sampler = [&]() {
+      return std::function<double()>([&] {
+         EventPair e;
+         double    ms  = 0.0;
+         auto      run = [&](auto tag) {
+            using V = decltype(tag);
+            e.start();
+            const dev::FillEstimate fe = dev::estimate_fill(plugin_view(dA), kStream, alloc);
+            dev::DeviceRows<V> m = dev::make_rows<V>(plugin_view(dA), nullptr, fe.max_span <= kNarrowSpan, kStream, alloc);
+            e.stop();
+            ms = e.elapsed_ms();
+         };
+         switch (b.opt.precision)
+         {
+         case Precision::fp64: run(double{}); break;
+         case Precision::fp32: run(float{}); break;
+         case Precision::fp16: run(amgt::half_t{}); break;
+         }
+         return ms;
+      });
+   };
    r.conv_sorted.status = r.conv_hashed.status = Status::ok;
    std::vector<Timed> tc;
    tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false), &r.conv_sorted});
    tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true), &r.conv_hashed});
+   if (r.rowwise.ok())
+   {
+      r.rowwise_build.status = Status::ok;
+      tc.push_back(Timed{"rows build", rows_sampler(), &r.rowwise_build});
+   }
    b.time_interleaved(tc, "conversion timing");
 }
 
@@ -431,6 +505,7 @@ void report_spmv(Bench& b, const SpmvRecord& r, const std::string& what)
    b.report_problem("spmv", what, "cuSPARSE", r.cusp);
    b.report_problem("spmv", what, "hypre", r.hypre);
    b.report_problem("spmv", what, "ours[automatic]", r.ours);
+   b.report_problem("spmv", what, "ours[rows]", r.rowwise);
    for (int p = 0; p < 5; ++p)
    {
       b.report_problem("spmv", what, (std::string("ours[") + dev::to_string(kForced[p]) + "]").c_str(), r.forced[p]);

@@ -153,6 +153,7 @@ int run(int argc, char** argv)
    if (o.spmv) print_spmv_table(stdout, spmv_done);
    if (o.spmv) print_spmv_paths_table(stdout, spmv_done);
    if (o.spmv) print_conversion_table(stdout, spmv_done);
+   if (o.spmv) print_layout_table(stdout, spmv_done);
    if (o.spgemm) print_spgemm_table(stdout, spgemm_done);
    if (o.spgemm) print_spgemm_half_table(stdout, spgemm_done);
    print_geomeans(stdout, spmv_done, spgemm_done);

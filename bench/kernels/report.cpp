@@ -299,6 +299,37 @@ void print_conversion_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
    std::fprintf(out, "geometric mean xsorted: %s\n\n", all.cell().c_str());
 }
 
+void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
+{
+   std::fprintf(out,
+      "== SpMV per layout (us, median) and what one call moves: mbsr = ours on the tiles (automatic path),\n"
+      "   rows = ours on the row-wise layout (rows16: 16-bit column offsets); MB = the layout's bytes per call\n"
+      "   (matrix, x once, y read and written), BW = MB / time as a fraction of 3.0 TB/s; fill~ = the sampled\n"
+      "   estimate, rule = the layout the library picks from it (choose_layout); build = fill sample + make_rows\n"
+      "   (ms) and its bytes' fraction of 3.0 TB/s ('free': fp64 without offsets reads hypre's arrays)\n");
+   std::fprintf(out, "%-26s %-2s %9s %10s %5s %5s %-4s | %9s %9s | %8s %5s | %-6s %8s %8s %5s | %7s %6s\n", "matrix",
+                "op", "rows", "nnz", "fill", "fill~", "rule", "cuSPARSE", "hypre", "mbsr", "BW", "rows", "us", "MB", "BW",
+                "build", "BWb");
+   for (const SpmvRecord& r : recs)
+   {
+      if (r.rowwise.status == Status::skipped && r.rowwise.note.empty()) continue;
+      const std::string build =
+         r.rowwise_build.ok() ? fmt("%.3f", r.rowwise_build.t.median_ms) : std::string("-");
+      const std::string bwb = r.rows_build_bytes <= 0.0 ? std::string("free")
+                              : r.rowwise_build.ok() && r.rowwise_build.t.median_ms > 0.0
+                                 ? fmt("%.2f", r.rows_build_bytes / (r.rowwise_build.t.median_ms * 1e-3) / kPracticalBandwidth)
+                                 : std::string("-");
+      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %5.2f %-4s | %9s %9s | %8s %5s | %-6s %8s %8.1f %5s | %7s %6s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
+                   count(r.nnz).c_str(), r.fill, r.est_fill, r.layout.empty() ? "-" : r.layout.c_str(),
+                   time_cell(r.cusp, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
+                   time_cell(r.ours, 1e3, "%.1f").c_str(), bw_cell(r.ours.bytes, r.ours).c_str(),
+                   r.rowwise.path.empty() ? "-" : r.rowwise.path.c_str(), time_cell(r.rowwise, 1e3, "%.1f").c_str(),
+                   r.rowwise.bytes / 1e6, bw_cell(r.rowwise.bytes, r.rowwise).c_str(), build.c_str(), bwb.c_str());
+   }
+   std::fprintf(out, "\n");
+}
+
 void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
 {
    std::fprintf(out,
@@ -464,6 +495,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spmv", what, "cuSPARSE", r.cusp);
       emit("spmv", what, "hypre", r.hypre);
       emit("spmv", what, "ours[automatic]", r.ours);
+      emit("spmv", what, "ours[rows]", r.rowwise);
       for (int p = 0; p < 5; ++p) emit("spmv", what, (std::string("ours[") + kForcedNames[p] + "]").c_str(), r.forced[p]);
    }
    for (const SpgemmRecord& r : spgemm)
@@ -532,6 +564,8 @@ void JsonLines::write(const SpmvRecord& r)
             o.num("conv_hashed_ms", r.conv_hashed.t.median_ms);
             o.num("conv_bytes", conversion_bytes(r));
          }
+         if (!r.layout.empty()) o.num("est_fill", r.est_fill).str("layout_rule", r.layout);
+         if (r.rowwise_build.ok()) o.num("rows_build_ms", r.rowwise_build.t.median_ms).num("rows_build_bytes", r.rows_build_bytes);
          if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
          if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
       }
@@ -540,6 +574,7 @@ void JsonLines::write(const SpmvRecord& r)
    one("cusparse", r.cusp, r.csr_bytes, false);
    one("hypre", r.hypre, r.csr_bytes, false);
    one("ours", r.ours, r.ours.bytes, true);
+   one("ours:rows", r.rowwise, r.rowwise.bytes, true);
    for (int p = 0; p < 5; ++p)
    {
       one((std::string("ours:") + kForcedNames[p]).c_str(), r.forced[p], r.forced[p].bytes, true);

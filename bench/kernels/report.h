@@ -63,6 +63,13 @@ struct SpmvRecord
    Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,
                                   // cuda_core_entries
    std::string precision = "fp64"; // ours' storage precision (--precision)
+   // The row-wise layout (plugin/rows): its SpMV (path rows or rows16), its build (fill sample
+   // + make_rows, median) and its bytes; the fill the sample estimated and the layout the
+   // library's rule (choose_layout) picks from it.
+   Meas        rowwise, rowwise_build;
+   double      rows_build_bytes = 0.0;
+   double      est_fill = 0.0;
+   std::string layout;
 };
 
 struct SpgemmRecord
@@ -115,6 +122,7 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 // Conversion + plan per SpMV operand: sorted/dense against hashed/packed.
 void print_conversion_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
+void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 // --precision fp16: ours' fp16 SpGEMM, tensor cores vs CUDA cores; nothing without it.
 void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,

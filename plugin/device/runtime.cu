@@ -50,6 +50,51 @@ void check(int status, const char* what, const char* file, int line)
                file, line);
 }
 
+void synchronize(Stream s)
+{
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+}
+
+void fill_bytes(void* p, int byte, size_t bytes, Stream s)
+{
+   if (bytes > 0) AMGT_DEVICE_CHECK(cudaMemsetAsync(p, byte, bytes, s));
+}
+
+EventTimer::EventTimer()
+{
+   cudaEvent_t a = nullptr, b = nullptr;
+   AMGT_DEVICE_CHECK(cudaEventCreate(&a));
+   const cudaError_t e = cudaEventCreate(&b);
+   if (e != cudaSuccess)
+   {
+      cudaEventDestroy(a);
+      AMGT_DEVICE_CHECK(e);
+   }
+   start_ = a;
+   stop_  = b;
+}
+
+EventTimer::~EventTimer()
+{
+   cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+   cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+}
+
+void EventTimer::start(Stream s)
+{
+   AMGT_DEVICE_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_), s));
+}
+
+double EventTimer::stop(Stream s)
+{
+   AMGT_DEVICE_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop_), s));
+   AMGT_DEVICE_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
+   float ms = 0.0f;
+   AMGT_DEVICE_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_),
+                                          static_cast<cudaEvent_t>(stop_)));
+   return 1e-3 * ms;
+}
+
 void throw_device_out_of_memory(size_t)
 {
    throw std::bad_alloc();

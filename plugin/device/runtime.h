@@ -45,6 +45,28 @@ void check(int status, const char* what, const char* file, int line);
 #define AMGT_DEVICE_CHECK_LAUNCH(name) \
    ::amgt::device::check(static_cast<int>(cudaGetLastError()), name, __FILE__, __LINE__)
 
+// Waits for everything enqueued on s (throws amgt::Error on a CUDA error).
+void synchronize(Stream s);
+
+// Sets `bytes` bytes at p to `byte`, enqueued on s.
+void fill_bytes(void* p, int byte, size_t bytes, Stream s);
+
+// Device time between start(s) and stop(s), from two events recorded on s.
+class EventTimer
+{
+public:
+   EventTimer(); // throws amgt::Error if the events cannot be created
+   ~EventTimer();
+   EventTimer(const EventTimer&)            = delete;
+   EventTimer& operator=(const EventTimer&) = delete;
+   void   start(Stream s);
+   double stop(Stream s); // seconds; waits for the second event
+
+private:
+   void* start_ = nullptr;
+   void* stop_  = nullptr;
+};
+
 // Owning, move-only device array of T from an Allocator; freed on destruction.
 template <class T>
 class Buffer

@@ -92,6 +92,22 @@ void parse_choice(Config& c, const char* var, const char* value, KernelChoice& o
    }
 }
 
+void parse_layout(Config& c, const char* value)
+{
+   const std::string v = normalized(value);
+   if (v.empty() || v == "auto") { c.layout = LayoutRequest::automatic; }
+   else if (v == "mbsr") { c.layout = LayoutRequest::mbsr; }
+   else if (v == "rows") { c.layout = LayoutRequest::rows; }
+   else
+   {
+      c.layout = LayoutRequest::automatic;
+      report_invalid(c,
+                     "AMGT_LAYOUT=\"" + std::string(value) +
+                        "\" is not a valid value (accepted: auto, mbsr, rows)",
+                     "using auto");
+   }
+}
+
 void parse_bytes(Config& c, const char* var, const char* value, std::optional<size_t>& out,
                  const char* fallback)
 {
@@ -183,6 +199,17 @@ std::string unknown_variable(const std::string& name)
 
 } // namespace
 
+const char* to_string(LayoutRequest l)
+{
+   switch (l)
+   {
+   case LayoutRequest::automatic: return "auto";
+   case LayoutRequest::mbsr: return "mbsr";
+   case LayoutRequest::rows: return "rows";
+   }
+   return "?";
+}
+
 const char* to_string(KernelChoice c)
 {
    switch (c)
@@ -199,7 +226,7 @@ const std::vector<std::string>& library_variables()
    static const std::vector<std::string> v{
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
-      "AMGT_DEVICE_CACHE",          "AMGT_STRICT"};
+      "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT"};
    return v;
 }
 
@@ -288,6 +315,7 @@ Config parse_environment(const Environment& env)
 
    parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm);
    parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv);
+   parse_layout(c, value_of("AMGT_LAYOUT"));
 
    const std::string stats = normalized(amgt_stats);
    if (stats.empty() || stats == "0" || stats == "off") { c.stats = false; }

@@ -34,6 +34,17 @@ enum class KernelChoice
 
 const char* to_string(KernelChoice c);
 
+// Which layout the plugin's SpMV reads (AMGT_LAYOUT): automatic, by the bytes a product
+// moves (rows/rows.h, choose_layout), or one of them for every matrix.
+enum class LayoutRequest
+{
+   automatic,
+   mbsr,
+   rows,
+};
+
+const char* to_string(LayoutRequest l);
+
 struct Config
 {
    Mode                   mode = Mode::off;
@@ -45,6 +56,7 @@ struct Config
    std::vector<std::string> messages;
    KernelChoice             spgemm         = KernelChoice::automatic;
    KernelChoice             spmv           = KernelChoice::automatic;
+   LayoutRequest            layout         = LayoutRequest::automatic;
    // AMGT_TRACE: the file the call trace is written to at HYPRE_Finalize; empty: no trace
    std::string trace_path;
    // AMGT_STATS_FILE: the statistics table goes to this file instead of stderr (".rankN"

@@ -1,25 +1,15 @@
 #include "spmv/spmv.h"
 
 #include "common/error.h"
+#include "spmv/combine.h"
 
 #include <algorithm>
 #include <cstddef>
 
 namespace amgt {
-namespace {
 
-// The final combination, shared by both references so that they differ only in A * x.
-inline double combine(double alpha, double ax, double beta, double y)
-{
-   return beta == 0.0 ? alpha * ax : alpha * ax + beta * y;
-}
-
-void scale_only(int32_t n, double beta, double* y)
-{
-   for (int32_t i = 0; i < n; ++i) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
-}
-
-} // namespace
+using spmv_ref_detail::combine;
+using spmv_ref_detail::scale_only;
 
 template <class V>
 void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, double* y,

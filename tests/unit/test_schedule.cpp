@@ -325,6 +325,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_STATS", {"0", "off", "1", "on", "all"}, {"2", "yes"}, "0, off, 1, on, all"},
       {"AMGT_SPGEMM", {"auto", "plugin", "stock", "hypre"}, {"fast", "gpu"}, "auto, plugin, stock"},
       {"AMGT_SPMV", {"auto", "plugin", "stock", "amgt"}, {"fast", "cpu"}, "auto, plugin, stock"},
+      {"AMGT_LAYOUT", {"auto", "mbsr", "ROWS"}, {"csr", "bsr"}, "auto, mbsr, rows"},
       {"AMGT_DEVICE_MEMORY_LIMIT",
        {"0", "1048576", "64K", "64m", " 2G "},
        {"-5", "lots", "1.5G", "64MB", "99999999999999999999999"},
@@ -515,16 +516,25 @@ TEST(Environment, StrictLeavesOutTheFallback)
    EXPECT_EQ(count_mentions(c, "ignored"), 0);
 }
 
+TEST(Environment, LayoutRequest)
+{
+   EXPECT_EQ(parse_environment({}).layout, amgt::LayoutRequest::automatic);
+   EXPECT_EQ(parse_environment({{"AMGT_LAYOUT", "mbsr"}}).layout, amgt::LayoutRequest::mbsr);
+   EXPECT_EQ(parse_environment({{"AMGT_LAYOUT", "rows"}}).layout, amgt::LayoutRequest::rows);
+   EXPECT_EQ(parse_environment({{"AMGT_LAYOUT", "csr"}}).layout, amgt::LayoutRequest::automatic);
+   EXPECT_STREQ(amgt::to_string(amgt::LayoutRequest::rows), "rows");
+}
+
 TEST(Environment, LibraryVariables)
 {
    const std::vector<std::string>& v = amgt::library_variables();
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
-                            "AMGT_DEVICE_CACHE", "AMGT_STRICT"})
+                            "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 10u);
+   EXPECT_EQ(v.size(), 11u);
 }
 
 } // namespace

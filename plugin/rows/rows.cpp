@@ -1,0 +1,119 @@
+#include "rows/rows.h"
+
+#include "common/error.h"
+#include "precision/policy.h"
+#include "spmv/combine.h"
+
+#include <cstdlib>
+
+namespace amgt {
+
+using spmv_ref_detail::combine;
+using spmv_ref_detail::scale_only;
+
+bool fits_narrow(const CsrView& a)
+{
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      {
+         const int64_t d = static_cast<int64_t>(a.col[k]) - i;
+         if (d > kNarrowSpan || d < -kNarrowSpan) return false;
+      }
+   }
+   return true;
+}
+
+template <class V>
+Rows<V> rows_from_csr(const CsrView& a, bool narrow, const std::vector<double>* unscale)
+{
+   validate_csr(a);
+   AMGT_REQUIRE(!unscale || (a.nrows == a.ncols && unscale->size() == static_cast<size_t>(a.nrows)),
+                "rows: the scaling vector needs a square matrix and one entry per row");
+   Rows<V> r;
+   r.nrows = a.nrows;
+   r.ncols = a.ncols;
+   r.row_ptr.assign(a.row_ptr, a.row_ptr + a.nrows + 1);
+   r.narrow               = narrow && fits_narrow(a);
+   const std::vector<double> scaled = unscale ? scaled_values(a, *unscale) : std::vector<double>();
+   const size_t nnz = static_cast<size_t>(a.nnz);
+   r.val.resize(nnz);
+   if (r.narrow) r.col16.resize(nnz);
+   else r.col.assign(a.col, a.col + nnz);
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      {
+         const double v = unscale ? scaled[k] : (a.val ? a.val[k] : 1.0);
+         r.val[k]       = StorageTraits<V>::from_double(v);
+         if (r.narrow) r.col16[k] = static_cast<int16_t>(a.col[k] - i);
+      }
+   }
+   return r;
+}
+
+template <class V>
+void rows_spmv_ref(const Rows<V>& A, double alpha, const double* x, double beta, double* y,
+                   const double* unscale)
+{
+   using T   = StorageTraits<V>;
+   using Acc = typename T::acc_t;
+   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
+   AMGT_REQUIRE(A.row_ptr.size() == static_cast<size_t>(A.nrows) + 1, "spmv: row_ptr does not match nrows");
+   if (A.nrows == 0) return;
+   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
+   if (alpha == 0.0)
+   {
+      scale_only(A.nrows, beta, y);
+      return;
+   }
+   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   for (int32_t i = 0; i < A.nrows; ++i)
+   {
+      Acc sum = Acc(0);
+      for (int32_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      {
+         const int32_t j  = A.narrow ? i + A.col16[k] : A.col[k];
+         // x_j * u_j in double (-ffp-contract=off), rounded once
+         const double  xj = unscale ? x[j] * unscale[j] : x[j];
+         sum              = T::madd(T::to_acc(A.val[k]), T::round_x(xj), sum);
+      }
+      const double ax = unscale ? static_cast<double>(sum) * unscale[i] : static_cast<double>(sum);
+      y[i]            = combine(alpha, ax, beta, y[i]);
+   }
+}
+
+const char* to_string(Layout l)
+{
+   return l == Layout::rows ? "rows" : "mbsr";
+}
+
+LayoutChoice choose_layout(const LayoutInputs& in)
+{
+   const double s = in.precision == Precision::fp64 ? 8.0 : in.precision == Precision::fp32 ? 4.0 : 2.0;
+   LayoutChoice c;
+   // a matrix without entries (or without an estimate) reads nothing either way: rows, which
+   // costs nothing to build
+   if (!(in.fill > 0.0) || !(in.row_length > 0.0))
+   {
+      c.layout = Layout::rows;
+      return c;
+   }
+   const double per_block_row = 12.0 / (4.0 * in.row_length);
+   c.mbsr_bytes               = s + 6.0 / in.fill + per_block_row;
+   c.rows_bytes               = s + (in.narrow ? 2.0 : 4.0) + 4.0 / in.row_length;
+   c.layout = c.mbsr_bytes <= (1.0 - kMbsrMinSaving) * c.rows_bytes ? Layout::mbsr : Layout::rows;
+   return c;
+}
+
+template Rows<double> rows_from_csr<double>(const CsrView&, bool, const std::vector<double>*);
+template Rows<float>  rows_from_csr<float>(const CsrView&, bool, const std::vector<double>*);
+template Rows<half_t> rows_from_csr<half_t>(const CsrView&, bool, const std::vector<double>*);
+template void rows_spmv_ref<double>(const Rows<double>&, double, const double*, double, double*,
+                                    const double*);
+template void rows_spmv_ref<float>(const Rows<float>&, double, const double*, double, double*,
+                                   const double*);
+template void rows_spmv_ref<half_t>(const Rows<half_t>&, double, const double*, double, double*,
+                                    const double*);
+
+} // namespace amgt

@@ -1,0 +1,348 @@
+// The row-wise layout on the device (rows_device.h): the fill sample, the one-pass build and
+// the SpMV.
+//
+// SpMV: a group of G lanes per row (G = rows_lanes(mean row length), a power of two <= 32),
+// lane g taking entries g, g + G, ... of its row; consecutive rows' groups read one
+// contiguous stretch of col/col16 and val, so the loads of a warp are coalesced whatever the
+// row lengths. The group's partial sums are added with xor shuffles; lane 0 writes y. Rounding
+// and the final combination as every SpMV kernel (spmv/spmv_common.cuh).
+#include "rows/rows_device.h"
+
+#include "common/error.h"
+#include "device/arith.cuh"
+#include "device/launch.h"
+#include "spmv/spmv_common.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace amgt::device {
+namespace {
+
+using spmv_detail::combine;
+using spmv_detail::kFull;
+using spmv_detail::row_of;
+using spmv_detail::x_of;
+
+// ---------------------------------------------------------------------------------------
+// Fill sample: one warp per sampled block row (rows 4b..4b+3, whose entries are one contiguous
+// stretch of the CSR). A tile is counted where an entry's block column appears for the first
+// time in the stretch (compared against the entries before it, kept in shared memory).
+constexpr int kSampleWarps = kThreads / 32;
+
+__global__ void __launch_bounds__(kThreads)
+   fill_sample_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                      int32_t nrows, int64_t block_rows, int64_t samples,
+                      unsigned long long* __restrict__ out)
+{
+   __shared__ int32_t keys[kSampleWarps][kFillSampleMaxEntries];
+   const int     warp = static_cast<int>(threadIdx.x) / 32;
+   const int     lane = static_cast<int>(threadIdx.x) & 31;
+   const int64_t s    = blockIdx.x * static_cast<int64_t>(kSampleWarps) + warp;
+   unsigned long long entries = 0, tiles = 0, span = 0, counted = 0;
+   if (s < samples)
+   {
+      const int64_t b     = s * block_rows / samples; // evenly spread, strictly increasing
+      const int32_t r0    = static_cast<int32_t>(4 * b);
+      const int32_t r1    = min(r0 + 4, nrows);
+      const int32_t begin = row_ptr[r0], end = row_ptr[r1];
+      const int32_t n     = end - begin;
+      const bool    count = n <= kFillSampleMaxEntries;
+      for (int32_t k = begin + lane; k < end; k += 32)
+      {
+         int32_t r = r0;
+         while (r + 1 < r1 && row_ptr[r + 1] <= k) ++r;
+         const int32_t     c = col[k];
+         const long long   d = static_cast<long long>(c) - r;
+         const unsigned long long a = static_cast<unsigned long long>(d < 0 ? -d : d);
+         span = a > span ? a : span;
+         if (count) keys[warp][k - begin] = c >> 2;
+      }
+      __syncwarp();
+      if (count)
+      {
+         for (int32_t e = lane; e < n; e += 32)
+         {
+            const int32_t key   = keys[warp][e];
+            bool          first = true;
+            for (int32_t p = 0; p < e && first; ++p) first = keys[warp][p] != key;
+            tiles += first ? 1 : 0;
+         }
+         if (lane == 0)
+         {
+            entries = static_cast<unsigned long long>(n);
+            counted = 1;
+         }
+      }
+   }
+#pragma unroll
+   for (int d = 16; d > 0; d >>= 1)
+   {
+      tiles += __shfl_xor_sync(kFull, tiles, d);
+      const unsigned long long o = __shfl_xor_sync(kFull, span, d);
+      span                       = o > span ? o : span;
+   }
+   if (lane == 0 && s < samples)
+   {
+      atomicAdd(out + 0, counted);
+      atomicAdd(out + 1, entries);
+      atomicAdd(out + 2, tiles);
+      atomicMax(out + 3, span);
+   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Build: G lanes per row write the row's values in V (scaled: a_ij / (u_i * u_j) in double,
+// the expression of precision/policy.h, rounded once) and, when asked, its 16-bit offsets; an
+// entry beyond kNarrowSpan sets *wide.
+template <class V, int G, bool Scaled, bool Values, bool Narrow>
+__global__ void __launch_bounds__(kThreads)
+   build_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                const double* __restrict__ val, int32_t nrows, const double* __restrict__ u,
+                V* __restrict__ out_val, int16_t* __restrict__ out_col16, int32_t* __restrict__ wide)
+{
+   const int64_t row = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   const int     g   = static_cast<int>(threadIdx.x) & (G - 1);
+   if (row >= nrows) return;
+   const int32_t begin = row_ptr[row], end = row_ptr[row + 1];
+   bool          over  = false;
+   for (int32_t k = begin + g; k < end; k += G)
+   {
+      const int32_t j = col[k];
+      if constexpr (Values)
+      {
+         const double v = val ? val[k] : 1.0;
+         if constexpr (Scaled) out_val[k] = Arith<V>::from_double(v / (u[row] * u[j]));
+         else out_val[k] = Arith<V>::from_double(v);
+      }
+      if constexpr (Narrow)
+      {
+         const int64_t d = static_cast<int64_t>(j) - row;
+         over            = over || d > kNarrowSpan || d < -kNarrowSpan;
+         out_col16[k]    = static_cast<int16_t>(over ? 0 : d);
+      }
+   }
+   if constexpr (Narrow)
+   {
+      if (over) atomicExch(wide, 1);
+   }
+}
+
+template <class V, int G, bool Scaled, bool Values, bool Narrow>
+void launch_build(const CsrView& a, const double* u, V* out_val, int16_t* out_col16, int32_t* wide,
+                  Stream s)
+{
+   build_kernel<V, G, Scaled, Values, Narrow>
+      <<<blocks_for(static_cast<int64_t>(a.nrows) * G), kThreads, 0, s>>>(
+         a.row_ptr, a.col, a.val, a.nrows, u, out_val, out_col16, wide);
+   AMGT_DEVICE_CHECK_LAUNCH("rows build_kernel");
+}
+
+template <class F>
+void with_lanes(int32_t lanes, F&& f)
+{
+   switch (lanes)
+   {
+   case 2: f(std::integral_constant<int, 2>{}); return;
+   case 4: f(std::integral_constant<int, 4>{}); return;
+   case 8: f(std::integral_constant<int, 8>{}); return;
+   case 16: f(std::integral_constant<int, 16>{}); return;
+   default: f(std::integral_constant<int, 32>{}); return;
+   }
+}
+
+// ---------------------------------------------------------------------------------------
+// SpMV.
+template <class V, int G, bool Narrow, bool Unscale>
+__global__ void __launch_bounds__(kThreads)
+   rows_spmv_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                    const int16_t* __restrict__ col16, const int32_t* __restrict__ wide,
+                    const typename Arith<V>::Bits* __restrict__ val, int32_t nrows, double alpha,
+                    const double* __restrict__ x, double beta, double* __restrict__ y,
+                    const double* __restrict__ us)
+{
+   using A   = Arith<V>;
+   using Acc = typename A::Acc;
+   const int64_t row  = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   const int     g    = static_cast<int>(threadIdx.x) & (G - 1);
+   const bool    live = row < nrows;
+   bool          use16 = false;
+   if constexpr (Narrow) use16 = __ldg(wide) == 0;
+   Acc sum = Acc(0);
+   if (live)
+   {
+      const int32_t begin = __ldg(row_ptr + row), end = __ldg(row_ptr + row + 1);
+      if (use16)
+      {
+         for (int32_t k = begin + g; k < end; k += G)
+         {
+            const int64_t j = row + __ldg(col16 + k);
+            sum             = A::madd(A::widen(__ldg(val + k)), A::round_x(x_of<Unscale>(x, us, j)), sum);
+         }
+      }
+      else
+      {
+         for (int32_t k = begin + g; k < end; k += G)
+         {
+            const int64_t j = __ldg(col + k);
+            sum             = A::madd(A::widen(__ldg(val + k)), A::round_x(x_of<Unscale>(x, us, j)), sum);
+         }
+      }
+   }
+#pragma unroll
+   for (int d = G / 2; d > 0; d >>= 1) sum += __shfl_xor_sync(kFull, sum, d, G);
+   if (live && g == 0)
+   {
+      const double ax = row_of<Unscale>(static_cast<double>(sum), us, row);
+      y[row]          = combine(alpha, ax, beta, y + row);
+   }
+}
+
+__global__ void rows_scale_kernel(int32_t n, double beta, double* __restrict__ y)
+{
+   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
+}
+
+} // namespace
+
+int32_t rows_lanes(double mean_row_length)
+{
+   int32_t g = 2;
+   while (g < 32 && g < mean_row_length) g *= 2;
+   return g;
+}
+
+FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, int32_t max_samples)
+{
+   FillEstimate e;
+   const int64_t block_rows = (static_cast<int64_t>(a.nrows) + 3) / 4;
+   if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return e;
+   const int64_t samples = std::min<int64_t>(block_rows, max_samples);
+   Buffer<unsigned long long> out(4, alloc);
+   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, 4 * sizeof(unsigned long long), s));
+   fill_sample_kernel<<<blocks_for(samples, kSampleWarps), kThreads, 0, s>>>(
+      a.row_ptr, a.col, a.nrows, block_rows, samples, out.get());
+   AMGT_DEVICE_CHECK_LAUNCH("fill_sample_kernel");
+   unsigned long long h[4] = {0, 0, 0, 0};
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   e.block_rows = static_cast<int64_t>(h[0]);
+   e.entries    = static_cast<int64_t>(h[1]);
+   e.tiles      = static_cast<int64_t>(h[2]);
+   e.max_span   = static_cast<int64_t>(h[3]);
+   return e;
+}
+
+template <class V>
+DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
+                        const Allocator& alloc)
+{
+   AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "rows: negative dimension");
+   AMGT_REQUIRE(a.nrows == 0 || a.row_ptr != nullptr, "rows: row_ptr is null");
+   AMGT_REQUIRE(a.nnz == 0 || a.col != nullptr, "rows: col is null");
+   AMGT_REQUIRE(unscale == nullptr || a.nrows == a.ncols, "rows: unscale needs a square matrix");
+   DeviceRows<V> r;
+   r.nrows   = a.nrows;
+   r.ncols   = a.ncols;
+   r.nnz     = a.nnz;
+   r.row_ptr = a.row_ptr;
+   r.col     = a.col;
+   r.scaled  = unscale != nullptr;
+   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0);
+   const bool values = !(std::is_same_v<V, double> && unscale == nullptr && a.val != nullptr);
+   if (!values) r.val = reinterpret_cast<const V*>(a.val);
+   const bool narrow = try_narrow && a.nnz > 0;
+   if (a.nnz == 0 || (!values && !narrow)) return r; // CSR itself: nothing to build
+   if (values)
+   {
+      r.own_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
+      r.val     = r.own_val.get();
+   }
+   if (narrow)
+   {
+      r.col16 = Buffer<int16_t>(static_cast<size_t>(a.nnz), alloc);
+      r.wide  = Buffer<int32_t>(1, alloc);
+      AMGT_DEVICE_CHECK(cudaMemsetAsync(r.wide.get(), 0, sizeof(int32_t), s));
+   }
+   V*       ov = r.own_val.get();
+   int16_t* oc = r.col16.get();
+   int32_t* w  = r.wide.get();
+   with_lanes(r.lanes, [&](auto lanes) {
+      constexpr int G = decltype(lanes)::value;
+      if (values && narrow)
+      {
+         if (unscale) launch_build<V, G, true, true, true>(a, unscale, ov, oc, w, s);
+         else launch_build<V, G, false, true, true>(a, unscale, ov, oc, w, s);
+      }
+      else if (values)
+      {
+         if (unscale) launch_build<V, G, true, true, false>(a, unscale, ov, oc, w, s);
+         else launch_build<V, G, false, true, false>(a, unscale, ov, oc, w, s);
+      }
+      else launch_build<V, G, false, false, true>(a, unscale, ov, oc, w, s);
+   });
+   return r;
+}
+
+template <class V>
+bool rows_narrow(const DeviceRows<V>& r, Stream s)
+{
+   if (!r.tried_narrow()) return false;
+   int32_t h = 1;
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h, r.wide.get(), sizeof h, cudaMemcpyDeviceToHost, s));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   return h == 0;
+}
+
+template <class V>
+void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double beta, double* y,
+               Stream s, const double* unscale)
+{
+   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
+   if (A.nrows == 0) return;
+   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
+   if (alpha == 0.0)
+   {
+      rows_scale_kernel<<<blocks_for(A.nrows), kThreads, 0, s>>>(A.nrows, beta, y);
+      AMGT_DEVICE_CHECK_LAUNCH("rows_scale_kernel");
+      return;
+   }
+   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   const auto* val = as_bits(A.val);
+   with_lanes(A.lanes, [&](auto lanes) {
+      constexpr int  G      = decltype(lanes)::value;
+      const unsigned blocks = blocks_for(static_cast<int64_t>(A.nrows) * G);
+      auto           launch = [&](auto narrow, auto unscaled) {
+         constexpr bool N = decltype(narrow)::value, U = decltype(unscaled)::value;
+         rows_spmv_kernel<V, G, N, U><<<blocks, kThreads, 0, s>>>(
+            A.row_ptr, A.col, A.col16.get(), A.wide.get(), val, A.nrows, alpha, x, beta, y, unscale);
+      };
+      using T = std::true_type;
+      using F = std::false_type;
+      if (A.tried_narrow()) { unscale ? launch(T{}, T{}) : launch(T{}, F{}); }
+      else { unscale ? launch(F{}, T{}) : launch(F{}, F{}); }
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("rows_spmv_kernel");
+}
+
+template <class V>
+double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow)
+{
+   const double per_entry = sizeof(V) + (narrow ? 2.0 : 4.0);
+   return per_entry * A.nnz + 4.0 * (A.nrows + 1.0) + 8.0 * A.ncols + 8.0 * A.nrows;
+}
+
+#define AMGT_ROWS_INSTANTIATE(V)                                                                     \
+   template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&); \
+   template bool          rows_narrow<V>(const DeviceRows<V>&, Stream);                              \
+   template void   rows_spmv<V>(const DeviceRows<V>&, double, const double*, double, double*, Stream, \
+                              const double*);                                                      \
+   template double rows_spmv_bytes<V>(const DeviceRows<V>&, bool);
+AMGT_ROWS_INSTANTIATE(double)
+AMGT_ROWS_INSTANTIATE(float)
+AMGT_ROWS_INSTANTIATE(half_t)
+#undef AMGT_ROWS_INSTANTIATE
+
+} // namespace amgt::device

@@ -1,0 +1,78 @@
+// The row-wise layout (rows/rows.h) on the device: built from hypre's CSR in one streaming
+// pass, or not at all, and its SpMV. Like spmv_device.h, building happens in the setup
+// (it allocates); rows_spmv only enqueues kernels (no allocation, copy or synchronisation).
+#pragma once
+
+#include "common/precision.h"
+#include "device/runtime.h"
+#include "mbsr/mbsr.h"
+#include "rows/rows.h"
+
+#include <cstdint>
+
+namespace amgt::device {
+
+// row_ptr and col are the CSR's own arrays (borrowed: the matrix must outlive this, and its
+// structure must not change, which the glue's cache key guarantees); val too in fp64 without
+// scaling, else own_val. col16 (when a narrow offset was tried) holds col - row; whether
+// every entry fit is known on the device only (wide != 0: one did not and the SpMV reads
+// col): finding out on the host would cost the setup a synchronisation per matrix.
+template <class V>
+struct DeviceRows
+{
+   int32_t          nrows = 0, ncols = 0;
+   int64_t          nnz   = 0;
+   const int32_t*   row_ptr = nullptr;
+   const int32_t*   col     = nullptr;
+   const V*         val     = nullptr;
+   Buffer<V>        own_val;
+   Buffer<int16_t>  col16; // empty when no narrow offsets were tried
+   Buffer<int32_t>  wide;  // one flag, with col16
+   int32_t          lanes = 2; // per row (rows_lanes)
+   bool             scaled = false;
+
+   bool tried_narrow() const { return col16.size() > 0; }
+};
+
+// Lanes per row of the SpMV for a mean row length: the power of two at or above it, 2..32.
+int32_t rows_lanes(double mean_row_length);
+
+// What a sample of A's 4x4 block rows shows (one kernel, one read-back: setup only).
+struct FillEstimate
+{
+   int64_t block_rows = 0; // sampled block rows counted
+   int64_t entries    = 0; // their stored entries
+   int64_t tiles      = 0; // their distinct 4x4 tiles
+   int64_t max_span   = 0; // largest |col - row| among the sampled rows' entries
+   double  fill() const { return tiles > 0 ? static_cast<double>(entries) / tiles : 0.0; }
+};
+
+// Samples up to max_samples block rows spread evenly over A (all of them when A has fewer);
+// block rows of more than kFillSampleMaxEntries entries are not counted for the fill (their
+// span is). Duplicate entries count once per tile, as in mBSR.
+constexpr int32_t kFillSampleMaxEntries = 512;
+FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc,
+                           int32_t max_samples = 4096);
+
+// A in the row-wise layout, values rounded once to V (unscale: of D^-1/2 A D^-1/2, the
+// values of precision/policy.h's scaled_values, u = unscale on the device, nrows doubles).
+// try_narrow: write 16-bit offsets (the SpMV falls back to col by itself if one entry does
+// not fit). Enqueues its kernels and returns; a is read by them and later by every SpMV.
+template <class V>
+DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
+                        const Allocator& alloc);
+
+// Whether the offsets are in use (reads the flag back: synchronises; for statistics and tests).
+template <class V>
+bool rows_narrow(const DeviceRows<V>& r, Stream s);
+
+// y = alpha * A * x + beta * y, as spmv (spmv_device.h); unscale as there (A.scaled matrices).
+template <class V>
+void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double beta, double* y,
+               Stream s, const double* unscale = nullptr);
+
+// Bytes one rows_spmv reads and writes with narrow offsets or without (x and y each once).
+template <class V>
+double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow);
+
+} // namespace amgt::device

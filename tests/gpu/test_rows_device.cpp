@@ -1,0 +1,310 @@
+// The row-wise layout on the GPU (rows/rows_device.h) against its CPU reference
+// (rows/rows.h): bit for bit on small-integer inputs, within the SpMV bound otherwise; the
+// fill sample against the exact mBSR count; nothing read or written past the arrays.
+#include "common/csr_utils.h"
+#include "common/error.h"
+#include "common/random_matrix.h"
+#include "common/tolerances.h"
+#include "gpu_test_util.h"
+#include "mbsr/mbsr.h"
+#include "precision/policy.h"
+#include "rows/rows.h"
+#include "rows/rows_device.h"
+#include "spmv/spmv.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace amgt;
+using namespace amgt::test;
+using namespace amgt::test::gpu;
+namespace dev = amgt::device;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+uint64_t bits_of(double v)
+{
+   uint64_t b;
+   std::memcpy(&b, &v, sizeof b);
+   return b;
+}
+
+CsrMatrix band(int32_t n, int32_t reach, Fill fill, uint32_t seed)
+{
+   std::mt19937       rng(seed);
+   std::vector<Entry> e;
+   for (int32_t i = 0; i < n; ++i)
+   {
+      e.push_back({i, i, draw_value(rng, fill)});
+      if (i + reach < n) e.push_back({i, i + reach, draw_value(rng, fill)});
+      if (i - reach >= 0) e.push_back({i, i - reach, draw_value(rng, fill)});
+   }
+   return from_entries(n, n, e);
+}
+
+// Rows of 0..70 entries (every lane count of the SpMV is exercised by some case).
+CsrMatrix ragged(int32_t n, Fill fill, uint32_t seed)
+{
+   std::mt19937       rng(seed);
+   std::vector<Entry> e;
+   for (int32_t i = 0; i < n; ++i)
+   {
+      const int len = static_cast<int>(rng() % 71);
+      for (int k = 0; k < len; ++k) e.push_back({i, static_cast<int32_t>(rng() % n), draw_value(rng, fill)});
+   }
+   return from_entries(n, n, e);
+}
+
+std::vector<NamedMatrix> cases(Fill fill)
+{
+   std::vector<NamedMatrix> c = edge_matrices();
+   c.push_back({"random_2000", random_csr(2000, 2000, 0.004, fill, 41)});
+   c.push_back({"rect_3001x1999", random_csr(3001, 1999, 0.003, fill, 42)});
+   c.push_back({"denser_200", random_csr(200, 200, 0.3, fill, 43)});
+   c.push_back({"laplacian_101x37", laplacian_2d(101, 37)});
+   c.push_back({"ragged_3000", ragged(3000, fill, 44)});
+   c.push_back({"band_narrow", band(70001, kNarrowSpan, fill, 45)});
+   c.push_back({"band_wide", band(70001, kNarrowSpan + 1, fill, 46)});
+   return c;
+}
+
+struct AlphaBeta
+{
+   double alpha, beta;
+};
+const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0}, {2.0, -1.0}, {-3.0, 0.0}, {1.0, 1.0}, {0.0, 3.0}, {0.0, 0.0}};
+
+// y after rows_spmv, with a guard of NaN after the last row: the kernel must not touch it.
+template <class V>
+std::vector<double> gpu_rows_spmv(const dev::DeviceRows<V>& m, double alpha, const std::vector<double>& x,
+                                  double beta, const std::vector<double>& y0, const double* u_dev = nullptr)
+{
+   constexpr size_t    kGuard = 64;
+   std::vector<double> yg     = y0;
+   yg.resize(y0.size() + kGuard, kNaN);
+   DeviceArray<double> dx(x), dy(yg);
+   dev::rows_spmv<V>(m, alpha, dx.get(), beta, dy.get(), nullptr, u_dev);
+   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   std::vector<double> y = dy.to_host();
+   for (size_t i = y0.size(); i < y.size(); ++i) EXPECT_TRUE(std::isnan(y[i])) << "wrote past y at " << i;
+   y.resize(y0.size());
+   return y;
+}
+
+template <class V>
+class RowsDevice : public GpuTest
+{
+};
+using StorageTypes = ::testing::Types<double, float, half_t>;
+TYPED_TEST_SUITE(RowsDevice, StorageTypes);
+
+TYPED_TEST(RowsDevice, ExactOnSmallIntegerInputs)
+{
+   using V      = TypeParam;
+   int  nonzero = 0;
+   for (const NamedMatrix& c : cases(Fill::small_int))
+   {
+      const CsrMatrix& a = c.a;
+      DeviceCsr        da(a);
+      for (bool narrow : {false, true})
+      {
+         AllocCounter counter;
+         {
+            const dev::DeviceRows<V> dm = dev::make_rows<V>(da.view, nullptr, narrow, nullptr, counting_allocator(counter));
+            const Rows<V>            hm = rows_from_csr<V>(a.view(), narrow);
+            if (narrow && nnz_of(a) > 0)
+            {
+               EXPECT_EQ(dev::rows_narrow(dm, nullptr), hm.narrow) << c.name;
+            }
+            const std::vector<double> x = random_vector(a.ncols, Fill::small_int, 51);
+            const std::vector<double> xn(x.size(), kNaN);
+            for (const AlphaBeta& ab : kExactCombos)
+            {
+               SCOPED_TRACE(c.name + " narrow=" + std::to_string(narrow) + " alpha=" + std::to_string(ab.alpha) +
+                            " beta=" + std::to_string(ab.beta));
+               const std::vector<double>& xs = ab.alpha == 0.0 ? xn : x;
+               const std::vector<double>  y0 = ab.beta == 0.0 ? std::vector<double>(static_cast<size_t>(a.nrows), kNaN)
+                                                              : random_vector(a.nrows, Fill::small_int, 52);
+               std::vector<double> ref = y0;
+               rows_spmv_ref(hm, ab.alpha, xs.data(), ab.beta, ref.data());
+               const std::vector<double> y = gpu_rows_spmv(dm, ab.alpha, xs, ab.beta, y0);
+               bool any = false;
+               for (size_t i = 0; i < y.size(); ++i)
+               {
+                  ASSERT_EQ(bits_of(y[i]), bits_of(ref[i])) << "row " << i << ": " << y[i] << " vs " << ref[i];
+                  any = any || y[i] != 0.0;
+               }
+               nonzero += any;
+            }
+         }
+         EXPECT_EQ(counter.live, 0) << "every buffer comes back";
+      }
+   }
+   EXPECT_GT(nonzero, 100);
+}
+
+TYPED_TEST(RowsDevice, WithinToleranceOnRandomInputs)
+{
+   using V          = TypeParam;
+   const Roundoff r = roundoff<V>();
+   double   max_err = 0.0;
+   for (const NamedMatrix& c : cases(Fill::random))
+   {
+      const CsrMatrix& a = c.a;
+      if (nnz_of(a) == 0) continue;
+      DeviceCsr                 da(a);
+      const dev::DeviceRows<V>  dm = dev::make_rows<V>(da.view, nullptr, true, nullptr, dev::runtime_allocator());
+      const Rows<V>             hm = rows_from_csr<V>(a.view(), true);
+      const std::vector<double> x  = random_vector(a.ncols, Fill::random, 61);
+      std::vector<double>       absx(x.size()), ax(static_cast<size_t>(a.nrows));
+      for (size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
+      csr_spmv_ref(abs_values(a).view(), 1.0, absx.data(), 0.0, ax.data());
+      const std::vector<double> y0 = random_vector(a.nrows, Fill::random, 62);
+      std::vector<double>       oracle = y0, ref = y0;
+      csr_spmv_ref(a.view(), 1.5, x.data(), -0.7, oracle.data());
+      rows_spmv_ref(hm, 1.5, x.data(), -0.7, ref.data());
+      const std::vector<double> y = gpu_rows_spmv(dm, 1.5, x, -0.7, y0);
+      const int k = max_row_nnz(a);
+      for (int32_t i = 0; i < a.nrows; ++i)
+      {
+         const double tol = spmv_tolerance(r, k, 1.5, ax[i], -0.7, y0[i]);
+         ASSERT_LE(std::fabs(y[i] - oracle[i]), tol) << c.name << " row " << i;
+         // against the reference: the two summation orders, each within the bound
+         ASSERT_LE(std::fabs(y[i] - ref[i]), 2 * tol) << c.name << " row " << i;
+         max_err = std::max(max_err, std::fabs(y[i] - oracle[i]));
+      }
+   }
+   if (r.store > roundoff<double>().store) { EXPECT_GT(max_err, 0.0); }
+}
+
+// Scaled storage (values a_ij / (u_i u_j), built on the device) with unscale: the device
+// scaling equals the reference's bit for bit, so the SpMV's bound is the reference's.
+TYPED_TEST(RowsDevice, ScaledValuesAndUnscale)
+{
+   using V                     = TypeParam;
+   const Roundoff r            = roundoff<V>();
+   const CsrMatrix a           = laplacian_2d(211, 97);
+   const std::vector<double> u = scaling_vector(a.view());
+   DeviceCsr                 da(a);
+   DeviceArray<double>       du(u);
+   const dev::DeviceRows<V>  dm = dev::make_rows<V>(da.view, du.get(), true, nullptr, dev::runtime_allocator());
+   const Rows<V>             hm = rows_from_csr<V>(a.view(), true, &u);
+   ASSERT_TRUE(dm.scaled);
+   ASSERT_NE(dm.own_val.size(), 0u);
+   std::vector<V> dv = download(dm.own_val.get(), dm.own_val.size());
+   for (size_t k = 0; k < dv.size(); ++k)
+   {
+      ASSERT_EQ(StorageTraits<V>::to_double(dv[k]), StorageTraits<V>::to_double(hm.val[k])) << "value " << k;
+   }
+   const std::vector<double> x  = random_vector(a.ncols, Fill::random, 71);
+   const std::vector<double> y0(static_cast<size_t>(a.nrows), kNaN);
+   std::vector<double>       ref = y0;
+   rows_spmv_ref(hm, 1.0, x.data(), 0.0, ref.data(), u.data());
+   const std::vector<double> y = gpu_rows_spmv(dm, 1.0, x, 0.0, y0, du.get());
+   for (size_t i = 0; i < y.size(); ++i)
+   {
+      // |u_i| (|A-hat| |u o x|)_i <= 8 * 2 on this Laplacian, 5 entries per row
+      const double tol = 2 * spmv_tolerance(r, 5, 1.0, 16.0, 0.0, 0.0) + spmv_unscale_extra(1.0, 16.0);
+      ASSERT_LE(std::fabs(y[i] - ref[i]), tol) << "row " << i;
+   }
+}
+
+// fp64 without scaling or offsets reads the CSR's own arrays: nothing allocated.
+TEST(RowsDeviceFp64, BorrowsTheCsrArrays)
+{
+   const CsrMatrix a = laplacian_2d(50, 40);
+   DeviceCsr       da(a);
+   AllocCounter    counter;
+   const dev::DeviceRows<double> dm =
+      dev::make_rows<double>(da.view, nullptr, false, nullptr, counting_allocator(counter));
+   EXPECT_EQ(counter.total, 0);
+   EXPECT_EQ(dm.val, da.view.val);
+   EXPECT_EQ(dm.col, da.view.col);
+   EXPECT_EQ(dm.row_ptr, da.view.row_ptr);
+   EXPECT_EQ(dm.lanes, dev::rows_lanes(static_cast<double>(nnz_of(a)) / a.nrows));
+}
+
+TEST(RowsDeviceRules, LanesFollowTheRowLength)
+{
+   EXPECT_EQ(dev::rows_lanes(0.0), 2);
+   EXPECT_EQ(dev::rows_lanes(2.0), 2);
+   EXPECT_EQ(dev::rows_lanes(3.5), 4);
+   EXPECT_EQ(dev::rows_lanes(7.0), 8);
+   EXPECT_EQ(dev::rows_lanes(27.0), 32);
+   EXPECT_EQ(dev::rows_lanes(500.0), 32);
+}
+
+// With every block row sampled, the estimate is the exact count of mBSR (duplicates once per
+// tile) and the span the exact largest |col - row|.
+TEST(RowsDeviceFill, SampleOfEveryBlockRowIsExact)
+{
+   std::vector<NamedMatrix> c = edge_matrices();
+   c.push_back({"random_2000", random_csr(2000, 2000, 0.004, Fill::small_int, 81)});
+   c.push_back({"laplacian_101x37", laplacian_2d(101, 37)});
+   c.push_back({"ragged_3000", ragged(3000, Fill::small_int, 82)});
+   int checked = 0;
+   for (const NamedMatrix& m : c)
+   {
+      const CsrMatrix& a = m.a;
+      if (nnz_of(a) == 0 || a.nrows == 0) continue;
+      DeviceCsr          da(a);
+      AllocCounter       counter;
+      const dev::FillEstimate e = dev::estimate_fill(da.view, nullptr, counting_allocator(counter), 1 << 20);
+      EXPECT_EQ(counter.live, 0);
+      const Mbsr<double> hm = csr_to_mbsr<double>(a.view());
+      int64_t            span = 0;
+      for (int32_t i = 0; i < a.nrows; ++i)
+         for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) span = std::max<int64_t>(span, std::abs(a.col[k] - i));
+      int64_t counted_entries = 0, counted_tiles = 0, counted_rows = 0;
+      for (int32_t b = 0; b < hm.block_rows(); ++b)
+      {
+         const int32_t r0 = 4 * b, r1 = std::min(r0 + 4, a.nrows);
+         if (a.row_ptr[r1] - a.row_ptr[r0] > dev::kFillSampleMaxEntries) continue;
+         counted_entries += a.row_ptr[r1] - a.row_ptr[r0];
+         counted_tiles += hm.blk_ptr[b + 1] - hm.blk_ptr[b];
+         ++counted_rows;
+      }
+      EXPECT_EQ(e.block_rows, counted_rows) << m.name;
+      EXPECT_EQ(e.entries, counted_entries) << m.name;
+      EXPECT_EQ(e.tiles, counted_tiles) << m.name;
+      EXPECT_EQ(e.max_span, span) << m.name;
+      ++checked;
+   }
+   EXPECT_GT(checked, 15);
+}
+
+// A sample of a few block rows of a regular matrix gives its fill.
+TEST(RowsDeviceFill, SampleOfARegularMatrix)
+{
+   const CsrMatrix         a = laplacian_2d(400, 300);
+   DeviceCsr               da(a);
+   const dev::FillEstimate e = dev::estimate_fill(da.view, nullptr, dev::runtime_allocator(), 256);
+   EXPECT_EQ(e.block_rows, 256);
+   const Mbsr<double> hm = csr_to_mbsr<double>(a.view());
+   const double exact = static_cast<double>(nnz_of(a)) / hm.num_tiles();
+   EXPECT_NEAR(e.fill(), exact, 0.05 * exact);
+   EXPECT_EQ(e.max_span, 400);
+}
+
+TEST(RowsDeviceErrors, BadInputIsRefused)
+{
+   const CsrMatrix a = random_csr(5, 7, 0.5, Fill::small_int, 3);
+   DeviceCsr       da(a);
+   DeviceArray<double> du(std::vector<double>(5, 1.0));
+   EXPECT_THROW(dev::make_rows<float>(da.view, du.get(), true, nullptr, dev::runtime_allocator()), amgt::Error);
+   const dev::DeviceRows<float> m = dev::make_rows<float>(da.view, nullptr, true, nullptr, dev::runtime_allocator());
+   DeviceArray<double> y(5);
+   EXPECT_THROW(dev::rows_spmv<float>(m, 1.0, nullptr, 0.0, y.get(), nullptr), amgt::Error);
+   EXPECT_THROW(dev::rows_spmv<float>(m, 1.0, y.get(), 0.0, y.get(), nullptr, du.get()), amgt::Error);
+}
+
+} // namespace

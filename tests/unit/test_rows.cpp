@@ -1,0 +1,204 @@
+// The row-wise layout's reference (rows/rows.h) against csr_spmv_ref, and the layout rule.
+#include "common/csr_utils.h"
+#include "common/error.h"
+#include "common/random_matrix.h"
+#include "common/tolerances.h"
+#include "precision/policy.h"
+#include "rows/rows.h"
+#include "spmv/spmv.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace amgt;
+using namespace amgt::test;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct AlphaBeta
+{
+   double alpha, beta;
+};
+const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0}, {2.0, -1.0}, {-0.5, 0.5}, {0.0, 3.0}, {0.0, 0.0}};
+
+uint64_t bits_of(double v)
+{
+   uint64_t b;
+   std::memcpy(&b, &v, sizeof b);
+   return b;
+}
+
+// A band matrix whose entries lie `reach` columns from the diagonal (and the diagonal).
+CsrMatrix band(int32_t n, int32_t reach, Fill fill, uint32_t seed)
+{
+   std::mt19937       rng(seed);
+   std::vector<Entry> e;
+   for (int32_t i = 0; i < n; ++i)
+   {
+      e.push_back({i, i, draw_value(rng, fill)});
+      if (i + reach < n) e.push_back({i, i + reach, draw_value(rng, fill)});
+      if (i - reach >= 0) e.push_back({i, i - reach, draw_value(rng, fill)});
+   }
+   return from_entries(n, n, e);
+}
+
+std::vector<NamedMatrix> cases(Fill fill)
+{
+   std::vector<NamedMatrix> c = edge_matrices();
+   c.push_back({"random_300", random_csr(300, 300, 0.02, fill, 31)});
+   c.push_back({"rect_211x97", random_csr(211, 97, 0.05, fill, 32)});
+   c.push_back({"band_32767", band(40000, kNarrowSpan, fill, 33)});
+   c.push_back({"band_32768", band(40000, kNarrowSpan + 1, fill, 34)});
+   return c;
+}
+
+template <class V>
+class RowsRef : public ::testing::Test
+{
+};
+using StorageTypes = ::testing::Types<double, float, half_t>;
+TYPED_TEST_SUITE(RowsRef, StorageTypes);
+
+// Small integers are exact in every precision and order: rows_spmv_ref equals the fp64 CSR
+// oracle bit for bit, with 16-bit offsets and without. beta == 0 runs with NaN in y, alpha ==
+// 0 with NaN in x.
+TYPED_TEST(RowsRef, ExactOnSmallIntegerInputs)
+{
+   using V  = TypeParam;
+   int runs = 0;
+   for (const NamedMatrix& c : cases(Fill::small_int))
+   {
+      const CsrMatrix& a = c.a;
+      for (bool narrow : {false, true})
+      {
+         const Rows<V> r = rows_from_csr<V>(a.view(), narrow);
+         EXPECT_EQ(r.narrow, narrow && fits_narrow(a.view())) << c.name;
+         EXPECT_EQ(r.col16.size(), r.narrow ? static_cast<size_t>(nnz_of(a)) : 0u);
+         EXPECT_EQ(r.col.size(), r.narrow ? 0u : static_cast<size_t>(nnz_of(a)));
+         const std::vector<double> x  = random_vector(a.ncols, Fill::small_int, 7);
+         const std::vector<double> xn(x.size(), kNaN);
+         for (const AlphaBeta& ab : kExactCombos)
+         {
+            SCOPED_TRACE(c.name + " narrow=" + std::to_string(narrow) + " alpha=" + std::to_string(ab.alpha));
+            const std::vector<double>& xs = ab.alpha == 0.0 ? xn : x;
+            std::vector<double> y0 = ab.beta == 0.0 ? std::vector<double>(static_cast<size_t>(a.nrows), kNaN)
+                                                    : random_vector(a.nrows, Fill::small_int, 8);
+            std::vector<double> got = y0, want = y0;
+            rows_spmv_ref(r, ab.alpha, xs.data(), ab.beta, got.data());
+            csr_spmv_ref(a.view(), ab.alpha, xs.data(), ab.beta, want.data());
+            for (size_t i = 0; i < got.size(); ++i)
+            {
+               ASSERT_EQ(bits_of(got[i]), bits_of(want[i])) << "row " << i;
+            }
+            ++runs;
+         }
+      }
+   }
+   EXPECT_GT(runs, 100);
+}
+
+TEST(Rows, NarrowOffsetsReachExactlyTheirSpan)
+{
+   EXPECT_TRUE(fits_narrow(band(40000, kNarrowSpan, Fill::small_int, 1).view()));
+   EXPECT_FALSE(fits_narrow(band(40000, kNarrowSpan + 1, Fill::small_int, 1).view()));
+   const Rows<float> r = rows_from_csr<float>(band(40000, kNarrowSpan, Fill::small_int, 1).view(), true);
+   ASSERT_TRUE(r.narrow);
+   bool reached = false;
+   for (int16_t d : r.col16) reached = reached || d == kNarrowSpan || d == -kNarrowSpan;
+   EXPECT_TRUE(reached);
+}
+
+// Random values: within the SpMV bound of the fp64 oracle (tests/common/tolerances.h), and
+// reduced precision visibly rounded.
+TYPED_TEST(RowsRef, WithinToleranceOnRandomInputs)
+{
+   using V          = TypeParam;
+   const Roundoff r = roundoff<V>();
+   double         max_err = 0.0;
+   for (const NamedMatrix& c : cases(Fill::random))
+   {
+      const CsrMatrix& a = c.a;
+      if (nnz_of(a) == 0) continue;
+      const Rows<V>             m = rows_from_csr<V>(a.view(), true);
+      const std::vector<double> x = random_vector(a.ncols, Fill::random, 9);
+      std::vector<double>       absx(x.size()), ax(static_cast<size_t>(a.nrows));
+      for (size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
+      csr_spmv_ref(abs_values(a).view(), 1.0, absx.data(), 0.0, ax.data());
+      std::vector<double> got(static_cast<size_t>(a.nrows)), want(got.size());
+      rows_spmv_ref(m, 1.5, x.data(), 0.0, got.data());
+      csr_spmv_ref(a.view(), 1.5, x.data(), 0.0, want.data());
+      const int k = max_row_nnz(a);
+      for (size_t i = 0; i < got.size(); ++i)
+      {
+         ASSERT_LE(std::fabs(got[i] - want[i]), spmv_tolerance(r, k, 1.5, ax[i], 0.0, 0.0)) << c.name << " row " << i;
+         max_err = std::max(max_err, std::fabs(got[i] - want[i]));
+      }
+   }
+   if (r.store > roundoff<double>().store) { EXPECT_GT(max_err, 0.0); }
+}
+
+// Scaled storage with the unscale vector gives A x again (to the precision's bound).
+TYPED_TEST(RowsRef, UnscaleRestoresTheOperator)
+{
+   using V          = TypeParam;
+   const CsrMatrix a = laplacian_2d(23, 19);
+   const std::vector<double> u = scaling_vector(a.view());
+   const Rows<V>             m = rows_from_csr<V>(a.view(), true, &u);
+   const std::vector<double> x = random_vector(a.ncols, Fill::random, 10);
+   std::vector<double>       got(static_cast<size_t>(a.nrows)), want(got.size());
+   rows_spmv_ref(m, 1.0, x.data(), 0.0, got.data(), u.data());
+   csr_spmv_ref(a.view(), 1.0, x.data(), 0.0, want.data());
+   const double bound = 20 * roundoff<V>().store * 8.0 * 2.0; // |A||x| <= 8 * 2 per row
+   for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], bound) << "row " << i;
+}
+
+TEST(Rows, BadInputIsRefused)
+{
+   const CsrMatrix a = random_csr(5, 7, 0.5, Fill::small_int, 3);
+   const std::vector<double> u(5, 1.0);
+   EXPECT_THROW(rows_from_csr<double>(a.view(), false, &u), amgt::Error); // not square
+   CsrMatrix bad = random_csr(5, 5, 0.5, Fill::small_int, 4);
+   ASSERT_FALSE(bad.col.empty());
+   bad.col[0] = 9; // past ncols
+   EXPECT_THROW(rows_from_csr<float>(bad.view(), true), amgt::Error);
+   const Rows<double> r = rows_from_csr<double>(random_csr(5, 7, 0.5, Fill::small_int, 3).view(), false);
+   std::vector<double> y(5, 0.0);
+   EXPECT_THROW(rows_spmv_ref(r, 1.0, nullptr, 0.0, y.data()), amgt::Error);
+}
+
+// The rule: bytes per stored entry as documented in rows/rows.h, mBSR only with a 10% saving.
+TEST(Layout, ChosenByBytesMoved)
+{
+   LayoutInputs in;
+   in.precision  = Precision::fp64;
+   in.row_length = 7.0;
+   in.fill       = 3.1; // 7-point fine level: 8 + 6/3.1 + 12/28 = 10.37 vs 8 + 4 + 4/7 = 12.57
+   LayoutChoice c = choose_layout(in);
+   EXPECT_EQ(c.layout, Layout::mbsr);
+   EXPECT_NEAR(c.mbsr_bytes, 8.0 + 6.0 / 3.1 + 12.0 / 28.0, 1e-12);
+   EXPECT_NEAR(c.rows_bytes, 8.0 + 4.0 + 4.0 / 7.0, 1e-12);
+   in.fill = 1.3; // interpolation: tiles of one or two entries
+   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   in.precision  = Precision::fp16; // coarse level in fp16 with narrow offsets: 5.8 vs 4.06
+   in.fill       = 1.6;
+   in.row_length = 70.0;
+   in.narrow     = true;
+   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   in.narrow = false; // 5.79 vs 6.06: less than a 10% saving
+   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   in.fill = 4.0; // 3.54 vs 6.06
+   EXPECT_EQ(choose_layout(in).layout, Layout::mbsr);
+   in.fill = 0.0; // nothing known (no entries): the free layout
+   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   EXPECT_STREQ(to_string(Layout::rows), "rows");
+   EXPECT_STREQ(to_string(Layout::mbsr), "mbsr");
+}
+
+} // namespace
