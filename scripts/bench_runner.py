@@ -73,6 +73,10 @@ MODES = {
     # level fp16, unguarded (mixed-h) or guarded per matrix (auto-h)
     "mixed-h": {"label": "mixed-h", "amgt": "mixed", "vendor": 0, "stock": False, "levels": "h"},
     "auto-h": {"label": "auto-h", "amgt": "auto", "vendor": 0, "stock": False, "levels": "h"},
+    # every matrix in the 4x4 tiles (AMGT_LAYOUT=mbsr): what the per-matrix layout rule is
+    # measured against
+    "fp64-mbsr": {"label": "fp64-mbsr", "amgt": "fp64", "vendor": 0, "stock": False, "layout": "mbsr"},
+    "auto-mbsr": {"label": "auto-mbsr", "amgt": "auto", "vendor": 0, "stock": False, "layout": "mbsr"},
 }
 ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor",
            "default": "stock-default", "hypre-default": "stock-default"}
@@ -337,6 +341,9 @@ class Runner:
         env["AMGT"] = MODES[mode]["amgt"]
         if "levels" in MODES[mode]:
             env["AMGT_LEVELS"] = MODES[mode]["levels"]
+        env.pop("AMGT_LAYOUT", None)
+        if "layout" in MODES[mode]:
+            env["AMGT_LAYOUT"] = MODES[mode]["layout"]
         # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
         env.pop("AMGT_STATS", None)
         env.pop("AMGT_STATS_FILE", None)

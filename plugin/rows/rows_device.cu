@@ -144,6 +144,7 @@ void with_lanes(int32_t lanes, F&& f)
 {
    switch (lanes)
    {
+   case 1: f(std::integral_constant<int, 1>{}); return;
    case 2: f(std::integral_constant<int, 2>{}); return;
    case 4: f(std::integral_constant<int, 4>{}); return;
    case 8: f(std::integral_constant<int, 8>{}); return;
@@ -153,7 +154,12 @@ void with_lanes(int32_t lanes, F&& f)
 }
 
 // ---------------------------------------------------------------------------------------
-// SpMV.
+// SpMV. Each lane takes kUnroll entries of its row per step (entries g, g + G, g + 2G, ...):
+// their columns and values are loaded first, then their x, then the multiply-adds, so a lane
+// has kUnroll independent load chains in flight (one chain per lane, column -> x -> FMA, left
+// the kernel bound by latency at a quarter of the bandwidth).
+constexpr int kUnroll = 4;
+
 template <class V, int G, bool Narrow, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
    rows_spmv_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
@@ -162,8 +168,9 @@ __global__ void __launch_bounds__(kThreads)
                     const double* __restrict__ x, double beta, double* __restrict__ y,
                     const double* __restrict__ us)
 {
-   using A   = Arith<V>;
-   using Acc = typename A::Acc;
+   using A    = Arith<V>;
+   using Acc  = typename A::Acc;
+   using Bits = typename A::Bits;
    const int64_t row  = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
    const int     g    = static_cast<int>(threadIdx.x) & (G - 1);
    const bool    live = row < nrows;
@@ -173,20 +180,28 @@ __global__ void __launch_bounds__(kThreads)
    if (live)
    {
       const int32_t begin = __ldg(row_ptr + row), end = __ldg(row_ptr + row + 1);
-      if (use16)
+      for (int32_t k = begin + g; k < end; k += kUnroll * G)
       {
-         for (int32_t k = begin + g; k < end; k += G)
+         int64_t j[kUnroll];
+         Bits    v[kUnroll];
+#pragma unroll
+         for (int u = 0; u < kUnroll; ++u)
          {
-            const int64_t j = row + __ldg(col16 + k);
-            sum             = A::madd(A::widen(__ldg(val + k)), A::round_x(x_of<Unscale>(x, us, j)), sum);
+            const int32_t kk = k + u * G;
+            j[u]             = -1;
+            if (kk < end)
+            {
+               j[u] = use16 ? row + __ldg(col16 + kk) : static_cast<int64_t>(__ldg(col + kk));
+               v[u] = __ldg(val + kk);
+            }
          }
-      }
-      else
-      {
-         for (int32_t k = begin + g; k < end; k += G)
+         double xj[kUnroll];
+#pragma unroll
+         for (int u = 0; u < kUnroll; ++u) xj[u] = j[u] >= 0 ? x_of<Unscale>(x, us, j[u]) : 0.0;
+#pragma unroll
+         for (int u = 0; u < kUnroll; ++u)
          {
-            const int64_t j = __ldg(col + k);
-            sum             = A::madd(A::widen(__ldg(val + k)), A::round_x(x_of<Unscale>(x, us, j)), sum);
+            if (j[u] >= 0) sum = A::madd(A::widen(v[u]), A::round_x(xj[u]), sum);
          }
       }
    }
@@ -209,8 +224,8 @@ __global__ void rows_scale_kernel(int32_t n, double beta, double* __restrict__ y
 
 int32_t rows_lanes(double mean_row_length)
 {
-   int32_t g = 2;
-   while (g < 32 && g < mean_row_length) g *= 2;
+   int32_t g = 1;
+   while (g < 32 && g * kUnroll < mean_row_length) g *= 2;
    return g;
 }
 

@@ -28,13 +28,14 @@ struct DeviceRows
    Buffer<V>        own_val;
    Buffer<int16_t>  col16; // empty when no narrow offsets were tried
    Buffer<int32_t>  wide;  // one flag, with col16
-   int32_t          lanes = 2; // per row (rows_lanes)
+   int32_t          lanes = 1; // per row (rows_lanes)
    bool             scaled = false;
 
    bool tried_narrow() const { return col16.size() > 0; }
 };
 
-// Lanes per row of the SpMV for a mean row length: the power of two at or above it, 2..32.
+// Lanes per row of the SpMV for a mean row length: the smallest power of two G (1..32) with
+// 4G >= the mean (each lane keeps four entries' loads in flight, rows_device.cu).
 int32_t rows_lanes(double mean_row_length);
 
 // What a sample of A's 4x4 block rows shows (one kernel, one read-back: setup only).

@@ -235,11 +235,12 @@ TEST(RowsDeviceFp64, BorrowsTheCsrArrays)
 
 TEST(RowsDeviceRules, LanesFollowTheRowLength)
 {
-   EXPECT_EQ(dev::rows_lanes(0.0), 2);
-   EXPECT_EQ(dev::rows_lanes(2.0), 2);
-   EXPECT_EQ(dev::rows_lanes(3.5), 4);
-   EXPECT_EQ(dev::rows_lanes(7.0), 8);
-   EXPECT_EQ(dev::rows_lanes(27.0), 32);
+   EXPECT_EQ(dev::rows_lanes(0.0), 1);
+   EXPECT_EQ(dev::rows_lanes(4.0), 1);
+   EXPECT_EQ(dev::rows_lanes(4.5), 2);
+   EXPECT_EQ(dev::rows_lanes(7.0), 2);
+   EXPECT_EQ(dev::rows_lanes(27.0), 8);
+   EXPECT_EQ(dev::rows_lanes(100.0), 32);
    EXPECT_EQ(dev::rows_lanes(500.0), 32);
 }
 
