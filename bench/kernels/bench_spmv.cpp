@@ -264,8 +264,9 @@ struct OursSpmvRuns
    OursSpmv<double>         o64;
    OursSpmv<float>          o32;
    OursSpmv<amgt::half_t>   o16;
-   std::function<void(int)> calls[7]; // the mBSR plans (OursSpmv::plans), then rows
-   Meas*                    meas[7] = {};
+   // the mBSR plans (OursSpmv::plans), then rows, then rows with half and twice the lanes
+   std::function<void(int)> calls[9];
+   Meas*                    meas[9] = {};
 };
 
 template <class V>
@@ -359,6 +360,30 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
       runs.calls[6] = [&o, &xs = in.xs, &dy = in.dy](int i) {
          dev::rows_spmv<V>(o.rows, kAlpha, xs[static_cast<size_t>(i)], kBeta, dy.get(), kStream);
       };
+      r.rows_lanes       = o.rows.lanes;
+      const int alts[2] = {o.rows.lanes / 2, o.rows.lanes * 2};
+      for (int a = 0; a < 2; ++a)
+      {
+         Meas& ma = *runs.meas[7 + a];
+         if (alts[a] < 1 || alts[a] > 32) continue;
+         const int lanes = alts[a];
+         auto      call  = [&o, lanes, &xs = in.xs, &dy = in.dy](int i, double beta) {
+            const int32_t rule = o.rows.lanes;
+            o.rows.lanes       = lanes;
+            dev::rows_spmv<V>(o.rows, kAlpha, xs[static_cast<size_t>(i)], beta, dy.get(), kStream);
+            o.rows.lanes = rule;
+         };
+         ma.path  = "G=" + std::to_string(lanes);
+         ma.bytes = mr.bytes;
+         in.reset_y();
+         call(0, kBeta);
+         const std::vector<double> yb2 = in.dy.download();
+         in.poison_y();
+         call(0, 0.0);
+         const std::vector<double> yz2 = in.dy.download();
+         verdict(ma, r, ref, yb2, &yz2, tol);
+         runs.calls[7 + a] = [call](int i) { call(i, kBeta); };
+      }
    }
    catch (const std::exception& e)
    {
@@ -372,8 +397,9 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
 void run_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvRecord& r, const SpmvReference& ref,
               OursSpmvRuns& runs)
 {
-   Meas* const meas[7] = {&r.ours, &r.forced[0], &r.forced[1], &r.forced[2], &r.forced[3], &r.forced[4], &r.rowwise};
-   std::copy(meas, meas + 7, runs.meas);
+   Meas* const meas[9] = {&r.ours,       &r.forced[0], &r.forced[1],          &r.forced[2],         &r.forced[3],
+                          &r.forced[4], &r.rowwise,   &r.rowwise_lanes[0], &r.rowwise_lanes[1]};
+   std::copy(meas, meas + 9, runs.meas);
    r.precision = amgt::to_string(opt.precision);
    switch (opt.precision)
    {
@@ -422,7 +448,7 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpm
    std::vector<Timed> ts;
    if (r.cusp.ok()) ts.push_back(Timed{"cuSPARSE SpMV", sampler(cusp_call), &r.cusp});
    if (r.hypre.ok()) ts.push_back(Timed{"hypre SpMV", sampler(hyp_call), &r.hypre});
-   for (int p = 0; p < 7; ++p)
+   for (int p = 0; p < 9; ++p)
    {
       if (ours.calls[p] && ours.meas[p]->ok())
       {

@@ -306,10 +306,11 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
       "   rows = ours on the row-wise layout (rows16: 16-bit column offsets); MB = the layout's bytes per call\n"
       "   (matrix, x once, y read and written), BW = MB / time as a fraction of 3.0 TB/s; fill~ = the sampled\n"
       "   estimate, rule = the layout the library picks from it (choose_layout); build = fill sample + make_rows\n"
-      "   (ms) and its bytes' fraction of 3.0 TB/s ('free': fp64 without offsets reads hypre's arrays)\n");
-   std::fprintf(out, "%-26s %-2s %9s %10s %5s %5s %-4s | %9s %9s | %8s %5s | %-6s %8s %8s %5s | %7s %6s\n", "matrix",
-                "op", "rows", "nnz", "fill", "fill~", "rule", "cuSPARSE", "hypre", "mbsr", "BW", "rows", "us", "MB", "BW",
-                "build", "BWb");
+      "   (ms) and its bytes' fraction of 3.0 TB/s ('free': fp64 without offsets reads hypre's arrays); G = lanes\n"
+      "   per row of the rule (rows_lanes), G/2 and 2G = the row-wise SpMV with half and twice as many (us)\n");
+   std::fprintf(out, "%-26s %-2s %9s %10s %5s %5s %-4s | %9s %9s | %8s %5s | %-6s %8s %8s %5s | %2s %8s %8s | %7s %6s\n",
+                "matrix", "op", "rows", "nnz", "fill", "fill~", "rule", "cuSPARSE", "hypre", "mbsr", "BW", "rows", "us",
+                "MB", "BW", "G", "G/2", "2G", "build", "BWb");
    for (const SpmvRecord& r : recs)
    {
       if (r.rowwise.status == Status::skipped && r.rowwise.note.empty()) continue;
@@ -319,13 +320,15 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
                               : r.rowwise_build.ok() && r.rowwise_build.t.median_ms > 0.0
                                  ? fmt("%.2f", r.rows_build_bytes / (r.rowwise_build.t.median_ms * 1e-3) / kPracticalBandwidth)
                                  : std::string("-");
-      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %5.2f %-4s | %9s %9s | %8s %5s | %-6s %8s %8.1f %5s | %7s %6s\n",
+      std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %5.2f %-4s | %9s %9s | %8s %5s | %-6s %8s %8.1f %5s | %2d %8s %8s | %7s %6s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
                    count(r.nnz).c_str(), r.fill, r.est_fill, r.layout.empty() ? "-" : r.layout.c_str(),
                    time_cell(r.cusp, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
                    time_cell(r.ours, 1e3, "%.1f").c_str(), bw_cell(r.ours.bytes, r.ours).c_str(),
                    r.rowwise.path.empty() ? "-" : r.rowwise.path.c_str(), time_cell(r.rowwise, 1e3, "%.1f").c_str(),
-                   r.rowwise.bytes / 1e6, bw_cell(r.rowwise.bytes, r.rowwise).c_str(), build.c_str(), bwb.c_str());
+                   r.rowwise.bytes / 1e6, bw_cell(r.rowwise.bytes, r.rowwise).c_str(), r.rows_lanes,
+                   time_cell(r.rowwise_lanes[0], 1e3, "%.1f").c_str(), time_cell(r.rowwise_lanes[1], 1e3, "%.1f").c_str(),
+                   build.c_str(), bwb.c_str());
    }
    std::fprintf(out, "\n");
 }

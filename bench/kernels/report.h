@@ -67,6 +67,9 @@ struct SpmvRecord
    // + make_rows, median) and its bytes; the fill the sample estimated and the layout the
    // library's rule (choose_layout) picks from it.
    Meas        rowwise, rowwise_build;
+   // the row-wise SpMV with half and twice the lanes per row of the rule (rows_lanes)
+   Meas        rowwise_lanes[2];
+   int         rows_lanes = 0;
    double      rows_build_bytes = 0.0;
    double      est_fill = 0.0;
    std::string layout;
