@@ -183,28 +183,46 @@ private:
    std::chrono::steady_clock::time_point t0_;
 };
 
-// The layout of a new device copy that only SpMVs will read: AMGT_LAYOUT, or the bytes one
-// SpMV moves in each layout (choose_layout) for the fill a sample of the matrix shows (one
-// small kernel and a read-back of four numbers). narrow: whether the row-wise layout should
-// try 16-bit offsets (the sample saw no entry farther from its row).
-Layout spmv_layout(const Context& ctx, MatrixState& state, const amgt_csr& a, Precision p, bool& narrow)
+// The layout of a new device copy that only SpMVs will read, and how the row-wise one is
+// built (16-bit offsets tried, lanes from the rows' regularity).
+struct LayoutPlan
 {
-   narrow = true;
+   Layout layout = Layout::mbsr;
+   bool   narrow = true;
+   double row_cv = 0.0;
+};
+
+// AMGT_LAYOUT, or: interpolation and restriction row-wise without looking (they hold 1-2
+// entries per 4x4 tile in every hierarchy measured, where the row-wise SpMV was as fast or
+// faster: bench/RESULTS.md), and A by the bytes one SpMV moves in each layout
+// (choose_layout) for the fill a sample of the matrix shows (one small kernel and a read-back
+// of seven numbers: setup only).
+LayoutPlan spmv_layout(const Context& ctx, MatrixState& state, const amgt_csr& a, Precision p)
+{
+   LayoutPlan plan;
    switch (ctx.config->layout)
    {
-   case LayoutRequest::mbsr: return Layout::mbsr;
-   case LayoutRequest::rows: return Layout::rows;
+   case LayoutRequest::mbsr: plan.layout = Layout::mbsr; return plan;
+   case LayoutRequest::rows: plan.layout = Layout::rows; return plan;
    case LayoutRequest::automatic: break;
    }
+   if (state.role == AMGT_ROLE_P || state.role == AMGT_ROLE_R)
+   {
+      plan.layout = Layout::rows;
+      plan.narrow = false; // a rectangular operator: its columns do not follow its rows
+      return plan;
+   }
    const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
-   narrow                       = e.max_span <= kNarrowSpan;
    LayoutInputs in;
    in.precision  = p;
    in.fill       = e.fill();
    in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0;
-   in.narrow     = narrow;
+   in.narrow     = e.max_span <= kNarrowSpan;
    state.device_shape.fill = in.fill; // the estimate until a conversion counts the tiles
-   return choose_layout(in).layout;
+   plan.layout = choose_layout(in).layout;
+   plan.narrow = in.narrow;
+   plan.row_cv = e.row_cv();
+   return plan;
 }
 
 // The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
@@ -230,9 +248,10 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       state.device_shape = LevelShape{};
       const device::Stream    s   = stream_of(ctx);
       const device::Allocator mem = device_allocator(ctx);
-      bool                    narrow = false;
+      LayoutPlan              lp;
+      if (!dense) lp = spmv_layout(ctx, state, a, StorageTraits<V>::precision);
       DeviceEntry<V>          e;
-      e.layout = dense ? Layout::mbsr : spmv_layout(ctx, state, a, StorageTraits<V>::precision, narrow);
+      e.layout = lp.layout;
       const CsrView v = view_of(a);
       if (scaled)
       {
@@ -243,7 +262,7 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       if (e.layout == Layout::rows)
       {
          // one pass (values rounded, scaled, offsets) or nothing in fp64
-         e.rows = device::make_rows<V>(v, e.unscale_or_null(), narrow, s, mem);
+         e.rows = device::make_rows<V>(v, e.unscale_or_null(), lp.narrow, s, mem, lp.row_cv);
          if (ctx.config->stats) e.rows_narrow = device::rows_narrow(e.rows, s);
       }
       else

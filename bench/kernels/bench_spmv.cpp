@@ -345,7 +345,7 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
       li.narrow     = fe.max_span <= kNarrowSpan;
       r.est_fill    = fe.fill();
       r.layout      = to_string(choose_layout(li).layout);
-      o.rows        = dev::make_rows<V>(plugin_view(dA), nullptr, li.narrow, kStream, alloc);
+      o.rows        = dev::make_rows<V>(plugin_view(dA), nullptr, li.narrow, kStream, alloc, fe.row_cv());
       const bool narrow  = dev::rows_narrow(o.rows, kStream);
       r.rows_build_bytes = rows_build_bytes(opt.precision, r, o.rows.tried_narrow());
       mr.path            = narrow ? "rows16" : "rows";
@@ -500,7 +500,8 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA)
             using V = decltype(tag);
             e.start();
             const dev::FillEstimate fe = dev::estimate_fill(plugin_view(dA), kStream, alloc);
-            dev::DeviceRows<V> m = dev::make_rows<V>(plugin_view(dA), nullptr, fe.max_span <= kNarrowSpan, kStream, alloc);
+            dev::DeviceRows<V> m =
+               dev::make_rows<V>(plugin_view(dA), nullptr, fe.max_span <= kNarrowSpan, kStream, alloc, fe.row_cv());
             e.stop();
             ms = e.elapsed_ms();
          };

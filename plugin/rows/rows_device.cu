@@ -14,6 +14,7 @@
 #include "spmv/spmv_common.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -40,7 +41,7 @@ __global__ void __launch_bounds__(kThreads)
    const int     warp = static_cast<int>(threadIdx.x) / 32;
    const int     lane = static_cast<int>(threadIdx.x) & 31;
    const int64_t s    = blockIdx.x * static_cast<int64_t>(kSampleWarps) + warp;
-   unsigned long long entries = 0, tiles = 0, span = 0, counted = 0;
+   unsigned long long entries = 0, tiles = 0, span = 0, counted = 0, nrow = 0, len_sum = 0, len_sq = 0;
    if (s < samples)
    {
       const int64_t b     = s * block_rows / samples; // evenly spread, strictly increasing
@@ -49,6 +50,13 @@ __global__ void __launch_bounds__(kThreads)
       const int32_t begin = row_ptr[r0], end = row_ptr[r1];
       const int32_t n     = end - begin;
       const bool    count = n <= kFillSampleMaxEntries;
+      if (lane < r1 - r0)
+      {
+         const unsigned long long len = static_cast<unsigned long long>(row_ptr[r0 + lane + 1] - row_ptr[r0 + lane]);
+         nrow    = 1;
+         len_sum = len;
+         len_sq  = len * len;
+      }
       for (int32_t k = begin + lane; k < end; k += 32)
       {
          int32_t r = r0;
@@ -80,6 +88,9 @@ __global__ void __launch_bounds__(kThreads)
    for (int d = 16; d > 0; d >>= 1)
    {
       tiles += __shfl_xor_sync(kFull, tiles, d);
+      nrow += __shfl_xor_sync(kFull, nrow, d);
+      len_sum += __shfl_xor_sync(kFull, len_sum, d);
+      len_sq += __shfl_xor_sync(kFull, len_sq, d);
       const unsigned long long o = __shfl_xor_sync(kFull, span, d);
       span                       = o > span ? o : span;
    }
@@ -89,6 +100,9 @@ __global__ void __launch_bounds__(kThreads)
       atomicAdd(out + 1, entries);
       atomicAdd(out + 2, tiles);
       atomicMax(out + 3, span);
+      atomicAdd(out + 4, nrow);
+      atomicAdd(out + 5, len_sum);
+      atomicAdd(out + 6, len_sq);
    }
 }
 
@@ -222,10 +236,19 @@ __global__ void rows_scale_kernel(int32_t n, double beta, double* __restrict__ y
 
 } // namespace
 
-int32_t rows_lanes(double mean_row_length)
+double FillEstimate::row_cv() const
 {
-   int32_t g = 1;
-   while (g < 32 && g * kUnroll < mean_row_length) g *= 2;
+   if (rows <= 0 || row_sum <= 0.0) return 0.0;
+   const double mean = row_sum / rows;
+   const double var  = std::max(0.0, row_sq / rows - mean * mean);
+   return std::sqrt(var) / mean;
+}
+
+int32_t rows_lanes(double mean_row_length, double row_length_cv)
+{
+   const double per_lane = (mean_row_length > 16.0 && row_length_cv <= kRowsIrregular) ? 16.0 : 8.0;
+   int32_t      g        = 1;
+   while (g < 32 && g * per_lane < mean_row_length) g *= 2;
    return g;
 }
 
@@ -235,24 +258,27 @@ FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, i
    const int64_t block_rows = (static_cast<int64_t>(a.nrows) + 3) / 4;
    if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return e;
    const int64_t samples = std::min<int64_t>(block_rows, max_samples);
-   Buffer<unsigned long long> out(4, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, 4 * sizeof(unsigned long long), s));
+   Buffer<unsigned long long> out(7, alloc);
+   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, 7 * sizeof(unsigned long long), s));
    fill_sample_kernel<<<blocks_for(samples, kSampleWarps), kThreads, 0, s>>>(
       a.row_ptr, a.col, a.nrows, block_rows, samples, out.get());
    AMGT_DEVICE_CHECK_LAUNCH("fill_sample_kernel");
-   unsigned long long h[4] = {0, 0, 0, 0};
+   unsigned long long h[7] = {0, 0, 0, 0, 0, 0, 0};
    AMGT_DEVICE_CHECK(cudaMemcpyAsync(h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
    AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
    e.block_rows = static_cast<int64_t>(h[0]);
    e.entries    = static_cast<int64_t>(h[1]);
    e.tiles      = static_cast<int64_t>(h[2]);
    e.max_span   = static_cast<int64_t>(h[3]);
+   e.rows       = static_cast<int64_t>(h[4]);
+   e.row_sum    = static_cast<double>(h[5]);
+   e.row_sq     = static_cast<double>(h[6]);
    return e;
 }
 
 template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
-                        const Allocator& alloc)
+                        const Allocator& alloc, double row_cv)
 {
    AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "rows: negative dimension");
    AMGT_REQUIRE(a.nrows == 0 || a.row_ptr != nullptr, "rows: row_ptr is null");
@@ -265,7 +291,7 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    r.row_ptr = a.row_ptr;
    r.col     = a.col;
    r.scaled  = unscale != nullptr;
-   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0);
+   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0, row_cv);
    const bool values = !(std::is_same_v<V, double> && unscale == nullptr && a.val != nullptr);
    if (!values) r.val = reinterpret_cast<const V*>(a.val);
    const bool narrow = try_narrow && a.nnz > 0;
@@ -350,7 +376,7 @@ double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow)
 }
 
 #define AMGT_ROWS_INSTANTIATE(V)                                                                     \
-   template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&); \
+   template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&, double); \
    template bool          rows_narrow<V>(const DeviceRows<V>&, Stream);                              \
    template void   rows_spmv<V>(const DeviceRows<V>&, double, const double*, double, double*, Stream, \
                               const double*);                                                      \

@@ -34,9 +34,13 @@ struct DeviceRows
    bool tried_narrow() const { return col16.size() > 0; }
 };
 
-// Lanes per row of the SpMV for a mean row length: the smallest power of two G (1..32) with
-// 4G >= the mean (each lane keeps four entries' loads in flight, rows_device.cu).
-int32_t rows_lanes(double mean_row_length);
+// Lanes per row of the SpMV: the smallest power of two G (1..32) that leaves each lane at most
+// E entries of a mean row, E = 16 for rows of more than 16 entries of regular length (their
+// coefficient of variation at most kRowsIrregular), else 8. Measured on the H100
+// (bench/RESULTS.md): long regular rows (coarse operators, 27-point stencils) ran fastest
+// with 8-16 entries per lane, short or irregular rows (fine 7-point stencils, P^T) with 5-8.
+constexpr double kRowsIrregular = 0.5;
+int32_t rows_lanes(double mean_row_length, double row_length_cv = 0.0);
 
 // What a sample of A's 4x4 block rows shows (one kernel, one read-back: setup only).
 struct FillEstimate
@@ -45,7 +49,11 @@ struct FillEstimate
    int64_t entries    = 0; // their stored entries
    int64_t tiles      = 0; // their distinct 4x4 tiles
    int64_t max_span   = 0; // largest |col - row| among the sampled rows' entries
+   int64_t rows       = 0; // sampled rows (all of them, long block rows too)
+   double  row_sum = 0.0, row_sq = 0.0; // sums of their lengths and squared lengths
    double  fill() const { return tiles > 0 ? static_cast<double>(entries) / tiles : 0.0; }
+   // coefficient of variation of the sampled rows' lengths (0 without rows)
+   double row_cv() const;
 };
 
 // Samples up to max_samples block rows spread evenly over A (all of them when A has fewer);
@@ -59,9 +67,10 @@ FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc,
 // values of precision/policy.h's scaled_values, u = unscale on the device, nrows doubles).
 // try_narrow: write 16-bit offsets (the SpMV falls back to col by itself if one entry does
 // not fit). Enqueues its kernels and returns; a is read by them and later by every SpMV.
+// row_cv: the rows' coefficient of variation (FillEstimate::row_cv) for the lane rule.
 template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
-                        const Allocator& alloc);
+                        const Allocator& alloc, double row_cv = 0.0);
 
 // Whether the offsets are in use (reads the flag back: synchronises; for statistics and tests).
 template <class V>

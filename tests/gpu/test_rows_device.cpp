@@ -236,11 +236,13 @@ TEST(RowsDeviceFp64, BorrowsTheCsrArrays)
 TEST(RowsDeviceRules, LanesFollowTheRowLength)
 {
    EXPECT_EQ(dev::rows_lanes(0.0), 1);
-   EXPECT_EQ(dev::rows_lanes(4.0), 1);
-   EXPECT_EQ(dev::rows_lanes(4.5), 2);
-   EXPECT_EQ(dev::rows_lanes(7.0), 2);
-   EXPECT_EQ(dev::rows_lanes(27.0), 8);
-   EXPECT_EQ(dev::rows_lanes(100.0), 32);
+   EXPECT_EQ(dev::rows_lanes(7.0), 1);
+   EXPECT_EQ(dev::rows_lanes(8.0), 1);
+   EXPECT_EQ(dev::rows_lanes(9.0), 2);
+   EXPECT_EQ(dev::rows_lanes(16.0), 2);
+   EXPECT_EQ(dev::rows_lanes(26.5), 2);       // regular long rows: 16 per lane
+   EXPECT_EQ(dev::rows_lanes(26.5, 0.8), 4);  // irregular: 8 per lane
+   EXPECT_EQ(dev::rows_lanes(70.0), 8);
    EXPECT_EQ(dev::rows_lanes(500.0), 32);
 }
 
@@ -278,6 +280,11 @@ TEST(RowsDeviceFill, SampleOfEveryBlockRowIsExact)
       EXPECT_EQ(e.entries, counted_entries) << m.name;
       EXPECT_EQ(e.tiles, counted_tiles) << m.name;
       EXPECT_EQ(e.max_span, span) << m.name;
+      double sq = 0.0;
+      for (int32_t i = 0; i < a.nrows; ++i) sq += double(a.row_ptr[i + 1] - a.row_ptr[i]) * (a.row_ptr[i + 1] - a.row_ptr[i]);
+      EXPECT_EQ(e.rows, a.nrows) << m.name;
+      EXPECT_EQ(e.row_sum, static_cast<double>(nnz_of(a))) << m.name;
+      EXPECT_EQ(e.row_sq, sq) << m.name;
       ++checked;
    }
    EXPECT_GT(checked, 15);
@@ -294,6 +301,9 @@ TEST(RowsDeviceFill, SampleOfARegularMatrix)
    const double exact = static_cast<double>(nnz_of(a)) / hm.num_tiles();
    EXPECT_NEAR(e.fill(), exact, 0.05 * exact);
    EXPECT_EQ(e.max_span, 400);
+   EXPECT_EQ(e.rows, 4 * 256);
+   EXPECT_NEAR(e.row_sum / e.rows, static_cast<double>(nnz_of(a)) / a.nrows, 0.2);
+   EXPECT_LT(e.row_cv(), 0.2); // a stencil: rows of 3..5 entries
 }
 
 TEST(RowsDeviceErrors, BadInputIsRefused)
