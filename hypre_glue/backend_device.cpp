@@ -32,7 +32,7 @@
 
 namespace amgt::glue {
 
-// Who runs this matrix's SpMV (AMGT_SPMV=auto decides once per device copy, by timing).
+// Who runs this matrix's SpMV (decided once per device copy: decide_spmv_owner).
 enum class SpmvOwner
 {
    undecided,
@@ -365,21 +365,24 @@ RaceMemory& race_memory()
    return *m;
 }
 
-// AMGT_SPMV=auto: the plugin's SpMV serves this matrix only if it is faster than hypre's own
-// kernel (cuSPARSE or hypre's, whichever the application selected), timed on the matrix
-// itself, once per device copy, in the setup. Measured on the H100 (bench/kernels), mBSR
-// wins on fine-level operators with ~4 entries per tile and loses on P, P^T and small
-// coarse levels, where launch latency and ~1.5 entries per tile dominate: a fixed fill
-// threshold would misjudge both, a race on the real matrix does not.
+// Who serves a matrix's matvecs. AMGT_SPMV=auto: the plugin, by rule (the matrices of fewer
+// than 2^18 entries never get here: too_small_for_plugin). Measured on the H100 (bench/kernels,
+// the operators of the reference setups, bench/RESULTS.md): with each matrix in the layout
+// choose_layout gives it, the plugin's SpMV was at least as fast as the kernel the stock rule
+// gives hypre (its own below 2^18 entries, cuSPARSE above) on every operator of 2^18 entries
+// or more, so timing both on every matrix (about 35 ms of the first setup at 15.6M rows) buys
+// nothing. AMGT_SPMV=race still times both, once per device copy, and remembers the outcome
+// for the process (race_memory.h): the rule's evidence on a user's own matrices.
 template <class V>
 SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr& a,
                             DeviceEntry<V>& e, const device::SpmvPlan<V>* plan)
 {
    switch (ctx.config->spmv)
    {
-   case KernelChoice::plugin: return SpmvOwner::plugin;
+   case KernelChoice::plugin:
+   case KernelChoice::automatic: return SpmvOwner::plugin;
    case KernelChoice::stock: return SpmvOwner::stock;
-   case KernelChoice::automatic: break;
+   case KernelChoice::race: break;
    }
    if (!a.owner || !ctx.allocator_ref || !ctx.allocator_ref->stock_spmv)
    {
@@ -448,14 +451,14 @@ const char* role_name(int role)
    return role == AMGT_ROLE_A ? "A" : role == AMGT_ROLE_P ? "P" : role == AMGT_ROLE_R ? "R" : "untagged";
 }
 
-// AMGT_SPMV=auto: whether an earlier race in this process already sent a matrix like this
+// AMGT_SPMV=race: whether an earlier race in this process already sent a matrix like this
 // one (same level, role, storage, size within 10%) to stock hypre. Then this matrix is not
 // converted and not raced: the plugin costs the setup nothing for it. The first setup of a
 // process pays the races; later setups (repeated solves, time steps) reuse their outcome.
 bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr& a,
                           const PrecisionChoice& choice)
 {
-   if (ctx.config->spmv != KernelChoice::automatic || !a.owner || !ctx.allocator_ref ||
+   if (ctx.config->spmv != KernelChoice::race || !a.owner || !ctx.allocator_ref ||
        !ctx.allocator_ref->stock_spmv)
    {
       return false;
@@ -482,7 +485,7 @@ bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr
    return true;
 }
 
-// AMGT_SPMV=auto: matrices of fewer than this many entries go to hypre's own kernel without a
+// AMGT_SPMV=auto and race: matrices of fewer than this many entries go to hypre's own kernel without a
 // conversion or a race. Measured on an H100 (AMGT_STATS races, 27-point 100^3 and 7-point
 // 160^3 hierarchies): below a few hundred thousand entries both kernels take 5-7 us per
 // call, a launch-latency floor that neither the format nor the precision moves (levels of
@@ -492,7 +495,8 @@ constexpr int64_t kAutoMinEntries = AMGT_SMALL_MATRIX_ENTRIES; // amgt_glue.h
 
 bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
 {
-   return ctx.config->spmv == KernelChoice::automatic && a.owner && ctx.allocator_ref &&
+   return (ctx.config->spmv == KernelChoice::automatic || ctx.config->spmv == KernelChoice::race) &&
+          a.owner && ctx.allocator_ref &&
           ctx.allocator_ref->stock_spmv && static_cast<int64_t>(a.nnz) < kAutoMinEntries;
 }
 

@@ -76,18 +76,19 @@ void report_invalid(Config& c, const std::string& what, const std::string& fallb
    ++c.invalid;
 }
 
-void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out)
+void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out, bool race_allowed)
 {
    const std::string v = normalized(value);
    if (v.empty() || v == "auto") { out = KernelChoice::automatic; }
    else if (v == "plugin" || v == "amgt") { out = KernelChoice::plugin; }
    else if (v == "stock" || v == "hypre") { out = KernelChoice::stock; }
+   else if (v == "race" && race_allowed) { out = KernelChoice::race; }
    else
    {
       out = KernelChoice::automatic;
       report_invalid(c,
-                     std::string(var) + "=\"" + value +
-                        "\" is not a valid value (accepted: auto, plugin, stock)",
+                     std::string(var) + "=\"" + value + "\" is not a valid value (accepted: auto, plugin, stock" +
+                        (race_allowed ? ", race)" : ")"),
                      "using auto");
    }
 }
@@ -217,6 +218,7 @@ const char* to_string(KernelChoice c)
    case KernelChoice::automatic: return "auto";
    case KernelChoice::plugin: return "plugin";
    case KernelChoice::stock: return "stock";
+   case KernelChoice::race: return "race";
    }
    return "?";
 }
@@ -313,8 +315,8 @@ Config parse_environment(const Environment& env)
       }
    }
 
-   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm);
-   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv);
+   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, false);
+   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, true);
    parse_layout(c, value_of("AMGT_LAYOUT"));
 
    const std::string stats = normalized(amgt_stats);

@@ -30,6 +30,7 @@ enum class KernelChoice
    automatic,
    plugin,
    stock,
+   race, // AMGT_SPMV only: both kernels timed on each matrix in the setup, the faster serves it
 };
 
 const char* to_string(KernelChoice c);
