@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 
 namespace amgt {
 namespace {
@@ -14,9 +15,21 @@ inline double combine(double alpha, double ax, double beta, double y)
    return beta == 0.0 ? alpha * ax : alpha * ax + beta * y;
 }
 
-void scale_only(int32_t n, double beta, double* y)
+// What both references check and do before A * x (`op` names the caller in messages): nothing
+// to do without rows; y must exist; alpha == 0 only scales y (x is not read); x must exist
+// unless A has no columns. False when y is already final.
+bool needs_product(const char* op, int32_t nrows, int32_t ncols, double alpha, const double* x,
+                   double beta, double* y)
 {
-   for (int32_t i = 0; i < n; ++i) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+   if (nrows == 0) return false;
+   AMGT_REQUIRE(y != nullptr, std::string(op) + ": y is null");
+   if (alpha == 0.0)
+   {
+      for (int32_t i = 0; i < nrows; ++i) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+      return false;
+   }
+   AMGT_REQUIRE(x != nullptr || ncols == 0, std::string(op) + ": x is null");
+   return true;
 }
 
 } // namespace
@@ -28,14 +41,7 @@ void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, doub
    using T   = StorageTraits<V>;
    using Acc = typename T::acc_t;
    AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
-   if (alpha == 0.0)
-   {
-      scale_only(A.nrows, beta, y);
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
    AMGT_REQUIRE(A.blk_ptr.size() == static_cast<size_t>(A.block_rows()) + 1,
                 "spmv: blk_ptr does not match the number of block rows");
 
@@ -74,14 +80,7 @@ void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, doub
 void csr_spmv_ref(const CsrView& A, double alpha, const double* x, double beta, double* y)
 {
    validate_csr(A);
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "csr_spmv: y is null");
-   if (alpha == 0.0)
-   {
-      scale_only(A.nrows, beta, y);
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "csr_spmv: x is null");
+   if (!needs_product("csr_spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
    for (int32_t i = 0; i < A.nrows; ++i)
    {
       double sum = 0.0;
