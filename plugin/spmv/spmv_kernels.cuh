@@ -86,22 +86,26 @@ __global__ void scale_kernel(int32_t n, double beta, double* __restrict__ y)
    if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
 }
 
-// The group of G lanes (part of one warp) that serves a block row: b, the block row of this
-// thread's group; g, the lane's place in the group; mask, the group's lanes for shuffles.
+// A group of G lanes (part of one warp) serves a block row: the block row of this thread's
+// group, then (once the group knows it has a row) g, the lane's place in the group, and mask,
+// the group's lanes for shuffles.
 template <int G>
-struct RowGroup
+__device__ __forceinline__ int64_t group_block_row()
 {
    static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
-   int64_t  b;
+   return (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+}
+
+struct GroupLane
+{
    int      g;
    unsigned mask;
 };
 
 template <int G>
-__device__ __forceinline__ RowGroup<G> row_group()
+__device__ __forceinline__ GroupLane group_lane()
 {
-   return {(blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G,
-           static_cast<int>(threadIdx.x & (G - 1)),
+   return {static_cast<int>(threadIdx.x & (G - 1)),
            G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1))};
 }
 
@@ -216,8 +220,9 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
                  int32_t long_row_tiles, double alpha, const double* __restrict__ x,
                  const double* __restrict__ us, double beta, double* __restrict__ y)
 {
-   const auto [b, g, mask] = row_group<G>();
+   const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
+   const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int32_t  end   = __ldg(blk_ptr + b + 1);
    if (end - start > long_row_tiles) return; // uniform in the group
@@ -282,8 +287,9 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
                   double beta, double* __restrict__ y)
 {
    using Acc = typename Arith<V>::Acc;
-   const auto [b, g, mask] = row_group<G>();
+   const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
+   const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int32_t  end   = __ldg(blk_ptr + b + 1);
    const auto*    vals  = start < end ? packed + __ldg(row_val + b) : packed;
@@ -307,8 +313,9 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
 {
    using A   = Arith<V>;
    using Acc = typename A::Acc;
-   const auto [b, g, mask] = row_group<G>();
+   const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
+   const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int64_t  k0    = __ldg(row_val + b), k1 = __ldg(row_val + b + 1);
    Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
