@@ -1,5 +1,7 @@
 #include "block_cache.h"
 
+#include "guarded.h"
+
 #include <limits>
 
 namespace amgt::glue {
@@ -53,11 +55,7 @@ void* BlockCache::alloc(size_t bytes)
    if (!p) return nullptr;
    // a fresh block of the source: whatever was known of this address belonged to a block
    // that left the cache's hands and has been freed since
-   if (auto it = live_blocks_.find(p); it != live_blocks_.end())
-   {
-      live_ -= it->second;
-      live_blocks_.erase(it);
-   }
+   erase_sized(live_blocks_, p, live_);
    live_ += cls;
    live_blocks_.emplace(p, cls);
    ++fresh_;
@@ -68,25 +66,19 @@ void BlockCache::disown(void* ptr)
 {
    if (!ptr) return;
    std::lock_guard<std::mutex> lock(mutex_);
-   auto it = live_blocks_.find(ptr);
-   if (it == live_blocks_.end()) return;
-   live_ -= it->second;
-   live_blocks_.erase(it);
+   erase_sized(live_blocks_, ptr, live_);
 }
 
 void BlockCache::release(void* ptr)
 {
    if (!ptr) return;
    std::lock_guard<std::mutex> lock(mutex_);
-   auto it = live_blocks_.find(ptr);
-   if (it == live_blocks_.end())
+   size_t cls = 0;
+   if (!erase_sized(live_blocks_, ptr, live_, &cls))
    {
       if (source_.release) source_.release(ptr, source_.ctx);
       return;
    }
-   const size_t cls = it->second;
-   live_blocks_.erase(it);
-   live_ -= cls;
    if (cls <= max_cached_ && cached_ <= max_cached_ - cls)
    {
       free_blocks_.emplace(cls, ptr);
@@ -112,28 +104,12 @@ void BlockCache::trim_locked()
    cached_ = 0;
 }
 
-size_t BlockCache::cached_bytes() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return cached_;
-}
+size_t BlockCache::cached_bytes() const { return read_locked(mutex_, cached_); }
 
-size_t BlockCache::live_bytes() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return live_;
-}
+size_t BlockCache::live_bytes() const { return read_locked(mutex_, live_); }
 
-long BlockCache::reused() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return reused_;
-}
+long BlockCache::reused() const { return read_locked(mutex_, reused_); }
 
-long BlockCache::from_source() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return fresh_;
-}
+long BlockCache::from_source() const { return read_locked(mutex_, fresh_); }
 
 } // namespace amgt::glue

@@ -1,5 +1,7 @@
 #include "memory_cap.h"
 
+#include "guarded.h"
+
 namespace amgt::glue {
 
 bool MemoryCap::admit(size_t bytes)
@@ -33,22 +35,11 @@ void MemoryCap::forget(const void* ptr)
 {
    if (!enabled_) return;
    std::lock_guard<std::mutex> lock(mutex_);
-   auto it = sizes_.find(ptr);
-   if (it == sizes_.end()) return;
-   held_ -= it->second;
-   sizes_.erase(it);
+   erase_sized(sizes_, ptr, held_);
 }
 
-size_t MemoryCap::held() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return held_;
-}
+size_t MemoryCap::held() const { return read_locked(mutex_, held_); }
 
-size_t MemoryCap::refused() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return refused_;
-}
+size_t MemoryCap::refused() const { return read_locked(mutex_, refused_); }
 
 } // namespace amgt::glue

@@ -38,33 +38,17 @@ enum class Precision : int
    fp16 = 2
 };
 
+// By enumerator: the names, and the letters of AMGT_LEVELS (BLAS-style: d, s, h).
 inline const char* to_string(Precision p)
 {
-   switch (p)
-   {
-   case Precision::fp64:
-      return "fp64";
-   case Precision::fp32:
-      return "fp32";
-   case Precision::fp16:
-      return "fp16";
-   }
-   return "?";
+   constexpr const char* kNames[] = {"fp64", "fp32", "fp16"};
+   return by_enum(p, kNames, "?");
 }
 
-// The letters of AMGT_LEVELS (BLAS-style: d, s, h).
 inline char to_letter(Precision p)
 {
-   switch (p)
-   {
-   case Precision::fp64:
-      return 'd';
-   case Precision::fp32:
-      return 's';
-   case Precision::fp16:
-      return 'h';
-   }
-   return '?';
+   constexpr char kLetters[] = {'d', 's', 'h'};
+   return by_enum(p, kLetters, '?');
 }
 
 template <class V>

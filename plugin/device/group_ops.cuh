@@ -29,47 +29,46 @@ __device__ __forceinline__ int warp_inclusive_scan(int x)
    return x;
 }
 
-__device__ __forceinline__ int warp_min(int x)
+// The reductions below (min, sum) in one form: Op combines two partial results.
+struct MinOp
+{
+   __device__ __forceinline__ int operator()(int a, int b) const { return min(a, b); }
+};
+struct SumOp
+{
+   __device__ __forceinline__ int operator()(int a, int b) const { return a + b; }
+};
+
+template <class Op>
+__device__ __forceinline__ int warp_reduce(int x, Op op)
 {
 #pragma unroll
-   for (int o = kWarpSize / 2; o > 0; o >>= 1) x = min(x, __shfl_xor_sync(kFullMask, x, o));
+   for (int o = kWarpSize / 2; o > 0; o >>= 1) x = op(x, __shfl_xor_sync(kFullMask, x, o));
    return x;
 }
 
-__device__ __forceinline__ int warp_sum(int x)
-{
-#pragma unroll
-   for (int o = kWarpSize / 2; o > 0; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
-   return x;
-}
+__device__ __forceinline__ int warp_min(int x) { return warp_reduce(x, MinOp{}); }
+__device__ __forceinline__ int warp_sum(int x) { return warp_reduce(x, SumOp{}); }
 
 // Block-wide helpers: every thread of the block calls them; `red` is 32 ints of shared memory.
-// All end with a barrier, so `red` can be reused right away.
-__device__ inline int block_min(int v, int* red)
+// All end with a barrier, so `red` can be reused right away. identity: Op's neutral value,
+// which the lanes past the block's last warp contribute.
+template <class Op>
+__device__ inline int block_reduce(int v, int* red, int identity, Op op)
 {
    const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
    const int nwarps = static_cast<int>(blockDim.x) / kWarpSize;
-   v = warp_min(v);
+   v = warp_reduce(v, op);
    if (lane == 0) red[warp] = v;
    __syncthreads();
-   int r = lane < nwarps ? red[lane] : INT_MAX;
-   r     = warp_min(r);
+   int r = lane < nwarps ? red[lane] : identity;
+   r     = warp_reduce(r, op);
    __syncthreads();
    return r;
 }
 
-__device__ inline int block_sum(int v, int* red)
-{
-   const int lane = lane_id(), warp = static_cast<int>(threadIdx.x) / kWarpSize;
-   const int nwarps = static_cast<int>(blockDim.x) / kWarpSize;
-   v = warp_sum(v);
-   if (lane == 0) red[warp] = v;
-   __syncthreads();
-   int r = lane < nwarps ? red[lane] : 0;
-   r     = warp_sum(r);
-   __syncthreads();
-   return r;
-}
+__device__ inline int block_min(int v, int* red) { return block_reduce(v, red, INT_MAX, MinOp{}); }
+__device__ inline int block_sum(int v, int* red) { return block_reduce(v, red, 0, SumOp{}); }
 
 __device__ inline int block_exclusive_scan(int v, int* red, int& total)
 {

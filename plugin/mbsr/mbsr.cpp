@@ -1,6 +1,7 @@
 #include "mbsr/mbsr.h"
 
 #include "common/error.h"
+#include "mbsr/mbsr_builder.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -69,66 +70,47 @@ Mbsr<V> csr_to_mbsr(const CsrView& a)
    using T = StorageTraits<V>;
    validate_csr(a);
 
-   Mbsr<V> m;
-   m.nrows             = a.nrows;
-   m.ncols             = a.ncols;
-   const int32_t brows = m.block_rows();
-   m.blk_ptr.assign(static_cast<size_t>(brows) + 1, 0);
-
-   // slot[J]: position of block column J among the tiles of the block row being built, -1
-   // when that block row has no tile there yet. Reset through `cols` after each block row,
-   // so the whole conversion is O(nnz + tiles log tiles) and not O(block rows * block cols).
-   std::vector<int32_t>  slot(static_cast<size_t>(m.block_cols()), -1);
-   std::vector<int32_t>  cols;
-   std::vector<uint16_t> map;
-   std::vector<double>   sum; // duplicates are summed in double, rounded to V once
+   Mbsr<V>               m     = mbsr_without_tiles<V>(a.nrows, a.ncols);
+   const int32_t         brows = m.block_rows();
+   BlockRowTiles<double> row(m.block_cols()); // duplicates are summed in double, rounded to V once
 
    for (int32_t bi = 0; bi < brows; ++bi)
    {
       const int32_t r0 = bi * kTileDim;
       const int32_t r1 = std::min(r0 + kTileDim, a.nrows);
 
-      cols.clear();
       for (int32_t i = r0; i < r1; ++i)
       {
          for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
          {
             const int32_t bj = a.col[p] / kTileDim;
-            if (slot[bj] < 0)
+            if (row.slot[bj] < 0)
             {
-               slot[bj] = 0;
-               cols.push_back(bj);
+               row.slot[bj] = 0;
+               row.cols.push_back(bj);
             }
          }
       }
-      std::sort(cols.begin(), cols.end());
-      for (size_t s = 0; s < cols.size(); ++s) slot[cols[s]] = static_cast<int32_t>(s);
+      std::sort(row.cols.begin(), row.cols.end());
+      for (size_t s = 0; s < row.cols.size(); ++s) row.slot[row.cols[s]] = static_cast<int32_t>(s);
 
-      map.assign(cols.size(), 0);
-      sum.assign(cols.size() * 16, 0.0);
+      row.map.assign(row.cols.size(), 0);
+      row.vals.assign(row.cols.size() * 16, 0.0);
       for (int32_t i = r0; i < r1; ++i)
       {
          for (int32_t p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
          {
             const int32_t  c   = a.col[p];
-            const size_t   s   = static_cast<size_t>(slot[c / kTileDim]);
+            const size_t   s   = static_cast<size_t>(row.slot[c / kTileDim]);
             const int      bit = bit_index(i - r0, c % kTileDim);
             const double   v   = a.val ? a.val[p] : 1.0;
             const uint16_t b   = static_cast<uint16_t>(1u << bit);
             // The first entry is assigned, not added to 0.0, so a lone -0.0 or NaN survives.
-            sum[s * 16 + bit] = (map[s] & b) ? sum[s * 16 + bit] + v : v;
-            map[s] |= b;
+            row.vals[s * 16 + bit] = (row.map[s] & b) ? row.vals[s * 16 + bit] + v : v;
+            row.map[s] |= b;
          }
       }
-
-      for (size_t s = 0; s < cols.size(); ++s)
-      {
-         m.blk_col.push_back(cols[s]);
-         m.blk_map.push_back(map[s]);
-         for (int e = 0; e < 16; ++e) m.blk_val.push_back(T::from_double(sum[s * 16 + e]));
-         slot[cols[s]] = -1;
-      }
-      m.blk_ptr[bi + 1] = static_cast<int32_t>(m.blk_col.size());
+      row.emit(m, bi, [](double v) { return T::from_double(v); });
    }
    return m;
 }

@@ -75,7 +75,7 @@ struct ConvertOptions
    ConversionPath path   = ConversionPath::automatic;
 };
 
-// Tiers of the hashed conversion by entries per block row (mbsr_device.cu): <= 32, <= 128,
+// Tiers of the hashed conversion by entries per block row (mbsr_hashed.cu): <= 32, <= 128,
 // <= 512, <= kHashedMaxEntries, each with a hash table in shared memory.
 constexpr int kConversionTiers = 4;
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <type_traits>
 #include <cstring>
+#include <string>
 
 namespace amgt::device {
 namespace {
@@ -268,9 +269,10 @@ __global__ void scale_values(const int32_t* row_ptr, const int32_t* col, const d
 }
 
 // Calls f(std::integral_constant<int, G>) for the group size of a, with a grid of at most a
-// few waves (the kernels stride over the rows and flush once per block).
+// few waves (the kernels stride over the rows and flush once per block); f launches the
+// kernel named `kernel`, whose launch is checked here.
 template <class F>
-void with_group(const CsrView& a, F&& f)
+void with_group(const CsrView& a, const char* kernel, F&& f)
 {
    const int      g       = group_for(a.nnz, a.nrows);
    const int64_t  threads = static_cast<int64_t>(a.nrows) * g;
@@ -283,6 +285,14 @@ void with_group(const CsrView& a, F&& f)
    case 16: f(std::integral_constant<int, 16>{}, blocks); break;
    default: f(std::integral_constant<int, 32>{}, blocks); break;
    }
+   AMGT_DEVICE_CHECK_LAUNCH(kernel);
+}
+
+// Refuses a non-square a (`op` names the caller); false when a has no rows (nothing to do).
+bool square_with_rows(const CsrView& a, const char* op)
+{
+   AMGT_REQUIRE(a.nrows == a.ncols, std::string(op) + ": the matrix is not square");
+   return a.nrows != 0;
 }
 
 __global__ void nonfinite_count(const double* v, int64_t n, unsigned long long* out)
@@ -319,12 +329,11 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
    Buffer<double> row_sum(rows, alloc), row_abs(rows, alloc);
    if (a.nrows > 0)
    {
-      with_group(a, [&](auto g, unsigned blocks) {
+      with_group(a, "plain_stats", [&](auto g, unsigned blocks) {
          plain_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
             a.row_ptr, a.val, a.nrows, d.get(), square ? row_sum.get() : nullptr,
             square ? row_abs.get() : nullptr);
       });
-      AMGT_DEVICE_CHECK_LAUNCH("plain_stats");
    }
    if (square && a.nrows > 0)
    {
@@ -342,18 +351,16 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
    Buffer<double> u(square ? static_cast<size_t>(a.nrows) : 0, alloc);
    if (square && a.nrows > 0)
    {
-      with_group(a, [&](auto g, unsigned blocks) {
+      with_group(a, "diagonal_scaling", [&](auto g, unsigned blocks) {
          diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
             a.row_ptr, a.col, a.val, a.nrows, u.get(), &d.get()->bad_diagonal);
       });
-      AMGT_DEVICE_CHECK_LAUNCH("diagonal_scaling");
       // runs even when a diagonal is bad (its NaN scale factors then only spoil statistics
       // that are discarded below): one read-back instead of two
-      with_group(a, [&](auto g, unsigned blocks) {
+      with_group(a, "scaled_stats", [&](auto g, unsigned blocks) {
          scaled_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
                                                                            a.nrows, u.get(), d.get());
       });
-      AMGT_DEVICE_CHECK_LAUNCH("scaled_stats");
    }
    DevStats h{};
    AMGT_DEVICE_CHECK(
@@ -370,24 +377,20 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
 
 void scaling_vector(const CsrView& a, double* u, Stream stream)
 {
-   AMGT_REQUIRE(a.nrows == a.ncols, "scaling_vector: the matrix is not square");
-   if (a.nrows == 0) return;
-   with_group(a, [&](auto g, unsigned blocks) {
+   if (!square_with_rows(a, "scaling_vector")) return;
+   with_group(a, "diagonal_scaling", [&](auto g, unsigned blocks) {
       diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
                                                                             a.nrows, u, nullptr);
    });
-   AMGT_DEVICE_CHECK_LAUNCH("diagonal_scaling");
 }
 
 void scaled_values(const CsrView& a, const double* u, double* out, Stream stream)
 {
-   AMGT_REQUIRE(a.nrows == a.ncols, "scaled_values: the matrix is not square");
-   if (a.nrows == 0) return;
-   with_group(a, [&](auto g, unsigned blocks) {
+   if (!square_with_rows(a, "scaled_values")) return;
+   with_group(a, "scale_values", [&](auto g, unsigned blocks) {
       scale_values<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
                                                                         a.nrows, u, out);
    });
-   AMGT_DEVICE_CHECK_LAUNCH("scale_values");
 }
 
 int64_t count_nonfinite(const double* v, int64_t n, Stream stream, const Allocator& alloc)

@@ -9,7 +9,7 @@
 namespace amgt {
 
 using spmv_ref_detail::combine;
-using spmv_ref_detail::scale_only;
+using spmv_ref_detail::needs_product;
 
 bool fits_narrow(const CsrView& a)
 {
@@ -60,14 +60,7 @@ void rows_spmv_ref(const Rows<V>& A, double alpha, const double* x, double beta,
    using Acc = typename T::acc_t;
    AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
    AMGT_REQUIRE(A.row_ptr.size() == static_cast<size_t>(A.nrows) + 1, "spmv: row_ptr does not match nrows");
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
-   if (alpha == 0.0)
-   {
-      scale_only(A.nrows, beta, y);
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
    for (int32_t i = 0; i < A.nrows; ++i)
    {
       Acc sum = Acc(0);

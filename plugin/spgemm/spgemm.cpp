@@ -1,6 +1,7 @@
 #include "spgemm/spgemm.h"
 
 #include "common/error.h"
+#include "mbsr/mbsr_builder.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -22,24 +23,12 @@ Mbsr<V> spgemm_ref(const Mbsr<V>& A, const Mbsr<V>& B)
                     B.blk_ptr.size() == static_cast<size_t>(B.block_rows()) + 1,
                 "spgemm: operand blk_ptr does not match its number of block rows");
 
-   Mbsr<V> C;
-   C.nrows             = A.nrows;
-   C.ncols             = B.ncols;
-   const int32_t brows = C.block_rows();
-   C.blk_ptr.assign(static_cast<size_t>(brows) + 1, 0);
-
-   // Dense-by-block-column accumulator for one block row of C (Gustavson on tiles); slot[J]
-   // is J's position in `cols`, -1 when block row I has no tile J yet.
-   std::vector<int32_t>  slot(static_cast<size_t>(C.block_cols()), -1);
-   std::vector<int32_t>  cols;
-   std::vector<uint16_t> map;
-   std::vector<Acc>      acc;
+   Mbsr<V>            C     = mbsr_without_tiles<V>(A.nrows, B.ncols);
+   const int32_t      brows = C.block_rows();
+   BlockRowTiles<Acc> row(C.block_cols()); // Gustavson on tiles: C's block row I, by block column
 
    for (int32_t bi = 0; bi < brows; ++bi)
    {
-      cols.clear();
-      map.clear();
-      acc.clear();
       for (int32_t ta = A.blk_ptr[bi]; ta < A.blk_ptr[bi + 1]; ++ta)
       {
          const uint16_t amap = A.blk_map[ta];
@@ -51,17 +40,17 @@ Mbsr<V> spgemm_ref(const Mbsr<V>& A, const Mbsr<V>& B)
             const uint16_t cmap = bitmap_product(amap, bmap);
             if (cmap == 0) continue;
             const int32_t bj = B.blk_col[tb];
-            if (slot[bj] < 0)
+            if (row.slot[bj] < 0)
             {
-               slot[bj] = static_cast<int32_t>(cols.size());
-               cols.push_back(bj);
-               map.push_back(0);
-               acc.resize(acc.size() + 16, Acc(0));
+               row.slot[bj] = static_cast<int32_t>(row.cols.size());
+               row.cols.push_back(bj);
+               row.map.push_back(0);
+               row.vals.resize(row.vals.size() + 16, Acc(0));
             }
-            const size_t s = static_cast<size_t>(slot[bj]);
-            map[s] |= cmap;
+            const size_t s = static_cast<size_t>(row.slot[bj]);
+            row.map[s] |= cmap;
             const V* bval = &B.blk_val[static_cast<size_t>(tb) * 16];
-            Acc*     cacc = &acc[s * 16];
+            Acc*     cacc = &row.vals[s * 16];
             for (int r = 0; r < kTileDim; ++r)
             {
                for (int k = 0; k < kTileDim; ++k)
@@ -79,24 +68,11 @@ Mbsr<V> spgemm_ref(const Mbsr<V>& A, const Mbsr<V>& B)
          }
       }
 
-      // Tiles were created in discovery order; emit them by ascending block column.
-      std::vector<int32_t> order = cols;
-      std::sort(order.begin(), order.end());
-      for (int32_t bj : order)
-      {
-         const size_t s = static_cast<size_t>(slot[bj]);
-         C.blk_col.push_back(bj);
-         C.blk_map.push_back(map[s]);
-         for (int e = 0; e < 16; ++e)
-         {
-            // Positions outside the bitmap never received a term: they stay exactly zero.
-            C.blk_val.push_back(T::from_acc(acc[s * 16 + e]));
-         }
-         slot[bj] = -1;
-      }
+      // Tiles were created in discovery order; emitted by ascending block column. Positions
+      // outside the bitmap never received a term: they stay exactly zero.
+      row.emit(C, bi, [](Acc v) { return T::from_acc(v); });
       AMGT_REQUIRE(C.blk_col.size() <= static_cast<size_t>(std::numeric_limits<int32_t>::max()),
                    "spgemm: product has more than 2^31-1 tiles");
-      C.blk_ptr[bi + 1] = static_cast<int32_t>(C.blk_col.size());
    }
    return C;
 }

@@ -3,7 +3,10 @@
 // overwrites y and alpha == 0 scales y without reading A or x.
 #pragma once
 
+#include "common/error.h"
+
 #include <cstdint>
+#include <string>
 
 namespace amgt::spmv_ref_detail {
 
@@ -12,9 +15,21 @@ inline double combine(double alpha, double ax, double beta, double y)
    return beta == 0.0 ? alpha * ax : alpha * ax + beta * y;
 }
 
-inline void scale_only(int32_t n, double beta, double* y)
+// What every reference checks and does before A * x (`op` names the caller in messages):
+// nothing to do without rows; y must exist; alpha == 0 only scales y (x is not read); x must
+// exist unless A has no columns. False when y is already final.
+inline bool needs_product(const char* op, int32_t nrows, int32_t ncols, double alpha, const double* x,
+                          double beta, double* y)
 {
-   for (int32_t i = 0; i < n; ++i) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+   if (nrows == 0) return false;
+   AMGT_REQUIRE(y != nullptr, std::string(op) + ": y is null");
+   if (alpha == 0.0)
+   {
+      for (int32_t i = 0; i < nrows; ++i) y[i] = beta == 0.0 ? 0.0 : beta * y[i];
+      return false;
+   }
+   AMGT_REQUIRE(x != nullptr || ncols == 0, std::string(op) + ": x is null");
+   return true;
 }
 
 } // namespace amgt::spmv_ref_detail

@@ -5,11 +5,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 
 namespace amgt {
 
 using spmv_ref_detail::combine;
-using spmv_ref_detail::scale_only;
+using spmv_ref_detail::needs_product;
 
 template <class V>
 void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, double* y,
@@ -18,14 +19,7 @@ void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, doub
    using T   = StorageTraits<V>;
    using Acc = typename T::acc_t;
    AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
-   if (alpha == 0.0)
-   {
-      scale_only(A.nrows, beta, y);
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
    AMGT_REQUIRE(A.blk_ptr.size() == static_cast<size_t>(A.block_rows()) + 1,
                 "spmv: blk_ptr does not match the number of block rows");
 
@@ -64,14 +58,7 @@ void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, doub
 void csr_spmv_ref(const CsrView& A, double alpha, const double* x, double beta, double* y)
 {
    validate_csr(A);
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "csr_spmv: y is null");
-   if (alpha == 0.0)
-   {
-      scale_only(A.nrows, beta, y);
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "csr_spmv: x is null");
+   if (!needs_product("csr_spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
    for (int32_t i = 0; i < A.nrows; ++i)
    {
       double sum = 0.0;

@@ -86,6 +86,58 @@ __global__ void scale_kernel(int32_t n, double beta, double* __restrict__ y)
    if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
 }
 
+// A group of G lanes (part of one warp) serves a block row: the block row of this thread's
+// group, then (once the group knows it has a row) g, the lane's place in the group, and mask,
+// the group's lanes for shuffles.
+template <int G>
+__device__ __forceinline__ int64_t group_block_row()
+{
+   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
+   return (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+}
+
+struct GroupLane
+{
+   int      g;
+   unsigned mask;
+};
+
+template <int G>
+__device__ __forceinline__ GroupLane group_lane()
+{
+   return {static_cast<int>(threadIdx.x & (G - 1)),
+           G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1))};
+}
+
+// Sums the group's partial tile-row sums s[0..3] over its G lanes (every lane gets the sums).
+template <int G, class Acc>
+__device__ __forceinline__ void group_reduce_rows(Acc (&s)[4], unsigned mask)
+{
+#pragma unroll
+   for (int r = 0; r < 4; ++r)
+   {
+#pragma unroll
+      for (int d = G / 2; d >= 1; d >>= 1) s[r] += __shfl_xor_sync(mask, s[r], d, G);
+   }
+}
+
+// Lanes g < 4 write row 4b + g of y from the reduced sums s (rows past nrows: nothing).
+template <bool Unscale, class Acc>
+__device__ __forceinline__ void store_group_rows(const Acc (&s)[4], int g, int64_t b, int32_t nrows,
+                                                 double alpha, const double* __restrict__ us,
+                                                 double beta, double* __restrict__ y)
+{
+   if (g < 4)
+   {
+      Acc v = s[0];
+#pragma unroll
+      for (int r = 1; r < 4; ++r)
+         if (g == r) v = s[r];
+      const int64_t i = 4 * b + g;
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
+   }
+}
+
 // One step of a group of G lanes over the tiles [c, c + G) of a range ending at `end`: lane g
 // gets tile c + g's bitmap and column (an empty bitmap past the end, so it does no work) and
 // returns the packed offset of its first entry relative to the range's first tile; `base`
@@ -168,11 +220,9 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
                  int32_t long_row_tiles, double alpha, const double* __restrict__ x,
                  const double* __restrict__ us, double beta, double* __restrict__ y)
 {
-   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
-   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
-   const int      g     = static_cast<int>(threadIdx.x & (G - 1));
-   const unsigned mask  = G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+   const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int32_t  end   = __ldg(blk_ptr + b + 1);
    if (end - start > long_row_tiles) return; // uniform in the group
@@ -224,12 +274,7 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
          }
       }
    }
-#pragma unroll
-   for (int r = 0; r < 4; ++r)
-   {
-#pragma unroll
-      for (int d = G / 2; d >= 1; d >>= 1) s[r] += __shfl_xor_sync(mask, s[r], d, G);
-   }
+   group_reduce_rows<G>(s, mask);
 }
 
 // cuda_core_tiles: G lanes per block row, one tile per lane and step.
@@ -241,26 +286,16 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
                   double alpha, const double* __restrict__ x, const double* __restrict__ us,
                   double beta, double* __restrict__ y)
 {
-   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
-   using Acc       = typename Arith<V>::Acc;
-   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   using Acc = typename Arith<V>::Acc;
+   const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
-   const int      g     = static_cast<int>(threadIdx.x & (G - 1));
-   const unsigned mask  = G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+   const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int32_t  end   = __ldg(blk_ptr + b + 1);
    const auto*    vals  = start < end ? packed + __ldg(row_val + b) : packed;
    Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
    group_tile_sums<V, G, Unscale>(blk_col, blk_map, vals, start, end, x, us, g, mask, s);
-   if (g < 4)
-   {
-      Acc v = s[0];
-#pragma unroll
-      for (int r = 1; r < 4; ++r)
-         if (g == r) v = s[r];
-      const int64_t i = 4 * b + g;
-      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
-   }
+   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, y);
 }
 
 // cuda_core_entries: G lanes per block row, one stored entry per lane and step (see the notes
@@ -276,13 +311,11 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
                     double alpha, const double* __restrict__ x, const double* __restrict__ us,
                     double beta, double* __restrict__ y)
 {
-   static_assert(G == 4 || G == 8 || G == 16 || G == 32, "a group is 4..32 lanes of one warp");
-   using A         = Arith<V>;
-   using Acc       = typename A::Acc;
-   const int64_t b = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   using A   = Arith<V>;
+   using Acc = typename A::Acc;
+   const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
-   const int      g     = static_cast<int>(threadIdx.x & (G - 1));
-   const unsigned mask  = G == 32 ? kFull : ((1u << G) - 1u) << ((threadIdx.x & 31) & ~(G - 1));
+   const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int64_t  k0    = __ldg(row_val + b), k1 = __ldg(row_val + b + 1);
    Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
@@ -321,21 +354,8 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
             if (r == q) s[q] = A::madd(p[u], xj[u], s[q]);
       }
    }
-#pragma unroll
-   for (int q = 0; q < 4; ++q)
-   {
-#pragma unroll
-      for (int d = G / 2; d >= 1; d >>= 1) s[q] += __shfl_xor_sync(mask, s[q], d, G);
-   }
-   if (g < 4)
-   {
-      Acc v = s[0];
-#pragma unroll
-      for (int q = 1; q < 4; ++q)
-         if (g == q) v = s[q];
-      const int64_t i = 4 * b + g;
-      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
-   }
+   group_reduce_rows<G>(s, mask);
+   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, y);
 }
 
 // cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to

@@ -360,22 +360,12 @@ namespace amgt::device {
 
 const char* to_string(SpmvPath p)
 {
-   switch (p)
-   {
-   case SpmvPath::automatic:
-      return "automatic";
-   case SpmvPath::cuda_core:
-      return "cuda_core";
-   case SpmvPath::cuda_core_balanced:
-      return "cuda_core_balanced";
-   case SpmvPath::cuda_core_tiles:
-      return "cuda_core_tiles";
-   case SpmvPath::cuda_core_entries:
-      return "cuda_core_entries";
-   case SpmvPath::tensor_core:
-      return "tensor_core";
-   }
-   return "?";
+   // by enumerator, in spmv_device.h's order
+   constexpr const char* kNames[] = {"automatic",   "cuda_core",       "cuda_core_balanced",
+                                     "tensor_core", "cuda_core_tiles", "cuda_core_entries"};
+   static_assert(sizeof kNames / sizeof kNames[0] == static_cast<size_t>(SpmvPath::cuda_core_entries) + 1,
+                 "a name for every path");
+   return by_enum(p, kNames, "?");
 }
 
 int32_t spmv_group_lanes(double mean_tiles_per_block_row)
