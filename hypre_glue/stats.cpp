@@ -40,33 +40,31 @@ void Stats::conversion(int level)
    levels_[level].conversions++;
 }
 
+// One product call of either kind ('g' SpGEMM, 'v' SpMV) on a level: its count, time, path
+// and trace entry; called with the lock held.
+LevelCounters& Stats::count_call(char kind, int level, double seconds, const char* path, Precision precision)
+{
+   LevelCounters& c = levels_[level];
+   (kind == 'g' ? c.spgemm_calls : c.spmv_calls)++;
+   (kind == 'g' ? c.spgemm_s : c.spmv_s) += seconds;
+   c.path = path;
+   if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({kind, level, seconds, path, precision}); }
+   return c;
+}
+
 void Stats::spgemm(int level, double seconds, const char* path, Precision precision)
 {
    std::lock_guard<std::mutex> lock(mutex_);
-   LevelCounters& c = levels_[level];
-   c.spgemm_calls++;
-   c.spgemm_s += seconds;
-   c.path = path;
+   LevelCounters& c = count_call('g', level, seconds, path, precision);
    // the lowest precision any product of the level used (Precision: larger = lower)
    if (!c.product_known || precision > c.product_precision) c.product_precision = precision;
    c.product_known = true;
-   if (tracing_ && trace_.size() < kMaxTrace)
-   {
-      trace_.push_back({'g', level, seconds, path, precision});
-   }
 }
 
 void Stats::spmv(int level, double seconds, const char* path, Precision precision)
 {
    std::lock_guard<std::mutex> lock(mutex_);
-   LevelCounters& c = levels_[level];
-   c.spmv_calls++;
-   c.spmv_s += seconds;
-   c.path = path;
-   if (tracing_ && trace_.size() < kMaxTrace)
-   {
-      trace_.push_back({'v', level, seconds, path, precision});
-   }
+   count_call('v', level, seconds, path, precision);
 }
 
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)

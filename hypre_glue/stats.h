@@ -67,6 +67,8 @@ public:
    long          total_fallbacks(const std::string& reason) const;
 
 private:
+   LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
+
    mutable std::mutex          mutex_;
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;

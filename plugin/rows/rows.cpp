@@ -58,9 +58,8 @@ void rows_spmv_ref(const Rows<V>& A, double alpha, const double* x, double beta,
 {
    using T   = StorageTraits<V>;
    using Acc = typename T::acc_t;
-   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
    AMGT_REQUIRE(A.row_ptr.size() == static_cast<size_t>(A.nrows) + 1, "spmv: row_ptr does not match nrows");
-   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
+   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y, unscale)) return;
    for (int32_t i = 0; i < A.nrows; ++i)
    {
       Acc sum = Acc(0);
@@ -99,14 +98,12 @@ LayoutChoice choose_layout(const LayoutInputs& in)
    return c;
 }
 
-template Rows<double> rows_from_csr<double>(const CsrView&, bool, const std::vector<double>*);
-template Rows<float>  rows_from_csr<float>(const CsrView&, bool, const std::vector<double>*);
-template Rows<half_t> rows_from_csr<half_t>(const CsrView&, bool, const std::vector<double>*);
-template void rows_spmv_ref<double>(const Rows<double>&, double, const double*, double, double*,
-                                    const double*);
-template void rows_spmv_ref<float>(const Rows<float>&, double, const double*, double, double*,
-                                   const double*);
-template void rows_spmv_ref<half_t>(const Rows<half_t>&, double, const double*, double, double*,
-                                    const double*);
+#define AMGT_ROWS_REF_INSTANTIATE(V)                                                      \
+   template Rows<V> rows_from_csr<V>(const CsrView&, bool, const std::vector<double>*); \
+   template void    rows_spmv_ref<V>(const Rows<V>&, double, const double*, double, double*, const double*);
+AMGT_ROWS_REF_INSTANTIATE(double)
+AMGT_ROWS_REF_INSTANTIATE(float)
+AMGT_ROWS_REF_INSTANTIATE(half_t)
+#undef AMGT_ROWS_REF_INSTANTIATE
 
 } // namespace amgt

@@ -228,12 +228,6 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-__global__ void rows_scale_kernel(int32_t n, double beta, double* __restrict__ y)
-{
-   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
-}
-
 } // namespace
 
 double FillEstimate::row_cv() const
@@ -341,16 +335,7 @@ template <class V>
 void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double beta, double* y,
                Stream s, const double* unscale)
 {
-   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
-   if (alpha == 0.0)
-   {
-      rows_scale_kernel<<<blocks_for(A.nrows), kThreads, 0, s>>>(A.nrows, beta, y);
-      AMGT_DEVICE_CHECK_LAUNCH("rows_scale_kernel");
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, y, unscale, s)) return;
    const auto* val = as_bits(A.val);
    with_lanes(A.lanes, [&](auto lanes) {
       constexpr int  G      = decltype(lanes)::value;

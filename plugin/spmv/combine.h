@@ -16,11 +16,12 @@ inline double combine(double alpha, double ax, double beta, double y)
 }
 
 // What every reference checks and does before A * x (`op` names the caller in messages):
-// nothing to do without rows; y must exist; alpha == 0 only scales y (x is not read); x must
+// unscale only with a square A; nothing to do without rows; y must exist; alpha == 0 only scales y (x is not read); x must
 // exist unless A has no columns. False when y is already final.
 inline bool needs_product(const char* op, int32_t nrows, int32_t ncols, double alpha, const double* x,
-                          double beta, double* y)
+                          double beta, double* y, const double* unscale = nullptr)
 {
+   AMGT_REQUIRE(unscale == nullptr || nrows == ncols, std::string(op) + ": unscale needs a square matrix");
    if (nrows == 0) return false;
    AMGT_REQUIRE(y != nullptr, std::string(op) + ": y is null");
    if (alpha == 0.0)

@@ -18,8 +18,7 @@ void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, doub
 {
    using T   = StorageTraits<V>;
    using Acc = typename T::acc_t;
-   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
-   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y)) return;
+   if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y, unscale)) return;
    AMGT_REQUIRE(A.blk_ptr.size() == static_cast<size_t>(A.block_rows()) + 1,
                 "spmv: blk_ptr does not match the number of block rows");
 

@@ -49,4 +49,10 @@ __device__ inline double combine(double alpha, double ax, double beta, const dou
    return beta == 0.0 ? a : __dadd_rn(a, __dmul_rn(beta, *yi));
 }
 
+// What every device SpMV checks and does before its product (spmv, rows_spmv): unscale only
+// with a square A; nothing without rows; y must exist; alpha == 0 only scales y (enqueued
+// on s; x is not read); x must exist unless A has no columns. False when y is already final.
+bool spmv_prologue(int32_t nrows, int32_t ncols, double alpha, const double* x, double beta, double* y,
+                   const double* unscale, Stream s);
+
 } // namespace amgt::device::spmv_detail

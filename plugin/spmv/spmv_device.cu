@@ -166,6 +166,22 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
 
 } // namespace
 
+bool spmv_detail::spmv_prologue(int32_t nrows, int32_t ncols, double alpha, const double* x, double beta,
+                                double* y, const double* unscale, Stream s)
+{
+   AMGT_REQUIRE(unscale == nullptr || nrows == ncols, "spmv: unscale needs a square matrix");
+   if (nrows == 0) return false;
+   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
+   if (alpha == 0.0)
+   {
+      spmv_detail::scale_kernel<<<blocks_for(nrows), kThreads, 0, s>>>(nrows, beta, y);
+      AMGT_DEVICE_CHECK_LAUNCH("scale_kernel");
+      return false;
+   }
+   AMGT_REQUIRE(x != nullptr || ncols == 0, "spmv: x is null");
+   return true;
+}
+
 template <class V>
 void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
           double beta, double* y, Stream s, const double* unscale)
@@ -173,16 +189,7 @@ void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const d
    AMGT_REQUIRE(plan.nrows == A.nrows && plan.ncols == A.ncols && plan.block_rows == A.block_rows &&
                     plan.num_tiles == A.num_tiles,
                 "spmv: the plan was made for a matrix of another shape");
-   AMGT_REQUIRE(unscale == nullptr || A.nrows == A.ncols, "spmv: unscale needs a square matrix");
-   if (A.nrows == 0) return;
-   AMGT_REQUIRE(y != nullptr, "spmv: y is null");
-   if (alpha == 0.0)
-   {
-      scale_kernel<<<blocks_for(A.nrows), kThreads, 0, s>>>(A.nrows, beta, y);
-      AMGT_DEVICE_CHECK_LAUNCH("scale_kernel");
-      return;
-   }
-   AMGT_REQUIRE(x != nullptr || A.ncols == 0, "spmv: x is null");
+   if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, y, unscale, s)) return;
    if (unscale != nullptr) run_spmv<V, true>(A, plan, alpha, x, unscale, beta, y, s);
    else run_spmv<V, false>(A, plan, alpha, x, nullptr, beta, y, s);
 }
