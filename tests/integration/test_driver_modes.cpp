@@ -638,6 +638,43 @@ TEST(Selection, StockKernelRuleOverridesTheVendorSwitch)
    EXPECT_EQ(off.output.find("hypre's kernels for what it computed itself"), std::string::npos) << off.output;
 }
 
+// The SpMV path AMGT_STATS reports for level 0 (the last column of its row), "" without one.
+std::string level0_path(const std::string& output)
+{
+   std::istringstream in(output);
+   std::string        line;
+   static const std::regex row(R"(^\s*0\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+fp\d\d\s.*\s(\S+)\s*$)");
+   while (std::getline(in, line))
+   {
+      std::smatch m;
+      if (std::regex_match(line, m, row)) return m[1];
+   }
+   return "";
+}
+
+// The layout of each matrix's SpMV (plugin/rows/rows.h): on the 7-point fine operator (about
+// 4 entries per 4x4 tile, every entry within 1600 columns of its row) the tiles save less than
+// 10% of the bytes, so AMGT_LAYOUT=auto takes the row-wise layout with 16-bit offsets;
+// AMGT_LAYOUT=mbsr and rows force either; the answer is the same. Device layouts exist in GPU
+// builds only (the CPU backend runs the mBSR reference).
+TEST(Selection, LayoutPerMatrixAndItsOverride)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: the host backend has one layout";
+   const std::string args = "--problem laplace7 --n 40";
+   DriverRun automatic = run("AMGT=fp64 AMGT_STATS=1", args);
+   DriverRun mbsr      = run("AMGT=fp64 AMGT_STATS=1 AMGT_LAYOUT=mbsr", args);
+   DriverRun rows      = run("AMGT=fp64 AMGT_STATS=1 AMGT_LAYOUT=rows", args);
+   for (DriverRun* r : {&automatic, &mbsr, &rows})
+   {
+      EXPECT_EQ(r->str("converged"), "true") << r->output;
+      EXPECT_EQ(r->num("iterations"), automatic.num("iterations")) << r->output;
+   }
+   EXPECT_EQ(level0_path(automatic.output), "rows16") << automatic.output;
+   EXPECT_EQ(level0_path(rows.output), "rows16") << rows.output;
+   const std::string m = level0_path(mbsr.output);
+   EXPECT_EQ(m.rfind("cuda_core", 0), 0u) << "level 0 path '" << m << "' under AMGT_LAYOUT=mbsr\n" << mbsr.output;
+}
+
 TEST(Selection, TraceListsEveryPluginCallInOrder)
 {
    const fs::path trace = fs::temp_directory_path() / ("amgt_trace_" + std::to_string(getpid()) + ".csv");
