@@ -1,27 +1,32 @@
 // Storage precisions and the rounding contract of every kernel, CPU reference and GPU alike.
 //
-// A level stored in V computes as follows (acc_t = StorageTraits<V>::acc_t):
-//   fp64: values double; products and sums in double.
-//   fp32: values rounded once from double to float (RNE); x_j rounded to float; each
-//         multiply-add one float FMA.
-//   fp16: values rounded once from double to half (RNE, directly, not via float); x_j
-//         rounded once from double to FLOAT (not half); each multiply-add one float FMA (the
-//         half value widened to float, which is exact). Why x is not rounded to half: the
-//         residuals restricted to coarse levels near convergence (1e-9 and below) lie under
-//         half's smallest subnormal (2^-24 ~ 6e-8), so half x would make the coarse
-//         correction vanish and mixed precision stall at 1e-6..1e-7. x lives in registers
-//         only, so float x costs no memory traffic; the stored values stay half.
-//   fp64 also uses one FMA per multiply-add (std::fma), the form nvcc generates by default.
-// hypre's vectors stay double: SpMV forms y = alpha * (double)sum + beta * y in double, and
-// SpGEMM rounds each finished accumulator once to V.
+// A level stored in V keeps its values rounded once from double to V (RNE; fp16 directly, not
+// via float). The two products then compute differently:
 //
-// Symmetric unscaling (SpMV only, optional): with a vector u, x_j * u_j is formed in double
-// and rounded once by round_x, and the row sum is widened to double and multiplied by u_i in
-// double before alpha (see spmv/spmv.h).
+// SpMV (SpmvTraits<V>): each stored value widened exactly to double, x_j taken as the double
+//   hypre holds, one double FMA per entry, the row sum in double. The low precision saves
+//   the bytes of the values, which is what an SpMV is bound by; it does not round x or the
+//   partial sums. That keeps the product linear in x up to fp64 rounding: a V-cycle with its
+//   levels stored in fp32/fp16 is then a fixed linear operator, as a Krylov method requires
+//   of its preconditioner. Rounding x_j (and the sums) to float made it nonlinear at float's
+//   unit roundoff: hypre's GMRES, which applies the preconditioner again to a combination of
+//   its Krylov vectors to form the solution, then found a true residual of ~2e-8 relative
+//   after its estimate had reached 1e-12 and restarted (27-point, 64k rows, AMG-GMRES to 1e-12:
+//   33 iterations against fp64's 24; with this contract 24, also with every level in fp16;
+//   bench/RESULTS.md). Coarse residuals below half's range stay representable as well.
+// SpGEMM (StorageTraits<V>, acc_t): fp64 in double; fp32 each multiply-add one float FMA;
+//   fp16 the half values widened to float (exact), float FMAs; each finished accumulator
+//   rounded once to V. fp64 also uses one FMA per multiply-add (std::fma), the form nvcc
+//   generates by default.
+// hypre's vectors stay double: SpMV forms y = alpha * sum + beta * y in double.
+//
+// Symmetric unscaling (SpMV only, optional): with a vector u, x_j * u_j is formed in double,
+// and the row sum is multiplied by u_i in double before alpha (see spmv/spmv.h).
 //
 // The fp16 tensor-core SpMV path (spmv/spmv_tensor_kernels.cuh) is the one documented
-// exception: its mma instruction takes half operands, so x is rounded to half there, after a
-// power-of-two scaling per 16-entry piece that keeps it clear of half's underflow.
+// exception: its mma instruction takes half operands and accumulates in float, so x is
+// rounded to half there, after a power-of-two scaling per 16-entry piece that keeps it clear
+// of half's underflow. It runs only when forced.
 #pragma once
 
 #include "common/config.h"
@@ -99,6 +104,16 @@ struct StorageTraits<half_t>
    AMGT_HD static double to_double(half_t v) { return half_to_double(v); }
    AMGT_HD static float  round_x(double x) { return static_cast<float>(x); }
    static float          madd(float a, float b, float c) { return std::fma(a, b, c); }
+};
+
+// The SpMV's arithmetic for storage V (see the top): widen exactly, multiply-add in double.
+template <class V>
+struct SpmvTraits
+{
+   using acc_t = double;
+   static double to_acc(V v) { return StorageTraits<V>::to_double(v); }
+   static double round_x(double x) { return x; }
+   static double madd(double a, double b, double c) { return std::fma(a, b, c); }
 };
 
 } // namespace amgt

@@ -87,6 +87,20 @@ struct Arith<half_t>
    }
 };
 
+// The SpMV's arithmetic on the device (common/precision.h, SpmvTraits): V loaded as Arith<V>
+// loads it, widened exactly to double; x as the double it is; double FMAs.
+template <class V>
+struct SpmvArith
+{
+   using Acc  = double;
+   using Bits = typename Arith<V>::Bits;
+
+   __device__ static double widen(Bits v) { return static_cast<double>(Arith<V>::widen(v)); }
+   __device__ static double round_x(double x) { return x; }
+   __device__ static double madd(double a, double b, double c) { return __fma_rn(a, b, c); }
+   __device__ static double zero() { return 0.0; }
+};
+
 // A device array of V seen as the Bits the kernels load (host side, for kernel arguments).
 template <class V>
 const typename Arith<V>::Bits* as_bits(const V* p)

@@ -56,7 +56,7 @@ template <class V>
 void rows_spmv_ref(const Rows<V>& A, double alpha, const double* x, double beta, double* y,
                    const double* unscale)
 {
-   using T   = StorageTraits<V>;
+   using T   = SpmvTraits<V>; // common/precision.h: values widened to double, double FMAs
    using Acc = typename T::acc_t;
    AMGT_REQUIRE(A.row_ptr.size() == static_cast<size_t>(A.nrows) + 1, "spmv: row_ptr does not match nrows");
    if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y, unscale)) return;

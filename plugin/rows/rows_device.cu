@@ -178,11 +178,11 @@ template <class V, int G, bool Narrow, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
    rows_spmv_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
                     const int16_t* __restrict__ col16, const int32_t* __restrict__ wide,
-                    const typename Arith<V>::Bits* __restrict__ val, int32_t nrows, double alpha,
+                    const typename SpmvArith<V>::Bits* __restrict__ val, int32_t nrows, double alpha,
                     const double* __restrict__ x, double beta, double* __restrict__ y,
                     const double* __restrict__ us)
 {
-   using A    = Arith<V>;
+   using A    = SpmvArith<V>;
    using Acc  = typename A::Acc;
    using Bits = typename A::Bits;
    const int64_t row  = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;

@@ -16,7 +16,7 @@ template <class V>
 void spmv_ref(const Mbsr<V>& A, double alpha, const double* x, double beta, double* y,
               const double* unscale)
 {
-   using T   = StorageTraits<V>;
+   using T   = SpmvTraits<V>; // common/precision.h: values widened to double, double FMAs
    using Acc = typename T::acc_t;
    if (!needs_product("spmv", A.nrows, A.ncols, alpha, x, beta, y, unscale)) return;
    AMGT_REQUIRE(A.blk_ptr.size() == static_cast<size_t>(A.block_rows()) + 1,

@@ -7,9 +7,8 @@
 //
 // Optional symmetric unscaling (unscale != nullptr, A square: nrows == ncols, else
 // amgt::Error): y = alpha * diag(u) * (A * (diag(u) * x)) + beta * y, for a level whose stored
-// matrix is A-hat = D^-1/2 A D^-1/2 with u = diag(D)^1/2. Each x_j * u_j is formed in double
-// and rounded once to the contract's x type (StorageTraits<V>::round_x); each row sum (acc_t)
-// is widened to double and multiplied by u_i in double before alpha. u has nrows entries and
+// matrix is A-hat = D^-1/2 A D^-1/2 with u = diag(D)^1/2. Each x_j * u_j is formed in double;
+// each row sum (double, SpmvTraits) is multiplied by u_i in double before alpha. u has nrows entries and
 // is read only where alpha != 0.
 #pragma once
 
@@ -17,7 +16,8 @@
 
 namespace amgt {
 
-// Rounding as in common/precision.h. Each row accumulates in acc_t in ascending column order
+// Rounding as in common/precision.h (SpmvTraits: values widened to double, double FMAs). Each
+// row accumulates in ascending column order
 // (tiles by block column, then column inside the tile); GPU kernels sum in other orders and
 // agree with this only within the tolerance of tests/common/tolerances.h, except on inputs
 // whose partial sums are all exact (small integers), where they must agree bit for bit.

@@ -109,7 +109,7 @@ template <class V, bool Unscale>
 void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
               const double* us, double beta, double* y, Stream s)
 {
-   using Acc = typename StorageTraits<V>::acc_t;
+   using Acc = typename SpmvTraits<V>::acc_t;
    switch (plan.path)
    {
    case SpmvPath::cuda_core:

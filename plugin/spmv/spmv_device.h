@@ -62,7 +62,7 @@ struct SpmvStats
 template <class V>
 struct SpmvPlan
 {
-   using Acc = typename StorageTraits<V>::acc_t;
+   using Acc = typename SpmvTraits<V>::acc_t; // double (common/precision.h)
 
    SpmvPath  path = SpmvPath::cuda_core; // the path chosen (never automatic)
    double    fill = 0.0;                 // nnz / tiles, measured (0 without tiles)

@@ -63,11 +63,11 @@ namespace amgt::device::spmv_detail {
 // x[c0 + c]; `pv` points at the row's first packed entry. The unrolled, predicated loads are
 // independent of each other, so all of them can be in flight at once.
 template <class V, bool Unscale>
-__device__ inline typename Arith<V>::Acc row_product(uint32_t nib, const typename Arith<V>::Bits* pv,
+__device__ inline typename SpmvArith<V>::Acc row_product(uint32_t nib, const typename SpmvArith<V>::Bits* pv,
                                                      const double* x, const double* us, int64_t j0,
-                                                     typename Arith<V>::Acc s)
+                                                     typename SpmvArith<V>::Acc s)
 {
-   using A = Arith<V>;
+   using A = SpmvArith<V>;
 #pragma unroll
    for (int c = 0; c < kTileDim; ++c)
    {
@@ -172,16 +172,16 @@ __device__ inline int32_t tile_step(const int32_t* __restrict__ blk_col,
 // the top); `vals` points at the packed entry of tile `start`. Every lane of the group
 // returns the sum for tile row g % 4. All lanes of the group must call it together.
 template <class V, int G, bool Unscale>
-__device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict__ blk_col,
+__device__ inline typename SpmvArith<V>::Acc group_row_sum(const int32_t* __restrict__ blk_col,
                                                        const uint16_t* __restrict__ blk_map,
-                                                       const typename Arith<V>::Bits* __restrict__ vals,
+                                                       const typename SpmvArith<V>::Bits* __restrict__ vals,
                                                        int32_t start, int32_t end,
                                                        const double* __restrict__ x,
                                                        const double* __restrict__ us, int g,
                                                        unsigned mask)
 {
-   using S   = typename Arith<V>::Bits;
-   using Acc = typename Arith<V>::Acc;
+   using S   = typename SpmvArith<V>::Bits;
+   using Acc = typename SpmvArith<V>::Acc;
    const int r    = g & 3;
    Acc       s    = Acc(0);
    int32_t   base = 0; // packed offset of tile `c`, relative to `vals`
@@ -215,7 +215,7 @@ __device__ inline typename Arith<V>::Acc group_row_sum(const int32_t* __restrict
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                 const uint16_t* __restrict__ blk_map, const typename Arith<V>::Bits* __restrict__ packed,
+                 const uint16_t* __restrict__ blk_map, const typename SpmvArith<V>::Bits* __restrict__ packed,
                  const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                  int32_t long_row_tiles, double alpha, const double* __restrict__ x,
                  const double* __restrict__ us, double beta, double* __restrict__ y)
@@ -241,12 +241,12 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
 template <class V, int G, bool Unscale>
 __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
                                        const uint16_t* __restrict__ blk_map,
-                                       const typename Arith<V>::Bits* __restrict__ vals, int32_t start,
+                                       const typename SpmvArith<V>::Bits* __restrict__ vals, int32_t start,
                                        int32_t end, const double* __restrict__ x,
                                        const double* __restrict__ us, int g, unsigned mask,
-                                       typename Arith<V>::Acc (&s)[4])
+                                       typename SpmvArith<V>::Acc (&s)[4])
 {
-   using A   = Arith<V>;
+   using A   = SpmvArith<V>;
    using Acc = typename A::Acc;
    int32_t base = 0; // packed offset of tile `c`, relative to `vals`
    for (int32_t c = start; c < end; c += G)
@@ -281,12 +281,12 @@ __device__ inline void group_tile_sums(const int32_t* __restrict__ blk_col,
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                  const uint16_t* __restrict__ blk_map, const typename Arith<V>::Bits* __restrict__ packed,
+                  const uint16_t* __restrict__ blk_map, const typename SpmvArith<V>::Bits* __restrict__ packed,
                   const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                   double alpha, const double* __restrict__ x, const double* __restrict__ us,
                   double beta, double* __restrict__ y)
 {
-   using Acc = typename Arith<V>::Acc;
+   using Acc = typename SpmvArith<V>::Acc;
    const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
    const auto [g, mask] = group_lane<G>();
@@ -306,12 +306,12 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                    const typename Arith<V>::Bits* __restrict__ packed, const uint16_t* __restrict__ meta,
+                    const typename SpmvArith<V>::Bits* __restrict__ packed, const uint16_t* __restrict__ meta,
                     const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                     double alpha, const double* __restrict__ x, const double* __restrict__ us,
                     double beta, double* __restrict__ y)
 {
-   using A   = Arith<V>;
+   using A   = SpmvArith<V>;
    using Acc = typename A::Acc;
    const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
@@ -363,11 +363,11 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
 template <class V, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_chunks_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
-                   const uint16_t* __restrict__ blk_map, const typename Arith<V>::Bits* __restrict__ packed,
+                   const uint16_t* __restrict__ blk_map, const typename SpmvArith<V>::Bits* __restrict__ packed,
                    const int32_t* __restrict__ chunk_row, const int32_t* __restrict__ chunk_tile,
                    const int64_t* __restrict__ chunk_val, int64_t num_chunks,
                    const double* __restrict__ x, const double* __restrict__ us,
-                   typename Arith<V>::Acc* __restrict__ partial)
+                   typename SpmvArith<V>::Acc* __restrict__ partial)
 {
    const int64_t c = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
    if (c >= num_chunks) return; // whole warp

@@ -293,7 +293,7 @@ template <class V>
 void build_chunks(const DeviceMbsr<V>& A, SpmvPlan<V>& plan, const int64_t* tile_off, Stream s,
                   const Allocator& alloc)
 {
-   using Acc = typename Arith<V>::Acc;
+   using Acc = typename SpmvArith<V>::Acc;
    const int64_t   n = int64_t{A.block_rows} + 1;
    Buffer<int32_t> nchunks(n, alloc), is_long(n, alloc), chunk_first(n, alloc), long_index(n, alloc);
    chunk_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(A.blk_ptr.get(), A.block_rows,

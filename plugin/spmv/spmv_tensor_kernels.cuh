@@ -39,7 +39,7 @@
 //   are multiplied by 2^e, e = 10 - ilogb(m), before __double2half; the partial sum
 //   D[4g+r][g] is multiplied back by 2^-e (ldexpf) and added to an fp32 register with
 //   __fadd_rn. Each column has its own e because D's column g only ever meets B's column g.
-//   Rounding, against the contract (x rounded to float, one float FMA per entry):
+//   Rounding, against the contract (x in double, one double FMA per entry):
 //     x~_j = half(x_j 2^e) 2^-e: |x~_j - x_j| <= 2^-11 |x_j| + 2^-35 m (relative 2^-11 down
 //       to 2^-24 m, then half's subnormals; zero below ~2^-35 m), not float's 2^-24;
 //     products exact inside the mma (11 x 11 bits); the 16 products of a row of one step are

@@ -10,18 +10,21 @@
 // in [0.5, 2)); an output that underflows in fp16 adds at most eta = half its smallest
 // subnormal in absolute terms.
 //
-// SpMV, row i with k stored terms (k = max nonzeros per row, duplicates counted apart):
-//   kernel: s^ = fl_acc(sum_j a~_j x~_j), a~_j = a_j (1 + al_j), x~_j = x_j (1 + xi_j),
-//           |al_j|, |xi_j| <= u_s. Each product is exact inside its FMA and k FMAs round k
-//           times, so |s^ - sum a~ x~| <= gamma_k(u_a) sum |a~ x~| <= gamma_k(u_a)(1+u_s)^2 S
-//           with S = sum_j |a_j||x_j| = (|A||x|)_i, and |sum a~x~ - sum a x| <= (2u_s+u_s^2) S.
+// SpMV, row i with k stored terms (k = max nonzeros per row, duplicates counted apart). The
+//   SpMV's contract (common/precision.h, SpmvTraits): stored values widened exactly to double,
+//   x not rounded, double FMAs, whatever the storage type.
+//   kernel: s^ = fl_d(sum_j a~_j x_j), a~_j = a_j (1 + al_j), |al_j| <= u_s. Each product is
+//           exact inside its FMA and k FMAs round k times, so |s^ - sum a~ x| <= gamma_k(u_d)
+//           sum |a~ x| <= gamma_k(u_d)(1+u_s) S with S = sum_j |a_j||x_j| = (|A||x|)_i, and
+//           |sum a~x - sum a x| <= u_s S.
 //   oracle (csr_spmv_ref, fp64 mul+add): |s_ref - sum a x| <= gamma_k(u_d) S.
 //   both:   y = fl(fl(alpha s) + fl(beta y0)) adds <= 3 u_d (|alpha s| + |beta y0|) each, and
 //           |s^|, |s_ref| <= 2 S under the bound above, so together <= 12 u_d |alpha| S +
 //           6 u_d |beta y0|.
-//   => |y_i - yref_i| <= rel_spmv(k) |alpha| S + 12 u_d |alpha| S + 6 u_d |beta y0_i|,
-//      rel_spmv(k) = gamma_k(u_a)(1+u_s)^2 + 2u_s + u_s^2 + gamma_k(u_d).
-//   (fp16 levels round x to float, |xi_j| <= 2^-24 < u_s: the bound above stays valid.)
+//   => |y_i - yref_i| <= rel_spmv_stored(k) |alpha| S + 12 u_d |alpha| S + 6 u_d |beta y0_i|,
+//      rel_spmv_stored(k) = u_s + gamma_k(u_d)(1+u_s) + gamma_k(u_d).
+//   rel_spmv (below) is the general form for an accumulator u_a and x rounded to u_s:
+//      gamma_k(u_a)(1+u_s)^2 + 2u_s + u_s^2 + gamma_k(u_d); the fp16 tensor-core path uses it.
 //
 // SpMV with unscale u (y = alpha diag(u) A diag(u) x + beta y): the same with x_j u_j in place
 //   of x_j and S = |u_i| (|A| |u o x|)_i. Extra roundings, all in double: x_j u_j (once in
@@ -96,14 +99,25 @@ constexpr double rel_spmv(const Roundoff& r, int k)
           gamma_k(k, kUnitDouble);
 }
 
+constexpr double rel_spmv_stored(const Roundoff& r, int k)
+{
+   return r.store + gamma_k(k, kUnitDouble) * (1 + r.store) + gamma_k(k, kUnitDouble);
+}
+
+// The bound for a relative error rel of A x (see the top), plus the final combination's.
+inline double spmv_bound(double rel, double alpha, double abs_ax, double beta, double y0)
+{
+   const double t = rel * std::fabs(alpha) * abs_ax + 12 * kUnitDouble * std::fabs(alpha) * abs_ax +
+                    6 * kUnitDouble * std::fabs(beta * y0);
+   return kSlack * t;
+}
+
+// The plugin's SpMV (every path but the fp16 tensor-core one) against the fp64 oracle.
 // abs_ax = (|A||x|)_i in exact arithmetic (computed in fp64), y0 = y_i before the call.
 inline double spmv_tolerance(const Roundoff& r, int k, double alpha, double abs_ax, double beta,
                              double y0)
 {
-   const double t = rel_spmv(r, k) * std::fabs(alpha) * abs_ax +
-                    12 * kUnitDouble * std::fabs(alpha) * abs_ax +
-                    6 * kUnitDouble * std::fabs(beta * y0);
-   return kSlack * t;
+   return spmv_bound(rel_spmv_stored(r, k), alpha, abs_ax, beta, y0);
 }
 
 // The extra rounding of an unscaled SpMV (see the top), to add to spmv_tolerance with
@@ -120,7 +134,7 @@ inline double spmv_tensor_fp16_tolerance(int tiles, double alpha, double abs_ax,
 {
    constexpr Roundoff r{0x1p-11, 0x1p-23, 0.0};
    const int          k = 16 + (tiles + 3) / 4;
-   return spmv_tolerance(r, k, alpha, abs_ax, beta, y0) +
+   return spmv_bound(rel_spmv(r, k), alpha, abs_ax, beta, y0) +
           kSlack * 0x1p-35 * (1 + r.store) * std::fabs(alpha) * abs_a_xmax;
 }
 

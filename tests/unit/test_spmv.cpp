@@ -196,29 +196,31 @@ TYPED_TEST(SpmvTyped, EmptyMatricesAcceptNullVectors)
 
 // The rounding points of common/precision.h, each shown by an input where it decides the
 // result.
-TEST(Spmv, Fp16RoundsValuesToHalfAndXToFloat)
+TEST(Spmv, Fp16AndFp32RoundTheValuesNotX)
 {
-   // x = 2049 is not a half (it would be 2048) but is a float: x is rounded to float only.
+   // x = 2049 is not a half (it would be 2048): x is not rounded at all.
    const CsrMatrix a = from_entries(1, 1, {{0, 0, 1.0}});
    double          x = 2049.0, y = 0.0;
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, &x, 0.0, &y);
    EXPECT_EQ(y, 2049.0);
    amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, &x, 0.0, &y);
    EXPECT_EQ(y, 2049.0);
-   // x = 1 + 2^-30 is rounded once to float: 1.
+   // x = 1 + 2^-30 is not a float either: kept.
    x = 1.0 + std::ldexp(1.0, -30);
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, &x, 0.0, &y);
-   EXPECT_EQ(y, 1.0);
-   // 1/3 is stored as 1365/4096; times 3 exactly 4095/4096.
+   EXPECT_EQ(y, x);
+   amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, &x, 0.0, &y);
+   EXPECT_EQ(y, x);
+   // The value is rounded: 1/3 is stored as 1365/4096 in half; times 3 exactly 4095/4096.
    const CsrMatrix third = from_entries(1, 1, {{0, 0, 1.0 / 3.0}});
    x                     = 3.0;
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(third.view()), 1.0, &x, 0.0, &y);
    EXPECT_EQ(y, 4095.0 / 4096.0);
 }
 
-// Coarse-level residuals near convergence lie below half's smallest subnormal (2^-24): with
-// x rounded to half (the former contract) the product was 0 and the coarse correction
-// vanished. x rounded to float keeps it.
+// Coarse-level residuals near convergence lie below half's smallest subnormal (2^-24) and
+// below float's precision relative to nothing at all: x is taken as hypre holds it, so the
+// product is the double product of the stored values.
 TEST(Spmv, Fp16TinyXDoesNotUnderflow)
 {
    const double tiny = 1.0e-9;
@@ -226,19 +228,41 @@ TEST(Spmv, Fp16TinyXDoesNotUnderflow)
    const CsrMatrix     a = from_entries(2, 2, {{0, 0, 1.0}, {1, 0, 3.0}, {1, 1, -0.5}});
    std::vector<double> x{tiny, -4.0 * tiny}, y{0.0, 0.0};
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, y.data());
-   const float xf0 = static_cast<float>(x[0]), xf1 = static_cast<float>(x[1]);
-   EXPECT_EQ(y[0], static_cast<double>(xf0));
-   EXPECT_EQ(y[1], static_cast<double>(std::fma(-0.5f, xf1, std::fma(3.0f, xf0, 0.0f))));
-   EXPECT_NE(y[0], 0.0);
-   EXPECT_NE(y[1], 0.0);
-   EXPECT_NEAR(y[1], 5.0 * tiny, 5.0 * tiny * 0x1p-22);
-   // And far below: 1e-30 is still a normal float.
-   x = {1.0e-30, 0.0};
+   EXPECT_EQ(y[0], tiny);
+   EXPECT_EQ(y[1], std::fma(-0.5, x[1], std::fma(3.0, x[0], 0.0)));
+   // And far below float's range: 1e-300 survives.
+   x = {1.0e-300, 0.0};
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, y.data());
-   EXPECT_EQ(y[0], static_cast<double>(static_cast<float>(1.0e-30)));
+   EXPECT_EQ(y[0], 1.0e-300);
 }
 
-TEST(Spmv, Fp16AccumulatesInFloat)
+// The V-cycle must be a linear operator (common/precision.h): the SpMV of a stored matrix is
+// additive in x up to fp64 rounding, in every storage precision.
+TEST(Spmv, LinearInXInEveryPrecision)
+{
+   const CsrMatrix           a  = random_csr(64, 64, 0.2, Fill::random, 5);
+   const std::vector<double> x1 = random_vector(64, Fill::random, 6), x2 = random_vector(64, Fill::random, 7);
+   std::vector<double>       xs(64);
+   for (int j = 0; j < 64; ++j) xs[j] = x1[j] + 1e-7 * x2[j]; // the second far below float's ulp of the first
+   auto check = [&](auto tag) {
+      using V = decltype(tag);
+      const Mbsr<V>       m = amgt::csr_to_mbsr<V>(a.view());
+      std::vector<double> y1(64), y2(64), ys(64);
+      amgt::spmv_ref(m, 1.0, x1.data(), 0.0, y1.data());
+      amgt::spmv_ref(m, 1.0, x2.data(), 0.0, y2.data());
+      amgt::spmv_ref(m, 1.0, xs.data(), 0.0, ys.data());
+      for (int i = 0; i < 64; ++i)
+      {
+         const double lin = y1[i] + 1e-7 * y2[i];
+         ASSERT_NEAR(ys[i], lin, 64 * 0x1p-52 * (std::fabs(y1[i]) + 1.0)) << "row " << i;
+      }
+   };
+   check(double{});
+   check(float{});
+   check(half_t{});
+}
+
+TEST(Spmv, Fp16SumsAreNotRoundedToHalf)
 {
    // 2048 + 1 + 1: a half accumulator would stay at 2048 (ties to even), float gives 2050.
    const CsrMatrix     a = from_entries(1, 3, {{0, 0, 2048.0}, {0, 1, 1.0}, {0, 2, 1.0}});
@@ -248,17 +272,18 @@ TEST(Spmv, Fp16AccumulatesInFloat)
    EXPECT_EQ(y, 2050.0);
 }
 
-TEST(Spmv, Fp32UsesFusedMultiplyAdd)
+TEST(Spmv, Fp32UsesDoubleFusedMultiplyAdd)
 {
-   // Row [1, a] times [c, a] with a = 1 + 2^-12, c = -(1 + 2^-11): the second step is
-   // fma(a, a, c) = 2^-24 exactly; multiply-then-add in float would round a*a to 1 + 2^-11
-   // and give 0.
-   const double        av = 1.0 + std::ldexp(1.0, -12);
-   const CsrMatrix     a  = from_entries(1, 2, {{0, 0, 1.0}, {0, 1, av}});
-   std::vector<double> x{-(1.0 + std::ldexp(1.0, -11)), av};
-   double              y = 0.0;
+   // Row [1, v] times [c, x] with v = 1 + 2^-12 (a float), x = 1 + 2^-41, c = -(1 + 2^-12 +
+   // 2^-41): v x = 1 + 2^-12 + 2^-41 + 2^-53, so one double FMA gives 2^-53 exactly, while
+   // rounding v x to double first (half an ulp, ties to even: down) would give 0, and float
+   // arithmetic would lose 2^-41 as well.
+   const double    v = 1.0 + std::ldexp(1.0, -12);
+   const CsrMatrix a = from_entries(1, 2, {{0, 0, 1.0}, {0, 1, v}});
+   const std::vector<double> x{-(1.0 + std::ldexp(1.0, -12) + std::ldexp(1.0, -41)), 1.0 + std::ldexp(1.0, -41)};
+   double                    y = 0.0;
    amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, x.data(), 0.0, &y);
-   EXPECT_EQ(y, std::ldexp(1.0, -24));
+   EXPECT_EQ(y, std::ldexp(1.0, -53));
 }
 
 TEST(Spmv, Fp32FinalCombinationIsInDouble)
@@ -410,20 +435,20 @@ TYPED_TEST(SpmvTyped, UnscaleNeedsSquareAndSkipsXWhenAlphaIsZero)
 // x_j u_j is formed in double and rounded once: x = 1 + 2^-24 (a tie, 1 in float) times
 // u = 1 + 2^-30 is 1 + 2^-24 + 2^-30 (+2^-54, lost in double), which rounds up to 1 + 2^-23
 // in float; rounding x first would give 1 * u = 1 + 2^-30 -> 1.
-TEST(Spmv, UnscaleRoundsTheProductOnce)
+TEST(Spmv, UnscaleFormsTheProductInDouble)
 {
    const CsrMatrix           a = from_entries(2, 2, {{0, 1, 1.0}});
    const std::vector<double> x{0.0, 1.0 + std::ldexp(1.0, -24)};
    const std::vector<double> u{1.0, 1.0 + std::ldexp(1.0, -30)};
-   const double              want = 1.0 + std::ldexp(1.0, -23);
    std::vector<double>       y{0.0, 0.0};
+   // x_j u_j in double, not rounded further, in every precision
    amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, x.data(), 0.0, y.data(), u.data());
-   EXPECT_EQ(y[0], want);
+   EXPECT_EQ(y[0], x[1] * u[1]);
    amgt::spmv_ref(amgt::csr_to_mbsr<half_t>(a.view()), 1.0, x.data(), 0.0, y.data(), u.data());
-   EXPECT_EQ(y[0], want);
+   EXPECT_EQ(y[0], x[1] * u[1]);
    amgt::spmv_ref(amgt::csr_to_mbsr<double>(a.view()), 1.0, x.data(), 0.0, y.data(), u.data());
    EXPECT_EQ(y[0], x[1] * u[1]);
-   // Row sum times u_i in double: an fp32 sum of 1 times u_0 = 1 + 2^-40 keeps the 2^-40.
+   // Row sum times u_i in double: u_0 = 1 + 2^-40 keeps the 2^-40.
    const std::vector<double> u2{1.0 + std::ldexp(1.0, -40), 1.0};
    const std::vector<double> x2{0.0, 1.0};
    amgt::spmv_ref(amgt::csr_to_mbsr<float>(a.view()), 1.0, x2.data(), 0.0, y.data(), u2.data());
