@@ -63,7 +63,7 @@ typedef struct amgt_allocator
 
 /* Matrices with fewer entries than this are latency-bound on the GPU: both SpMV kernels
  * take 5-7 us per call there (H100), so the plugin leaves them to hypre without converting
- * them (AMGT_SPMV=auto, backend_device.cpp), and hypre runs them on its own kernel rather
+ * them (AMGT_SPMV=auto, planner.cpp too_small_for_plugin), and hypre runs them on its own kernel rather
  * than cuSPARSE's 11-16 us (the stock-kernel rule, amgt_hypre.c). */
 #define AMGT_SMALL_MATRIX_ENTRIES (1 << 18)
 

@@ -1,5 +1,6 @@
-// Dispatch from the C boundary to the kernels: host arrays go to the CPU reference
-// kernels, device arrays to the CUDA kernels (backend_device.h).
+// What the planner (planner.h), the dispatcher (dispatch.cpp) and the two executors
+// (backend_host.cpp: CPU reference kernels on host arrays; backend_device.cpp: CUDA kernels on
+// device arrays) share: the call's context and the executors' interfaces.
 #pragma once
 
 #include "amgt_glue.h"
@@ -99,43 +100,64 @@ const Config& process_config();
 // One line on stderr per distinct text (glue.cpp), for problems worth telling once.
 void report_once(const std::string& what);
 
-// AMGT=auto: a product computed in p on `level` held NaN/Inf. Says so once, counts the
-// fallback "non-finite-product" and returns the precision to recompute it in (backend_host.cpp).
-Precision after_nonfinite_product(const Context& ctx, int level, Precision p);
+// The executors of the planner's plans (planner.h) and the device measurements the planner
+// reads. The two executors do not call each other; dispatch.cpp calls the one a plan names.
 
-// The storage precision of a matrix for one use at `level`. Not auto: the schedule's entry,
-// unscaled. AMGT=auto: the policy (precision/policy.h) applied to the statistics of the
-// matrix's values, computed once per arrays and setup epoch (on the device for device
-// arrays: setup only, it synchronises). for_product: an operand of a SpGEMM, whose floor is
-// at least fp32 and which is never scaled (product_precision). SpMV choices are recorded
-// in the statistics table, with a note under AMGT_STATS giving the facts behind them.
-PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
-                           bool for_product);
+// A product's run: computed and handed to hypre, declined (stock hypre runs it; the executor
+// counted why), or computed with NaN/Inf in an output the plan asked to check (nothing handed
+// over: the dispatcher recomputes it in the precision after_nonfinite_product gives).
+enum class ProductRun
+{
+   declined,
+   done,
+   nonfinite
+};
 
-// The storage precision of a matrix's SpMV: choose_for(..., false), recorded in the
-// statistics, made once per arrays, setup epoch and level-floor generation and then served
-// from the state, so that a solve-loop call costs two key comparisons (no lock, no string).
-PrecisionChoice spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a, int level);
+// Host executor (backend_host.cpp): the CPU reference kernels on host arrays, in the plan's
+// precision (choice.scaled: of D^-1/2 A D^-1/2). host_spmv always computes (returns 1).
+int        host_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                     const PrecisionChoice& choice, double alpha, const double* x, double beta,
+                     double* y);
+ProductRun host_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                       MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
+                       bool diag_first, amgt_csr_out& C);
 
-// value_stats of device arrays (backend_device.cpp; throws in CPU builds).
+// Device executor, implemented in backend_device.cpp. CPU-only builds never see device
+// arrays; should one arrive anyway, those functions report once and decline.
+// HYPRE_Finalize: gives the plugin's cached device blocks back to hypre.
+void device_finalize();
+// The end of a setup: the device copy and its SpMV owner, as plan_device_copy plans them
+// (asked inside, so that AMGT_STATS times the plan with the conversion and the race).
+void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
+// choice: the matrix's SpMV precision; race: time both kernels once per device copy to
+// decide its owner (else the plugin). Returns 1 when computed, 0 when a race gave the matrix
+// to hypre (counted "spmv-stock-faster").
+int        device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                       const PrecisionChoice& choice, bool race, double alpha, const double* x,
+                       double beta, double* y);
+ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                         MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
+                         amgt_csr_out& C);
+
+// Device measurements for the planner (backend_device.cpp; they throw in CPU builds).
+// value_stats of device arrays (synchronises: setup only).
 ValueStats device_value_stats(const Context& ctx, const amgt_csr& a);
+// What a sample of a's 4x4 block rows shows (rows_device.h estimate_fill): stored entries per
+// tile, the largest |col - row|, the variation of the rows' lengths. One kernel and a
+// read-back (setup only).
+struct FillSample
+{
+   double  fill     = 0.0;
+   int64_t max_span = 0;
+   double  row_cv   = 0.0;
+};
+FillSample device_fill_sample(const Context& ctx, const amgt_csr& a);
 
-// Both return 1 when the result was computed, 0 to run stock hypre; they may throw (the
-// caller in glue.cpp catches).
+// The hooks (dispatch.cpp): ask the planner, run the plan. Both return 1 when the result was
+// computed, 0 to run stock hypre; they may throw (the caller in glue.cpp catches).
 int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
                  const double* x, double beta, double* y);
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C);
-
-// Device side, implemented in backend_device.cpp. CPU-only builds never see device arrays;
-// should one arrive anyway, those functions report once and decline.
-// HYPRE_Finalize: gives the plugin's cached device blocks back to hypre.
-void device_finalize();
-void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
-// choice: the matrix's SpMV precision, as backend_spmv found it (spmv_choice)
-int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
-                const PrecisionChoice& choice, double alpha, const double* x, double beta, double* y);
-int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
-                  MatrixState& state_b, const amgt_csr& B, amgt_csr_out& C);
 
 } // namespace amgt::glue

@@ -1,5 +1,7 @@
-// Device path: hypre's device matrices run on the plugin's CUDA kernels (plugin/*/ *.cu), in
-// the precision the schedule gives the matrix's level.
+// Device executor: hypre's device matrices run on the plugin's CUDA kernels (plugin/*/ *.cu),
+// as the planner's plan says (planner.h: precision, scaling, layout, whether to race). What
+// needs the device to be measured is here too: the value statistics and the fill sample the
+// planner reads, and the SpMV race (it times this copy against hypre's kernel).
 //
 // Per matrix the state keeps one device copy: the mBSR in the level's precision and its SpMV
 // plan, keyed like the host copy (arrays, shape, setup epoch). It is built at the end of
@@ -8,6 +10,7 @@
 // hypre's compute stream: no conversion, allocation, copy or synchronisation -- except with
 // AMGT_STATS, which synchronises around each call to time it.
 #include "backend.h"
+#include "planner.h"
 
 #if defined(AMGT_WITH_CUDA_KERNELS)
 
@@ -22,7 +25,6 @@
 #include "spmv/spmv_device.h"
 #include "rows/rows_device.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +34,8 @@
 
 namespace amgt::glue {
 
-// Who runs this matrix's SpMV (decided once per device copy: decide_spmv_owner).
+// Who runs this matrix's SpMV (decided once per device copy: by rule the plugin, or by
+// race_spmv_owner when the plan says race).
 enum class SpmvOwner
 {
    undecided,
@@ -43,7 +46,7 @@ enum class SpmvOwner
 template <class V>
 struct DeviceEntry
 {
-   // The layout the SpMV reads (choose_layout, rows/rows.h); products always take mBSR.
+   // The layout the SpMV reads (plan_layout, planner.h); products always take mBSR.
    Layout                             layout = Layout::mbsr;
    device::DeviceMbsr<V>              m;    // layout mbsr
    std::optional<device::SpmvPlan<V>> plan; // layout mbsr: built on first use by an SpMV
@@ -183,52 +186,10 @@ private:
    std::chrono::steady_clock::time_point t0_;
 };
 
-// The layout of a new device copy that only SpMVs will read, and how the row-wise one is
-// built (16-bit offsets tried, lanes from the rows' regularity).
-struct LayoutPlan
-{
-   Layout layout = Layout::mbsr;
-   bool   narrow = true;
-   double row_cv = 0.0;
-};
-
-// AMGT_LAYOUT, or: interpolation and restriction row-wise without looking (they hold 1-2
-// entries per 4x4 tile in every hierarchy measured, where the row-wise SpMV was as fast or
-// faster: bench/RESULTS.md), and A by the bytes one SpMV moves in each layout
-// (choose_layout) for the fill a sample of the matrix shows (one small kernel and a read-back
-// of seven numbers: setup only).
-LayoutPlan spmv_layout(const Context& ctx, MatrixState& state, const amgt_csr& a, Precision p)
-{
-   LayoutPlan plan;
-   switch (ctx.config->layout)
-   {
-   case LayoutRequest::mbsr: plan.layout = Layout::mbsr; return plan;
-   case LayoutRequest::rows: plan.layout = Layout::rows; return plan;
-   case LayoutRequest::automatic: break;
-   }
-   if (state.role == AMGT_ROLE_P || state.role == AMGT_ROLE_R)
-   {
-      plan.layout = Layout::rows;
-      plan.narrow = false; // a rectangular operator: its columns do not follow its rows
-      return plan;
-   }
-   const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
-   LayoutInputs in;
-   in.precision  = p;
-   in.fill       = e.fill();
-   in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0;
-   in.narrow     = e.max_span <= kNarrowSpan;
-   state.device_shape.fill = in.fill; // the estimate until a conversion counts the tiles
-   plan.layout = choose_layout(in).layout;
-   plan.narrow = in.narrow;
-   plan.row_cv = e.row_cv();
-   return plan;
-}
-
 // The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
 // arrays, the epoch, the precision or the scaling changed since it was made, or when a
 // product needs the dense mBSR layout (dense) that an SpMV-only copy was made without. An
-// SpMV-only copy takes the layout spmv_layout chooses; mBSR copies always have the packed
+// SpMV-only copy takes the layout plan_layout chooses; mBSR copies always have the packed
 // values (the SpMV reads them), the dense ones (16 values per tile) only when a product asked
 // for them: on fine levels that is ~3x the memory of the CSR matrix, which the solve never
 // reads.
@@ -249,7 +210,7 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       const device::Stream    s   = stream_of(ctx);
       const device::Allocator mem = device_allocator(ctx);
       LayoutPlan              lp;
-      if (!dense) lp = spmv_layout(ctx, state, a, StorageTraits<V>::precision);
+      if (!dense) lp = plan_layout(ctx, state, a, StorageTraits<V>::precision);
       DeviceEntry<V>          e;
       e.layout = lp.layout;
       const CsrView v = view_of(a);
@@ -315,7 +276,7 @@ const device::SpmvPlan<V>* spmv_ready(const Context& ctx, MatrixState& state, De
          state.device_shape.known = true;
          state.device_shape.rows  = e.rows.nrows;
          state.device_shape.nnz   = e.rows.nnz;
-         state.device_shape.tiles = 0; // not counted; fill holds spmv_layout's estimate
+         state.device_shape.tiles = 0; // not counted; fill holds plan_layout's estimate
          if (state.role == AMGT_ROLE_A && state.level >= 0)
          {
             ctx.stats->level_matrix(state.level, state.device_shape);
@@ -359,42 +320,15 @@ double time_calls(device::Stream s, int reps, F&& f)
    return timer.stop(s) / reps;
 }
 
-RaceMemory& race_memory()
-{
-   static RaceMemory* m = new RaceMemory(); // process lifetime (read in every setup)
-   return *m;
-}
-
-// Who serves a matrix's matvecs. AMGT_SPMV=auto: the plugin, by rule (the matrices of fewer
-// than 2^18 entries never get here: too_small_for_plugin). Measured on the H100 (bench/kernels,
-// the operators of the reference setups, bench/RESULTS.md): with each matrix in the layout
-// choose_layout gives it, the plugin's SpMV was at least as fast as the kernel the stock rule
-// gives hypre (its own below 2^18 entries, cuSPARSE above) on every operator of 2^18 entries
-// or more, so timing both on every matrix (about 35 ms of the first setup at 15.6M rows) buys
-// nothing. AMGT_SPMV=race still times both, once per device copy, and remembers the outcome
-// for the process (race_memory.h): the rule's evidence on a user's own matrices.
+// AMGT_SPMV=race, when the plan asks for it: who serves this device copy's matvecs, by timing
+// both kernels on it once (3 calls each after a warm-up). The outcome is remembered for the
+// process (race_memory.h), where the planner finds it for the next matrix of this level, role,
+// storage and size. Without hypre's kernel (a copy made from a matrix hypre did not hand over)
+// there is nothing to race: the planner does not ask then.
 template <class V>
-SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr& a,
-                            DeviceEntry<V>& e, const device::SpmvPlan<V>* plan)
+SpmvOwner race_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr& a,
+                          DeviceEntry<V>& e, const device::SpmvPlan<V>* plan)
 {
-   switch (ctx.config->spmv)
-   {
-   case KernelChoice::plugin:
-   case KernelChoice::automatic: return SpmvOwner::plugin;
-   case KernelChoice::stock: return SpmvOwner::stock;
-   case KernelChoice::race: break;
-   }
-   if (!a.owner || !ctx.allocator_ref || !ctx.allocator_ref->stock_spmv)
-   {
-      return SpmvOwner::plugin; // nothing to race against (not called from hypre)
-   }
-   if (state.remembered_plugin == key_of(a, ctx.epoch))
-   {
-      // an earlier race of this process on a matrix of this level, role, storage and size
-      // went to the plugin: the same outcome without timing it again (a race of the finest
-      // level's operator costs ~1 ms of setup)
-      return SpmvOwner::plugin;
-   }
    const device::Stream    s   = stream_of(ctx);
    const device::Allocator mem = device_allocator(ctx);
    device::Buffer<double>  x(static_cast<size_t>(a.ncols), mem);
@@ -420,7 +354,7 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
       k.scaled    = e.scaled;
       k.nrows     = a.nrows;
       k.nnz       = a.nnz;
-      race_memory().record(k, owner == SpmvOwner::plugin);
+      process_race_memory().record(k, owner == SpmvOwner::plugin);
    }
    char line[256];
    std::snprintf(line, sizeof(line),
@@ -432,72 +366,6 @@ SpmvOwner decide_spmv_owner(const Context& ctx, MatrixState& state, const amgt_c
                  owner == SpmvOwner::plugin ? "plugin" : "stock");
    ctx.stats->note(line);
    return owner;
-}
-
-RaceKey race_key(const MatrixState& state, const amgt_csr& a, const PrecisionChoice& choice)
-{
-   RaceKey k;
-   k.level     = state.level;
-   k.role      = state.role;
-   k.precision = choice.precision;
-   k.scaled    = choice.scaled;
-   k.nrows     = a.nrows;
-   k.nnz       = a.nnz;
-   return k;
-}
-
-const char* role_name(int role)
-{
-   return role == AMGT_ROLE_A ? "A" : role == AMGT_ROLE_P ? "P" : role == AMGT_ROLE_R ? "R" : "untagged";
-}
-
-// AMGT_SPMV=race: whether an earlier race in this process already sent a matrix like this
-// one (same level, role, storage, size within 10%) to stock hypre. Then this matrix is not
-// converted and not raced: the plugin costs the setup nothing for it. The first setup of a
-// process pays the races; later setups (repeated solves, time steps) reuse their outcome.
-bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr& a,
-                          const PrecisionChoice& choice)
-{
-   if (ctx.config->spmv != KernelChoice::race || !a.owner || !ctx.allocator_ref ||
-       !ctx.allocator_ref->stock_spmv)
-   {
-      return false;
-   }
-   const CsrKey key = key_of(a, ctx.epoch);
-   // consulted once per arrays (and SpMV choice: spmv_choice resets race_checked), not on
-   // every call of the solve loop
-   if (state.race_checked == key) return state.remembered_stock == key;
-   state.race_checked = key;
-   const std::optional<bool> won = race_memory().find(race_key(state, a, choice));
-   if (!won) return false;
-   if (*won)
-   {
-      state.remembered_plugin = key; // converted, but not raced again (decide_spmv_owner)
-      return false;
-   }
-   state.remembered_stock = key;
-   char line[200];
-   std::snprintf(line, sizeof(line),
-                 "SpMV level %d %s: %d rows, %s: stock, as an earlier race in this process on a "
-                 "matrix of this level, role and size decided (no conversion)",
-                 state.level, role_name(state.role), a.nrows, to_string(choice.precision));
-   ctx.stats->note(line);
-   return true;
-}
-
-// AMGT_SPMV=auto and race: matrices of fewer than this many entries go to hypre's own kernel without a
-// conversion or a race. Measured on an H100 (AMGT_STATS races, 27-point 100^3 and 7-point
-// 160^3 hierarchies): below a few hundred thousand entries both kernels take 5-7 us per
-// call, a launch-latency floor that neither the format nor the precision moves (levels of
-// 6k-810k entries: plugin 4.8-7.1 us, hypre 5.2-7.1 us, each way about as often), while
-// converting, planning and racing such a matrix costs the setup 0.1-0.2 ms.
-constexpr int64_t kAutoMinEntries = AMGT_SMALL_MATRIX_ENTRIES; // amgt_glue.h
-
-bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
-{
-   return (ctx.config->spmv == KernelChoice::automatic || ctx.config->spmv == KernelChoice::race) &&
-          a.owner && ctx.allocator_ref &&
-          ctx.allocator_ref->stock_spmv && static_cast<int64_t>(a.nnz) < kAutoMinEntries;
 }
 
 } // namespace
@@ -512,22 +380,34 @@ ValueStats device_value_stats(const Context& ctx, const amgt_csr& a)
    return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx));
 }
 
+FillSample device_fill_sample(const Context& ctx, const amgt_csr& a)
+{
+   const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
+   FillSample f;
+   f.fill     = e.fill();
+   f.max_span = e.max_span;
+   f.row_cv   = e.row_cv();
+   return f;
+}
+
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
-   // AMGT_SPMV=stock: every matvec goes to hypre, so a conversion made here would only cost
-   // setup time (it did: +2.5 ms a setup on Dubcova1, H100) and device memory
-   if (ctx.config->spmv == KernelChoice::stock) { return; }
-   const int             level  = state.level;
-   Timer                 timer(ctx, stream_of(ctx)); // AMGT_STATS: the parts of the setup work
-   const PrecisionChoice choice = spmv_choice(ctx, state, A, level);
-   if (too_small_for_plugin(ctx, A) || remembered_for_stock(ctx, state, A, choice)) { return; }
+   if (!device_copy_wanted(ctx)) { return; }
+   const int      level = state.level;
+   Timer          timer(ctx, stream_of(ctx)); // AMGT_STATS: the parts of the setup work
+   const SpmvPlan plan  = plan_device_copy(ctx, state, A);
+   if (plan.who != Executor::device) { return; }
+   const PrecisionChoice& choice = plan.choice;
    double parts[3] = {timer.seconds(), 0.0, 0.0}; // choice (value checks), conversion + plan, race
    with_precision(choice.precision, [&](auto tag) {
       using V           = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled, false);
-      const device::SpmvPlan<V>* plan = spmv_ready<V>(ctx, state, e);
+      const device::SpmvPlan<V>* sp   = spmv_ready<V>(ctx, state, e);
       parts[1]                        = timer.seconds() - parts[0];
-      if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
+      if (e.owner == SpmvOwner::undecided)
+      {
+         e.owner = plan.race ? race_spmv_owner<V>(ctx, state, A, e, sp) : SpmvOwner::plugin;
+      }
       return 0;
    });
    parts[2] = timer.seconds() - parts[0] - parts[1];
@@ -535,24 +415,18 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 }
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
-                const PrecisionChoice& choice, double alpha, const double* x, double beta, double* y)
+                const PrecisionChoice& choice, bool race, double alpha, const double* x,
+                double beta, double* y)
 {
    const int level = state.level;
-   if (too_small_for_plugin(ctx, A))
-   {
-      ctx.stats->fallback(level, "spmv-small-matrix");
-      return 0;
-   }
-   if (remembered_for_stock(ctx, state, A, choice))
-   {
-      ctx.stats->fallback(level, "spmv-stock-faster");
-      return 0;
-   }
    return with_precision(choice.precision, [&](auto tag) {
       using V                         = decltype(tag);
       DeviceEntry<V>&            e    = device_entry<V>(ctx, state, A, level, choice.scaled, false);
       const device::SpmvPlan<V>* plan = spmv_ready<V>(ctx, state, e);
-      if (e.owner == SpmvOwner::undecided) { e.owner = decide_spmv_owner<V>(ctx, state, A, e, plan); }
+      if (e.owner == SpmvOwner::undecided)
+      {
+         e.owner = race ? race_spmv_owner<V>(ctx, state, A, e, plan) : SpmvOwner::plugin;
+      }
       if (e.owner == SpmvOwner::stock)
       {
          ctx.stats->fallback(level, "spmv-stock-faster");
@@ -566,61 +440,40 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
    });
 }
 
-int device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
-                  MatrixState& state_b, const amgt_csr& B, amgt_csr_out& C)
+// The product in precision p on the operands' dense mBSR copies; with check_finite, an
+// output holding NaN/Inf is not handed over (the count reads back one scalar: setup only).
+ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                         MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
+                         amgt_csr_out& C)
 {
-   AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
-   if (ctx.config->spgemm == KernelChoice::automatic)
-   {
-      // Measured on the H100 (bench/kernels, the products of BoomerAMG setups of laplace7
-      // n=160, laplace27 n=100, systems3 n=64): the mBSR SpGEMM took 0.60x the speed of
-      // cuSPARSE and 0.33x that of hypre's own kernel (geomean of 32 products, kernel alone,
-      // pairs numeric kernel; none faster than hypre's: at 1.3-2.5 entries per tile a tile
-      // pair carries about one scalar product). Until that changes, auto leaves device
-      // products to hypre; AMGT_SPGEMM=plugin forces the plugin's kernel.
-      ctx.stats->fallback(level, "spgemm-stock-faster");
-      return 0;
-   }
-   // As on the host (backend_host.cpp): each operand asks for what its values need, unscaled,
-   // at least fp32 under auto; a product whose output holds NaN/Inf is recomputed one
-   // precision higher (the count reads back one scalar: setup only).
-   Precision p = choose_for(ctx, state_a, A, level, true).precision;
-   if (&state_a != &state_b) { p = std::min(p, choose_for(ctx, state_b, B, level, true).precision); }
-   const bool automatic = ctx.config->mode == Mode::automatic;
-   while (true)
-   {
-      const int done = with_precision(p, [&](auto tag) {
-         using V                            = decltype(tag);
-         const device::Stream           s   = stream_of(ctx);
-         const device::Allocator        mem = device_allocator(ctx);
-         const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level, false, true).m;
-         const device::DeviceMbsr<V>&   b =
-            (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level, false, true).m;
-         Timer                 timer(ctx, s); // the product and its conversion back to CSR
-         device::DeviceMbsr<V> c   = device::spgemm<V>(a, b, s, mem);
-         const int64_t         nnz = device::mbsr_nnz<V>(c, s, mem);
-         AMGT_REQUIRE(nnz <= INT32_MAX, "product has more than 2^31-1 nonzeros");
-         // hypre owns the output: its arrays come from hypre's allocator and it frees them
-         device::Buffer<int32_t> row_ptr(static_cast<size_t>(c.nrows) + 1, mem);
-         device::Buffer<int32_t> col(static_cast<size_t>(nnz), mem);
-         device::Buffer<double>  val(static_cast<size_t>(nnz), mem);
-         device::mbsr_to_csr<V>(c, row_ptr.get(), col.get(), val.get(), s, mem);
-         if (automatic && p != Precision::fp64 &&
-             device::count_nonfinite(val.get(), nnz, s, mem) > 0)
-         {
-            return 0; // the buffers go back to hypre's allocator; recompute higher
-         }
-         C.nnz     = static_cast<int>(nnz);
-         C.row_ptr = hand_over(row_ptr);
-         // zero-length arrays: hypre accepts NULL for them
-         C.col = hand_over(col);
-         C.val = hand_over(val);
-         ctx.stats->spgemm(level, timer.seconds(), "gpu", p);
-         return 1;
-      });
-      if (done) return 1;
-      p = after_nonfinite_product(ctx, level, p);
-   }
+   return with_precision(p, [&](auto tag) {
+      using V                            = decltype(tag);
+      const device::Stream           s   = stream_of(ctx);
+      const device::Allocator        mem = device_allocator(ctx);
+      const device::DeviceMbsr<V>&   a   = device_entry<V>(ctx, state_a, A, level, false, true).m;
+      const device::DeviceMbsr<V>&   b =
+         (&state_a == &state_b) ? a : device_entry<V>(ctx, state_b, B, level, false, true).m;
+      Timer                 timer(ctx, s); // the product and its conversion back to CSR
+      device::DeviceMbsr<V> c   = device::spgemm<V>(a, b, s, mem);
+      const int64_t         nnz = device::mbsr_nnz<V>(c, s, mem);
+      AMGT_REQUIRE(nnz <= INT32_MAX, "product has more than 2^31-1 nonzeros");
+      // hypre owns the output: its arrays come from hypre's allocator and it frees them
+      device::Buffer<int32_t> row_ptr(static_cast<size_t>(c.nrows) + 1, mem);
+      device::Buffer<int32_t> col(static_cast<size_t>(nnz), mem);
+      device::Buffer<double>  val(static_cast<size_t>(nnz), mem);
+      device::mbsr_to_csr<V>(c, row_ptr.get(), col.get(), val.get(), s, mem);
+      if (check_finite && device::count_nonfinite(val.get(), nnz, s, mem) > 0)
+      {
+         return ProductRun::nonfinite; // the buffers go back to hypre's allocator
+      }
+      C.nnz     = static_cast<int>(nnz);
+      C.row_ptr = hand_over(row_ptr);
+      // zero-length arrays: hypre accepts NULL for them
+      C.col = hand_over(col);
+      C.val = hand_over(val);
+      ctx.stats->spgemm(level, timer.seconds(), "gpu", p);
+      return ProductRun::done;
+   });
 }
 
 } // namespace amgt::glue
@@ -668,20 +521,25 @@ ValueStats device_value_stats(const Context&, const amgt_csr&)
    AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
 }
 
-int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&, double,
-                const double*, double, double*)
+FillSample device_fill_sample(const Context&, const amgt_csr&)
+{
+   AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
+}
+
+int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&,
+                bool, double, const double*, double, double*)
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");
    return 0;
 }
 
-int device_spgemm(const Context& ctx, int level, MatrixState&, const amgt_csr&, MatrixState&,
-                  const amgt_csr&, amgt_csr_out&)
+ProductRun device_spgemm(const Context& ctx, int level, MatrixState&, const amgt_csr&, MatrixState&,
+                         const amgt_csr&, Precision, bool, amgt_csr_out&)
 {
    say_no_kernels_once();
    ctx.stats->fallback(level, "no-gpu-kernels");
-   return 0;
+   return ProductRun::declined;
 }
 
 } // namespace amgt::glue

@@ -1,5 +1,6 @@
 // The plugin's side of the C boundary (amgt_glue.h): run-time selection, per-matrix state,
-// dispatch to the kernels, statistics. Every extern "C" function catches everything: no
+// the hooks handed to the dispatcher (dispatch.cpp: the planner's plan, then its executor),
+// statistics. Every extern "C" function catches everything: no
 // C++ exception reaches hypre's C code, and an error means "run stock" plus one message.
 // The one exit: AMGT_STRICT=1 with an invalid setting stops the process when the
 // configuration is first read (the user asked for that).

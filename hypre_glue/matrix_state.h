@@ -74,14 +74,14 @@ struct MatrixState
    CsrKey              stats_key;
    ValueStats          value_stats;
    CsrKey              choice_key; // the SpMV choice for these arrays is in the statistics
-   // The SpMV's precision choice (spmv_choice in backend.h) for spmv_choice_key, made at
+   // The SpMV's precision choice (spmv_choice in planner.h) for spmv_choice_key, made at
    // level-floor generation spmv_choice_generation.
    PrecisionChoice     spmv_choice{};
    CsrKey              spmv_choice_key;
    long                spmv_choice_generation = -1;
-   // AMGT_SPMV=auto on the device: race_checked, the arrays for which the race memory
-   // (race_memory.h) was consulted; remembered_stock, arrays it sent to stock hypre without
-   // a conversion
+   // AMGT_SPMV=race on the device (the planner's remembered_for_stock): race_checked, the
+   // arrays for which the race memory (race_memory.h) was consulted; remembered_stock, arrays
+   // it sent to stock hypre without a conversion
    CsrKey              race_checked;
    CsrKey              remembered_stock;
    CsrKey              remembered_plugin; // arrays an earlier race's outcome gives to the plugin

@@ -57,4 +57,10 @@ size_t RaceMemory::size() const
    return entries_.size();
 }
 
+RaceMemory& process_race_memory()
+{
+   static RaceMemory* m = new RaceMemory(); // never freed: no destruction-order question at exit
+   return *m;
+}
+
 } // namespace amgt::glue

@@ -1,4 +1,4 @@
-// What AMGT_SPMV=auto learnt from its races (backend_device.cpp), kept for the life of the
+// What AMGT_SPMV=race learnt from its races (backend_device.cpp), kept for the life of the
 // process: when a later setup (a new BoomerAMG setup of the same problem, or of the next
 // time step's matrix) brings a matrix of the same level and role, in the same storage, with
 // nearly the same size, the earlier outcome is reused instead of converting the matrix and
@@ -54,5 +54,9 @@ private:
    mutable std::mutex mutex_;
    std::vector<Entry> entries_;
 };
+
+// The process's memory: read by the planner (planner.cpp), written by the device executor's
+// races (backend_device.cpp); lives as long as the process (read in every setup).
+RaceMemory& process_race_memory();
 
 } // namespace amgt::glue

@@ -1,0 +1,45 @@
+// The hooks' one path: ask the planner (planner.h), count the reason when hypre runs the call,
+// otherwise hand the plan to the executor it names.
+#include "backend.h"
+#include "planner.h"
+
+namespace amgt::glue {
+
+int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                 const double* x, double beta, double* y)
+{
+   const SpmvPlan plan = plan_spmv(ctx, state, A);
+   switch (plan.who)
+   {
+   case Executor::stock: ctx.stats->fallback(state.level, plan.reason); return 0;
+   case Executor::host: return host_spmv(ctx, state, A, plan.choice, alpha, x, beta, y);
+   case Executor::device: return device_spmv(ctx, state, A, plan.choice, plan.race, alpha, x, beta, y);
+   }
+   return 0;
+}
+
+int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                   MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C)
+{
+   const SpgemmPlan plan = plan_spgemm(ctx, level, state_a, A, state_b, B);
+   if (plan.who == Executor::stock)
+   {
+      ctx.stats->fallback(level, plan.reason);
+      return 0;
+   }
+   Precision p = plan.precision;
+   while (true)
+   {
+      // a precision raised after NaN/Inf stays below fp64 or reaches it, where the output
+      // goes to hypre unchecked (as the plan's rule says for a product planned in fp64)
+      const bool check = plan.check_finite && p != Precision::fp64;
+      const ProductRun run =
+         plan.who == Executor::host
+            ? host_spgemm(ctx, level, state_a, A, state_b, B, p, check, diag_first, C)
+            : device_spgemm(ctx, level, state_a, A, state_b, B, p, check, C);
+      if (run != ProductRun::nonfinite) { return run == ProductRun::done ? 1 : 0; }
+      p = after_nonfinite_product(ctx, level, p);
+   }
+}
+
+} // namespace amgt::glue

@@ -1,0 +1,354 @@
+// The decisions of planner.h. Pure host code: what needs the device (value statistics of
+// device arrays, the fill sample) comes through the narrow device_* functions of backend.h.
+#include "planner.h"
+
+#include "race_memory.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace amgt::glue {
+namespace {
+
+// Whether this library holds the device executor's kernels. Without them a device matrix
+// goes straight to the device executor's stand-in, which says so once and declines
+// ("no-gpu-kernels"): the device rules below are never applied to it.
+#if defined(AMGT_WITH_CUDA_KERNELS)
+constexpr bool kDeviceKernels = true;
+#else
+constexpr bool kDeviceKernels = false;
+#endif
+
+const char* role_name(int role)
+{
+   return role == AMGT_ROLE_A ? "A" : role == AMGT_ROLE_P ? "P" : role == AMGT_ROLE_R ? "R" : "untagged";
+}
+
+// Under auto: the SpMV choice for the matrix's current arrays into the statistics table
+// (once per arrays and epoch), and under AMGT_STATS a note with the value facts behind it.
+void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a,
+                        int level, const PrecisionChoice& choice)
+{
+   if (ctx.config->mode != Mode::automatic) return;
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (state.choice_key == key) return;
+   state.choice_key = key;
+   ctx.stats->spmv_choice(level, state.role, choice);
+   if (!ctx.config->stats || !(state.stats_key == key)) return;
+   // the facts behind the choice, once per conversion (AMGT_STATS)
+   const ValueStats& v = state.value_stats;
+   char              line[400];
+   std::snprintf(line, sizeof(line),
+                 "auto level %d %s %dx%d: max|a| %.3g, non-finite %lld, fp16-underflow %lld, "
+                 "fp32-underflow %lld, |1'A1|/1'|A|1 %.3g, scaled: %s max %.3g fp16-underflow %lld -> "
+                 "%s%s (%s)",
+                 level, role_name(state.role), a.nrows, a.ncols, v.plain.max_abs,
+                 static_cast<long long>(v.plain.nonfinite),
+                 static_cast<long long>(v.plain.underflow_fp16),
+                 static_cast<long long>(v.plain.underflow_fp32),
+                 v.abs_sum > 0.0 ? std::fabs(v.sum) / v.abs_sum : 0.0,
+                 v.scalable ? "yes" : "no (not square or a zero diagonal)",
+                 v.scalable ? v.scaled.max_abs : 0.0,
+                 static_cast<long long>(v.scalable ? v.scaled.underflow_fp16 : 0),
+                 to_string(choice.precision), choice.scaled ? " scaled" : "", choice.reason);
+   ctx.stats->note(line);
+}
+
+RaceKey race_key(const MatrixState& state, const amgt_csr& a, const PrecisionChoice& choice)
+{
+   RaceKey k;
+   k.level     = state.level;
+   k.role      = state.role;
+   k.precision = choice.precision;
+   k.scaled    = choice.scaled;
+   k.nrows     = a.nrows;
+   k.nnz       = a.nnz;
+   return k;
+}
+
+// Whether hypre's own matvec can be called for a (a matrix handed over by hypre, with the
+// stock kernel installed): the small-matrix rule and the race need it.
+bool stock_spmv_callable(const Context& ctx, const amgt_csr& a)
+{
+   return a.owner && ctx.allocator_ref && ctx.allocator_ref->stock_spmv;
+}
+
+// Who serves a device matrix's matvecs, for the SpMV precision `choice` already made: hypre
+// for a small matrix or one an earlier race sent to it; otherwise the plugin, by rule, or by a
+// race of both kernels (AMGT_SPMV=race with nothing remembered). Measured on the H100
+// (bench/kernels, the operators of the reference setups, bench/RESULTS.md): with each matrix
+// in the layout choose_layout gives it, the plugin's SpMV was at least as fast as the kernel
+// the stock rule gives hypre (its own below 2^18 entries, cuSPARSE above) on every operator
+// of 2^18 entries or more, so timing both on every matrix (about 35 ms of the first setup at
+// 15.6M rows) buys nothing under auto; race keeps the rule's evidence on a user's matrices.
+SpmvPlan device_owner(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                      const PrecisionChoice& choice)
+{
+   SpmvPlan plan;
+   plan.choice = choice;
+   if (too_small_for_plugin(ctx, A))
+   {
+      plan.reason = "spmv-small-matrix";
+      return plan;
+   }
+   if (remembered_for_stock(ctx, state, A, choice))
+   {
+      plan.reason = "spmv-stock-faster";
+      return plan;
+   }
+   plan.who = Executor::device;
+   // an earlier race of this process on a matrix of this level, role, storage and size went
+   // to the plugin (remembered_plugin): the same outcome without timing it again (a race of
+   // the finest level's operator costs ~1 ms of setup)
+   plan.race = ctx.config->spmv == KernelChoice::race && stock_spmv_callable(ctx, A) &&
+               !(state.remembered_plugin == key_of(A, ctx.epoch));
+   return plan;
+}
+
+} // namespace
+
+Precision after_nonfinite_product(const Context& ctx, int level, Precision p)
+{
+   const Precision next = higher(p);
+   report_once(std::string("AMGT=auto: a product on level ") + std::to_string(level) +
+               " had non-finite values in " + to_string(p) + "; recomputed in " + to_string(next) +
+               " (counted as fallback non-finite-product)");
+   ctx.stats->fallback(level, "non-finite-product");
+   return next;
+}
+
+PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_csr& a, int level,
+                           bool for_product)
+{
+   const Precision schedule = precision_for_level(*ctx.config, level);
+   if (ctx.config->mode != Mode::automatic) { return {schedule, false, "schedule"}; }
+   // The fp64 floor needs no statistics (level 0 is never touched): skip the pass.
+   if (schedule == Precision::fp64) { return {Precision::fp64, false, "floor"}; }
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (!(state.stats_key == key))
+   {
+      state.value_stats = a.on_device ? device_value_stats(ctx, a) : value_stats(view_of(a));
+      state.stats_key   = key;
+   }
+   // a square matrix of the level is its operator (or a square temporary, treated alike)
+   bool own = false; // this matrix raised its level's floor
+   if (ctx.floors && a.nrows == a.ncols && level >= 0)
+   {
+      const Precision raised = amgt::level_floor(state.value_stats, schedule);
+      if (raised != schedule) ctx.floors->raise(level, raised);
+      own = raised != schedule;
+   }
+   const Precision floor = ctx.floors ? ctx.floors->floor(level, schedule) : schedule;
+   PrecisionChoice c =
+      choose_precision(state.value_stats, for_product ? product_precision(floor) : floor);
+   // say why a matrix that fits runs higher than its schedule: its level's operator
+   if (floor != schedule && c.precision == floor &&
+       (std::string(c.reason) == "floor" || std::string(c.reason) == "in-range"))
+   {
+      c.reason = own ? "near-singular" : "level-near-singular";
+   }
+   // An fp32 floor whose matrix fp16 would hold (choose_precision's fp16 rules: in range,
+   // or scaled): fp32 is the floor's doing, not what the values need, so "floor", not
+   // choose_precision's "in-range" (which means: the lowest precision the values allow).
+   else if (floor == schedule && c.precision == floor && floor == Precision::fp32 &&
+            std::string(c.reason) == "in-range" &&
+            choose_precision(state.value_stats, Precision::fp16).precision == Precision::fp16)
+   {
+      c.reason = "floor";
+   }
+   return c;
+}
+
+PrecisionChoice spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a, int level)
+{
+   if (ctx.config->mode != Mode::automatic)
+   {
+      return {precision_for_level(*ctx.config, level), false, "schedule"};
+   }
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (state.spmv_choice_key == key && ctx.floors &&
+       state.spmv_choice_generation == ctx.floors->generation())
+   {
+      return state.spmv_choice;
+   }
+   const PrecisionChoice c = choose_for(ctx, state, a, level, false);
+   record_spmv_choice(ctx, state, a, level, c);
+   state.spmv_choice            = c;
+   state.spmv_choice_key        = key;
+   state.spmv_choice_generation = ctx.floors ? ctx.floors->generation() : 0; // after any raise
+   state.race_checked           = CsrKey{}; // the race memory is looked up again
+   return c;
+}
+
+// Measured on an H100 (AMGT_STATS races, 27-point 100^3 and 7-point 160^3 hierarchies):
+// below a few hundred thousand entries both kernels take 5-7 us per call, a launch-latency
+// floor that neither the format nor the precision moves (levels of 6k-810k entries: plugin
+// 4.8-7.1 us, hypre 5.2-7.1 us, each way about as often), while converting, planning and
+// racing such a matrix costs the setup 0.1-0.2 ms.
+bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
+{
+   constexpr int64_t kAutoMinEntries = AMGT_SMALL_MATRIX_ENTRIES; // amgt_glue.h
+   return (ctx.config->spmv == KernelChoice::automatic || ctx.config->spmv == KernelChoice::race) &&
+          stock_spmv_callable(ctx, a) && static_cast<int64_t>(a.nnz) < kAutoMinEntries;
+}
+
+// The first setup of a process pays the races; later setups (repeated solves, time steps)
+// reuse their outcome, and a matrix remembered for stock costs the setup nothing.
+bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr& a,
+                          const PrecisionChoice& choice)
+{
+   if (ctx.config->spmv != KernelChoice::race || !stock_spmv_callable(ctx, a)) { return false; }
+   const CsrKey key = key_of(a, ctx.epoch);
+   // consulted once per arrays (and SpMV choice: spmv_choice resets race_checked), not on
+   // every call of the solve loop
+   if (state.race_checked == key) return state.remembered_stock == key;
+   state.race_checked = key;
+   const std::optional<bool> won = process_race_memory().find(race_key(state, a, choice));
+   if (!won) return false;
+   if (*won)
+   {
+      state.remembered_plugin = key; // converted, but not raced again (device_owner)
+      return false;
+   }
+   state.remembered_stock = key;
+   char line[200];
+   std::snprintf(line, sizeof(line),
+                 "SpMV level %d %s: %d rows, %s: stock, as an earlier race in this process on a "
+                 "matrix of this level, role and size decided (no conversion)",
+                 state.level, role_name(state.role), a.nrows, to_string(choice.precision));
+   ctx.stats->note(line);
+   return true;
+}
+
+SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
+{
+   SpmvPlan plan;
+   if (ctx.config->spmv == KernelChoice::stock)
+   {
+      plan.reason = "AMGT_SPMV=stock";
+      return plan;
+   }
+   const int level = state.level;
+   plan.choice     = spmv_choice(ctx, state, A, level);
+   if (plan.choice.precision != Precision::fp64)
+   {
+      if (!ctx.in_cycle)
+      {
+         // a Krylov matvec or a residual check on a matrix the cycle runs in lower precision
+         plan.reason = "spmv-outside-cycle-fp64";
+         return plan;
+      }
+      if (level == 0 && state.role == AMGT_ROLE_A && !ctx.first_cycle)
+      {
+         // a later cycle of a multi-cycle solve: the finest operator decides the fixed point
+         plan.reason = "spmv-later-cycle-fp64";
+         return plan;
+      }
+   }
+   if (!A.on_device)
+   {
+      plan.who = Executor::host;
+      return plan;
+   }
+   if (!kDeviceKernels)
+   {
+      plan.who = Executor::device;
+      return plan;
+   }
+   return device_owner(ctx, state, A, plan.choice);
+}
+
+bool device_copy_wanted(const Context& ctx)
+{
+   // AMGT_SPMV=stock: every matvec goes to hypre, so a conversion made at the setup would
+   // only cost setup time (it did: +2.5 ms a setup on Dubcova1, H100) and device memory
+   return ctx.config->spmv != KernelChoice::stock;
+}
+
+SpmvPlan plan_device_copy(const Context& ctx, MatrixState& state, const amgt_csr& A)
+{
+   SpmvPlan plan = device_owner(ctx, state, A, spmv_choice(ctx, state, A, state.level));
+   plan.reason   = nullptr; // nothing ran, nothing to count
+   return plan;
+}
+
+SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
+                       MatrixState& state_b, const amgt_csr& B)
+{
+   SpgemmPlan plan;
+   if (ctx.config->spgemm == KernelChoice::stock)
+   {
+      plan.reason = "AMGT_SPGEMM=stock";
+      return plan;
+   }
+   if (A.on_device && !kDeviceKernels)
+   {
+      plan.who = Executor::device;
+      return plan;
+   }
+   AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
+   if (A.on_device && ctx.config->spgemm == KernelChoice::automatic)
+   {
+      // Measured on the H100 (bench/kernels, the products of BoomerAMG setups of laplace7
+      // n=160, laplace27 n=100, systems3 n=64): the mBSR SpGEMM took 0.60x the speed of
+      // cuSPARSE and 0.33x that of hypre's own kernel (geomean of 32 products, kernel alone,
+      // pairs numeric kernel; none faster than hypre's: at 1.3-2.5 entries per tile a tile
+      // pair carries about one scalar product). Until that changes, auto leaves device
+      // products to hypre; AMGT_SPGEMM=plugin forces the plugin's kernel.
+      plan.reason = "spgemm-stock-faster";
+      return plan;
+   }
+   // Under auto each operand asks for what its values need (never scaled: the product of two
+   // scaled operands is not the scaled product) and the product runs in the higher of the two
+   // (Precision: smaller = higher).
+   Precision p = choose_for(ctx, state_a, A, level, true).precision;
+   if (&state_a != &state_b) { p = std::min(p, choose_for(ctx, state_b, B, level, true).precision); }
+   plan.who       = A.on_device ? Executor::device : Executor::host;
+   plan.precision = p;
+   // The range checks bound the operands, not their product: a sum of in-range products can
+   // still overflow (or an operand held a NaN that only the product spreads). Under auto the
+   // output is checked and recomputed one precision higher; fp64 results go to hypre as they
+   // are, as stock hypre's would.
+   plan.check_finite = ctx.config->mode == Mode::automatic && p != Precision::fp64;
+   return plan;
+}
+
+// AMGT_LAYOUT, or: interpolation and restriction row-wise without looking (they hold 1-2
+// entries per 4x4 tile in every hierarchy measured, where the row-wise SpMV was as fast or
+// faster: bench/RESULTS.md), and A by the bytes one SpMV moves in each layout
+// (choose_layout) for the fill a sample of the matrix shows (one small kernel and a read-back
+// of seven numbers: setup only).
+LayoutPlan plan_layout(const Context& ctx, MatrixState& state, const amgt_csr& a, Precision p)
+{
+   LayoutPlan plan;
+   switch (ctx.config->layout)
+   {
+   case LayoutRequest::mbsr: plan.layout = Layout::mbsr; return plan;
+   case LayoutRequest::rows: plan.layout = Layout::rows; return plan;
+   case LayoutRequest::automatic: break;
+   }
+   if (state.role == AMGT_ROLE_P || state.role == AMGT_ROLE_R)
+   {
+      plan.layout = Layout::rows;
+      plan.narrow = false; // a rectangular operator: its columns do not follow its rows
+      return plan;
+   }
+   const FillSample e = device_fill_sample(ctx, a);
+   LayoutInputs     in;
+   in.precision  = p;
+   in.fill       = e.fill;
+   in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0;
+   in.narrow     = e.max_span <= kNarrowSpan;
+   state.device_shape.fill = in.fill; // the estimate until a conversion counts the tiles
+   plan.layout = choose_layout(in).layout;
+   plan.narrow = in.narrow;
+   plan.row_cv = e.row_cv;
+   return plan;
+}
+
+} // namespace amgt::glue

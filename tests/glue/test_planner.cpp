@@ -1,0 +1,273 @@
+// The planner's host decisions (hypre_glue/planner.h): who runs a product, in which precision,
+// and the fallback reason when hypre does. Each test builds its own configuration and context,
+// so no environment is read; device arrays are described only (the rules below look at their
+// shape and at the configuration, never at their values).
+#include "planner.h"
+
+#include "glue/glue_test_util.h"
+#include "race_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace {
+
+using namespace amgt;
+using namespace amgt::glue;
+
+int stock_spmv_stub(void*, const double*, double*) { return 1; }
+
+// A configuration, its statistics and the context of one call: host allocator with hypre's
+// stock matvec installed, inside the first V-cycle of a solve.
+struct Call
+{
+   Config         config;
+   Stats          stats;
+   LevelFloors    floors;
+   amgt_allocator allocator{test::host_alloc, test::host_release, nullptr, stock_spmv_stub, 0};
+
+   Call(Mode mode, std::vector<Precision> schedule)
+   {
+      config.mode     = mode;
+      config.schedule = std::move(schedule);
+   }
+   Context ctx(bool in_cycle = true, bool first_cycle = true)
+   {
+      Context c;
+      c.config        = &config;
+      c.allocator     = allocator;
+      c.allocator_ref = &allocator;
+      c.epoch         = 7;
+      c.stats         = &stats;
+      c.floors        = config.mode == Mode::automatic ? &floors : nullptr;
+      c.in_cycle      = in_cycle;
+      c.first_cycle   = first_cycle;
+      return c;
+   }
+};
+
+MatrixState tagged(int level, int role)
+{
+   MatrixState s;
+   s.level = level;
+   s.role  = role;
+   return s;
+}
+
+// A device matrix of nnz entries handed over by hypre (owner set); its arrays are never read.
+amgt_csr device_matrix(int nrows, int nnz)
+{
+   static int owner_tag = 0;
+   amgt_csr   a{};
+   a.nrows     = nrows;
+   a.ncols     = nrows;
+   a.nnz       = nnz;
+   a.on_device = 1;
+   a.owner     = &owner_tag;
+   return a;
+}
+
+const CsrMatrix kTri = test::tridiag(40, 4.0, -1.0);
+
+TEST(Planner, TheStockSettingDecidesBeforeAnythingIsLookedAt)
+{
+   Call c(Mode::mixed, {Precision::fp64, Precision::fp32});
+   c.config.spmv   = KernelChoice::stock;
+   c.config.spgemm = KernelChoice::stock;
+   MatrixState    s = tagged(1, AMGT_ROLE_A);
+   const amgt_csr a = test::host_view(kTri);
+   const SpmvPlan p = plan_spmv(c.ctx(), s, a);
+   EXPECT_EQ(p.who, Executor::stock);
+   ASSERT_NE(p.reason, nullptr);
+   EXPECT_STREQ(p.reason, "AMGT_SPMV=stock");
+   const SpgemmPlan g = plan_spgemm(c.ctx(), 1, s, a, s, a);
+   EXPECT_EQ(g.who, Executor::stock);
+   EXPECT_STREQ(g.reason, "AMGT_SPGEMM=stock");
+   EXPECT_FALSE(device_copy_wanted(c.ctx()));
+}
+
+TEST(Planner, HostMatricesRunOnTheHostInTheirLevelsPrecision)
+{
+   Call           c(Mode::mixed, {Precision::fp64, Precision::fp32, Precision::fp16});
+   MatrixState    s1 = tagged(1, AMGT_ROLE_A), s2 = tagged(2, AMGT_ROLE_P);
+   const amgt_csr a  = test::host_view(kTri);
+   const SpmvPlan p1 = plan_spmv(c.ctx(), s1, a);
+   EXPECT_EQ(p1.who, Executor::host);
+   EXPECT_EQ(p1.choice.precision, Precision::fp32);
+   EXPECT_STREQ(p1.choice.reason, "schedule");
+   EXPECT_FALSE(p1.race);
+   EXPECT_EQ(plan_spmv(c.ctx(), s2, a).choice.precision, Precision::fp16);
+   EXPECT_TRUE(device_copy_wanted(c.ctx()));
+}
+
+TEST(Planner, BelowFp64OnlyTheFirstCycleRunsThePlugin)
+{
+   Call           c(Mode::mixed, {Precision::fp32});
+   MatrixState    a0 = tagged(0, AMGT_ROLE_A), p0 = tagged(0, AMGT_ROLE_P);
+   const amgt_csr a  = test::host_view(kTri);
+   const SpmvPlan outside = plan_spmv(c.ctx(false, false), a0, a);
+   EXPECT_EQ(outside.who, Executor::stock);
+   EXPECT_STREQ(outside.reason, "spmv-outside-cycle-fp64");
+   const SpmvPlan later = plan_spmv(c.ctx(true, false), a0, a);
+   EXPECT_EQ(later.who, Executor::stock);
+   EXPECT_STREQ(later.reason, "spmv-later-cycle-fp64");
+   // the later-cycle rule is the finest operator's only
+   EXPECT_EQ(plan_spmv(c.ctx(true, false), p0, a).who, Executor::host);
+   EXPECT_EQ(plan_spmv(c.ctx(true, true), a0, a).who, Executor::host);
+
+   Call        d(Mode::fp64, {Precision::fp64});
+   MatrixState s = tagged(0, AMGT_ROLE_A);
+   EXPECT_EQ(plan_spmv(d.ctx(false, false), s, a).who, Executor::host) << "fp64 has no cycle rule";
+}
+
+TEST(Planner, SmallMatricesGoToHypreOnlyWhenHypreCanRunThem)
+{
+   Call           c(Mode::fp64, {Precision::fp64});
+   const amgt_csr small = device_matrix(1000, AMGT_SMALL_MATRIX_ENTRIES - 1);
+   const amgt_csr large = device_matrix(100000, AMGT_SMALL_MATRIX_ENTRIES);
+   EXPECT_TRUE(too_small_for_plugin(c.ctx(), small));
+   EXPECT_FALSE(too_small_for_plugin(c.ctx(), large));
+   c.config.spmv = KernelChoice::race;
+   EXPECT_TRUE(too_small_for_plugin(c.ctx(), small));
+   c.config.spmv = KernelChoice::plugin;
+   EXPECT_FALSE(too_small_for_plugin(c.ctx(), small)) << "AMGT_SPMV=plugin forces the plugin";
+   c.config.spmv = KernelChoice::automatic;
+   amgt_csr orphan = small;
+   orphan.owner    = nullptr;
+   EXPECT_FALSE(too_small_for_plugin(c.ctx(), orphan)) << "not handed over by hypre";
+   c.allocator.stock_spmv = nullptr;
+   EXPECT_FALSE(too_small_for_plugin(c.ctx(), small)) << "no stock matvec installed";
+
+   // at the end of a setup: no device copy for it, and nothing counted
+   Call        d(Mode::fp64, {Precision::fp64});
+   MatrixState s    = tagged(2, AMGT_ROLE_A);
+   SpmvPlan    plan = plan_device_copy(d.ctx(), s, small);
+   EXPECT_EQ(plan.who, Executor::stock);
+   EXPECT_EQ(plan.reason, nullptr);
+   plan = plan_device_copy(d.ctx(), s, large);
+   EXPECT_EQ(plan.who, Executor::device);
+   EXPECT_FALSE(plan.race) << "auto decides by rule";
+}
+
+TEST(Planner, RaceMemoryDecidesAMatrixLikeAnEarlierOne)
+{
+   process_race_memory().clear();
+   Call c(Mode::fp64, {Precision::fp64});
+   c.config.spmv        = KernelChoice::race;
+   const amgt_csr a     = device_matrix(100000, 2000000);
+   MatrixState    fresh = tagged(1, AMGT_ROLE_A);
+   SpmvPlan       plan  = plan_device_copy(c.ctx(), fresh, a);
+   EXPECT_EQ(plan.who, Executor::device);
+   EXPECT_TRUE(plan.race) << "nothing remembered: race it";
+
+   RaceKey k;
+   k.level = 1, k.role = AMGT_ROLE_A, k.precision = Precision::fp64, k.nrows = 100000, k.nnz = 2000000;
+   process_race_memory().record(k, false);
+   MatrixState lost = tagged(1, AMGT_ROLE_A);
+   EXPECT_TRUE(remembered_for_stock(c.ctx(), lost, a, PrecisionChoice{Precision::fp64, false, "schedule"}));
+   EXPECT_TRUE(lost.remembered_stock == key_of(a, 7));
+   EXPECT_NE(c.stats.format(c.config, 0, 1).find("as an earlier race in this process"), std::string::npos)
+      << "a note says why it was not converted";
+   plan = plan_device_copy(c.ctx(), lost, a);
+   EXPECT_EQ(plan.who, Executor::stock);
+
+   process_race_memory().record(k, true);
+   MatrixState won = tagged(1, AMGT_ROLE_A);
+   plan            = plan_device_copy(c.ctx(), won, a);
+   EXPECT_EQ(plan.who, Executor::device);
+   EXPECT_FALSE(plan.race) << "an earlier win is not raced again";
+   EXPECT_TRUE(won.remembered_plugin == key_of(a, 7));
+   process_race_memory().clear();
+}
+
+TEST(Planner, DeviceMatricesWithoutDeviceKernelsGoToTheDeviceStandIn)
+{
+   Call           c(Mode::fp64, {Precision::fp64});
+   MatrixState    s = tagged(1, AMGT_ROLE_A);
+   const amgt_csr a = device_matrix(1000, 5000);
+   const SpmvPlan p = plan_spmv(c.ctx(), s, a);
+   const SpgemmPlan g = plan_spgemm(c.ctx(), 1, s, a, s, a);
+#if defined(AMGT_WITH_CUDA_KERNELS)
+   EXPECT_EQ(p.who, Executor::stock);
+   EXPECT_STREQ(p.reason, "spmv-small-matrix");
+   EXPECT_EQ(g.who, Executor::stock);
+   EXPECT_STREQ(g.reason, "spgemm-stock-faster") << "auto leaves device products to hypre";
+#else
+   EXPECT_EQ(p.who, Executor::device) << "its stand-in counts no-gpu-kernels";
+   EXPECT_EQ(g.who, Executor::device);
+#endif
+}
+
+TEST(Planner, ProductsRunInTheHigherOperandPrecisionAndCheckTheirOutputOnlyUnderAuto)
+{
+   const amgt_csr a = test::host_view(kTri);
+   Call           m(Mode::mixed, {Precision::fp64, Precision::fp16});
+   MatrixState    sa = tagged(1, AMGT_ROLE_A), sp = tagged(1, AMGT_ROLE_P);
+   SpgemmPlan     g = plan_spgemm(m.ctx(), 1, sa, a, sp, a);
+   EXPECT_EQ(g.who, Executor::host);
+   EXPECT_EQ(g.precision, Precision::fp16) << "mixed: the schedule, unchecked";
+   EXPECT_FALSE(g.check_finite);
+
+   Call        au(Mode::automatic, {Precision::fp64, Precision::fp16});
+   MatrixState ta = tagged(1, AMGT_ROLE_A), tp = tagged(1, AMGT_ROLE_P);
+   g = plan_spgemm(au.ctx(), 1, ta, a, tp, a);
+   EXPECT_EQ(g.who, Executor::host);
+   EXPECT_EQ(g.precision, Precision::fp32) << "auto: product operands at least fp32";
+   EXPECT_TRUE(g.check_finite);
+   MatrixState f0 = tagged(0, AMGT_ROLE_A);
+   g              = plan_spgemm(au.ctx(), 0, f0, a, f0, a);
+   EXPECT_EQ(g.precision, Precision::fp64);
+   EXPECT_FALSE(g.check_finite) << "fp64 results go to hypre as they are";
+
+   CsrMatrix rect = kTri;
+   rect.ncols     = 41;
+   const amgt_csr r = test::host_view(rect);
+   EXPECT_THROW(plan_spgemm(m.ctx(), 1, sa, r, sp, r), std::exception) << "dimension mismatch";
+}
+
+TEST(Planner, ANonFiniteProductIsRecomputedOnePrecisionHigherAndCounted)
+{
+   Call c(Mode::automatic, {Precision::fp64, Precision::fp16});
+   ::testing::internal::CaptureStderr();
+   EXPECT_EQ(after_nonfinite_product(c.ctx(), 3, Precision::fp16), Precision::fp32);
+   EXPECT_EQ(after_nonfinite_product(c.ctx(), 3, Precision::fp32), Precision::fp64);
+   const std::string err = ::testing::internal::GetCapturedStderr();
+   EXPECT_NE(err.find("non-finite-product"), std::string::npos);
+   EXPECT_EQ(c.stats.total_fallbacks("non-finite-product"), 2);
+}
+
+TEST(Planner, LayoutBySettingOrRoleWithoutASample)
+{
+   Call           c(Mode::fp64, {Precision::fp64});
+   const amgt_csr a = device_matrix(1000, 5000);
+   MatrixState    p = tagged(1, AMGT_ROLE_P), r = tagged(1, AMGT_ROLE_R), op = tagged(1, AMGT_ROLE_A);
+   LayoutPlan     l = plan_layout(c.ctx(), p, a, Precision::fp32);
+   EXPECT_EQ(l.layout, Layout::rows);
+   EXPECT_FALSE(l.narrow) << "a rectangular operator's columns do not follow its rows";
+   EXPECT_EQ(plan_layout(c.ctx(), r, a, Precision::fp32).layout, Layout::rows);
+   c.config.layout = LayoutRequest::mbsr;
+   EXPECT_EQ(plan_layout(c.ctx(), p, a, Precision::fp32).layout, Layout::mbsr) << "AMGT_LAYOUT wins";
+   c.config.layout = LayoutRequest::rows;
+   l               = plan_layout(c.ctx(), op, a, Precision::fp32);
+   EXPECT_EQ(l.layout, Layout::rows);
+   EXPECT_TRUE(l.narrow);
+   EXPECT_FALSE(op.device_shape.known) << "no sample taken";
+}
+
+TEST(Planner, TheDispatcherCountsTheReasonOfAStockPlan)
+{
+   Call c(Mode::mixed, {Precision::fp32});
+   c.config.spmv    = KernelChoice::stock;
+   MatrixState    s = tagged(0, AMGT_ROLE_A);
+   const amgt_csr a = test::host_view(kTri);
+   std::vector<double> x(40, 1.0), y(40, 0.0);
+   EXPECT_EQ(backend_spmv(c.ctx(), s, a, 1.0, x.data(), 0.0, y.data()), 0);
+   EXPECT_EQ(c.stats.total_fallbacks("AMGT_SPMV=stock"), 1);
+   c.config.spmv = KernelChoice::automatic;
+   EXPECT_EQ(backend_spmv(c.ctx(), s, a, 1.0, x.data(), 0.0, y.data()), 1);
+   EXPECT_DOUBLE_EQ(y[0], 3.0) << "row 0 of tridiag(4, -1) times ones";
+   EXPECT_DOUBLE_EQ(y[1], 2.0);
+}
+
+} // namespace
