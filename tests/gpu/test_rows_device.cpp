@@ -4,6 +4,7 @@
 #include "common/csr_utils.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
+#include "common/spmv_inputs.h"
 #include "common/tolerances.h"
 #include "gpu_test_util.h"
 #include "mbsr/mbsr.h"
@@ -31,25 +32,7 @@ namespace dev = amgt::device;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-uint64_t bits_of(double v)
-{
-   uint64_t b;
-   std::memcpy(&b, &v, sizeof b);
-   return b;
-}
 
-CsrMatrix band(int32_t n, int32_t reach, Fill fill, uint32_t seed)
-{
-   std::mt19937       rng(seed);
-   std::vector<Entry> e;
-   for (int32_t i = 0; i < n; ++i)
-   {
-      e.push_back({i, i, draw_value(rng, fill)});
-      if (i + reach < n) e.push_back({i, i + reach, draw_value(rng, fill)});
-      if (i - reach >= 0) e.push_back({i, i - reach, draw_value(rng, fill)});
-   }
-   return from_entries(n, n, e);
-}
 
 // Rows of 0..70 entries (every lane count of the SpMV is exercised by some case).
 CsrMatrix ragged(int32_t n, Fill fill, uint32_t seed)
@@ -77,11 +60,6 @@ std::vector<NamedMatrix> cases(Fill fill)
    return c;
 }
 
-struct AlphaBeta
-{
-   double alpha, beta;
-};
-const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0}, {2.0, -1.0}, {-3.0, 0.0}, {1.0, 1.0}, {0.0, 3.0}, {0.0, 0.0}};
 
 // y after rows_spmv, with a guard of NaN after the last row: the kernel must not touch it.
 template <class V>

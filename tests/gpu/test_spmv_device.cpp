@@ -9,6 +9,7 @@
 #include "common/csr_utils.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
+#include "common/spmv_inputs.h"
 #include "common/tolerances.h"
 #include "mbsr/mbsr.h"
 #include "mbsr/mbsr_device.h"
@@ -48,12 +49,6 @@ const std::vector<dev::SpmvPath> kPaths{dev::SpmvPath::automatic, dev::SpmvPath:
                                         dev::SpmvPath::cuda_core_tiles,
                                         dev::SpmvPath::cuda_core_entries};
 
-uint64_t bits_of(double v)
-{
-   uint64_t b;
-   std::memcpy(&b, &v, sizeof b);
-   return b;
-}
 
 // Which value layouts the device matrix of a test holds (mbsr_device.h). The default, both,
 // is what a product's operand holds in the library: the CUDA-core paths read the matrix's
@@ -242,15 +237,6 @@ std::vector<NamedMatrix> exact_cases()
    return c;
 }
 
-struct AlphaBeta
-{
-   double alpha;
-   double beta;
-};
-
-// alpha * s + beta * y0 stays exact for integer s and y0 with these.
-const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0},  {2.0, -1.0}, {-3.0, 0.0}, {1.0, 1.0},
-                                          {0.0, 3.0},  {0.0, 0.0},  {-0.5, 0.5}};
 
 template <class V>
 class SpmvDevice : public GpuTest

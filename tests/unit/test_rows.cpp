@@ -2,6 +2,7 @@
 #include "common/csr_utils.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
+#include "common/spmv_inputs.h"
 #include "common/tolerances.h"
 #include "precision/policy.h"
 #include "rows/rows.h"
@@ -22,32 +23,8 @@ using namespace amgt::test;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-struct AlphaBeta
-{
-   double alpha, beta;
-};
-const std::vector<AlphaBeta> kExactCombos{{1.0, 0.0}, {2.0, -1.0}, {-0.5, 0.5}, {0.0, 3.0}, {0.0, 0.0}};
 
-uint64_t bits_of(double v)
-{
-   uint64_t b;
-   std::memcpy(&b, &v, sizeof b);
-   return b;
-}
 
-// A band matrix whose entries lie `reach` columns from the diagonal (and the diagonal).
-CsrMatrix band(int32_t n, int32_t reach, Fill fill, uint32_t seed)
-{
-   std::mt19937       rng(seed);
-   std::vector<Entry> e;
-   for (int32_t i = 0; i < n; ++i)
-   {
-      e.push_back({i, i, draw_value(rng, fill)});
-      if (i + reach < n) e.push_back({i, i + reach, draw_value(rng, fill)});
-      if (i - reach >= 0) e.push_back({i, i - reach, draw_value(rng, fill)});
-   }
-   return from_entries(n, n, e);
-}
 
 std::vector<NamedMatrix> cases(Fill fill)
 {
