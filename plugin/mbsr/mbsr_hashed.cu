@@ -29,7 +29,7 @@
 //   (tier0_kernel): one entry per lane, several block rows in flight per warp, tiles found by
 //   __match_any_sync on the block column. The table kernel walks one block row at a time per
 //   group, and for these short block rows that bound it on the H100 (figures, and which
-//   version they were taken with, in bench/RESULTS.md, 2026-11-25). (An
+//   version they were taken with, in bench/RESULTS.md, "tier-0 conversion"). (An
 //   earlier register version with an O(E^2) shuffle loop per block row was slower than the
 //   table; this one loops over the D tiles only, in pass 2, and counts with one match. Tier 0
 //   finds duplicate entries in pass 2: the conversion then discards its output and runs the

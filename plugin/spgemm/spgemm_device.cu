@@ -17,7 +17,7 @@
 //      Symbolic pass 2 writes the sorted block columns and the OR-ed bitmaps. Its rows are
 //      binned again, by their count: pass 2 clears, scans and sorts its table, so its cost
 //      follows the table size, and tables sized by the bound made pass 2 the symbolic phase's
-//      largest part (bench/RESULTS.md, 2026-11-24, second session). The new lists reuse pass
+//      largest part (bench/RESULTS.md, the SpGEMM's numeric phase). The new lists reuse pass
 //      1's buffer.
 //   3. Numeric: one warp per block row of C, by one of two kernels for the whole product:
 //      the ordered kernel (numeric_kernel; tensor cores for dense A tiles, bit-identical to

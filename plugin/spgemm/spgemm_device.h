@@ -87,7 +87,7 @@ enum class SpgemmPath
 // the pairs kernel won on every operand of fill 4.0-4.4 (AMG fine levels and their A*P, by
 // 1.6-2.1x, even where a seventh of A's tiles were tensor-core tiles) and the ordered kernel on
 // every operand of fill 6.5-16 (by 1.25-9x); nothing between 4.4 and 6.5 was measured, so the
-// limit sits between them (figures: bench/RESULTS.md, 2026-11-24, second session).
+// limit sits between them (figures: bench/RESULTS.md, the SpGEMM's numeric phase).
 constexpr int64_t kPairsFillLimitTimes2 = 11;
 
 const char* to_string(SpgemmPath p);
