@@ -1,0 +1,228 @@
+"""What a benchmark loop of scripts/bench_runner.py writes once its runs are done: the flat
+row of a run (runs.csv), runs.jsonl, summary.json and the summary tables of summary.txt."""
+
+import csv
+import json
+import math
+import os
+
+# the reference of the "vs hypre's default configuration" columns
+DEFAULT_REF = "stock-default"
+CSV_FIELDS = [
+    "case", "set", "mode", "mode_label", "amgt", "vendor", "pool", "np", "repeat", "solves",
+    "status", "exit_code", "rows", "nnz", "levels", "iterations", "rel_residual", "converged",
+    "setup_s", "solve_s", "solves_total_s", "total_s", "cold_setup_s", "cold_solve_s",
+    "cold_total_s", "setup_all", "solve_all", "operator_complexity", "device", "speedup_setup",
+    "speedup_solve", "speedup_total", "speedup_default_setup", "speedup_default_solve",
+    "speedup_default_total", "cold_ratio_setup", "cold_ratio_solve", "stats_status",
+    "stats_setup_s", "stats_solve_s", "spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms",
+    "spgemm_share_setup", "spmv_share_solve", "fallbacks", "wall_s", "log", "args", "error"]
+# phases of the speedups: warm medians (setup, solve per solve, total) and the cold first run
+PHASES = ("setup", "solve", "total")
+COLD_PHASES = ("setup", "solve")
+
+
+# CPU builds: said at the top of the summary (and in short at its geomean table).
+CPU_NOTE_LINES = [
+    "CPU build: the plugin's kernels here are its CPU reference implementations, which exist to",
+    "exercise the hooks inside hypre and to check the GPU kernels against, not to be fast. The",
+    "ratios below compare them with hypre's optimised CPU code: they are not speedups of AMGT",
+    "(a GPU build measures those).",
+]
+CPU_NOTE = " ".join(CPU_NOTE_LINES)
+
+
+def fmt(v, spec, none="-"):
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return none
+    return format(v, spec)
+
+
+def ratio(v, digits=2):
+    return "-" if v is None else f"{v:.{digits}f}x"
+
+
+class Report:
+    """Runner's outputs; a mixin of bench_runner.Runner, whose derive() sets what these read
+    (self.best, self.dref, self.geo, self.by_case; self.a, self.records)."""
+
+    def flat(self, r):
+        res = r["result"] or {}
+        st = r["stats"] or {}
+        row = {k: r.get(k) for k in ("case", "set", "mode", "mode_label", "amgt", "vendor", "pool",
+                                     "np", "repeat", "solves", "status", "exit_code", "wall_s", "log",
+                                     "args", "error")}
+        for k in ("rows", "nnz", "levels", "iterations", "rel_residual", "converged", "setup_s",
+                  "solve_s", "solves_total_s", "total_s", "cold_setup_s", "cold_solve_s",
+                  "cold_total_s", "operator_complexity", "device"):
+            row[k] = res.get(k)
+        for ph in PHASES:
+            row[f"speedup_{ph}"] = r.get(f"speedup_{ph}")
+            row[f"speedup_default_{ph}"] = r.get(f"speedup_default_{ph}")
+        for ph in COLD_PHASES:
+            row[f"cold_ratio_{ph}"] = r.get(f"cold_ratio_{ph}")
+        row["setup_all"] = " ".join(str(x) for x in res.get("setup_all", []))
+        row["solve_all"] = " ".join(str(x) for x in res.get("solve_all", []))
+        row["stats_status"] = st.get("status")
+        row["stats_setup_s"] = st.get("setup_s")
+        row["stats_solve_s"] = st.get("solve_s")
+        for k in ("spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms", "spgemm_share_setup",
+                  "spmv_share_solve", "fallbacks"):
+            row[k] = st.get(k)
+        return row
+
+    def write_outputs(self, notes):
+        a = self.a
+        self.derive()
+        tmp = os.path.join(a.out, "runs.jsonl.tmp")
+        with open(tmp, "w") as f:
+            for r in self.records:
+                f.write(json.dumps(r) + "\n")
+        os.replace(tmp, os.path.join(a.out, "runs.jsonl"))
+        with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, CSV_FIELDS)
+            w.writeheader()
+            for r in self.records:
+                w.writerow({k: ("" if v is None else v) for k, v in self.flat(r).items()})
+        text = self.summary_text(notes)
+        with open(os.path.join(a.out, "summary.txt"), "w") as f:
+            f.write(text)
+        summary = {"reference": "stock best = per case and phase, the faster of the stock "
+                                "configurations that converged; speedup = stock best / mode",
+                   "default_reference": f"{DEFAULT_REF} = hypre's default configuration (no device "
+                                        "pool, cuSPARSE kernels); speedup_default = its time / mode",
+                   "gpu_build": bool(a.gpu_build),
+                   "cpu_note": None if a.gpu_build else CPU_NOTE,
+                   "solves": a.solves, "repeat": a.repeat,
+                   "notes": notes, "modes": self.geo,
+                   "stock_best": {c: {ph: (b[ph][0] if b[ph] else None) for ph in b}
+                                  for c, b in self.best.items()},
+                   "stock_best_config": {c: {ph: (b[ph][1] if b[ph] else None) for ph in b}
+                                         for c, b in self.best.items()},
+                   "stock_default": self.dref,
+                   "runs": len(self.records),
+                   "failed_runs": sum(r["status"] != "ok" for r in self.records)}
+        with open(os.path.join(a.out, "summary.json"), "w") as f:
+            json.dump(summary, f, indent=1)
+        return text
+
+    def summary_text(self, notes):
+        gpu = bool(self.a.gpu_build)
+        # CPU builds: the plugin's kernels are its reference loops; a ratio is not a speedup
+        word = "speedup" if gpu else "time ratio"
+        solves = self.a.solves
+        has_default = any(r["mode"] == DEFAULT_REF for r in self.records)
+        lines = []
+        if not gpu:
+            lines.append("")
+            lines += [f"  {l}" for l in CPU_NOTE_LINES]
+        # columns: (group, header, width, value of a record)
+        cols = [("", "setup s", 8, lambda r, x: fmt(x.get("setup_s"), ".4f")),
+                ("", "solve s", 8, lambda r, x: fmt(x.get("solve_s"), ".4f"))]
+        if solves > 1:
+            cols.append(("", f"{solves} solves", 9, lambda r, x: fmt(x.get("solves_total_s"), ".4f")))
+        cols += [("", "total s", 8, lambda r, x: fmt(x.get("total_s"), ".4f")),
+                 ("cold", "setup s", 8, lambda r, x: fmt(x.get("cold_setup_s"), ".4f")),
+                 ("cold", "solve s", 8, lambda r, x: fmt(x.get("cold_solve_s"), ".4f"))]
+        grp = "vs stock best"
+        cols += [(grp, "setup", 6, lambda r, x: ratio(r["speedup_setup"])),
+                 (grp, "solve", 6, lambda r, x: ratio(r["speedup_solve"])),
+                 (grp, "total", 6, lambda r, x: ratio(r["speedup_total"]))]
+        if has_default:
+            grp = "vs hypre default"
+            cols += [(grp, "setup", 6, lambda r, x: ratio(r["speedup_default_setup"])),
+                     (grp, "solve", 6, lambda r, x: ratio(r["speedup_default_solve"])),
+                     (grp, "total", 6, lambda r, x: ratio(r["speedup_default_total"]))]
+        grp = "cold vs best"
+        cols += [(grp, "setup", 6, lambda r, x: ratio(r["cold_ratio_setup"])),
+                 (grp, "solve", 6, lambda r, x: ratio(r["cold_ratio_solve"]))]
+
+        def share(r, key):
+            v = (r["stats"] or {}).get(key)
+            return fmt(None if v is None else 100 * v, ".0f")
+        cols += [("", "SpGEMM%", 7, lambda r, x: share(r, "spgemm_share_setup")),
+                 ("", "SpMV%", 6, lambda r, x: share(r, "spmv_share_solve"))]
+        lead = f"  {'':13} {'':13} {'':>6} {'':>5} {'':>9}"
+
+        def group_line():
+            out, k = lead, 0
+            while k < len(cols):
+                g = cols[k][0]
+                j = k
+                while j < len(cols) and cols[j][0] == g:
+                    j += 1
+                span = sum(c[2] + 1 for c in cols[k:j])  # each column with the space before it
+                out += (" " + g.center(span - 1, "-")) if g else " " * span
+                k = j
+            return out.rstrip()
+
+        for case, rs in self.by_case.items():
+            res = next((r["result"] for r in rs if r["result"]), {}) or {}
+            desc = (f"{res.get('rows')} rows, {res.get('nnz')} nnz" if res else "no result")
+            runs = f"median of {self.a.repeat} runs" if self.a.repeat > 1 else "one timed run"
+            per = f", {solves} solves per setup" if solves > 1 else ""
+            lines.append(f"\n{case}  ({desc}, np {self.a.np}, {res.get('device', '?')}, {runs}{per})")
+            lines.append(group_line())
+            lines.append(f"  {'mode':13} {'status':13} {'levels':>6} {'iters':>5} {'rel.res':>9} "
+                         + " ".join(f"{c[1]:>{c[2]}}" for c in cols))
+            for r in rs:
+                x = r["result"] or {}
+                lines.append(
+                    f"  {r['mode_label']:13} {r['status']:13} {fmt(x.get('levels'), 'd'):>6} "
+                    f"{fmt(x.get('iterations'), 'd'):>5} {fmt(x.get('rel_residual'), '.2e'):>9} "
+                    + " ".join(f"{c[3](r, x):>{c[2]}}" for c in cols))
+            b = self.best[case]
+            if b["total"]:
+                lines.append(f"  stock best: setup {b['setup'][0]:.4f} s ({b['setup'][1]}), solve "
+                             f"{b['solve'][0]:.4f} s ({b['solve'][1]}), total {b['total'][0]:.4f} s ({b['total'][1]})"
+                             + (f"; cold setup {b['cold_setup'][0]:.4f} s ({b['cold_setup'][1]}), solve "
+                                f"{b['cold_solve'][0]:.4f} s ({b['cold_solve'][1]})" if b.get("cold_setup")
+                                and b.get("cold_solve") else ""))
+            else:
+                lines.append(f"  stock best: none (no stock configuration converged): no {word}s for this case")
+            if has_default and not self.dref[case]["total"]:
+                lines.append(f"  {DEFAULT_REF}: did not converge or did not run: no comparison with "
+                             "hypre's default configuration for this case")
+        lines.append(f"  vs stock best: {word} = stock best time / mode time (> 1: faster); vs hypre default: "
+                     f"the same against {DEFAULT_REF}; cold: the first setup and solve of each process, "
+                     "cold vs best: against stock best's cold")
+        n_cases = len(self.by_case)
+        lines.append("")
+        if not gpu:
+            lines.append("CPU build: ratios of the plugin's reference kernels (written to exercise the hooks, "
+                         "not to be fast): not speedups of AMGT")
+        lines.append(f"Geometric mean {word} vs stock best over {n_cases} case(s) "
+                     f"(stock best time / mode time; > 1 = faster; failed runs left out"
+                     + ("" if gpu else "; CPU reference kernels: not speedups of AMGT") + ")")
+        lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7} {'total':>7}   failed runs")
+        for mode, g in self.geo.items():
+            failed = ", ".join(g["failed"][:6]) + (f", ... ({len(g['failed'])})" if len(g["failed"]) > 6 else "")
+            lines.append(f"  {g['label']:13} {g['cases']:>5} {ratio(g['setup'], 3):>7} "
+                         f"{ratio(g['solve'], 3):>7} {ratio(g['total'], 3):>7}   "
+                         f"{failed or '-'}")
+        if has_default:
+            lines.append(f"\nGeometric mean {word} vs hypre's default configuration ({DEFAULT_REF}: no device "
+                         "pool, cuSPARSE kernels; its time / mode time)")
+            lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7} {'total':>7}")
+            for mode, g in self.geo.items():
+                lines.append(f"  {g['label']:13} {g['default_cases']:>5} {ratio(g['default_setup'], 3):>7} "
+                             f"{ratio(g['default_solve'], 3):>7} {ratio(g['default_total'], 3):>7}")
+        lines.append(f"\nCold: the first setup and solve of each process (the driver's warm-up run"
+                     + (", or its only run with --repeat 0" if self.a.repeat == 0 else "")
+                     + f"), geometric mean {word} vs stock best's cold")
+        lines.append(f"  {'mode':13} {'cases':>5} {'setup':>7} {'solve':>7}")
+        for mode, g in self.geo.items():
+            lines.append(f"  {g['label']:13} {g['cold_cases']:>5} {ratio(g['cold_setup'], 3):>7} "
+                         f"{ratio(g['cold_solve'], 3):>7}")
+        if solves > 1:
+            lines.append(f"  with --solves {solves}: solve s = median per solve, '{solves} solves' = their sum "
+                         f"(median over runs), total s = setup + {solves} solves")
+        if self.a.stats:
+            lines.append("  SpGEMM% / SpMV%: plugin SpGEMM time / setup and SpMV time / solve of a separate "
+                         "AMGT_STATS=1 run with one solve (rank 0; stock runs have no plugin counters)")
+        for n in notes:
+            lines.append(f"  note: {n}")
+        files = ["runs.jsonl", "runs.csv"] + (["stats.jsonl", "stats/"] if self.a.stats else []) + \
+            ["summary.txt", "summary.json", "logs/"] + (["figures/"] if self.a.plots else [])
+        lines.append(f"\nresults: {self.a.out}/  ({', '.join(files)})")
+        return "\n".join(lines) + "\n"
