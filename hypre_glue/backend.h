@@ -24,18 +24,6 @@ inline CsrView view_of(const amgt_csr& a)
    return CsrView{a.nrows, a.ncols, a.nnz, a.row_ptr, a.col, a.val};
 }
 
-// Calls f with a value of the storage type of precision p (double, float or half_t).
-template <class F>
-auto with_precision(Precision p, F&& f)
-{
-   switch (p)
-   {
-   case Precision::fp32: return f(float{});
-   case Precision::fp16: return f(half_t{});
-   default: return f(double{});
-   }
-}
-
 // AMGT=auto: floors raised for a whole level by its operator (precision/policy.h
 // level_floor), for the current setup; reset by a new setup (amgt_glue_setup_begin). The
 // level's square operand is seen first (A*P precedes R*(AP) in every RAP hypre runs; on the

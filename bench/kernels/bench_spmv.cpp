@@ -459,18 +459,6 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpm
    b.time_interleaved(ts, "SpMV timing");
 }
 
-// Calls run with a value of the storage type of precision p.
-template <class F>
-void with_storage(Precision p, F&& run)
-{
-   switch (p)
-   {
-   case Precision::fp64: run(double{}); break;
-   case Precision::fp32: run(float{}); break;
-   case Precision::fp16: run(amgt::half_t{}); break;
-   }
-}
-
 // Setup cost of ours for this operand: conversion + plan, the sorted conversion with the
 // dense layout (the library until the hashed conversion) against the hashed conversion with
 // the packed layout only (the library now); each sample frees what it built after its time
@@ -494,7 +482,7 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA)
             e.stop();
             ms = e.elapsed_ms();
          };
-         with_storage(b.opt.precision, run);
+         with_precision(b.opt.precision, run);
          return ms;
       });
    };
@@ -512,7 +500,7 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA)
             e.stop();
             ms = e.elapsed_ms();
          };
-         with_storage(b.opt.precision, run);
+         with_precision(b.opt.precision, run);
          return ms;
       });
    };

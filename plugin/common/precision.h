@@ -106,6 +106,18 @@ struct StorageTraits<half_t>
    static float          madd(float a, float b, float c) { return std::fma(a, b, c); }
 };
 
+// Calls f with a value of the storage type of precision p (double, float or half_t).
+template <class F>
+auto with_precision(Precision p, F&& f)
+{
+   switch (p)
+   {
+   case Precision::fp32: return f(float{});
+   case Precision::fp16: return f(half_t{});
+   default: return f(double{});
+   }
+}
+
 // The SpMV's arithmetic for storage V (see the top): widen exactly, multiply-add in double.
 template <class V>
 struct SpmvTraits

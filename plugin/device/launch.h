@@ -4,7 +4,10 @@
 // compute their own grids.
 #pragma once
 
+#include "common/error.h"
+
 #include <cstdint>
+#include <type_traits>
 
 namespace amgt::device {
 
@@ -15,6 +18,33 @@ constexpr int kThreads = 256;
 inline unsigned blocks_for(int64_t n, int threads = kThreads)
 {
    return static_cast<unsigned>((n + threads - 1) / threads);
+}
+
+// Calls f(std::integral_constant<int, G>{}) for lanes == G, a power of two from MinLanes to 32:
+// the group kernels are templates on their width. Any other width is a caller's bug.
+template <int MinLanes, class F>
+void with_lanes(int32_t lanes, F&& f)
+{
+   static_assert(MinLanes >= 1 && MinLanes <= 32 && (MinLanes & (MinLanes - 1)) == 0,
+                 "the narrowest group is a power of two up to a warp");
+   bool done = false;
+   auto one  = [&](auto g) {
+      if constexpr (decltype(g)::value >= MinLanes)
+      {
+         if (!done && lanes == decltype(g)::value)
+         {
+            f(g);
+            done = true;
+         }
+      }
+   };
+   one(std::integral_constant<int, 1>{});
+   one(std::integral_constant<int, 2>{});
+   one(std::integral_constant<int, 4>{});
+   one(std::integral_constant<int, 8>{});
+   one(std::integral_constant<int, 16>{});
+   one(std::integral_constant<int, 32>{});
+   AMGT_REQUIRE(done, "invalid group width for a group kernel");
 }
 
 } // namespace amgt::device

@@ -278,13 +278,7 @@ void with_group(const CsrView& a, const char* kernel, F&& f)
    const int64_t  threads = static_cast<int64_t>(a.nrows) * g;
    const unsigned blocks  = static_cast<unsigned>(
       std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
-   switch (g)
-   {
-   case 4: f(std::integral_constant<int, 4>{}, blocks); break;
-   case 8: f(std::integral_constant<int, 8>{}, blocks); break;
-   case 16: f(std::integral_constant<int, 16>{}, blocks); break;
-   default: f(std::integral_constant<int, 32>{}, blocks); break;
-   }
+   with_lanes<4>(g, [&](auto lanes) { f(lanes, blocks); });
    AMGT_DEVICE_CHECK_LAUNCH(kernel);
 }
 

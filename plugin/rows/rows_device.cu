@@ -153,20 +153,6 @@ void launch_build(const CsrView& a, const double* u, V* out_val, int16_t* out_co
    AMGT_DEVICE_CHECK_LAUNCH("rows build_kernel");
 }
 
-template <class F>
-void with_lanes(int32_t lanes, F&& f)
-{
-   switch (lanes)
-   {
-   case 1: f(std::integral_constant<int, 1>{}); return;
-   case 2: f(std::integral_constant<int, 2>{}); return;
-   case 4: f(std::integral_constant<int, 4>{}); return;
-   case 8: f(std::integral_constant<int, 8>{}); return;
-   case 16: f(std::integral_constant<int, 16>{}); return;
-   default: f(std::integral_constant<int, 32>{}); return;
-   }
-}
-
 // ---------------------------------------------------------------------------------------
 // SpMV. Each lane takes kUnroll entries of its row per step (entries g, g + G, g + 2G, ...):
 // their columns and values are loaded first, then their x, then the multiply-adds, so a lane
@@ -304,7 +290,7 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    V*       ov = r.own_val.get();
    int16_t* oc = r.col16.get();
    int32_t* w  = r.wide.get();
-   with_lanes(r.lanes, [&](auto lanes) {
+   with_lanes<1>(r.lanes, [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;
       if (values && narrow)
       {
@@ -337,7 +323,7 @@ void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double bet
 {
    if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, y, unscale, s)) return;
    const auto* val = as_bits(A.val);
-   with_lanes(A.lanes, [&](auto lanes) {
+   with_lanes<1>(A.lanes, [&](auto lanes) {
       constexpr int  G      = decltype(lanes)::value;
       const unsigned blocks = blocks_for(static_cast<int64_t>(A.nrows) * G);
       auto           launch = [&](auto narrow, auto unscaled) {

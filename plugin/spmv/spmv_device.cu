@@ -45,27 +45,13 @@ const uint16_t* packed_decode(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan)
    return plan.entry_meta.size() ? plan.entry_meta.get() : A.packed_meta.get();
 }
 
-// Calls f(std::integral_constant<int, G>{}) for the plan's group width G (4, 8, 16 or 32).
-template <class F>
-void with_group_lanes(int32_t lanes, F&& f)
-{
-   switch (lanes)
-   {
-   case 4: return f(std::integral_constant<int, 4>{});
-   case 8: return f(std::integral_constant<int, 8>{});
-   case 16: return f(std::integral_constant<int, 16>{});
-   case 32: return f(std::integral_constant<int, 32>{});
-   default: AMGT_THROW("spmv: invalid group size in the plan");
-   }
-}
-
 // Starts the group kernel pick(G) for the plan's group width G: one group of G lanes per block
 // row of A, kThreads per block.
 template <class V, class Pick, class... Args>
 void launch_groups(const char* name, const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, Stream s, Pick pick,
                    Args... args)
 {
-   with_group_lanes(plan.group_lanes, [&](auto g) {
+   with_lanes<4>(plan.group_lanes, [&](auto g) {
       constexpr int G      = decltype(g)::value;
       const auto    kernel = pick(g);
       kernel<<<blocks_for(static_cast<int64_t>(A.block_rows) * G), kThreads, 0, s>>>(args...);
