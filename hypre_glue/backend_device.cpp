@@ -229,8 +229,10 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       else
       {
          device::ConvertOptions options;
-         options.dense  = dense;
-         options.packed = true;
+         options.dense       = dense;
+         options.packed      = true;
+         options.entry_order = lp.entry_order && !dense;
+         options.lend_values = !scaled; // hypre's arrays outlive the copy (the cache key)
          if (scaled)
          {
             // scaled values formed in double into a temporary, rounded once to V by the

@@ -345,8 +345,10 @@ LayoutPlan plan_layout(const Context& ctx, MatrixState& state, const amgt_csr& a
    in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0;
    in.narrow     = e.max_span <= kNarrowSpan;
    state.device_shape.fill = in.fill; // the estimate until a conversion counts the tiles
-   plan.layout = choose_layout(in).layout;
-   plan.narrow = in.narrow;
+   const LayoutChoice c = choose_layout(in);
+   plan.layout      = c.layout;
+   plan.entry_order = c.layout == Layout::mbsr && !c.tile_kernels;
+   plan.narrow      = in.narrow;
    plan.row_cv = e.row_cv;
    return plan;
 }

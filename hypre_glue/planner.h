@@ -66,6 +66,9 @@ struct LayoutPlan
    Layout layout = Layout::mbsr;
    bool   narrow = true;  // 16-bit column offsets tried
    double row_cv = 0.0;   // the sampled rows' variation (lanes per row)
+   // mbsr: packed entries in CSR order (mbsr_device.h), the conversion that moves no values,
+   // for a matrix whose SpMV the entries kernel serves (the rule's pick, not AMGT_LAYOUT=mbsr)
+   bool   entry_order = false;
 };
 
 // The SpMV hook: A's matvec.

@@ -463,15 +463,17 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpm
 // dense layout (the library until the hashed conversion) against the hashed conversion with
 // the packed layout only (the library now); each sample frees what it built after its time
 // is taken.
-void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA)
+void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& in, const SpmvReference& ref)
 {
    const dev::Allocator alloc        = plugin_allocator();
-   auto                 conv_sampler = [&](bool hashed) {
-      return std::function<double()>([&, hashed] {
+   auto                 conv_sampler = [&](bool hashed, bool entry_order) {
+      return std::function<double()>([&, hashed, entry_order] {
          dev::ConvertOptions co;
-         co.dense  = !hashed;
-         co.packed = hashed;
-         co.path   = hashed ? dev::ConversionPath::automatic : dev::ConversionPath::sorted;
+         co.dense       = !hashed;
+         co.packed      = hashed;
+         co.path        = hashed ? dev::ConversionPath::automatic : dev::ConversionPath::sorted;
+         co.entry_order = entry_order;
+         co.lend_values = entry_order;
          EventPair e;
          double    ms  = 0.0;
          auto      run = [&](auto tag) {
@@ -504,16 +506,62 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA)
          return ms;
       });
    };
-   r.conv_sorted.status = r.conv_hashed.status = Status::ok;
+   r.conv_sorted.status = r.conv_hashed.status = r.conv_entry.status = Status::ok;
    std::vector<Timed> tc;
-   tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false), &r.conv_sorted});
-   tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true), &r.conv_hashed});
+   tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false, false), &r.conv_sorted});
+   tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true, false), &r.conv_hashed});
+   tc.push_back(Timed{"conversion entry order+plan", conv_sampler(true, true), &r.conv_entry});
    if (r.rowwise.ok())
    {
       r.rowwise_build.status = Status::ok;
       tc.push_back(Timed{"rows build", rows_sampler(), &r.rowwise_build});
    }
    b.time_interleaved(tc, "conversion timing");
+
+   // the SpMV of an entry-order copy, checked like ours, then timed
+   std::function<double()> spmv_sampler;
+   try
+   {
+      with_precision(b.opt.precision, [&](auto tag) {
+         using V = decltype(tag);
+         dev::ConvertOptions co;
+         co.dense       = false;
+         co.packed      = true;
+         co.entry_order = true;
+         co.lend_values = true;
+         auto m    = std::make_shared<dev::DeviceMbsr<V>>(dev::csr_to_mbsr<V>(plugin_view(dA), kStream, alloc, co));
+         auto plan = std::make_shared<dev::SpmvPlan<V>>(dev::make_spmv_plan<V>(*m, kStream, alloc));
+         r.spmv_entry.path  = dev::to_string(plan->path) + std::string(m->entry_order ? " entry order" : "");
+         r.spmv_entry.bytes = r.ours.bytes;
+         in.reset_y();
+         dev::spmv<V>(*m, *plan, kAlpha, in.xs[0], kBeta, in.dy.get(), kStream);
+         const std::vector<double> yb = in.dy.download();
+         in.poison_y();
+         dev::spmv<V>(*m, *plan, kAlpha, in.xs[0], 0.0, in.dy.get(), kStream);
+         const std::vector<double> yz = in.dy.download();
+         verdict(r.spmv_entry, r, ref, yb, &yz, spmv_check_tolerance(b.opt.precision));
+         spmv_sampler = [m, plan, &in] {
+            EventPair e;
+            e.start();
+            dev::spmv<V>(*m, *plan, kAlpha, in.xs[0], kBeta, in.dy.get(), kStream);
+            e.stop();
+            return e.elapsed_ms();
+         };
+      });
+   }
+   catch (const std::exception& e)
+   {
+      r.spmv_entry.status = Status::error;
+      r.spmv_entry.note   = e.what();
+      guard_context("ours SpMV entry order");
+   }
+   if (r.spmv_entry.ok())
+   {
+      std::vector<Timed> ts;
+      ts.push_back(Timed{"ours SpMV entry order", spmv_sampler, &r.spmv_entry});
+      b.time_interleaved(ts, "SpMV entry order timing");
+      in.reset_y();
+   }
 }
 
 // Failures on stdout, a one-line summary on stderr; the record joins the tables and the JSON.
@@ -593,7 +641,7 @@ void Bench::measure_spmv(const std::string& matrix, const std::string& group, in
    run_ours(opt, dA, in, r, ref, ours);
 
    time_spmv(*this, r, in, cs.get(), hv, ours);
-   if (r.ours.ok()) time_spmv_setup(*this, r, dA);
+   if (r.ours.ok()) time_spmv_setup(*this, r, dA, in, ref);
    report_spmv(*this, r, what);
 }
 

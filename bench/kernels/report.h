@@ -58,6 +58,9 @@ struct SpmvRecord
    // hashed conversion) and with the hashed conversion and the packed layout only (the library
    // now); status skipped when not measured.
    Meas        conv_sorted, conv_hashed;
+   // the entry-order conversion + plan (packed entries in CSR order, fp64 values lent: what the
+   // library converts when its rule picks mBSR for the entries kernel) and that copy's SpMV
+   Meas        conv_entry, spmv_entry;
    std::string reference;       // what ours was compared with
    Meas        cusp, hypre, ours; // ours: automatic path
    Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,

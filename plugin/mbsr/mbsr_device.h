@@ -34,6 +34,12 @@ struct MbsrSummary
 //    the block row) << 4 | r*4+c (block rows of at most kPackedMetaMaxTiles tiles). The
 //    CUDA-core SpMV paths read this layout: 8 + 6/fill bytes per entry in fp64 against the
 //    dense layout's (16*8 + 6)/fill.
+//    Entry order (ConvertOptions::entry_order): the packed entries keep the CSR's order inside
+//    each block row (row by row, each row as hypre stores it) instead of bitmap order, with the
+//    same decode per entry. Only the cuda_core_entries SpMV reads them (it finds every entry's
+//    tile and row from its decode, whatever the order), and make_spmv_plan takes that path
+//    for such a matrix. The conversion then moves no values in fp64 (packed_values() is the
+//    CSR's own array when the caller lends it) and writes each decode where its CSR entry is.
 template <class V>
 struct DeviceMbsr
 {
@@ -48,9 +54,13 @@ struct DeviceMbsr
    Buffer<int64_t>  packed_row;  // block_rows + 1; empty without the packed layout
    Buffer<uint16_t> packed_meta; // nnz; may be empty even with the packed layout
    MbsrSummary      summary;
+   bool             entry_order = false;   // packed entries in CSR order (with packed_meta)
+   const V*         packed_lent = nullptr; // entry order, fp64: the CSR's values, not owned
 
    bool has_dense() const { return num_tiles == 0 || blk_val.size() == static_cast<size_t>(num_tiles) * 16; }
    bool has_packed() const { return packed_row.size() == static_cast<size_t>(block_rows) + 1; }
+   // The packed values the kernels read (the lent CSR values or packed_val).
+   const V* packed_values() const { return packed_lent ? packed_lent : packed_val.get(); }
 };
 
 // packed_meta keeps a tile's index inside its block row in 12 bits.
@@ -73,6 +83,11 @@ struct ConvertOptions
    bool           dense  = true;  // build blk_val
    bool           packed = false; // build packed_val, packed_row (and packed_meta if it fits)
    ConversionPath path   = ConversionPath::automatic;
+   // With packed: entries in CSR order (see DeviceMbsr) when the hashed conversion runs (the
+   // sorted one ignores it: bitmap order, as ever). With V = double, unscaled values and
+   // lend_values, the matrix reads a.val in place: a must outlive it, unchanged.
+   bool entry_order = false;
+   bool lend_values = false;
 };
 
 // Tiers of the hashed conversion by entries per block row (mbsr_hashed.cu): <= 32, <= 128,

@@ -43,6 +43,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace amgt::device::mbsr_detail {
 namespace {
@@ -282,7 +283,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
          }
          group::sync<G>(); // ranks and popcounts complete; the zeros are ordered before the values
-         if (args.packed_val)
+         if (args.packed_val && !args.entry_order)
          {
             int carry = 0;
             for (int c0 = 0; c0 < D; c0 += G)
@@ -303,13 +304,16 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             const int     bit  = 4 * r + (c & 3);
             const int     slot = hash_find<kLog2T>(keys, c >> 2);
             const int     p    = rank[slot];
-            const V       v    = Arith<V>::from_double(args.val ? __ldg(args.val + e) : 1.0);
+            const bool    vals = args.blk_val || args.packed_val;
+            const V       v    = Arith<V>::from_double(vals && args.val ? __ldg(args.val + e) : 1.0);
             if (args.blk_val) args.blk_val[(static_cast<int64_t>(out) + p) * 16 + bit] = v;
-            if (args.packed_val)
+            if (args.packed_val || args.packed_meta)
             {
-               const int64_t q = static_cast<int64_t>(rp[0]) + toff[p] +
-                                 __popc(maps[slot] & ((1u << bit) - 1u));
-               args.packed_val[q] = v;
+               // entry order: the entry's own CSR position; else its place in bitmap order
+               const int64_t q = args.entry_order ? e
+                                                  : static_cast<int64_t>(rp[0]) + toff[p] +
+                                                       __popc(maps[slot] & ((1u << bit) - 1u));
+               if (args.packed_val) args.packed_val[q] = v;
                if (args.packed_meta) args.packed_meta[q] = static_cast<uint16_t>((p << 4) | bit);
             }
          }
@@ -442,11 +446,17 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    m.blk_col   = Buffer<int32_t>(static_cast<size_t>(ntiles), alloc);
    m.blk_map   = Buffer<uint16_t>(static_cast<size_t>(ntiles), alloc);
    if (opt.dense) m.blk_val = Buffer<V>(static_cast<size_t>(ntiles) * 16, alloc);
+   // entry order: the decode is what makes the order readable, so it is always built (a block
+   // row of the hashed tiers holds at most 4096 entries, so its tiles fit the decode's 12 bits)
+   const bool entry_order = opt.packed && opt.entry_order;
+   const bool lend        = entry_order && opt.lend_values && std::is_same_v<V, double> && a.val != nullptr;
    if (opt.packed)
    {
-      m.packed_val  = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
+      if (!lend) m.packed_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
       m.packed_meta = Buffer<uint16_t>(static_cast<size_t>(a.nnz), alloc);
    }
+   m.entry_order = entry_order;
+   if (lend) m.packed_lent = reinterpret_cast<const V*>(a.val);
    m.summary.known                   = true;
    m.summary.nnz                     = a.nnz; // no duplicates: one stored entry per CSR entry
    m.summary.dense_tiles             = static_cast<int64_t>(h.dense_tiles);
@@ -460,6 +470,7 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    args.blk_val     = m.blk_val.get();
    args.packed_val  = m.packed_val.get();
    args.packed_meta = m.packed_meta.get();
+   args.entry_order = entry_order;
    launch_tiers<true>(args, h.tier_rows, lim, stream);
    // pass 2 reads the tier lists: they are released when this returns, after it ran (one more
    // synchronisation, but no allocator's reuse rules to rely on); tier 0's dense tiles come

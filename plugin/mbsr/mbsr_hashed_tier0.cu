@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          live[u]         = mine_row[u] && e < rp[u][4];
          c[u]            = live[u] ? __ldg(args.col + e) : 0;
          v[u]            = 0.0;
-         if (kPass2 && live[u]) v[u] = args.val ? __ldg(args.val + e) : 1.0;
+         if (kPass2 && live[u] && (args.blk_val || args.packed_val)) v[u] = args.val ? __ldg(args.val + e) : 1.0;
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
@@ -127,10 +127,12 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
                for (int z = 0; z < 16; ++z)
                   if (!((map >> z) & 1u)) tile[z] = Arith<V>::from_double(0.0);
          }
-         if (args.packed_val)
+         if (args.packed_val || args.packed_meta)
          {
-            const int64_t q = static_cast<int64_t>(rp[u][0]) + before + __popc(map & ((1u << bit) - 1u));
-            args.packed_val[q] = val;
+            // entry order: the entry's own CSR position (coalesced); else its place in bitmap order
+            const int64_t q = args.entry_order ? e
+                                               : static_cast<int64_t>(rp[u][0]) + before + __popc(map & ((1u << bit) - 1u));
+            if (args.packed_val) args.packed_val[q] = val;
             if (args.packed_meta) args.packed_meta[q] = static_cast<uint16_t>((rank << 4) | bit);
          }
       }

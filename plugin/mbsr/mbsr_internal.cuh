@@ -54,6 +54,7 @@ struct HashArgs
    V*             blk_val;     // nullptr: no dense layout
    V*             packed_val;  // nullptr: no packed layout
    uint16_t*      packed_meta; // nullptr: no decode
+   bool           entry_order; // packed entries (and decodes) at their CSR positions
 };
 
 // Sets kBadRowPtr in *bad unless row_ptr starts at 0, ends at nnz and never decreases

@@ -80,6 +80,14 @@ const char* to_string(Layout l)
    return l == Layout::rows ? "rows" : "mbsr";
 }
 
+double rows_relative_speed(double row_length)
+{
+   if (row_length <= kRowsShortRow) return kRowsShortSpeed;
+   if (row_length >= kRowsLongRow) return kRowsLongSpeed;
+   const double t = (row_length - kRowsShortRow) / (kRowsLongRow - kRowsShortRow);
+   return kRowsShortSpeed + t * (kRowsLongSpeed - kRowsShortSpeed);
+}
+
 LayoutChoice choose_layout(const LayoutInputs& in)
 {
    const double s = in.precision == Precision::fp64 ? 8.0 : in.precision == Precision::fp32 ? 4.0 : 2.0;
@@ -92,9 +100,11 @@ LayoutChoice choose_layout(const LayoutInputs& in)
       return c;
    }
    const double per_block_row = 12.0 / (4.0 * in.row_length);
-   c.mbsr_bytes               = s + 6.0 / in.fill + per_block_row;
-   c.rows_bytes               = s + (in.narrow ? 2.0 : 4.0) + 4.0 / in.row_length;
-   c.layout = c.mbsr_bytes <= (1.0 - kMbsrMinSaving) * c.rows_bytes ? Layout::mbsr : Layout::rows;
+   c.tile_kernels = in.fill >= kLayoutTileMinFill && 4.0 * in.row_length / in.fill <= kLayoutTileMaxMeanTiles;
+   c.mbsr_bytes   = s + (c.tile_kernels ? 6.0 / in.fill : 2.0 + 4.0 / in.fill) + per_block_row;
+   c.rows_bytes = s + (in.narrow ? 2.0 : 4.0) + 4.0 / in.row_length;
+   c.rows_speed = rows_relative_speed(in.row_length);
+   c.layout = c.mbsr_bytes <= (1.0 - kMbsrMinSaving) * c.rows_bytes / c.rows_speed ? Layout::mbsr : Layout::rows;
    return c;
 }
 

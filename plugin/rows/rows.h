@@ -70,14 +70,39 @@ struct LayoutChoice
    Layout layout          = Layout::mbsr;
    double mbsr_bytes      = 0.0; // bytes per stored entry an SpMV reads of the matrix
    double rows_bytes      = 0.0;
+   double rows_speed      = 1.0; // rows_relative_speed(row_length)
+   bool   tile_kernels    = false; // mBSR's SpMV would run its tile kernels (else the entries kernel)
 };
 
-// Bytes per stored entry: mBSR reads sizeof(V) + 6/fill (column index and bitmap per tile)
-// + 12 per block row (blk_ptr and the packed offset); rows reads sizeof(V) + 2 or 4 + 4 per
-// row. mBSR is chosen only where it moves at least kMbsrMinSaving fewer bytes: its
-// conversion groups entries into tiles (several passes), the row-wise one is a single
-// streaming pass or nothing, so a near tie goes to the layout that is cheaper to build.
-constexpr double kMbsrMinSaving = 0.10;
+// Bytes per stored entry one SpMV reads, by the kernel the mBSR plan would run
+// (spmv/spmv_device.h, choose_spmv_path): where tiles are well filled (fill >=
+// kLayoutTileMinFill) in short block rows (<= kLayoutTileMaxMeanTiles tiles on average) its
+// tile kernels read sizeof(V) + 6/fill (column index and bitmap per tile); elsewhere the
+// entries kernel reads sizeof(V) + 2 (each entry's 2-byte decode) + 4/fill (the tile's
+// column; not the bitmap). Both add 12 per block row (blk_ptr and the packed offset). rows
+// reads sizeof(V) + 2 or 4 + 4 per row.
+//
+// Bytes are not the whole story: per byte, the row-wise kernel (one group of lanes per row)
+// ran as fast as the mBSR kernels on short rows and slower on long ones, where a block row's
+// four rows share each tile's x values and the row-wise kernel's rows do not (H100, fp64,
+// bench/kernels, bench/RESULTS.md "2026-11-25 (third session)"): its fraction of 3.0 TB/s
+// over mBSR's was 1.09 at 7 entries per row (7-point fine level), 0.85 at 15 (systems3),
+// 0.84 at 27 (27-point), 0.74 at 29 (7-point level 1) and 0.73-0.78 at 70-80 (coarse
+// levels). rows_relative_speed gives that ratio: kRowsShortSpeed up to kRowsShortRow
+// entries, kRowsLongSpeed from kRowsLongRow on, linear between. The rule compares the time
+// the bytes take, mBSR's bytes against rows' bytes / that speed.
+//
+// mBSR is chosen only where it takes at least kMbsrMinSaving less time: its conversion
+// groups entries into tiles (several passes), the row-wise one is a single streaming pass or
+// nothing, so a near tie goes to the layout that is cheaper to build.
+constexpr double kLayoutTileMinFill      = 3.5;
+constexpr double kLayoutTileMaxMeanTiles = 8.0;
+constexpr double kRowsShortRow           = 8.0;
+constexpr double kRowsLongRow            = 16.0;
+constexpr double kRowsShortSpeed         = 1.05;
+constexpr double kRowsLongSpeed          = 0.80;
+constexpr double kMbsrMinSaving          = 0.10;
+double       rows_relative_speed(double row_length);
 LayoutChoice choose_layout(const LayoutInputs& in);
 
 extern template Rows<double> rows_from_csr<double>(const CsrView&, bool, const std::vector<double>*);

@@ -32,7 +32,7 @@ using namespace spmv_detail;
 template <class V>
 const V* packed_values(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan)
 {
-   return plan.packed_val.size() ? plan.packed_val.get() : A.packed_val.get();
+   return plan.packed_val.size() ? plan.packed_val.get() : A.packed_values();
 }
 template <class V>
 const int64_t* packed_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan)

@@ -20,6 +20,8 @@
 #include "spmv/spmv_device.h"
 #include "spmv/spmv_common.cuh"
 
+#include "rows/rows.h"
+
 #include "common/error.h"
 #include "device/arith.cuh"
 #include "device/launch.h"
@@ -32,6 +34,11 @@
 #include <type_traits>
 
 namespace amgt::device::spmv_detail {
+
+// choose_layout (rows/rows.h) prices the mBSR SpMV by the kernel this file's rule picks.
+static_assert(kSpmvTileMinFill == kLayoutTileMinFill && kSpmvTileMaxMeanTiles == kLayoutTileMaxMeanTiles,
+              "the layout rule and the SpMV path rule disagree on where the tile kernels run");
+
 namespace {
 
 // out[0] += nnz, out[1] += dense tiles, out[2] = max tiles per block row.
@@ -443,7 +450,17 @@ SpmvPlan<V> make_spmv_plan(const DeviceMbsr<V>& A, Stream s, const Allocator& al
    plan.fill       = plan.stats.tiles > 0
                          ? static_cast<double>(plan.stats.nnz) / static_cast<double>(plan.stats.tiles)
                          : 0.0;
-   plan.path       = plan_path<V>(forced, plan.stats);
+   if (A.entry_order)
+   {
+      // packed entries in CSR order: only the entries kernel reads them (mbsr_device.h)
+      AMGT_REQUIRE(forced == SpmvPath::automatic || forced == SpmvPath::cuda_core_entries,
+                   "spmv plan: a matrix converted in entry order runs the cuda_core_entries path only");
+      AMGT_REQUIRE(A.packed_meta.size() == static_cast<size_t>(plan.stats.nnz) &&
+                      plan.stats.max_tiles_per_block_row <= kSpmvEntryMaxTiles,
+                   "spmv plan: an entry-order matrix lacks its entry decode");
+      plan.path = SpmvPath::cuda_core_entries;
+   }
+   else { plan.path = plan_path<V>(forced, plan.stats); }
    if (plan.path == SpmvPath::tensor_core)
    {
       AMGT_REQUIRE(A.has_dense(), "spmv plan: the tensor_core path needs the dense layout (blk_val), "

@@ -3,6 +3,7 @@
 #include "mbsr/mbsr_device.h"
 #include "common/error.h"
 
+#include "conversion_inputs.h"
 #include "gpu_test_util.h"
 
 #include <cuda_runtime.h>
@@ -18,32 +19,8 @@ namespace {
 
 using namespace amgt;
 using namespace amgt::test::gpu;
-
-// Random CSR with unsorted columns; some empty rows; n and m need not be multiples of 4.
-CsrMatrix random_csr(int n, int m, double density, unsigned seed, bool small_int)
-{
-   std::mt19937                           rng(seed);
-   std::uniform_real_distribution<double> u(0.0, 1.0), v(-1.0, 1.0);
-   CsrMatrix                              a;
-   a.nrows = n;
-   a.ncols = m;
-   a.row_ptr.push_back(0);
-   for (int i = 0; i < n; ++i)
-   {
-      std::vector<int> cols;
-      if (u(rng) > 0.1) // ~10% empty rows
-         for (int j = 0; j < m; ++j)
-            if (u(rng) < density) cols.push_back(j);
-      std::shuffle(cols.begin(), cols.end(), rng);
-      for (int j : cols)
-      {
-         a.col.push_back(j);
-         a.val.push_back(small_int ? std::floor(7 * u(rng)) - 3 : v(rng) * 1e3);
-      }
-      a.row_ptr.push_back(static_cast<int>(a.col.size()));
-   }
-   return a;
-}
+using amgt::test::gpu::block_rows_of;
+using amgt::test::gpu::conversion_csr;
 
 // The packed layout of a device matrix against the CPU reference (packed_layout), bit for bit.
 template <class V>
@@ -162,7 +139,7 @@ TEST_F(DeviceConversion, RandomMatricesAllPrecisions)
                           // block rows of ~40k entries: the segmented sort's large-segment path
                           std::tuple{8, 200000, 0.05}})
    {
-      CsrMatrix a = random_csr(n, m, d, 7u + n, false);
+      CsrMatrix a = conversion_csr(n, m, d, 7u + n, false);
       ASSERT_GT(a.col.size(), 32u);
       check_roundtrip<double>(a);
       check_roundtrip<float>(a);
@@ -184,7 +161,7 @@ TEST_F(DeviceConversion, EdgeCases)
    one.val     = {2.5};
    check_roundtrip<double>(one);
 
-   CsrMatrix dense = random_csr(8, 8, 1.0, 3, true); // full tiles
+   CsrMatrix dense = conversion_csr(8, 8, 1.0, 3, true); // full tiles
    check_roundtrip<double>(dense);
    check_roundtrip<half_t>(dense);
 
@@ -197,7 +174,7 @@ TEST_F(DeviceConversion, EdgeCases)
 
 TEST_F(DeviceConversion, OutOfRangeColumnIsRejected)
 {
-   CsrMatrix a = random_csr(64, 64, 0.1, 11, true);
+   CsrMatrix a = conversion_csr(64, 64, 0.1, 11, true);
    ASSERT_FALSE(a.col.empty());
    a.col[a.col.size() / 2] = 64;
    const DeviceCsr d(a, Empty::one);
@@ -242,7 +219,7 @@ TEST_F(DeviceConversion, DuplicatesSummedInInputOrder)
 // by it (the conversion walks rows and sorts block-row segments taken from it).
 TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
 {
-   const CsrMatrix a = random_csr(64, 64, 0.1, 12, true);
+   const CsrMatrix a = conversion_csr(64, 64, 0.1, 12, true);
    ASSERT_GT(a.col.size(), 10u);
    for (int variant = 0; variant < 3; ++variant)
    {
@@ -255,40 +232,6 @@ TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
           << "variant " << variant;
       EXPECT_EQ(cudaGetLastError(), cudaSuccess);
    }
-}
-
-// Block rows of chosen entry counts: each lands in one tier of the hashed conversion (E <= 128,
-// <= 512, <= 4096 entries), on and just past each tier's bound; the entries of a block row
-// are spread over its 4 rows and over many block columns, unsorted.
-CsrMatrix block_rows_of(const std::vector<int>& entries, int ncols, unsigned seed)
-{
-   std::mt19937 rng(seed);
-   CsrMatrix    a;
-   a.nrows = 4 * static_cast<int>(entries.size()) - 2; // a partial last block row
-   a.ncols = ncols;
-   std::vector<std::vector<std::pair<int, double>>> rows(a.nrows);
-   for (size_t b = 0; b < entries.size(); ++b)
-   {
-      const int nr = std::min(4, a.nrows - 4 * static_cast<int>(b));
-      // distinct (row, col) pairs: a shuffled prefix of all positions of the block row
-      std::vector<int> pos(static_cast<size_t>(nr) * ncols);
-      for (size_t k = 0; k < pos.size(); ++k) pos[k] = static_cast<int>(k);
-      std::shuffle(pos.begin(), pos.end(), rng);
-      const int n = std::min<int>(entries[b], static_cast<int>(pos.size()));
-      for (int k = 0; k < n; ++k)
-         rows[4 * b + pos[k] / ncols].push_back({pos[k] % ncols, 1.0 + (rng() % 1000) / 7.0});
-   }
-   a.row_ptr = {0};
-   for (auto& r : rows)
-   {
-      for (auto& [c, v] : r)
-      {
-         a.col.push_back(c);
-         a.val.push_back(v);
-      }
-      a.row_ptr.push_back(static_cast<int32_t>(a.col.size()));
-   }
-   return a;
 }
 
 TEST_F(DeviceConversion, HashedTiersAgainstTheReference)
@@ -339,7 +282,7 @@ TEST_F(DeviceConversion, DuplicatesGoToTheSortedConversion)
 // The summary (counted by the hashed conversion) serves mbsr_nnz without a pass.
 TEST_F(DeviceConversion, SummaryOfTheHashedConversion)
 {
-   const CsrMatrix a     = random_csr(203, 190, 0.3, 31, false);
+   const CsrMatrix a     = conversion_csr(203, 190, 0.3, 31, false);
    auto            alloc = device::runtime_allocator();
    device::ConvertOptions opt;
    opt.dense  = false;

@@ -150,27 +150,49 @@ TEST(Rows, BadInputIsRefused)
    EXPECT_THROW(rows_spmv_ref(r, 1.0, nullptr, 0.0, y.data()), amgt::Error);
 }
 
-// The rule: bytes per stored entry as documented in rows/rows.h, mBSR only with a 10% saving.
-TEST(Layout, ChosenByBytesMoved)
+// The rule: bytes per stored entry as documented in rows/rows.h, the row-wise kernel's
+// relative speed by row length, mBSR only with a 10% saving.
+TEST(Layout, ChosenByTheTimeItsBytesTake)
 {
+   EXPECT_DOUBLE_EQ(rows_relative_speed(3.0), kRowsShortSpeed);
+   EXPECT_DOUBLE_EQ(rows_relative_speed(kRowsShortRow), kRowsShortSpeed);
+   EXPECT_DOUBLE_EQ(rows_relative_speed(12.0), 0.5 * (kRowsShortSpeed + kRowsLongSpeed));
+   EXPECT_DOUBLE_EQ(rows_relative_speed(kRowsLongRow), kRowsLongSpeed);
+   EXPECT_DOUBLE_EQ(rows_relative_speed(300.0), kRowsLongSpeed);
+
    LayoutInputs in;
    in.precision  = Precision::fp64;
    in.row_length = 7.0;
-   in.fill       = 3.1; // 7-point fine level: 8 + 6/3.1 + 12/28 = 10.37 vs 8 + 4 + 4/7 = 12.57
+   in.fill       = 3.1; // 7-point fine level, entries kernel: 8 + 2 + 4/3.1 + 12/28 = 11.72 vs (8 + 4 + 4/7) / 1.05 = 11.97
    LayoutChoice c = choose_layout(in);
-   EXPECT_EQ(c.layout, Layout::mbsr);
-   EXPECT_NEAR(c.mbsr_bytes, 8.0 + 6.0 / 3.1 + 12.0 / 28.0, 1e-12);
+   EXPECT_EQ(c.layout, Layout::rows);
+   EXPECT_NEAR(c.mbsr_bytes, 8.0 + 2.0 + 4.0 / 3.1 + 12.0 / 28.0, 1e-12);
    EXPECT_NEAR(c.rows_bytes, 8.0 + 4.0 + 4.0 / 7.0, 1e-12);
-   in.fill = 1.3; // interpolation: tiles of one or two entries
+   EXPECT_DOUBLE_EQ(c.rows_speed, kRowsShortSpeed);
+   in.fill = 4.0; // tile kernels (7 tiles per block row): 8 + 6/4 + 12/28 = 9.93 vs 11.97
+   c       = choose_layout(in);
+   EXPECT_EQ(c.layout, Layout::mbsr);
+   EXPECT_TRUE(c.tile_kernels); // converted in bitmap order (the planner's entry_order is off)
+   EXPECT_NEAR(c.mbsr_bytes, 8.0 + 6.0 / 4.0 + 12.0 / 28.0, 1e-12);
+   in.narrow = true; // against (8 + 2 + 4/7) / 1.05 = 10.07
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
-   in.precision  = Precision::fp16; // coarse level in fp16 with narrow offsets: 5.8 vs 4.06
+   in.narrow     = false;
+   in.row_length = 29.0; // 7-point level 1: entries kernel 8 + 2 + 4/2.36 + 0.1 = 11.8 vs 12.14 / 0.8 = 15.2
+   in.fill       = 2.36;
+   c             = choose_layout(in);
+   EXPECT_NEAR(c.mbsr_bytes, 8.0 + 2.0 + 4.0 / 2.36 + 12.0 / 116.0, 1e-12);
+   EXPECT_DOUBLE_EQ(c.rows_speed, kRowsLongSpeed);
+   EXPECT_EQ(c.layout, Layout::mbsr);
+   EXPECT_FALSE(c.tile_kernels); // the entries kernel: converted in entry order
+   in.row_length = 7.0;
+   in.fill       = 1.3; // interpolation: tiles of one or two entries
+   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   in.precision  = Precision::fp16; // coarse level in fp16 with narrow offsets: 6.54 vs 4.06 / 0.8
    in.fill       = 1.6;
    in.row_length = 70.0;
    in.narrow     = true;
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
-   in.narrow = false; // 5.79 vs 6.06: less than a 10% saving
-   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
-   in.fill = 4.0; // 3.54 vs 6.06
+   in.narrow = false; // 6.54 vs 6.06 / 0.8 = 7.57: a 14% saving
    EXPECT_EQ(choose_layout(in).layout, Layout::mbsr);
    in.fill = 0.0; // nothing known (no entries): the free layout
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
