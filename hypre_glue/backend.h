@@ -123,6 +123,11 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
 int        device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
                        const PrecisionChoice& choice, bool race, double alpha, const double* x,
                        double beta, double* y);
+// An fp64 matvec on hypre's own arrays, read in place by the row-wise kernel: nothing
+// converted, allocated or cached (the matrix's cached copy, in its V-cycle precision, stays).
+// Returns 1 (computed).
+int        device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                            const double* x, double beta, double* y);
 ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                          MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
                          amgt_csr_out& C);

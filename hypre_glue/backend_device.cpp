@@ -442,6 +442,19 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
    });
 }
 
+int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                     const double* x, double beta, double* y)
+{
+   const device::Stream s = stream_of(ctx);
+   Timer                timer(ctx, s);
+   // fp64 without scaling or offsets: make_rows borrows row_ptr, col and val (no allocation)
+   const device::DeviceRows<double> r =
+      device::make_rows<double>(view_of(A), nullptr, false, s, device_allocator(ctx));
+   device::rows_spmv<double>(r, alpha, x, beta, y, s);
+   ctx.stats->spmv_lent(state.level, timer.seconds());
+   return 1;
+}
+
 // The product in precision p on the operands' dense mBSR copies; with check_finite, an
 // output holding NaN/Inf is not handed over (the count reads back one scalar: setup only).
 ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
@@ -530,6 +543,14 @@ FillSample device_fill_sample(const Context&, const amgt_csr&)
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&,
                 bool, double, const double*, double, double*)
+{
+   say_no_kernels_once();
+   ctx.stats->fallback(state.level, "no-gpu-kernels");
+   return 0;
+}
+
+int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr&, double, const double*, double,
+                     double*)
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");

@@ -13,7 +13,9 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
    {
    case Executor::stock: ctx.stats->fallback(state.level, plan.reason); return 0;
    case Executor::host: return host_spmv(ctx, state, A, plan.choice, alpha, x, beta, y);
-   case Executor::device: return device_spmv(ctx, state, A, plan.choice, plan.race, alpha, x, beta, y);
+   case Executor::device:
+      return plan.lent ? device_spmv_lent(ctx, state, A, alpha, x, beta, y)
+                       : device_spmv(ctx, state, A, plan.choice, plan.race, alpha, x, beta, y);
    }
    return 0;
 }

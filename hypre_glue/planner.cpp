@@ -237,16 +237,24 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
    plan.choice     = spmv_choice(ctx, state, A, level);
    if (plan.choice.precision != Precision::fp64)
    {
-      if (!ctx.in_cycle)
+      // a Krylov matvec or a residual check on a matrix the cycle runs in lower precision; or
+      // a later cycle of a multi-cycle solve, where the finest operator decides the fixed point
+      const char* fp64_rule = !ctx.in_cycle ? "spmv-outside-cycle-fp64"
+                              : (level == 0 && state.role == AMGT_ROLE_A && !ctx.first_cycle)
+                                 ? "spmv-later-cycle-fp64"
+                                 : nullptr;
+      if (fp64_rule)
       {
-         // a Krylov matvec or a residual check on a matrix the cycle runs in lower precision
-         plan.reason = "spmv-outside-cycle-fp64";
-         return plan;
-      }
-      if (level == 0 && state.role == AMGT_ROLE_A && !ctx.first_cycle)
-      {
-         // a later cycle of a multi-cycle solve: the finest operator decides the fixed point
-         plan.reason = "spmv-later-cycle-fp64";
+         // on the device the plugin's row-wise kernel runs it on hypre's own fp64 arrays (no
+         // copy); elsewhere, or for a matrix hypre's kernel serves anyway, hypre runs it
+         if (A.on_device && kDeviceKernels && !too_small_for_plugin(ctx, A))
+         {
+            plan.who    = Executor::device;
+            plan.choice = {Precision::fp64, false, fp64_rule};
+            plan.lent   = true;
+            return plan;
+         }
+         plan.reason = fp64_rule;
          return plan;
       }
    }

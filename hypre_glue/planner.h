@@ -47,6 +47,10 @@ struct SpmvPlan
    // who == device: the matrix's owner is not decided by rule but by timing both kernels once
    // per device copy (AMGT_SPMV=race with nothing remembered for this matrix)
    bool            race = false;
+   // who == device: an fp64 matvec of a matrix whose V-cycle copy is in a lower precision
+   // (outside the cycle, or a standalone solve's later cycle): the row-wise kernel reads
+   // hypre's own arrays in place (nothing converted, nothing cached); reason says which rule
+   bool            lent = false;
 };
 
 // One SpGEMM: who, in which precision (the higher of the operands' own), whether its output

@@ -67,6 +67,16 @@ void Stats::spmv(int level, double seconds, const char* path, Precision precisio
    count_call('v', level, seconds, path, precision);
 }
 
+void Stats::spmv_lent(int level, double seconds)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   LevelCounters&              c = levels_[level];
+   c.spmv_calls++;
+   c.spmv_s += seconds;
+   lent_calls_++;
+   if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'v', level, seconds, "rows-lent", Precision::fp64}); }
+}
+
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -109,6 +119,7 @@ void Stats::reset()
    std::lock_guard<std::mutex> lock(mutex_);
    levels_.clear();
    reasons_.clear();
+   lent_calls_ = 0;
    notes_.clear();
    trace_.clear();
 }
@@ -249,6 +260,14 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "race %.3f), by level:",
                     (parts[0] + parts[1] + parts[2]) * 1e3, parts[0] * 1e3, parts[1] * 1e3, parts[2] * 1e3);
       out += line + prepare_levels + "\n";
+   }
+   if (lent_calls_ > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: %ld fp64 matvecs outside the V-cycle (Krylov, residuals, later cycles) ran on "
+                    "hypre's own arrays (row-wise kernel, no copy)\n",
+                    lent_calls_);
+      out += line;
    }
    if (!reasons_.empty())
    {

@@ -47,6 +47,9 @@ public:
    void conversion(int level);
    void spgemm(int level, double seconds, const char* path, Precision precision);
    void spmv(int level, double seconds, const char* path, Precision precision);
+   // An fp64 matvec of a lower-precision matrix on hypre's own arrays (planner.h, lent):
+   // counted with the level's SpMVs; the level's path stays that of its V-cycle copy.
+   void spmv_lent(int level, double seconds);
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
@@ -72,6 +75,7 @@ private:
    mutable std::mutex          mutex_;
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;
+   long                        lent_calls_ = 0;
    std::vector<std::string>    notes_;
 
    struct TraceEntry

@@ -14,6 +14,17 @@ const std::vector<Precision>& default_schedule()
    return s;
 }
 
+// AMGT=auto's floor: the finest level in fp32 too. Its matvecs outside the V-cycle (the
+// Krylov method's, the residual checks) and those of a standalone solve's later cycles stay
+// fp64 (planner.cpp), so only the V-cycle's own SpMVs read fp32 values, widened exactly and
+// multiplied in double (the SpMV contract of common/precision.h): the preconditioner stays a
+// fixed linear operator and the answer keeps fp64 accuracy.
+const std::vector<Precision>& auto_default_schedule()
+{
+   static const std::vector<Precision> s{Precision::fp32, Precision::fp32, Precision::fp16};
+   return s;
+}
+
 std::string trim(const std::string& s)
 {
    size_t b = 0;
@@ -274,7 +285,7 @@ Config parse_environment(const Environment& env)
       // auto reads the same schedule as mixed, as a floor: the lowest precision a level may
       // use; the values of each matrix decide whether it needs more (precision/policy.h).
       c.mode     = mode == "auto" ? Mode::automatic : Mode::mixed;
-      c.schedule = default_schedule();
+      c.schedule = c.mode == Mode::automatic ? auto_default_schedule() : default_schedule();
    }
    else
    {
@@ -300,7 +311,9 @@ Config parse_environment(const Environment& env)
                         "AMGT_LEVELS=\"" + std::string(amgt_levels) +
                            "\" is not valid: expected a comma-separated list of d, s, h (or "
                            "fp64, fp32, fp16), e.g. \"d,s,h\"",
-                        applies ? "using the default schedule d,s,h" : "");
+                        !applies ? ""
+                        : c.mode == Mode::automatic ? "using auto's default floor s,s,h"
+                                                    : "using the default schedule d,s,h");
       }
       else if (applies) { c.schedule = parsed; }
       else if (c.mode == Mode::fp64)

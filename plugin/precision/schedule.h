@@ -84,7 +84,7 @@ struct Config
 using Environment = std::vector<std::pair<std::string, std::string>>;
 
 // Parses every variable the library reads. Never throws for bad values: each falls back
-// (AMGT -> off, AMGT_LEVELS -> d,s,h, AMGT_STATS -> off, AMGT_SPGEMM/AMGT_SPMV -> auto,
+// (AMGT -> off, AMGT_LEVELS -> d,s,h (auto: s,s,h), AMGT_STATS -> off, AMGT_SPGEMM/AMGT_SPMV -> auto,
 // AMGT_DEVICE_* -> their defaults) and says so in messages, naming the variable and the
 // accepted values; a variable the library does not read (a typo such as AMGT_LEVEL) gets
 // one message too. Variables of the build and test scripts (AMGT_GPU, AMGT_BUILD_DIR, ...)

@@ -1,7 +1,7 @@
 // AMGT=auto through the glue's C API (host arrays): the per-matrix choice reaches the
 // kernels (scaling, fall-back to higher precision), the product check recomputes a product
 // that overflowed, and the statistics table says why. Its own process: the configuration is
-// read once per process (AMGT=auto, floor d,s,h).
+// read once per process (AMGT=auto, its default floor s,s,h).
 #include "amgt_glue.h"
 #include "glue/glue_test_util.h"
 
@@ -71,7 +71,7 @@ TEST_F(GlueAuto, HugeValuesRunScaledInFp16)
    // contract: a few units of fp16's roundoff at most
    EXPECT_LT(max_rel_error(y, ref), 4 * 0x1p-11);
    const std::string t = stats_table();
-   EXPECT_NE(t.find("mode auto, schedule d,s,h"), std::string::npos) << t;
+   EXPECT_NE(t.find("mode auto, schedule s,s,h"), std::string::npos) << t;
    EXPECT_NE(t.find("A:fp16/scaled"), std::string::npos) << t;
    amgt_glue_matrix_release(s);
 }
@@ -99,7 +99,7 @@ TEST_F(GlueAuto, RectangularOverflowFallsBackToFp32)
 
 TEST_F(GlueAuto, Fp32FloorSaysFloorWhereFp16WouldHold)
 {
-   // level 1 under the default floor d,s,h: fp32. Its A holds 2 and -1, which fp16 would
+   // level 1 under the default floor s,s,h: fp32. Its A holds 2 and -1, which fp16 would
    // hold: fp32 is the floor's doing ("floor"). Its P holds 1e6 and is not square (no
    // scaling): fp16 would not hold it, fp32 is what its values need ("in-range").
    CsrMatrix a = tridiag(30, 2.0, -1.0);
