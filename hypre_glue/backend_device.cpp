@@ -377,9 +377,9 @@ void device_finalize()
    capped_allocator().cache.trim(); // before hypre tears its device memory down
 }
 
-ValueStats device_value_stats(const Context& ctx, const amgt_csr& a)
+ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled)
 {
-   return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx));
+   return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx), with_scaled);
 }
 
 FillSample device_fill_sample(const Context& ctx, const amgt_csr& a)
@@ -531,7 +531,7 @@ void device_prepare(const Context&, MatrixState&, const amgt_csr&)
 
 void device_finalize() {}
 
-ValueStats device_value_stats(const Context&, const amgt_csr&)
+ValueStats device_value_stats(const Context&, const amgt_csr&, bool)
 {
    AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
 }

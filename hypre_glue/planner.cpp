@@ -52,7 +52,7 @@ void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& 
                  static_cast<long long>(v.plain.underflow_fp16),
                  static_cast<long long>(v.plain.underflow_fp32),
                  v.abs_sum > 0.0 ? std::fabs(v.sum) / v.abs_sum : 0.0,
-                 v.scalable ? "yes" : "no (not square or a zero diagonal)",
+                 v.scalable ? "yes" : v.scaled_known ? "no (not square or a zero diagonal)" : "not computed (fp32 floor)",
                  v.scalable ? v.scaled.max_abs : 0.0,
                  static_cast<long long>(v.scalable ? v.scaled.underflow_fp16 : 0),
                  to_string(choice.precision), choice.scaled ? " scaled" : "", choice.reason);
@@ -130,9 +130,12 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
    // The fp64 floor needs no statistics (level 0 is never touched): skip the pass.
    if (schedule == Precision::fp64) { return {Precision::fp64, false, "floor"}; }
    const CsrKey key = key_of(a, ctx.epoch);
-   if (!(state.stats_key == key))
+   // the scaled form only where an fp16 choice can read it (choose_precision): on the device
+   // it is two of the three passes, and the largest matrices sit on fp32 floors
+   const bool with_scaled = schedule == Precision::fp16;
+   if (!(state.stats_key == key) || (with_scaled && !state.value_stats.scaled_known))
    {
-      state.value_stats = a.on_device ? device_value_stats(ctx, a) : value_stats(view_of(a));
+      state.value_stats = a.on_device ? device_value_stats(ctx, a, with_scaled) : value_stats(view_of(a));
       state.stats_key   = key;
    }
    // a square matrix of the level is its operator (or a square temporary, treated alike)

@@ -44,6 +44,9 @@ struct ValueStats
    // summed, as the conversion sums them): the condition for the scaled form to exist.
    bool       scalable = false;
    RangeStats scaled; // of D^-1/2 A D^-1/2; meaningful only when scalable
+   // false: the scaled form was not computed (device value_stats without it: scalable is
+   // false then, whatever the diagonal); a choice that may run in fp16 needs it computed
+   bool       scaled_known = true;
    // Square matrices: sum of all finite values and of their magnitudes (rows in order, each
    // row in CSR order). |sum| / abs_sum is the relative Rayleigh quotient of the constant
    // vector, 1^T A 1 / 1^T |A| 1: see near_singular below.

@@ -313,7 +313,7 @@ RangeStats to_range(const DevRange& r)
 
 } // namespace
 
-ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
+ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled)
 {
    AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "value_stats: negative size");
    Buffer<DevStats> d(1, alloc);
@@ -329,21 +329,23 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
             square ? row_abs.get() : nullptr);
       });
    }
+   // temp lives until the read-back below, which the reductions finish before (one
+   // synchronisation per call, at the end)
+   Buffer<char> temp;
    if (square && a.nrows > 0)
    {
       size_t bytes = 0;
       AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, row_sum.get(), &d.get()->sum,
                                                a.nrows, stream));
-      Buffer<char> temp(std::max<size_t>(bytes, 1), alloc);
+      temp = Buffer<char>(std::max<size_t>(bytes, 1), alloc);
       AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, row_sum.get(), &d.get()->sum,
                                                a.nrows, stream));
       AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, row_abs.get(),
                                                &d.get()->abs_sum, a.nrows, stream));
-      // the reductions finish before temp goes back to the allocator (setup only)
-      AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
    }
-   Buffer<double> u(square ? static_cast<size_t>(a.nrows) : 0, alloc);
-   if (square && a.nrows > 0)
+   const bool     scaled = with_scaled && square && a.nrows > 0;
+   Buffer<double> u(scaled ? static_cast<size_t>(a.nrows) : 0, alloc);
+   if (scaled)
    {
       with_group(a, "diagonal_scaling", [&](auto g, unsigned blocks) {
          diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
@@ -361,8 +363,9 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc)
       cudaMemcpyAsync(&h, d.get(), sizeof(DevStats), cudaMemcpyDeviceToHost, stream));
    AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream)); // u and d are freed after this
    ValueStats out;
-   out.plain    = to_range(h.plain);
-   out.scalable = square && h.bad_diagonal == 0;
+   out.plain        = to_range(h.plain);
+   out.scaled_known = with_scaled || !square;
+   out.scalable     = scaled && h.bad_diagonal == 0;
    out.sum      = square ? h.sum : 0.0;
    out.abs_sum  = square ? h.abs_sum : 0.0;
    if (out.scalable) out.scaled = to_range(h.scaled);

@@ -18,7 +18,11 @@ namespace amgt::device {
 
 // value_stats(a) of precision/policy.h for a device CSR (val == nullptr: all ones).
 // Does not validate the structure (the caller's CSR is hypre's, already valid).
-ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc);
+// with_scaled = false leaves out the scaled form (two of its three passes: the diagonal and
+// the scaled values' statistics): scalable is false and scaled_known too. Only an fp16 choice
+// reads the scaled form (choose_precision), so a matrix whose floor is fp32 or fp64 needs it
+// not. One read-back (synchronises).
+ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled = true);
 
 // unscale_i = sqrt(|a_ii|) (duplicates summed in CSR order) into u (nrows device doubles).
 // A row without a usable diagonal gets NaN: call it only for a matrix value_stats found

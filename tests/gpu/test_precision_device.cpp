@@ -58,6 +58,16 @@ void check_matrix(const CsrMatrix& a, const std::string& name)
    EXPECT_EQ(gpu.scalable, cpu.scalable);
    expect_close_sum(gpu.sum, cpu.sum, cpu.abs_sum, "sum");
    expect_close_sum(gpu.abs_sum, cpu.abs_sum, cpu.abs_sum, "abs_sum");
+   EXPECT_TRUE(gpu.scaled_known);
+   {
+      // without the scaled form: the same plain statistics and sums, nothing scaled claimed
+      const ValueStats part = device::value_stats(d.view, nullptr, mem, /*with_scaled=*/false);
+      expect_same(part.plain, cpu.plain, "plain without the scaled form");
+      expect_close_sum(part.sum, cpu.sum, cpu.abs_sum, "sum without the scaled form");
+      expect_close_sum(part.abs_sum, cpu.abs_sum, cpu.abs_sum, "abs_sum without the scaled form");
+      EXPECT_FALSE(part.scalable);
+      EXPECT_EQ(part.scaled_known, a.nrows != a.ncols); // a rectangular matrix has none to compute
+   }
    if (!cpu.scalable || !gpu.scalable) return;
    expect_same(gpu.scaled, cpu.scaled, "scaled");
 
