@@ -365,7 +365,7 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    ValueStats out;
    out.plain        = to_range(h.plain);
    out.scaled_known = with_scaled || !square;
-   out.scalable     = scaled && h.bad_diagonal == 0;
+   out.scalable     = with_scaled && square && h.bad_diagonal == 0; // (true for 0 x 0, as the reference)
    out.sum      = square ? h.sum : 0.0;
    out.abs_sum  = square ? h.abs_sum : 0.0;
    if (out.scalable) out.scaled = to_range(h.scaled);
