@@ -135,6 +135,8 @@ ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, co
 // Device measurements for the planner (backend_device.cpp; they throw in CPU builds).
 // value_stats of device arrays (synchronises: setup only).
 ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled = true);
+// The exact largest |col - row| of a (rows_device.h max_span): one pass, a read-back.
+int64_t    device_max_span(const Context& ctx, const amgt_csr& a);
 // What a sample of a's 4x4 block rows shows (rows_device.h estimate_fill): stored entries per
 // tile, the largest |col - row|, the variation of the rows' lengths. One kernel and a
 // read-back (setup only).

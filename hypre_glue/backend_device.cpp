@@ -382,6 +382,11 @@ ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_s
    return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx), with_scaled);
 }
 
+int64_t device_max_span(const Context& ctx, const amgt_csr& a)
+{
+   return device::max_span(view_of(a), stream_of(ctx), device_allocator(ctx));
+}
+
 FillSample device_fill_sample(const Context& ctx, const amgt_csr& a)
 {
    const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
@@ -532,6 +537,11 @@ void device_prepare(const Context&, MatrixState&, const amgt_csr&)
 void device_finalize() {}
 
 ValueStats device_value_stats(const Context&, const amgt_csr&, bool)
+{
+   AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
+}
+
+int64_t device_max_span(const Context&, const amgt_csr&)
 {
    AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
 }

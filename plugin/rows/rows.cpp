@@ -4,6 +4,7 @@
 #include "precision/policy.h"
 #include "spmv/combine.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace amgt {
@@ -11,17 +12,23 @@ namespace amgt {
 using spmv_ref_detail::combine;
 using spmv_ref_detail::needs_product;
 
-bool fits_narrow(const CsrView& a)
+int64_t max_span(const CsrView& a)
 {
+   int64_t span = 0;
    for (int32_t i = 0; i < a.nrows; ++i)
    {
       for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       {
          const int64_t d = static_cast<int64_t>(a.col[k]) - i;
-         if (d > kNarrowSpan || d < -kNarrowSpan) return false;
+         span            = std::max(span, d < 0 ? -d : d);
       }
    }
-   return true;
+   return span;
+}
+
+bool fits_narrow(const CsrView& a)
+{
+   return max_span(a) <= kNarrowSpan;
 }
 
 template <class V>
@@ -104,7 +111,10 @@ LayoutChoice choose_layout(const LayoutInputs& in)
    c.mbsr_bytes   = s + (c.tile_kernels ? 6.0 / in.fill : 2.0 + 4.0 / in.fill) + per_block_row;
    c.rows_bytes = s + (in.narrow ? 2.0 : 4.0) + 4.0 / in.row_length;
    c.rows_speed = rows_relative_speed(in.row_length);
-   c.layout = c.mbsr_bytes <= (1.0 - kMbsrMinSaving) * c.rows_bytes / c.rows_speed ? Layout::mbsr : Layout::rows;
+   c.mbsr_speed = c.tile_kernels && in.precision != Precision::fp64 ? kMbsrTileLowSpeed : 1.0;
+   c.layout     = c.mbsr_bytes / c.mbsr_speed <= (1.0 - kMbsrMinSaving) * c.rows_bytes / c.rows_speed
+                     ? Layout::mbsr
+                     : Layout::rows;
    return c;
 }
 

@@ -34,8 +34,10 @@ struct Rows
    int64_t nnz() const { return row_ptr.empty() ? 0 : row_ptr.back(); }
 };
 
-// Whether every entry of a lies within kNarrowSpan of its row index.
-bool fits_narrow(const CsrView& a);
+// The largest |col - row| over a's entries (0 without entries), and whether it is at most
+// kNarrowSpan: every entry then has a 16-bit offset.
+int64_t max_span(const CsrView& a);
+bool    fits_narrow(const CsrView& a);
 
 // a in the row-wise layout, values rounded once to V (scaled: the values of
 // D^-1/2 A D^-1/2 given by precision/policy.h's scaled_values, then rounded). narrow: use
@@ -71,6 +73,7 @@ struct LayoutChoice
    double mbsr_bytes      = 0.0; // bytes per stored entry an SpMV reads of the matrix
    double rows_bytes      = 0.0;
    double rows_speed      = 1.0; // rows_relative_speed(row_length)
+   double mbsr_speed      = 1.0; // kMbsrTileLowSpeed for the tile kernels in fp32/fp16, else 1
    bool   tile_kernels    = false; // mBSR's SpMV would run its tile kernels (else the entries kernel)
 };
 
@@ -90,7 +93,10 @@ struct LayoutChoice
 // 0.84 at 27 (27-point), 0.74 at 29 (7-point level 1) and 0.73-0.78 at 70-80 (coarse
 // levels). rows_relative_speed gives that ratio: kRowsShortSpeed up to kRowsShortRow
 // entries, kRowsLongSpeed from kRowsLongRow on, linear between. The rule compares the time
-// the bytes take, mBSR's bytes against rows' bytes / that speed.
+// the bytes take, mBSR's bytes / its speed against rows' bytes / theirs. mBSR's tile kernels
+// in fp32/fp16 (values widened to double per the SpMV contract of common/precision.h) ran at
+// 0.50-0.57 of 3.0 TB/s where the row-wise kernel reached 0.71-0.75 on the same fine operator
+// (7-point, 4.1 entries per tile): kMbsrTileLowSpeed; the entries kernel and fp64 count 1.
 //
 // mBSR is chosen only where it takes at least kMbsrMinSaving less time: its conversion
 // groups entries into tiles (several passes), the row-wise one is a single streaming pass or
@@ -101,6 +107,7 @@ constexpr double kRowsShortRow           = 8.0;
 constexpr double kRowsLongRow            = 16.0;
 constexpr double kRowsShortSpeed         = 1.05;
 constexpr double kRowsLongSpeed          = 0.80;
+constexpr double kMbsrTileLowSpeed       = 0.75;
 constexpr double kMbsrMinSaving          = 0.10;
 double       rows_relative_speed(double row_length);
 LayoutChoice choose_layout(const LayoutInputs& in);

@@ -107,6 +107,36 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // ---------------------------------------------------------------------------------------
+// Exact span: G lanes per row (grid-stride), each lane the largest |col - row| of its
+// entries, one atomicMax per warp.
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+   span_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col, int32_t nrows,
+               unsigned long long* __restrict__ out)
+{
+   const int          g      = static_cast<int>(threadIdx.x) & (G - 1);
+   const int64_t      stride = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+   unsigned long long span   = 0;
+   for (int64_t row = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G; row < nrows; row += stride)
+   {
+      const int32_t end = __ldg(row_ptr + row + 1);
+      for (int32_t k = __ldg(row_ptr + row) + g; k < end; k += G)
+      {
+         const long long d = static_cast<long long>(__ldg(col + k)) - row;
+         const auto      a = static_cast<unsigned long long>(d < 0 ? -d : d);
+         span              = a > span ? a : span;
+      }
+   }
+#pragma unroll
+   for (int d = 16; d > 0; d >>= 1)
+   {
+      const unsigned long long o = __shfl_xor_sync(kFull, span, d);
+      span                       = o > span ? o : span;
+   }
+   if ((threadIdx.x & 31) == 0 && span > 0) atomicMax(out, span);
+}
+
+// ---------------------------------------------------------------------------------------
 // Build: G lanes per row write the row's values in V (scaled: a_ij / (u_i * u_j) in double,
 // the expression of precision/policy.h, rounded once) and, when asked, its 16-bit offsets; an
 // entry beyond kNarrowSpan sets *wide.
@@ -254,6 +284,27 @@ FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, i
    e.row_sum    = static_cast<double>(h[5]);
    e.row_sq     = static_cast<double>(h[6]);
    return e;
+}
+
+int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc)
+{
+   AMGT_REQUIRE(a.nrows >= 0 && a.nnz >= 0, "max_span: negative dimension");
+   if (a.nrows == 0 || a.nnz == 0) return 0;
+   AMGT_REQUIRE(a.row_ptr != nullptr && a.col != nullptr, "max_span: missing CSR arrays");
+   Buffer<unsigned long long> out(1, alloc);
+   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, sizeof(unsigned long long), s));
+   const DeviceLimits lim = device_limits();
+   with_lanes<1>(rows_lanes(static_cast<double>(a.nnz) / a.nrows), [&](auto lanes) {
+      constexpr int G    = decltype(lanes)::value;
+      const int64_t want = (static_cast<int64_t>(a.nrows) * G + kThreads - 1) / kThreads;
+      const auto    grid = static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(want, int64_t{lim.sms} * 16)));
+      span_kernel<G><<<grid, kThreads, 0, s>>>(a.row_ptr, a.col, a.nrows, out.get());
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("span_kernel");
+   unsigned long long h = 0;
+   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
+   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   return static_cast<int64_t>(h);
 }
 
 template <class V>

@@ -63,6 +63,11 @@ constexpr int32_t kFillSampleMaxEntries = 512;
 FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc,
                            int32_t max_samples = 4096);
 
+// max_span of rows/rows.h on the device: the largest |col - row| over all of a's entries,
+// exact (the fill sample's span is a lower bound). One pass over the columns, one read-back
+// (synchronises: setup only).
+int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc);
+
 // A in the row-wise layout, values rounded once to V (unscale: of D^-1/2 A D^-1/2, the
 // values of precision/policy.h's scaled_values, u = unscale on the device, nrows doubles).
 // try_narrow: write 16-bit offsets (the SpMV falls back to col by itself if one entry does

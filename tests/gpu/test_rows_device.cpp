@@ -211,6 +211,24 @@ TEST(RowsDeviceFp64, BorrowsTheCsrArrays)
    EXPECT_EQ(dm.lanes, dev::rows_lanes(static_cast<double>(nnz_of(a)) / a.nrows));
 }
 
+// The exact span (the planner's check where the layout depends on 16-bit offsets) against the
+// reference, on every test matrix: the bands on either side of kNarrowSpan, ragged rows, the
+// edge cases (no rows, no entries).
+TEST(RowsDeviceSpan, ExactSpanMatchesTheReference)
+{
+   int checked = 0;
+   for (const NamedMatrix& c : cases(Fill::small_int))
+   {
+      DeviceCsr da(c.a);
+      EXPECT_EQ(dev::max_span(da.view, nullptr, dev::runtime_allocator()), max_span(c.a.view())) << c.name;
+      ++checked;
+   }
+   EXPECT_GT(checked, 10);
+   const CsrMatrix wide = band(70001, kNarrowSpan + 1, Fill::small_int, 47);
+   DeviceCsr       dw(wide);
+   EXPECT_EQ(dev::max_span(dw.view, nullptr, dev::runtime_allocator()), kNarrowSpan + 1);
+}
+
 TEST(RowsDeviceRules, LanesFollowTheRowLength)
 {
    EXPECT_EQ(dev::rows_lanes(0.0), 1);

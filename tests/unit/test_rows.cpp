@@ -85,6 +85,9 @@ TEST(Rows, NarrowOffsetsReachExactlyTheirSpan)
 {
    EXPECT_TRUE(fits_narrow(band(40000, kNarrowSpan, Fill::small_int, 1).view()));
    EXPECT_FALSE(fits_narrow(band(40000, kNarrowSpan + 1, Fill::small_int, 1).view()));
+   EXPECT_EQ(max_span(band(40000, 17, Fill::small_int, 1).view()), 17);
+   EXPECT_EQ(max_span(from_entries(5, 9, {{4, 0, 1.0}, {1, 8, 1.0}}).view()), 7); // |8 - 1| over |0 - 4|
+   EXPECT_EQ(max_span(from_entries(3, 3, {}).view()), 0);
    const Rows<float> r = rows_from_csr<float>(band(40000, kNarrowSpan, Fill::small_int, 1).view(), true);
    ASSERT_TRUE(r.narrow);
    bool reached = false;
@@ -196,6 +199,17 @@ TEST(Layout, ChosenByTheTimeItsBytesTake)
    EXPECT_EQ(choose_layout(in).layout, Layout::mbsr);
    in.fill = 0.0; // nothing known (no entries): the free layout
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   // the tile kernels in fp16 on a 7-point fine level (4.1 per tile, 7 per row): 2 + 6/4.1 +
+   // 0.43 = 3.89 bytes at 0.75 against rows16's (2 + 2 + 0.57) / 1.05 = 4.35: rows
+   in.fill       = 4.1;
+   in.row_length = 7.0;
+   in.narrow     = true;
+   c             = choose_layout(in);
+   EXPECT_TRUE(c.tile_kernels);
+   EXPECT_DOUBLE_EQ(c.mbsr_speed, kMbsrTileLowSpeed);
+   EXPECT_EQ(c.layout, Layout::rows);
+   in.precision = Precision::fp64; // fp64 tile kernels count at full speed
+   EXPECT_DOUBLE_EQ(choose_layout(in).mbsr_speed, 1.0);
    EXPECT_STREQ(to_string(Layout::rows), "rows");
    EXPECT_STREQ(to_string(Layout::mbsr), "mbsr");
 }
