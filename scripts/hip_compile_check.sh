@@ -20,19 +20,19 @@ arch=${AMGT_HIP_ARCH:-gfx90a}
 out=${AMGT_HIP_BUILD_DIR:-build-hip-compile}
 jobs=${AMGT_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-# Debian 12's ROCm 5.2 packages: hipcc (clang 15 with the AMDGPU target), the HIP runtime
-# headers, rocPRIM (header-only), rocSPARSE and the device bitcode libraries.
-hip_packages=(hipcc libamdhip64-dev librocprim-dev librocsparse-dev rocm-device-libs)
+# Debian 12's ROCm 5.2 packages (hipcc librocprim-dev libamdhip64-dev librocsparse-dev
+# rocm-device-libs): hipcc (clang 15 with the AMDGPU target), the HIP runtime headers,
+# rocPRIM (header-only), rocSPARSE and the device bitcode libraries.
 hip_missing() {
-  local missing=()
-  command -v "${HIPCC:-hipcc}" >/dev/null || missing+=(hipcc)
-  [ -f /usr/include/hip/hip_runtime.h ] || missing+=(libamdhip64-dev)
-  [ -f /usr/include/rocprim/rocprim.hpp ] || missing+=(librocprim-dev)
-  [ -f /usr/include/rocsparse/rocsparse.h ] || missing+=(librocsparse-dev)
+  local need=()
+  command -v "${HIPCC:-hipcc}" >/dev/null || need+=(hipcc)
+  [ -f /usr/include/hip/hip_runtime.h ] || need+=(libamdhip64-dev)
+  [ -f /usr/include/rocprim/rocprim.hpp ] || need+=(librocprim-dev)
+  [ -f /usr/include/rocsparse/rocsparse.h ] || need+=(librocsparse-dev)
   compgen -G "/usr/lib/*/amdgcn/bitcode/ocml.bc" >/dev/null ||
     compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/amdgcn/bitcode/ocml.bc" >/dev/null ||
-    missing+=(rocm-device-libs)
-  echo "${missing[@]}"
+    need+=(rocm-device-libs)
+  echo "${need[@]}"
 }
 missing=$(hip_missing)
 if [ -n "$missing" ]; then
@@ -45,8 +45,10 @@ amgt_log "HIP compile check with $hipcc ($("$hipcc" --version 2>/dev/null | head
 
 rm -rf "$out"
 mkdir -p "$out"
-common=(-std=c++17 -O2 -Wall -include plugin/device/hip_compat.h -Iplugin/device/hip_shim -Iplugin
-        -DAMGT_HAVE_CUDA_RUNTIME -DAMGT_WITH_CUDA_KERNELS)
+# The flags of the CUDA build's plugin target, as far as they mean anything to hipcc (no
+# paths with spaces: the list travels to the parallel jobs as one string).
+export HIP_CHECK_FLAGS="-std=c++17 -O2 -Wall -include plugin/device/hip_compat.h
+  -Iplugin/device/hip_shim -Iplugin -DAMGT_HAVE_CUDA_RUNTIME -DAMGT_WITH_CUDA_KERNELS"
 # hipcc 5.2 asks rocm_agent_enumerator for the local GPUs even when an architecture is
 # given; on a machine without one it prints a traceback. Point it at a no-op.
 export ROCM_TARGET_LST="$PWD/$out/targets.lst"
@@ -60,7 +62,8 @@ compile_one() {
     *.cu) set -- -x hip --offload-arch="$arch" ;;
     *) set -- -x c++ ;;
   esac
-  if "$hipcc" "$@" "${common[@]}" -c "$src" -o "$obj" >"$log" 2>&1; then
+  # shellcheck disable=SC2086
+  if "$hipcc" "$@" $HIP_CHECK_FLAGS -c "$src" -o "$obj" >"$log" 2>&1; then
     echo "ok     $src"
   else
     echo "FAILED $src"
@@ -68,12 +71,12 @@ compile_one() {
 }
 export -f compile_one
 export hipcc arch out
-export common_str="${common[*]}"
 
 mapfile -t sources < <(find plugin -name '*.cu' -o -name '*.cpp' | sort)
 start=$(date +%s)
+# shellcheck disable=SC2016
 results=$(printf '%s\n' "${sources[@]}" |
-  xargs -P "$jobs" -I{} bash -c 'common=($common_str); compile_one "$@"' _ {})
+  xargs -P "$jobs" -I{} bash -c 'compile_one "$1"' _ {})
 echo "$results" | sort -k2
 elapsed=$(( $(date +%s) - start ))
 nfail=$(echo "$results" | grep -c '^FAILED' || true)
