@@ -45,13 +45,14 @@ amgt_log "HIP compile check with $hipcc ($("$hipcc" --version 2>/dev/null | head
 
 rm -rf "$out"
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 # The flags of the CUDA build's plugin target, as far as they mean anything to hipcc (no
 # paths with spaces: the list travels to the parallel jobs as one string).
 export HIP_CHECK_FLAGS="-std=c++17 -O2 -Wall -include plugin/device/hip_compat.h
   -Iplugin/device/hip_shim -Iplugin -DAMGT_HAVE_CUDA_RUNTIME -DAMGT_WITH_CUDA_KERNELS"
 # hipcc 5.2 asks rocm_agent_enumerator for the local GPUs even when an architecture is
 # given; on a machine without one it prints a traceback. Point it at a no-op.
-export ROCM_TARGET_LST="$PWD/$out/targets.lst"
+export ROCM_TARGET_LST="$out/targets.lst"
 echo "$arch" > "$ROCM_TARGET_LST"
 
 compile_one() {
