@@ -9,8 +9,9 @@
 //
 // What it does not cover: nothing here has run on AMD hardware. The check proves that the
 // layouts, conversions and kernels compile for gfx90a; it says nothing about their results
-// or speed there. The tensor-core (mma.sync) paths are compiled out on AMD (AMGT_HAVE_NV_MMA
-// is not defined there) and the CUDA-core kernels take their place.
+// or speed there. The tensor-core (mma.sync) assembly is compiled out on AMD (it sits inside
+// #if __CUDA_ARCH__ >= 800, undefined under HIP) and the CUDA-core fallbacks beside it take
+// its place; CDNA's matrix-core (MFMA) instructions are not used yet.
 //
 // Warps: every kernel of the plugin is written for 32-lane CUDA warps and indexes lanes with
 // threadIdx.x & 31 and warps with threadIdx.x / 32. On CDNA a wavefront has 64 lanes, so one
