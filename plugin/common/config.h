@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(__HIPCC__) // __HIPCC__: the HIP compile check only
 #define AMGT_HD __host__ __device__
 #else
 #define AMGT_HD

@@ -19,7 +19,7 @@ __device__ __forceinline__ void mma_m8n8k4_f64(double a, double b, double c0, do
    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
                 : "=d"(d0), "=d"(d1)
                 : "d"(a), "d"(b), "d"(c0), "d"(c1));
-#else
+#else // also the HIP compile check's path (__CUDA_ARCH__ undefined: no mma on AMD)
    // Same semantics on CUDA cores: A(g,k) sits in lane 4g+k, B(k,n) in lane 4n+k.
    const int lane = lane_id(), g = lane >> 2, t = lane & 3;
    double    x0 = c0, x1 = c1;
@@ -48,7 +48,7 @@ __device__ __forceinline__ void mma_m16n8k16_f16f32(const uint32_t (&a)[4], cons
                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]),
                   "f"(c[1]), "f"(c[2]), "f"(c[3]));
-#else
+#else // also the HIP compile check's path (__CUDA_ARCH__ undefined: no mma on AMD)
    // Same semantics on CUDA cores. A(m, k) sits in lane 4(m%8) + (k%8)/2, register
    // (m >= 8) + 2(k >= 8), half k%2; B(k, n) in lane 4n + (k%8)/2, register k >= 8, half k%2.
    const int lane = lane_id(), g = lane >> 2, n0 = 2 * (lane & 3);

@@ -74,7 +74,7 @@ __device__ inline void mma_8x8x4(double& d0, double& d1, double a, double b)
    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
                 : "=d"(d0), "=d"(d1)
                 : "d"(a), "d"(b), "d"(c0), "d"(c1));
-#else
+#else // also the HIP compile check's path (__CUDA_ARCH__ undefined: no mma on AMD)
    // The same fragments on CUDA cores: A[i][k] is held by lane 4i+k, B[k][j] by lane 4j+k.
    const int lane = static_cast<int>(threadIdx.x & 31);
    const int i    = lane >> 2;
@@ -179,7 +179,7 @@ __device__ inline void mma_16x8x16_f16(float (&d)[4], const uint32_t (&a)[4], co
                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(z), "f"(z), "f"(z),
                   "f"(z));
-#else
+#else // also the HIP compile check's path (__CUDA_ARCH__ undefined: no mma on AMD)
    // The same fragments on CUDA cores. A[r][k] is held by lane 4(r%8) + (k%8)/2, register
    // (r >= 8) + 2(k >= 8), half k%2; B[k][n] by lane 4n + (k%8)/2, register k >= 8, half k%2.
    const int lane = static_cast<int>(threadIdx.x & 31);
