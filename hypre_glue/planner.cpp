@@ -356,21 +356,12 @@ LayoutPlan plan_layout(const Context& ctx, MatrixState& state, const amgt_csr& a
    in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0;
    in.narrow     = e.max_span <= kNarrowSpan;
    state.device_shape.fill = in.fill; // the estimate until a conversion counts the tiles
-   LayoutChoice c = choose_layout(in);
    // The sample's span is a lower bound: where the row-wise layout wins only with 16-bit
    // offsets, one entry beyond kNarrowSpan that the sample missed would leave it with 32-bit
    // columns and slower than the tiles (a 7-point level 1 at 4M rows in fp32: 199 us against
    // mBSR's 169). There the exact span decides (one pass over the columns).
-   if (in.narrow && c.layout == Layout::rows)
-   {
-      LayoutInputs wide = in;
-      wide.narrow       = false;
-      if (choose_layout(wide).layout == Layout::mbsr && device_max_span(ctx, a) > kNarrowSpan)
-      {
-         in = wide;
-         c  = choose_layout(in);
-      }
-   }
+   if (layout_needs_exact_span(in)) in.narrow = device_max_span(ctx, a) <= kNarrowSpan;
+   const LayoutChoice c = choose_layout(in);
    plan.layout      = c.layout;
    plan.entry_order = c.layout == Layout::mbsr && !c.tile_kernels;
    plan.narrow      = in.narrow;

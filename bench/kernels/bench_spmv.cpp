@@ -345,13 +345,7 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
       li.narrow     = fe.max_span <= kNarrowSpan;
       r.est_fill    = fe.fill();
       // as the library's planner: the exact span where the rule's pick depends on the offsets
-      if (li.narrow && choose_layout(li).layout == Layout::rows)
-      {
-         LayoutInputs wide = li;
-         wide.narrow       = false;
-         if (choose_layout(wide).layout == Layout::mbsr)
-            li.narrow = dev::max_span(plugin_view(dA), kStream, alloc) <= kNarrowSpan;
-      }
+      if (layout_needs_exact_span(li)) li.narrow = dev::max_span(plugin_view(dA), kStream, alloc) <= kNarrowSpan;
       r.layout = to_string(choose_layout(li).layout);
       o.rows        = dev::make_rows<V>(plugin_view(dA), nullptr, li.narrow, kStream, alloc, fe.row_cv());
       const bool narrow  = dev::rows_narrow(o.rows, kStream);

@@ -118,6 +118,14 @@ LayoutChoice choose_layout(const LayoutInputs& in)
    return c;
 }
 
+bool layout_needs_exact_span(const LayoutInputs& in)
+{
+   if (!in.narrow || choose_layout(in).layout != Layout::rows) return false;
+   LayoutInputs wide = in;
+   wide.narrow       = false;
+   return choose_layout(wide).layout == Layout::mbsr;
+}
+
 #define AMGT_ROWS_REF_INSTANTIATE(V)                                                      \
    template Rows<V> rows_from_csr<V>(const CsrView&, bool, const std::vector<double>*); \
    template void    rows_spmv_ref<V>(const Rows<V>&, double, const double*, double, double*, const double*);

@@ -112,6 +112,11 @@ constexpr double kMbsrMinSaving          = 0.10;
 double       rows_relative_speed(double row_length);
 LayoutChoice choose_layout(const LayoutInputs& in);
 
+// Whether the choice hangs on the 16-bit offsets: in.narrow (from a sample, whose span is a
+// lower bound) makes the row-wise layout win where 32-bit columns would lose to mBSR. Only
+// there is the exact span worth its pass (rows_device.h max_span).
+bool layout_needs_exact_span(const LayoutInputs& in);
+
 extern template Rows<double> rows_from_csr<double>(const CsrView&, bool, const std::vector<double>*);
 extern template Rows<float>  rows_from_csr<float>(const CsrView&, bool, const std::vector<double>*);
 extern template Rows<half_t> rows_from_csr<half_t>(const CsrView&, bool, const std::vector<double>*);

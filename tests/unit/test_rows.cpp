@@ -187,6 +187,17 @@ TEST(Layout, ChosenByTheTimeItsBytesTake)
    EXPECT_DOUBLE_EQ(c.rows_speed, kRowsLongSpeed);
    EXPECT_EQ(c.layout, Layout::mbsr);
    EXPECT_FALSE(c.tile_kernels); // the entries kernel: converted in entry order
+   EXPECT_FALSE(layout_needs_exact_span(in)); // 32-bit columns: nothing hangs on the span
+   // fp32, the same level with 16-bit offsets: rows with them ((4 + 2 + 0.14) / 0.8 = 7.67
+   // against mBSR's 7.79), mBSR without them (10.17): the exact span decides
+   in.precision = Precision::fp32;
+   in.narrow    = true;
+   EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   EXPECT_TRUE(layout_needs_exact_span(in));
+   in.narrow = false;
+   EXPECT_EQ(choose_layout(in).layout, Layout::mbsr);
+   EXPECT_FALSE(layout_needs_exact_span(in));
+   in.precision = Precision::fp64;
    in.row_length = 7.0;
    in.fill       = 1.3; // interpolation: tiles of one or two entries
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
@@ -199,6 +210,7 @@ TEST(Layout, ChosenByTheTimeItsBytesTake)
    EXPECT_EQ(choose_layout(in).layout, Layout::mbsr);
    in.fill = 0.0; // nothing known (no entries): the free layout
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
+   EXPECT_FALSE(layout_needs_exact_span(in));
    // the tile kernels in fp16 on a 7-point fine level (4.1 per tile, 7 per row): 2 + 6/4.1 +
    // 0.43 = 3.89 bytes at 0.75 against rows16's (2 + 2 + 0.57) / 1.05 = 4.35: rows
    in.fill       = 4.1;
