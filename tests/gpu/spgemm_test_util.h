@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "common/tolerances.h"
@@ -345,6 +346,6 @@ class SpgemmDevice : public GpuStreamTest
 {
 };
 
-using StorageTypes = ::testing::Types<double, float, half_t>;
+using amgt::test::StorageTypes;
 
 } // namespace amgt::test::gpu

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "common/spmv_inputs.h"
@@ -235,6 +236,6 @@ template <class V>
 class SpmvDevice : public GpuTest
 {
 };
-using StorageTypes = ::testing::Types<double, float, half_t>;
+using amgt::test::StorageTypes;
 
 } // namespace amgt::test::gpu

@@ -2,6 +2,7 @@
 // (rows/rows.h): bit for bit on small-integer inputs, within the SpMV bound otherwise; the
 // fill sample against the exact mBSR count; nothing read or written past the arrays.
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "common/spmv_inputs.h"
@@ -82,7 +83,6 @@ template <class V>
 class RowsDevice : public GpuTest
 {
 };
-using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(RowsDevice, StorageTypes);
 
 TYPED_TEST(RowsDevice, ExactOnSmallIntegerInputs)

@@ -1,6 +1,7 @@
 // CSR <-> mBSR conversion: exact round trips, the format's invariants, statistics, and
 // rejection of malformed input.
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "mbsr/mbsr.h"
@@ -103,7 +104,6 @@ void check_round_trip(const CsrMatrix& a, const std::string& name)
 template <class V>
 class MbsrTyped : public ::testing::Test
 {};
-using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(MbsrTyped, StorageTypes);
 
 TYPED_TEST(MbsrTyped, RoundTripEdgeMatrices)

@@ -1,5 +1,6 @@
 // The row-wise layout's reference (rows/rows.h) against csr_spmv_ref, and the layout rule.
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "common/spmv_inputs.h"
@@ -40,7 +41,6 @@ template <class V>
 class RowsRef : public ::testing::Test
 {
 };
-using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(RowsRef, StorageTypes);
 
 // Small integers are exact in every precision and order: rows_spmv_ref equals the fp64 CSR

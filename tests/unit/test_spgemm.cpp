@@ -1,5 +1,6 @@
 // spgemm_ref (mBSR, three precisions) against csr_spgemm_ref (plain scalar fp64 SpGEMM).
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "common/tolerances.h"
@@ -48,7 +49,6 @@ void expect_same_pattern(const CsrMatrix& got, const CsrMatrix& want, const std:
 template <class V>
 class SpgemmTyped : public ::testing::Test
 {};
-using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(SpgemmTyped, StorageTypes);
 
 // Exact comparison; valid when every partial sum is an integer of magnitude <= 2048, which

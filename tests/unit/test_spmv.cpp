@@ -1,5 +1,6 @@
 // spmv_ref (mBSR, three precisions) against csr_spmv_ref (plain fp64 CSR).
 #include "common/csr_utils.h"
+#include "common/storage_types.h"
 #include "common/error.h"
 #include "common/random_matrix.h"
 #include "common/tolerances.h"
@@ -50,7 +51,6 @@ std::vector<double> initial_y(int32_t n, double beta, Fill fill, uint32_t seed)
 template <class V>
 class SpmvTyped : public ::testing::Test
 {};
-using StorageTypes = ::testing::Types<double, float, half_t>;
 TYPED_TEST_SUITE(SpmvTyped, StorageTypes);
 
 // Small-integer inputs: every product and partial sum is an integer far below 2^11, so each
