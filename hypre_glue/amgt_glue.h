@@ -47,7 +47,7 @@ typedef struct amgt_csr_out
 
 /* hypre's allocator (pools, Umpire and async allocators stay in charge of device memory).
  * alloc returns NULL on failure. compute_stream (NULL in CPU builds) returns hypre's compute
- * stream (a cudaStream_t): every kernel the plugin enqueues for hypre goes there. */
+ * stream (the vendor's stream type, amgt::device::Stream): every kernel the plugin enqueues for hypre goes there. */
 typedef struct amgt_allocator
 {
    void *(*alloc)(size_t bytes, int on_device);

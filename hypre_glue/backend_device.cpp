@@ -12,7 +12,7 @@
 #include "backend.h"
 #include "planner.h"
 
-#if defined(AMGT_WITH_CUDA_KERNELS)
+#if defined(AMGT_WITH_DEVICE_KERNELS)
 
 #include "common/error.h"
 #include "device/runtime.h"

@@ -18,7 +18,7 @@ namespace {
 // Whether this library holds the device executor's kernels. Without them a device matrix
 // goes straight to the device executor's stand-in, which says so once and declines
 // ("no-gpu-kernels"): the device rules below are never applied to it.
-#if defined(AMGT_WITH_CUDA_KERNELS)
+#if defined(AMGT_WITH_DEVICE_KERNELS)
 constexpr bool kDeviceKernels = true;
 #else
 constexpr bool kDeviceKernels = false;

@@ -2,11 +2,11 @@
 # Compile-only check of the AMD path: every plugin source (plugin/**/*.cu as HIP device code,
 # plugin/**/*.cpp as host C++ against HIP's runtime headers) compiled with Debian's hipcc for
 # gfx90a (CDNA2, MI200), rocPRIM standing in for CUB. It proves that the layouts,
-# conversions and kernels compile for AMD; none of it has run on AMD hardware. The CUDA
-# build is untouched: the HIP-only pieces are plugin/device/hip_compat.h (force-included
-# here, with the reasons for its warp mapping: a CUDA warp is one 32-lane half of a 64-lane
-# wavefront) and the shim headers in plugin/device/hip_shim/. The tensor-core (mma.sync)
-# paths are compiled out for AMD; the CUDA-core kernels stand in for them.
+# conversions and kernels compile for AMD; none of it has run on AMD hardware. The sources
+# are the CUDA build's, unchanged: AMGT_DEVICE_HIP selects the HIP backend of the thin device
+# layer (plugin/device/backend.h, warp.cuh -- a plugin warp is one 32-lane half of a 64-lane
+# wavefront --, fp16.cuh, prim.cuh on rocPRIM, mma.cuh), the only code that names a vendor.
+# The tensor-core instructions have no AMD form there yet; their CUDA-core form stands in.
 #
 #   scripts/hip_compile_check.sh          # installs hipcc & co. with apt-get when missing
 #   AMGT_HIP_ARCH=gfx90a AMGT_JOBS=2 HIPCC=/usr/bin/hipcc  (defaults)
@@ -48,8 +48,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # The flags of the CUDA build's plugin target, as far as they mean anything to hipcc (no
 # paths with spaces: the list travels to the parallel jobs as one string).
-export HIP_CHECK_FLAGS="-std=c++17 -O2 -Wall -include plugin/device/hip_compat.h
-  -Iplugin/device/hip_shim -Iplugin -DAMGT_HAVE_CUDA_RUNTIME -DAMGT_WITH_CUDA_KERNELS"
+export HIP_CHECK_FLAGS="-std=c++17 -O2 -Wall -Iplugin -DAMGT_DEVICE_HIP
+  -DAMGT_HAVE_DEVICE_RUNTIME -DAMGT_WITH_DEVICE_KERNELS"
 # hipcc 5.2 asks rocm_agent_enumerator for the local GPUs even when an architecture is
 # given; on a machine without one it prints a traceback. Point it at a no-op.
 export ROCM_TARGET_LST="$out/targets.lst"

@@ -9,7 +9,7 @@
 #include "common/half.h"
 #include "common/precision.h"
 
-#include <cuda_fp16.h>
+#include "device/fp16.cuh"
 
 namespace amgt::device {
 
@@ -78,7 +78,7 @@ struct Arith<half_t>
    __device__ static half_t from_double(double x)
    {
       half_t h;
-      h.bits = __half_as_ushort(__double2half(x));
+      h.bits = __half_as_ushort(device::double_to_half(x));
       return h;
    }
    __device__ static double to_double(half_t v)

@@ -1,16 +1,18 @@
 // Cooperative helpers of a "group" of threads working on one row: a warp (G == 32) or a whole
 // thread block (G == blockDim.x). Shared by the kernels that keep a row's tiles in shared
-// memory (SpGEMM's symbolic phase, the hashed CSR->mBSR conversion). CUDA-specific (warp
-// shuffles and votes); a HIP port maps them here.
+// memory (SpGEMM's symbolic phase, the hashed CSR->mBSR conversion). Built on the device
+// layer's warp primitives (device/warp.cuh), so the same code serves CUDA and HIP.
 #pragma once
+
+#include "device/warp.cuh"
 
 #include <climits>
 #include <cstdint>
 
 namespace amgt::device::group {
 
-constexpr unsigned kFullMask = 0xffffffffu;
-constexpr int      kWarpSize = 32;
+constexpr unsigned kFullMask = device::kAllLanes;
+constexpr int      kWarpSize = device::kWarpSize; // the plugin's warp (device/warp.cuh)
 
 __device__ __forceinline__ int lane_id()
 {
@@ -23,7 +25,7 @@ __device__ __forceinline__ int warp_inclusive_scan(int x)
 #pragma unroll
    for (int o = 1; o < kWarpSize; o <<= 1)
    {
-      const int y = __shfl_up_sync(kFullMask, x, o);
+      const int y = device::shfl_up(x, o);
       if (lane >= o) x += y;
    }
    return x;
@@ -43,7 +45,7 @@ template <class Op>
 __device__ __forceinline__ int warp_reduce(int x, Op op)
 {
 #pragma unroll
-   for (int o = kWarpSize / 2; o > 0; o >>= 1) x = op(x, __shfl_xor_sync(kFullMask, x, o));
+   for (int o = kWarpSize / 2; o > 0; o >>= 1) x = op(x, device::shfl_xor(x, o));
    return x;
 }
 
@@ -79,8 +81,8 @@ __device__ inline int block_exclusive_scan(int v, int* red, int& total)
    __syncthreads();
    const int w      = lane < nwarps ? red[lane] : 0;
    const int w_incl = warp_inclusive_scan(w);
-   const int before = __shfl_sync(kFullMask, w_incl - w, warp); // exclusive prefix of my warp
-   total            = __shfl_sync(kFullMask, w_incl, nwarps - 1);
+   const int before = device::shfl(w_incl - w, warp); // exclusive prefix of my warp
+   total            = device::shfl(w_incl, nwarps - 1);
    __syncthreads();
    return before + x - v;
 }
@@ -88,7 +90,7 @@ __device__ inline int block_exclusive_scan(int v, int* red, int& total)
 template <int G>
 __device__ __forceinline__ void sync()
 {
-   if constexpr (G == kWarpSize) __syncwarp();
+   if constexpr (G == kWarpSize) device::sync_warp();
    else __syncthreads();
 }
 
@@ -99,7 +101,7 @@ __device__ __forceinline__ int exclusive_scan(int v, int* red, int& total)
    if constexpr (G == kWarpSize)
    {
       const int x = warp_inclusive_scan(v);
-      total       = __shfl_sync(kFullMask, x, kWarpSize - 1);
+      total       = device::shfl(x, kWarpSize - 1);
       return x - v;
    }
    else { return block_exclusive_scan(v, red, total); }

@@ -11,14 +11,14 @@ namespace {
 void* runtime_alloc(size_t bytes, void*)
 {
    void* p = nullptr;
-   if (cudaMalloc(&p, bytes) != cudaSuccess)
+   if (device::device_malloc(&p, bytes) != device::kSuccess)
    {
-      cudaGetLastError(); // clear: an allocation failure is reported by the nullptr
+      device::last_error(); // clear: an allocation failure is reported by the nullptr
       return nullptr;
    }
    return p;
 }
-void runtime_release(void* p, void*) { cudaFree(p); }
+void runtime_release(void* p, void*) { device::device_free(p); }
 } // namespace
 
 Allocator runtime_allocator()
@@ -32,42 +32,41 @@ Allocator runtime_allocator()
 DeviceLimits device_limits()
 {
    int dev = 0;
-   AMGT_DEVICE_CHECK(cudaGetDevice(&dev));
+   AMGT_DEVICE_CHECK(current_device(&dev));
    DeviceLimits l;
-   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, dev));
-   AMGT_DEVICE_CHECK(cudaDeviceGetAttribute(&l.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+   AMGT_DEVICE_CHECK(sm_count(&l.sms, dev));
+   AMGT_DEVICE_CHECK(smem_optin(&l.smem_optin, dev));
    return l;
 }
 
 void check(int status, const char* what, const char* file, int line)
 {
-   if (status == static_cast<int>(cudaSuccess)) { return; }
-   cudaError_t err = static_cast<cudaError_t>(status);
-   cudaGetLastError();
-   if (err == cudaErrorMemoryAllocation) { throw std::bad_alloc(); }
-   throw Error(std::string(what) + " failed: " + cudaGetErrorName(err) + " (" +
-                  cudaGetErrorString(err) + ")",
+   if (status == static_cast<int>(device::kSuccess)) { return; }
+   const Status err = static_cast<Status>(status);
+   last_error(); // clear the sticky error: it must not leak into an unrelated later launch
+   if (is_out_of_memory(err)) { throw std::bad_alloc(); }
+   throw Error(std::string(what) + " failed: " + error_name(err) + " (" + error_string(err) + ")",
                file, line);
 }
 
 void synchronize(Stream s)
 {
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
 }
 
 void fill_bytes(void* p, int byte, size_t bytes, Stream s)
 {
-   if (bytes > 0) AMGT_DEVICE_CHECK(cudaMemsetAsync(p, byte, bytes, s));
+   if (bytes > 0) AMGT_DEVICE_CHECK(device::memset_async(p, byte, bytes, s));
 }
 
 EventTimer::EventTimer()
 {
-   cudaEvent_t a = nullptr, b = nullptr;
-   AMGT_DEVICE_CHECK(cudaEventCreate(&a));
-   const cudaError_t e = cudaEventCreate(&b);
-   if (e != cudaSuccess)
+   device::Event a = nullptr, b = nullptr;
+   AMGT_DEVICE_CHECK(device::event_create(&a));
+   const device::Status e = device::event_create(&b);
+   if (e != device::kSuccess)
    {
-      cudaEventDestroy(a);
+      device::event_destroy(a);
       AMGT_DEVICE_CHECK(e);
    }
    start_ = a;
@@ -76,22 +75,22 @@ EventTimer::EventTimer()
 
 EventTimer::~EventTimer()
 {
-   cudaEventDestroy(static_cast<cudaEvent_t>(start_));
-   cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+   device::event_destroy(static_cast<device::Event>(start_));
+   device::event_destroy(static_cast<device::Event>(stop_));
 }
 
 void EventTimer::start(Stream s)
 {
-   AMGT_DEVICE_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_), s));
+   AMGT_DEVICE_CHECK(device::event_record(static_cast<device::Event>(start_), s));
 }
 
 double EventTimer::stop(Stream s)
 {
-   AMGT_DEVICE_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop_), s));
-   AMGT_DEVICE_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
+   AMGT_DEVICE_CHECK(device::event_record(static_cast<device::Event>(stop_), s));
+   AMGT_DEVICE_CHECK(device::event_synchronize(static_cast<device::Event>(stop_)));
    float ms = 0.0f;
-   AMGT_DEVICE_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_),
-                                          static_cast<cudaEvent_t>(stop_)));
+   AMGT_DEVICE_CHECK(device::event_elapsed_ms(&ms, static_cast<device::Event>(start_),
+                                          static_cast<device::Event>(stop_)));
    return 1e-3 * ms;
 }
 

@@ -1,21 +1,15 @@
-// The thin device layer: everything CUDA-specific that the kernels' host code touches goes
-// through these names, so a HIP port maps them in one place (hipStream_t, hipMalloc, ...).
+// The thin device layer's host side: memory from the embedding library's allocator, device
+// limits, error checks, timing. The vendor's runtime is reached only through
+// device/backend.h (CUDA or HIP, chosen at compile time); this header and its users name
+// neither.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
-#if defined(__CUDACC__) || defined(AMGT_HAVE_CUDA_RUNTIME)
-#include <cuda_runtime.h>
-#endif
+#include "device/backend.h" // Stream (void* in a build without a device runtime)
 
 namespace amgt::device {
-
-#if defined(__CUDACC__) || defined(AMGT_HAVE_CUDA_RUNTIME)
-using Stream = cudaStream_t;
-#else
-using Stream = void*;
-#endif
 
 // Device memory comes from the embedding library's allocator (hypre's pools, Umpire or
 // async allocators stay in charge); alloc returns nullptr on failure.
@@ -26,7 +20,8 @@ struct Allocator
    void* ctx                                 = nullptr;
 };
 
-// cudaMalloc/cudaFree, for tests and benchmarks outside hypre.
+// The runtime's own allocation (device_malloc/device_free), for tests and benchmarks
+// outside hypre.
 Allocator runtime_allocator();
 
 // What launch configurations need of the current device.
@@ -37,15 +32,16 @@ struct DeviceLimits
 };
 DeviceLimits device_limits();
 
-// Throws amgt::Error naming the call and the CUDA error; clears the sticky last error so
+// Throws amgt::Error naming the call and the device runtime's error (std::bad_alloc for
+// out-of-memory); clears the sticky last error so
 // it cannot leak into an unrelated later launch.
 void check(int status, const char* what, const char* file, int line);
 
 #define AMGT_DEVICE_CHECK(call) ::amgt::device::check(static_cast<int>(call), #call, __FILE__, __LINE__)
 #define AMGT_DEVICE_CHECK_LAUNCH(name) \
-   ::amgt::device::check(static_cast<int>(cudaGetLastError()), name, __FILE__, __LINE__)
+   ::amgt::device::check(static_cast<int>(::amgt::device::last_error()), name, __FILE__, __LINE__)
 
-// Waits for everything enqueued on s (throws amgt::Error on a CUDA error).
+// Waits for everything enqueued on s (throws amgt::Error on a device error).
 void synchronize(Stream s);
 
 // Sets `bytes` bytes at p to `byte`, enqueued on s.

@@ -13,7 +13,7 @@
 
 #include "device/launch.h"
 
-#include <cub/device/device_reduce.cuh>
+#include "device/prim.cuh"
 
 namespace amgt::device {
 namespace {
@@ -46,7 +46,7 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
       if (options.packed)
       {
          m.packed_row = Buffer<int64_t>(static_cast<size_t>(m.block_rows) + 1, alloc);
-         AMGT_DEVICE_CHECK(cudaMemsetAsync(m.packed_row.get(), 0, m.packed_row.size() * sizeof(int64_t), stream));
+         AMGT_DEVICE_CHECK(device::memset_async(m.packed_row.get(), 0, m.packed_row.size() * sizeof(int64_t), stream));
       }
       inf.hashed = true; // nothing to group
       return m;
@@ -70,12 +70,12 @@ int64_t mbsr_nnz(const DeviceMbsr<V>& m, Stream stream, const Allocator& alloc)
                                                                       counts.get());
    AMGT_DEVICE_CHECK_LAUNCH("tile_popcounts");
    size_t bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, counts.get(), total.get(), m.num_tiles, stream));
+   AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(nullptr, bytes, counts.get(), total.get(), m.num_tiles, stream));
    Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, counts.get(), total.get(), m.num_tiles, stream));
+   AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(temp.get(), bytes, counts.get(), total.get(), m.num_tiles, stream));
    int64_t n = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&n, total.get(), sizeof(n), cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&n, total.get(), sizeof(n), device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
    return n;
 }
 
@@ -90,13 +90,13 @@ Mbsr<V> to_host(const DeviceMbsr<V>& m, Stream stream)
    h.blk_map.resize(m.num_tiles);
    h.blk_val.resize(static_cast<size_t>(m.num_tiles) * 16);
    auto copy = [&](void* dst, const void* src, size_t bytes) {
-      if (bytes) AMGT_DEVICE_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream));
+      if (bytes) AMGT_DEVICE_CHECK(device::memcpy_async(dst, src, bytes, device::Copy::to_host, stream));
    };
    copy(h.blk_ptr.data(), m.blk_ptr.get(), h.blk_ptr.size() * sizeof(int32_t));
    copy(h.blk_col.data(), m.blk_col.get(), h.blk_col.size() * sizeof(int32_t));
    copy(h.blk_map.data(), m.blk_map.get(), h.blk_map.size() * sizeof(uint16_t));
    copy(h.blk_val.data(), m.blk_val.get(), h.blk_val.size() * sizeof(V));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
    return h;
 }
 

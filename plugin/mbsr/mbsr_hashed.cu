@@ -40,7 +40,7 @@
 #include "device/group_ops.cuh"
 #include "device/launch.h"
 
-#include <cub/device/device_scan.cuh>
+#include "device/prim.cuh"
 
 #include <algorithm>
 #include <type_traits>
@@ -343,14 +343,14 @@ bool launch_tier(const HashArgs<V>& args, int64_t rows, const DeviceLimits& lim,
    constexpr HashTier c      = kTiers[kTier];
    auto               kernel = hashed_kernel<c.group, c.log2t, c.rows, kPass2, V>;
    const size_t       dyn    = static_cast<size_t>(c.rows) * hash_group_bytes(c.log2t, kPass2);
-   cudaFuncAttributes attr{};
-   AMGT_DEVICE_CHECK(cudaFuncGetAttributes(&attr, kernel));
+   device::FuncAttributes attr{};
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, kernel));
    if (attr.sharedSizeBytes + dyn > static_cast<size_t>(lim.smem_optin)) return false;
    if (dry_run || rows <= 0) return true;
    const int threads = c.group * c.rows;
-   AMGT_DEVICE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dyn)));
+   AMGT_DEVICE_CHECK(device::set_max_dynamic_smem(kernel, static_cast<int>(dyn)));
    int per_sm = 0;
-   AMGT_DEVICE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dyn));
+   AMGT_DEVICE_CHECK(device::occupancy_blocks_per_sm(&per_sm, kernel, threads, dyn));
    const int64_t work = (rows + c.rows - 1) / c.rows;
    const int64_t wave = static_cast<int64_t>(std::max(per_sm, 1)) * lim.sms;
    const auto    grid = static_cast<unsigned>(std::max<int64_t>(1, std::min(work, wave)));
@@ -399,8 +399,8 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    Buffer<int32_t>  lists(static_cast<size_t>(brows) * kConversionTiers, alloc);
    Buffer<HashMeta> meta(1, alloc);
    if (opt.packed) m.packed_row = Buffer<int64_t>(static_cast<size_t>(brows) + 1, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(counts.get(), 0, counts.size() * sizeof(int32_t), stream));
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(meta.get(), 0, sizeof(HashMeta), stream));
+   AMGT_DEVICE_CHECK(device::memset_async(counts.get(), 0, counts.size() * sizeof(int32_t), stream));
+   AMGT_DEVICE_CHECK(device::memset_async(meta.get(), 0, sizeof(HashMeta), stream));
    launch_check_row_ptr(a.row_ptr, a.nrows, a.nnz, &meta.get()->flags, stream);
    classify_rows<<<blocks_for(brows), kThreads, 0, stream>>>(a.row_ptr, a.nrows, a.nnz, brows, lists.get(),
                                                             m.packed_row.get(), meta.get());
@@ -420,16 +420,16 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    launch_tiers<false>(args, nullptr, lim, stream);
 
    size_t scan_bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), m.blk_ptr.get(),
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), m.blk_ptr.get(),
                                                    brows + 1, stream));
    Buffer<char> temp(scan_bytes, alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), scan_bytes, counts.get(), m.blk_ptr.get(),
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), scan_bytes, counts.get(), m.blk_ptr.get(),
                                                    brows + 1, stream));
    HashMeta h{};
    int32_t  ntiles = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h, meta.get(), sizeof h, cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&ntiles, m.blk_ptr.get() + brows, sizeof ntiles, cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream)); // the one read-back
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h, meta.get(), sizeof h, device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&ntiles, m.blk_ptr.get() + brows, sizeof ntiles, device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // the one read-back
    require_valid_input(h.flags);
    if (h.flags & kDuplicate)
    {
@@ -476,8 +476,8 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    // synchronisation, but no allocator's reuse rules to rely on); tier 0's dense tiles come
    // back with it
    HashMeta h2{};
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h2, meta.get(), sizeof h2, cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h2, meta.get(), sizeof h2, device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
    if (h2.flags & kDuplicate)
    {
       // found by tier 0's pass 2 (its pass 1 only counts): what was written is discarded

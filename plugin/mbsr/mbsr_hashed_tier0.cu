@@ -1,6 +1,7 @@
 // Tier 0 of the hashed conversion (mbsr_hashed.cu): block rows of 1..32 entries, both passes,
 // in registers instead of a hash table.
 #include "mbsr/mbsr_internal.cuh"
+#include "device/warp.cuh"
 
 #include "device/arith.cuh"
 #include "device/group_ops.cuh"
@@ -56,8 +57,8 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
       for (int u = 0; u < kUnroll; ++u)
       {
 #pragma unroll
-         for (int q = 0; q < 5; ++q) rp[u][q] = __shfl_sync(group::kFullMask, mine[u], q);
-         out[u]    = kPass2 ? __shfl_sync(group::kFullMask, mine[u], 5) : 0;
+         for (int q = 0; q < 5; ++q) rp[u][q] = device::shfl(mine[u], q);
+         out[u]    = kPass2 ? device::shfl(mine[u], 5) : 0;
          const int32_t E = rp[u][4] - rp[u][0];
          bool ok = b0 + u < args.block_rows && rp[u][0] >= 0 && rp[u][4] <= args.nnz;
 #pragma unroll
@@ -80,8 +81,8 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          const int32_t  key  = in_range ? c[u] >> 2 : -1 - lane; // outside: a group of its own
          const int      r    = (e >= rp[u][1]) + (e >= rp[u][2]) + (e >= rp[u][3]);
          const int      bit  = 4 * r + (c[u] & 3);
-         const unsigned grp  = __match_any_sync(group::kFullMask, key);
-         const unsigned lead = __ballot_sync(group::kFullMask, in_range && __ffs(grp) - 1 == lane);
+         const unsigned grp  = device::match_any(key);
+         const unsigned lead = device::ballot(in_range && __ffs(grp) - 1 == lane);
          const int      tiles = __popc(lead);
          if (!kPass2)
          {
@@ -99,11 +100,11 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          for (unsigned L = lead; L; L &= L - 1)
          {
             const int      j  = __ffs(L) - 1;
-            const int32_t  kj = __shfl_sync(group::kFullMask, key, j);
+            const int32_t  kj = device::shfl(key, j);
             const bool     in = in_range && key == kj;
-            const uint32_t mj = __reduce_or_sync(group::kFullMask, in ? 1u << bit : 0u);
+            const uint32_t mj = device::reduce_or(in ? 1u << bit : 0u);
             dense_total += __popc(mj) >= kDenseTileNnz; // uniform: counted by every lane
-            if (__popc(__ballot_sync(group::kFullMask, in)) != __popc(mj)) flags |= kDuplicate;
+            if (__popc(device::ballot(in)) != __popc(mj)) flags |= kDuplicate;
             if (in) map = mj;
             if (kj < key)
             {
@@ -139,8 +140,8 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
    }
    if (!kPass2)
    {
-      flags     = __reduce_or_sync(group::kFullMask, static_cast<unsigned>(flags));
-      max_tiles = __reduce_max_sync(group::kFullMask, static_cast<unsigned>(max_tiles));
+      flags     = device::reduce_or(static_cast<unsigned>(flags));
+      max_tiles = device::reduce_max(static_cast<unsigned>(max_tiles));
       if (lane == 0)
       {
          if (flags) atomicOr(&args.meta->flags, flags);

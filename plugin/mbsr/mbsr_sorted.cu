@@ -13,8 +13,7 @@
 #include "device/arith.cuh"
 #include "device/launch.h"
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
+#include "device/prim.cuh"
 
 #include <algorithm>
 
@@ -147,7 +146,7 @@ DeviceMbsr<V> csr_to_mbsr_sorted(const CsrView& a, Stream stream, const Allocato
    const int64_t nnz = a.nnz;
    if (nnz == 0)
    {
-      AMGT_DEVICE_CHECK(cudaMemsetAsync(m.blk_ptr.get(), 0, m.blk_ptr.size() * sizeof(int32_t), stream));
+      AMGT_DEVICE_CHECK(device::memset_async(m.blk_ptr.get(), 0, m.blk_ptr.size() * sizeof(int32_t), stream));
       return m;
    }
 
@@ -155,7 +154,7 @@ DeviceMbsr<V> csr_to_mbsr_sorted(const CsrView& a, Stream stream, const Allocato
    Buffer<uint64_t> payload(nnz, alloc), payload_sorted(nnz, alloc);
    Buffer<int32_t>  heads(nnz, alloc), tile_of(nnz, alloc);
    Buffer<int>      bad(1, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(bad.get(), 0, sizeof(int), stream));
+   AMGT_DEVICE_CHECK(device::memset_async(bad.get(), 0, sizeof(int), stream));
 
    launch_check_row_ptr(a.row_ptr, a.nrows, nnz, bad.get(), stream);
    make_keys<<<blocks_for(nnz), kThreads, 0, stream>>>(a.row_ptr, a.col, a.nrows, a.ncols, nnz,
@@ -163,28 +162,28 @@ DeviceMbsr<V> csr_to_mbsr_sorted(const CsrView& a, Stream stream, const Allocato
    AMGT_DEVICE_CHECK_LAUNCH("make_keys");
 
    size_t temp_bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(),
+   AMGT_DEVICE_CHECK(device::prim::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), keys_sorted.get(),
                                                      payload.get(), payload_sorted.get(), nnz, 0,
                                                      end_bit_for(m.block_rows), stream));
    size_t scan_bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan_bytes, heads.get(), tile_of.get(),
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::InclusiveSum(nullptr, scan_bytes, heads.get(), tile_of.get(),
                                                    nnz, stream));
    Buffer<char> temp(std::max(temp_bytes, scan_bytes), alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(),
+   AMGT_DEVICE_CHECK(device::prim::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(),
                                                      keys_sorted.get(), payload.get(),
                                                      payload_sorted.get(), nnz, 0,
                                                      end_bit_for(m.block_rows), stream));
    head_flags<<<blocks_for(nnz), kThreads, 0, stream>>>(keys_sorted.get(), nnz, heads.get());
    AMGT_DEVICE_CHECK_LAUNCH("head_flags");
-   AMGT_DEVICE_CHECK(cub::DeviceScan::InclusiveSum(temp.get(), scan_bytes, heads.get(), tile_of.get(),
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::InclusiveSum(temp.get(), scan_bytes, heads.get(), tile_of.get(),
                                                    nnz, stream));
 
    int32_t ntiles = 0;
    int     is_bad = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&ntiles, tile_of.get() + nnz - 1, sizeof(int32_t),
-                                     cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&is_bad, bad.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&ntiles, tile_of.get() + nnz - 1, sizeof(int32_t),
+                                     device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&is_bad, bad.get(), sizeof(int), device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
    require_valid_input(is_bad);
 
    m.num_tiles = ntiles;
@@ -203,7 +202,7 @@ DeviceMbsr<V> csr_to_mbsr_sorted(const CsrView& a, Stream stream, const Allocato
       tile_row.get(), ntiles, m.block_rows, m.blk_ptr.get());
    AMGT_DEVICE_CHECK_LAUNCH("block_row_ptr");
    // the temporaries are freed when this returns: finish the work that reads them first
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
    return m;
 }
 

@@ -1,12 +1,13 @@
 // mBSR -> CSR on the GPU (mbsr_to_csr, mbsr_device.h): the row counts, their scan and the
 // fill, one warp per block row.
 #include "mbsr/mbsr_device.h"
+#include "device/warp.cuh"
 
 #include "device/arith.cuh"
 #include "device/group_ops.cuh"
 #include "device/launch.h"
 
-#include <cub/device/device_scan.cuh>
+#include "device/prim.cuh"
 
 #include <algorithm>
 
@@ -92,7 +93,7 @@ __global__ void csr_fill(const int32_t* blk_ptr, const int32_t* blk_col, const u
                   ++p;
                }
             }
-            pos[r] += __shfl_sync(group::kFullMask, incl, 31);
+            pos[r] += device::shfl(incl, 31);
          }
       }
    }
@@ -116,9 +117,9 @@ void mbsr_to_csr(const DeviceMbsr<V>& m, int32_t* row_ptr, int32_t* col, double*
       m.blk_ptr.get(), m.blk_map.get(), m.nrows, m.block_rows, counts.get());
    AMGT_DEVICE_CHECK_LAUNCH("csr_row_counts");
    size_t bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), row_ptr, m.nrows + 1, stream));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), row_ptr, m.nrows + 1, stream));
    Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), row_ptr, m.nrows + 1, stream));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), row_ptr, m.nrows + 1, stream));
    if (m.nrows > 0)
    {
       csr_fill<V><<<warp_blocks_for(m.block_rows), kThreads, 0, stream>>>(
@@ -126,7 +127,7 @@ void mbsr_to_csr(const DeviceMbsr<V>& m, int32_t* row_ptr, int32_t* col, double*
          row_ptr, col, val);
       AMGT_DEVICE_CHECK_LAUNCH("csr_fill");
    }
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream)); // before counts/temp are freed
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // before counts/temp are freed
 }
 
 template void mbsr_to_csr<double>(const DeviceMbsr<double>&, int32_t*, int32_t*, double*, Stream, const Allocator&);

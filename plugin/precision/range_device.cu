@@ -10,12 +10,13 @@
 // Row sums are reduced by a shuffle tree, then by cub: they agree with the reference within
 // rounding, not bit for bit (the only consumer compares |sum| with abs_sum).
 #include "precision/range_device.h"
+#include "device/warp.cuh"
 
 #include "common/error.h"
 #include "device/launch.h"
 
-#include <cub/device/device_reduce.cuh>
-#include <cuda_runtime.h>
+#include "device/prim.cuh"
+#include "device/backend.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -59,7 +60,7 @@ template <int G>
 __device__ __forceinline__ double group_max(double v)
 {
 #pragma unroll
-   for (int o = G / 2; o > 0; o >>= 1) v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+   for (int o = G / 2; o > 0; o >>= 1) v = fmax(v, device::shfl_xor(v, o));
    return v;
 }
 
@@ -67,7 +68,7 @@ template <int G, class T>
 __device__ __forceinline__ T group_sum(T v)
 {
 #pragma unroll
-   for (int o = G / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+   for (int o = G / 2; o > 0; o >>= 1) v += device::shfl_xor(v, o);
    return v;
 }
 
@@ -317,7 +318,7 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
 {
    AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "value_stats: negative size");
    Buffer<DevStats> d(1, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(d.get(), 0, sizeof(DevStats), stream));
+   AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, sizeof(DevStats), stream));
    const bool     square = a.nrows == a.ncols;
    const size_t   rows   = square ? static_cast<size_t>(a.nrows) : 0;
    Buffer<double> row_sum(rows, alloc), row_abs(rows, alloc);
@@ -335,12 +336,12 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    if (square && a.nrows > 0)
    {
       size_t bytes = 0;
-      AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, row_sum.get(), &d.get()->sum,
+      AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(nullptr, bytes, row_sum.get(), &d.get()->sum,
                                                a.nrows, stream));
       temp = Buffer<char>(std::max<size_t>(bytes, 1), alloc);
-      AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, row_sum.get(), &d.get()->sum,
+      AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(temp.get(), bytes, row_sum.get(), &d.get()->sum,
                                                a.nrows, stream));
-      AMGT_DEVICE_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, row_abs.get(),
+      AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(temp.get(), bytes, row_abs.get(),
                                                &d.get()->abs_sum, a.nrows, stream));
    }
    const bool     scaled = with_scaled && square && a.nrows > 0;
@@ -360,8 +361,8 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    }
    DevStats h{};
    AMGT_DEVICE_CHECK(
-      cudaMemcpyAsync(&h, d.get(), sizeof(DevStats), cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream)); // u and d are freed after this
+      device::memcpy_async(&h, d.get(), sizeof(DevStats), device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // u and d are freed after this
    ValueStats out;
    out.plain        = to_range(h.plain);
    out.scaled_known = with_scaled || !square;
@@ -394,13 +395,13 @@ int64_t count_nonfinite(const double* v, int64_t n, Stream stream, const Allocat
 {
    if (n <= 0) return 0;
    Buffer<unsigned long long> c(1, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(c.get(), 0, sizeof(unsigned long long), stream));
+   AMGT_DEVICE_CHECK(device::memset_async(c.get(), 0, sizeof(unsigned long long), stream));
    const unsigned blocks = std::min<unsigned>(blocks_for(n), 1024u);
    nonfinite_count<<<blocks, kThreads, 0, stream>>>(v, n, c.get());
    AMGT_DEVICE_CHECK_LAUNCH("nonfinite_count");
    unsigned long long h = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h, c.get(), sizeof(h), cudaMemcpyDeviceToHost, stream));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(stream));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h, c.get(), sizeof(h), device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
    return static_cast<int64_t>(h);
 }
 

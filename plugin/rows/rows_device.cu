@@ -7,6 +7,7 @@
 // row lengths. The group's partial sums are added with xor shuffles; lane 0 writes y. Rounding
 // and the final combination as every SpMV kernel (spmv/spmv_common.cuh).
 #include "rows/rows_device.h"
+#include "device/warp.cuh"
 
 #include "common/error.h"
 #include "device/arith.cuh"
@@ -67,7 +68,7 @@ __global__ void __launch_bounds__(kThreads)
          span = a > span ? a : span;
          if (count) keys[warp][k - begin] = c >> 2;
       }
-      __syncwarp();
+      device::sync_warp();
       if (count)
       {
          for (int32_t e = lane; e < n; e += 32)
@@ -87,11 +88,11 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
    for (int d = 16; d > 0; d >>= 1)
    {
-      tiles += __shfl_xor_sync(kFull, tiles, d);
-      nrow += __shfl_xor_sync(kFull, nrow, d);
-      len_sum += __shfl_xor_sync(kFull, len_sum, d);
-      len_sq += __shfl_xor_sync(kFull, len_sq, d);
-      const unsigned long long o = __shfl_xor_sync(kFull, span, d);
+      tiles += device::shfl_xor(tiles, d);
+      nrow += device::shfl_xor(nrow, d);
+      len_sum += device::shfl_xor(len_sum, d);
+      len_sq += device::shfl_xor(len_sq, d);
+      const unsigned long long o = device::shfl_xor(span, d);
       span                       = o > span ? o : span;
    }
    if (lane == 0 && s < samples)
@@ -130,7 +131,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
    for (int d = 16; d > 0; d >>= 1)
    {
-      const unsigned long long o = __shfl_xor_sync(kFull, span, d);
+      const unsigned long long o = device::shfl_xor(span, d);
       span                       = o > span ? o : span;
    }
    if ((threadIdx.x & 31) == 0 && span > 0) atomicMax(out, span);
@@ -236,7 +237,7 @@ __global__ void __launch_bounds__(kThreads)
       }
    }
 #pragma unroll
-   for (int d = G / 2; d > 0; d >>= 1) sum += __shfl_xor_sync(kFull, sum, d, G);
+   for (int d = G / 2; d > 0; d >>= 1) sum += device::shfl_xor(sum, d, G);
    if (live && g == 0)
    {
       const double ax = row_of<Unscale>(static_cast<double>(sum), us, row);
@@ -269,13 +270,13 @@ FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, i
    if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return e;
    const int64_t samples = std::min<int64_t>(block_rows, max_samples);
    Buffer<unsigned long long> out(7, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, 7 * sizeof(unsigned long long), s));
+   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, 7 * sizeof(unsigned long long), s));
    fill_sample_kernel<<<blocks_for(samples, kSampleWarps), kThreads, 0, s>>>(
       a.row_ptr, a.col, a.nrows, block_rows, samples, out.get());
    AMGT_DEVICE_CHECK_LAUNCH("fill_sample_kernel");
    unsigned long long h[7] = {0, 0, 0, 0, 0, 0, 0};
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(h, out.get(), sizeof h, device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    e.block_rows = static_cast<int64_t>(h[0]);
    e.entries    = static_cast<int64_t>(h[1]);
    e.tiles      = static_cast<int64_t>(h[2]);
@@ -292,7 +293,7 @@ int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc)
    if (a.nrows == 0 || a.nnz == 0) return 0;
    AMGT_REQUIRE(a.row_ptr != nullptr && a.col != nullptr, "max_span: missing CSR arrays");
    Buffer<unsigned long long> out(1, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, sizeof(unsigned long long), s));
+   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, sizeof(unsigned long long), s));
    const DeviceLimits lim = device_limits();
    with_lanes<1>(rows_lanes(static_cast<double>(a.nnz) / a.nrows), [&](auto lanes) {
       constexpr int G    = decltype(lanes)::value;
@@ -302,8 +303,8 @@ int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc)
    });
    AMGT_DEVICE_CHECK_LAUNCH("span_kernel");
    unsigned long long h = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h, out.get(), sizeof h, device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    return static_cast<int64_t>(h);
 }
 
@@ -336,7 +337,7 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    {
       r.col16 = Buffer<int16_t>(static_cast<size_t>(a.nnz), alloc);
       r.wide  = Buffer<int32_t>(1, alloc);
-      AMGT_DEVICE_CHECK(cudaMemsetAsync(r.wide.get(), 0, sizeof(int32_t), s));
+      AMGT_DEVICE_CHECK(device::memset_async(r.wide.get(), 0, sizeof(int32_t), s));
    }
    V*       ov = r.own_val.get();
    int16_t* oc = r.col16.get();
@@ -363,8 +364,8 @@ bool rows_narrow(const DeviceRows<V>& r, Stream s)
 {
    if (!r.tried_narrow()) return false;
    int32_t h = 1;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h, r.wide.get(), sizeof h, cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h, r.wide.get(), sizeof h, device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    return h == 0;
 }
 

@@ -22,7 +22,7 @@
 #include "device/launch.h"
 #include "mbsr/bitmap.h"
 
-#include <cub/device/device_scan.cuh>
+#include "device/prim.cuh"
 
 namespace amgt::device::spgemm_detail {
 namespace {
@@ -163,10 +163,10 @@ void scan_counts(int64_t* counts, int64_t* offsets, int32_t brows, Buffer<char>&
 {
    size_t scan_bytes = 0;
    AMGT_DEVICE_CHECK(
-       cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, brows + 1, s));
+       device::prim::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, brows + 1, s));
    scan_temp = Buffer<char>(scan_bytes, alloc);
    AMGT_DEVICE_CHECK(
-       cub::DeviceScan::ExclusiveSum(scan_temp.get(), scan_bytes, counts, offsets, brows + 1, s));
+       device::prim::DeviceScan::ExclusiveSum(scan_temp.get(), scan_bytes, counts, offsets, brows + 1, s));
 }
 
 void launch_output_bins(const int64_t* offsets, int32_t brows, int shared_bins, uint8_t* row_bin,

@@ -69,7 +69,7 @@ struct StreamDrain
    Stream s;
    ~StreamDrain()
    {
-      if (cudaStreamSynchronize(s) != cudaSuccess) cudaGetLastError();
+      if (device::stream_synchronize(s) != device::kSuccess) device::last_error();
    }
 };
 
@@ -135,8 +135,8 @@ struct Workspace
          num_rows(brows, alloc), counts(static_cast<size_t>(brows) + 1, alloc),
          offsets(static_cast<size_t>(brows) + 1, alloc), drain{s}
    {
-      AMGT_DEVICE_CHECK(cudaMemsetAsync(meta.get(), 0, sizeof(Meta), s));
-      AMGT_DEVICE_CHECK(cudaMemsetAsync(counts.get(), 0, counts.size() * sizeof(int64_t), s));
+      AMGT_DEVICE_CHECK(device::memset_async(meta.get(), 0, sizeof(Meta), s));
+      AMGT_DEVICE_CHECK(device::memset_async(counts.get(), 0, counts.size() * sizeof(int64_t), s));
    }
 
    Buffer<Meta>    meta;
@@ -158,10 +158,10 @@ struct Sizes
 Sizes read_sizes(const Meta* dm, const int64_t* offsets, int32_t brows, Stream s)
 {
    Sizes h;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h.meta, dm, sizeof(Meta), cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h.tiles, offsets + brows, sizeof(int64_t),
-                                     cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h.meta, dm, sizeof(Meta), device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h.tiles, offsets + brows, sizeof(int64_t),
+                                     device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    AMGT_REQUIRE(h.meta.error == 0, "spgemm: internal error in the symbolic phase");
    AMGT_REQUIRE(h.tiles <= INT32_MAX, "spgemm: the product has " + std::to_string(h.tiles) +
                                           " tiles, more than 2^31-1");
@@ -204,8 +204,8 @@ void numeric(const NumericArgs<V>& args, bool pairs, const int32_t* bin_rows, St
 void finish(const Meta* dm, int64_t tiles, Stream s, SpgemmStats& st)
 {
    Meta h2{};
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&h2, dm, sizeof(Meta), cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h2, dm, sizeof(Meta), device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    AMGT_REQUIRE(h2.error == 0, "spgemm: internal error (symbolic and numeric phases disagree)");
 
    st.intermediate_tiles = static_cast<int64_t>(h2.intermediate);
@@ -247,7 +247,7 @@ DeviceMbsr<V> spgemm(const DeviceMbsr<V>& A, const DeviceMbsr<V>& B, Stream s,
 
    if (brows == 0 || A.num_tiles == 0 || B.num_tiles == 0)
    {
-      AMGT_DEVICE_CHECK(cudaMemsetAsync(C.blk_ptr.get(), 0, C.blk_ptr.size() * sizeof(int32_t), s));
+      AMGT_DEVICE_CHECK(device::memset_async(C.blk_ptr.get(), 0, C.blk_ptr.size() * sizeof(int32_t), s));
       if (stats) *stats = st;
       return C;
    }

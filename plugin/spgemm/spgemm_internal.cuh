@@ -119,8 +119,8 @@ struct NumericArgs
 template <class Kernel>
 bool fits_shared(Kernel kernel, size_t dyn, const DeviceLimits& lim)
 {
-   cudaFuncAttributes attr{};
-   AMGT_DEVICE_CHECK(cudaFuncGetAttributes(&attr, kernel));
+   device::FuncAttributes attr{};
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, kernel));
    return attr.sharedSizeBytes + dyn <= static_cast<size_t>(lim.smem_optin);
 }
 
@@ -128,11 +128,10 @@ template <class Kernel>
 unsigned prepare_launch(Kernel kernel, int threads, size_t dyn, int64_t work_blocks,
                         const DeviceLimits& lim)
 {
-   AMGT_DEVICE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(dyn)));
+   AMGT_DEVICE_CHECK(device::set_max_dynamic_smem(kernel, static_cast<int>(dyn)));
    int per_sm = 0;
    AMGT_DEVICE_CHECK(
-       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dyn));
+       device::occupancy_blocks_per_sm(&per_sm, kernel, threads, dyn));
    const int64_t wave = static_cast<int64_t>(std::max(per_sm, 1)) * lim.sms;
    return static_cast<unsigned>(std::max<int64_t>(1, std::min(work_blocks, wave)));
 }

@@ -15,7 +15,7 @@
 // block columns, so the pairs of one A tile hit distinct accumulator tiles: no two lanes ever
 // update the same accumulator entry in one step, and every entry receives its terms in the
 // reference's order (A tiles ascending, then k inside the tile), one FMA each, which makes the
-// CUDA-core result bit-identical to spgemm_ref. __syncwarp() separates A tiles and chunks.
+// CUDA-core result bit-identical to spgemm_ref. device::sync_warp() separates A tiles and chunks.
 //   Which A tiles are "dense" (tensor cores): popcount >= NumericArgs::tc_min_nnz, i.e.
 //   kDenseTileNnz for SpgemmPath::automatic, 0 for tensor_core, 17 (none) for cuda_core; fp32
 //   never (see below).
@@ -71,6 +71,7 @@
 //   fill and serves 8 products against the CUDA cores' 2 per step, so it may pay below 10;
 //   SpgemmPath::tensor_core lets the benchmark measure that before the rule moves.
 #include "spgemm/spgemm_internal.cuh"
+#include "device/warp.cuh"
 #include "spgemm/spgemm_mma.cuh"
 
 #include "device/arith.cuh"
@@ -136,7 +137,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
          const int nw = min(kCap, nc - p0);
          for (int k = lane; k < nw; k += kWarpSize) scol[k] = args.c_col[off + p0 + k];
          for (int k = lane; k < nw * 16; k += kWarpSize) acc[k] = Acc(0);
-         __syncwarp();
+         device::sync_warp();
          const int32_t col_lo = scol[0], col_hi = scol[nw - 1];
 
          for (int32_t ta = as; ta < ae; ++ta)
@@ -184,10 +185,10 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
                      }
                   }
                }
-               const unsigned vmask = __ballot_sync(kFullMask, valid);
-               const unsigned imask = __ballot_sync(kFullMask, in);
+               const unsigned vmask = device::ballot(valid);
+               const unsigned imask = device::ballot(in);
                if (valid) stage[__popc(vmask & lanes_below)] = Stage{tb, pos, maps};
-               __syncwarp();
+               device::sync_warp();
                const int cnt = __popc(vmask);
 
                if (dense)
@@ -205,7 +206,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
                      const int    cq = 2 * tq;       // D columns cq, cq + 1
                      const bool   diag = (g >> 2) == (cq >> 2);
                      const int    e0 = (g & 3) * 4 + (cq & 3);
-                     __syncwarp();
+                     device::sync_warp();
                      for (int sp = 0; sp < cnt; sp += 2)
                      {
                         // B operand: B(k = tq, n = g) from pair sp + (g >> 2), column g & 3
@@ -328,7 +329,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
                      }
                   }
                }
-               __syncwarp(); // stage and accumulators are reused by the next chunk / A tile
+               device::sync_warp(); // stage and accumulators are reused by the next chunk / A tile
                if (imask != kFullMask) break;
             }
          }
@@ -341,7 +342,7 @@ __global__ void __launch_bounds__(kWarps * kWarpSize, 1)
             args.c_val[static_cast<int64_t>(tile) * 16 + bit] =
                 ((cmap >> bit) & 1u) ? D::store(acc[k]) : D::zero();
          }
-         __syncwarp();
+         device::sync_warp();
       }
    }
    if (lane == 0 && (tc | cc))

@@ -24,7 +24,7 @@
 // (spgemm_device.h): bit-identical to spgemm_ref only when every partial sum is exact (small
 // integers), else within spgemm_pairs_tolerance (tests/common/tolerances.h), and not
 // bit-reproducible from run to run. half operands are converted to float as Arith<V>::load does;
-// half x half products are exact in float. __syncwarp() separates chunks (pre/bstart/amap are
+// half x half products are exact in float. device::sync_warp() separates chunks (pre/bstart/amap are
 // rewritten) and precedes the write-out (every atomic of the window is visible). Each lane
 // counts its pairs with a nonempty bitmap product; a warp reduction adds them to
 // Meta::cc_products (tc_products stays 0).
@@ -47,6 +47,7 @@
 //   stored ones from acc rounded once to V, the others exact zeros.
 // Shared memory per warp: kEntries * sizeof(acc_t) + 8 kCap + 384 bytes.
 #include "spgemm/spgemm_internal.cuh"
+#include "device/warp.cuh"
 
 #include "device/arith.cuh"
 #include "mbsr/bitmap.h"
@@ -159,13 +160,13 @@ __global__ void
                scol[k]  = cj;
                cinfo[k] = (static_cast<uint32_t>(used + incl - cnt) << 16) | cm;
             }
-            const int taken = __popc(__ballot_sync(kFullMask, fits));
-            if (taken > 0) used += __shfl_sync(kFullMask, incl, taken - 1);
+            const int taken = __popc(device::ballot(fits));
+            if (taken > 0) used += device::shfl(incl, taken - 1);
             nw += taken;
             if (taken < kWarpSize || nw == kCap || p0 + nw == nc) break; // uniform
          }
          for (int k = lane; k < used; k += kWarpSize) acc[k] = Acc(0);
-         __syncwarp();
+         device::sync_warp();
          const int32_t col_lo = scol[0], col_hi = scol[nw - 1];
          const bool    single = nw == nc; // the whole row: B rows need no restriction
 
@@ -192,7 +193,7 @@ __global__ void
                am  = args.A.map[a0 + lane];
             }
             const int incl  = warp_inclusive_scan(len);
-            const int total = __shfl_sync(kFullMask, incl, kWarpSize - 1);
+            const int total = device::shfl(incl, kWarpSize - 1);
             if (total == 0) continue; // uniform over the warp
             if (lane < n)
             {
@@ -200,7 +201,7 @@ __global__ void
                bstart[lane] = bs;
                amaps[lane]  = static_cast<int32_t>(am);
             }
-            __syncwarp();
+            device::sync_warp();
             for (int f = lane; f < total; f += kWarpSize)
             {
                // A tile of pair f: the last t in [0, n) with pre[t] <= f (pre[0] = 0 <= f;
@@ -253,9 +254,9 @@ __global__ void
                   }
                }
             }
-            __syncwarp(); // pre/bstart/amaps are rewritten by the next chunk
+            device::sync_warp(); // pre/bstart/amaps are rewritten by the next chunk
          }
-         __syncwarp(); // every atomic of the window is done and visible
+         device::sync_warp(); // every atomic of the window is done and visible
 
          // All 16 positions of each tile: C's values are stored dense.
          for (int k = lane; k < nw * 16; k += kWarpSize)
@@ -268,11 +269,11 @@ __global__ void
                 ((cm >> bit) & 1u) ? D::store(acc[(info >> 16) + __popc(cm & ((1u << bit) - 1u))])
                                    : D::zero();
          }
-         __syncwarp(); // scol/cinfo/acc are rewritten by the next window
+         device::sync_warp(); // scol/cinfo/acc are rewritten by the next window
       }
    }
 #pragma unroll
-   for (int o = kWarpSize / 2; o > 0; o >>= 1) cc += __shfl_xor_sync(kFullMask, cc, o);
+   for (int o = kWarpSize / 2; o > 0; o >>= 1) cc += device::shfl_xor(cc, o);
    if (lane == 0 && cc) atomicAdd(&args.meta->cc_products, cc);
 }
 

@@ -37,6 +37,7 @@
 // row's products plus one binary search per A tile and window; windows jump over empty column
 // ranges, so rows with local support (PDE problems) need one or two windows.
 #include "spgemm/spgemm_internal.cuh"
+#include "device/warp.cuh"
 
 #include "mbsr/bitmap.h"
 
@@ -300,7 +301,7 @@ __global__ void __launch_bounds__(1024, 1)
                   }
                   else { next = min(next, j); }
                }
-               if (__ballot_sync(kFullMask, in) != kFullMask) break;
+               if (device::ballot(in) != kFullMask) break;
             }
          }
          const int lo_next = block_min(next, red); // also: the window is complete
@@ -430,8 +431,8 @@ template <bool kPass2>
 void launch_window(const SymbolicArgs& args, int64_t rows_hint, Stream s, const DeviceLimits& lim)
 {
    auto               kernel = symbolic_window_kernel<kPass2>;
-   cudaFuncAttributes attr{};
-   AMGT_DEVICE_CHECK(cudaFuncGetAttributes(&attr, kernel));
+   device::FuncAttributes attr{};
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, kernel));
    // Largest multiple of the block size that fits, at most kWindowWords.
    const int64_t room =
        (static_cast<int64_t>(lim.smem_optin) - static_cast<int64_t>(attr.sharedSizeBytes)) / 4;

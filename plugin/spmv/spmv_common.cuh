@@ -17,11 +17,13 @@
 
 #include "spmv/spmv_device.h"
 
+#include "device/warp.cuh"
+
 #include <cstdint>
 
 namespace amgt::device::spmv_detail {
 
-constexpr unsigned kFull   = 0xffffffffu;
+constexpr unsigned kFull   = kAllLanes; // device/warp.cuh
 constexpr int      kBudget = kSpmvBalancedTiles;
 static_assert(kBudget % 32 == 0, "a balanced budget is whole steps of 32 tiles");
 

@@ -51,6 +51,7 @@
 #pragma once
 
 #include "spmv/spmv_common.cuh"
+#include "device/warp.cuh"
 
 #include "device/arith.cuh"
 #include "device/launch.h"
@@ -117,7 +118,7 @@ __device__ __forceinline__ void group_reduce_rows(Acc (&s)[4], unsigned mask)
    for (int r = 0; r < 4; ++r)
    {
 #pragma unroll
-      for (int d = G / 2; d >= 1; d >>= 1) s[r] += __shfl_xor_sync(mask, s[r], d, G);
+      for (int d = G / 2; d >= 1; d >>= 1) s[r] += device::shfl_xor(s[r], d, G, mask);
    }
 }
 
@@ -160,11 +161,11 @@ __device__ inline int32_t tile_step(const int32_t* __restrict__ blk_col,
 #pragma unroll
    for (int d = 1; d < G; d <<= 1)
    {
-      const int v = __shfl_up_sync(mask, incl, d, G);
+      const int v = device::shfl_up(incl, d, G, mask);
       if (g >= d) incl += v;
    }
    const int32_t off = base + incl - cnt;
-   base += __shfl_sync(mask, incl, G - 1, G);
+   base += device::shfl(incl, G - 1, G, mask);
    return off;
 }
 
@@ -196,16 +197,16 @@ __device__ inline typename SpmvArith<V>::Acc group_row_sum(const int32_t* __rest
       {
          if (c + sub * (G / 4) >= end) break; // uniform in the group
          const int      q    = sub * (G / 4) + (g >> 2);
-         const uint32_t mq   = __shfl_sync(mask, map, q, G);
-         const int32_t  colq = __shfl_sync(mask, col, q, G);
-         const int32_t  offq = __shfl_sync(mask, off, q, G);
+         const uint32_t mq   = device::shfl(map, q, G, mask);
+         const int32_t  colq = device::shfl(col, q, G, mask);
+         const int32_t  offq = device::shfl(off, q, G, mask);
          const uint32_t nib  = (mq >> (4 * r)) & 0xFu;
          const S*       pv   = vals + offq + __popc(mq & ((1u << (4 * r)) - 1u));
          s = row_product<V, Unscale>(nib, pv, x, us, 4 * static_cast<int64_t>(colq), s);
       }
    }
 #pragma unroll
-   for (int d = G / 2; d >= 4; d >>= 1) s += __shfl_xor_sync(mask, s, d, G);
+   for (int d = G / 2; d >= 4; d >>= 1) s += device::shfl_xor(s, d, G, mask);
    return s;
 }
 
@@ -400,7 +401,7 @@ spmv_long_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __rest
    Acc           acc  = Acc(0);
    for (int32_t k = lane >> 2; k < n; k += 8) acc += partial[4 * (c0 + k) + r];
 #pragma unroll
-   for (int d = 4; d < 32; d <<= 1) acc += __shfl_xor_sync(kFull, acc, d);
+   for (int d = 4; d < 32; d <<= 1) acc += device::shfl_xor(acc, d);
    if (lane < 4)
    {
       const int64_t i = 4 * static_cast<int64_t>(b) + r;

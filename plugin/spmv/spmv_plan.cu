@@ -18,6 +18,7 @@
 // of <= 8 tiles on average, cuda_core for denser tiles there; cuda_core_entries otherwise (block
 // rows of <= 4096 tiles); cuda_core for what is left.
 #include "spmv/spmv_device.h"
+#include "device/warp.cuh"
 #include "spmv/spmv_common.cuh"
 
 #include "rows/rows.h"
@@ -26,7 +27,7 @@
 #include "device/arith.cuh"
 #include "device/launch.h"
 
-#include <cub/device/device_scan.cuh>
+#include "device/prim.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -66,9 +67,9 @@ __global__ void measure_kernel(const uint16_t* __restrict__ blk_map, int64_t nti
 #pragma unroll
    for (int d = 16; d > 0; d >>= 1)
    {
-      nnz += __shfl_xor_sync(kFull, nnz, d);
-      dense += __shfl_xor_sync(kFull, dense, d);
-      const unsigned long long o = __shfl_xor_sync(kFull, longest, d);
+      nnz += device::shfl_xor(nnz, d);
+      dense += device::shfl_xor(dense, d);
+      const unsigned long long o = device::shfl_xor(longest, d);
       longest                    = o > longest ? o : longest;
    }
    if ((threadIdx.x & 31) == 0)
@@ -186,14 +187,14 @@ SpmvStats measure(const DeviceMbsr<V>& A, Stream s, const Allocator& alloc)
    const int64_t n = std::max<int64_t>(A.num_tiles, A.block_rows);
    if (n == 0) return st;
    Buffer<unsigned long long> out(3, alloc);
-   AMGT_DEVICE_CHECK(cudaMemsetAsync(out.get(), 0, 3 * sizeof(unsigned long long), s));
+   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, 3 * sizeof(unsigned long long), s));
    const unsigned blocks = std::min(blocks_for(n), 4096u);
    measure_kernel<<<blocks, kThreads, 0, s>>>(A.blk_map.get(), A.num_tiles, A.blk_ptr.get(),
                                               A.block_rows, out.get());
    AMGT_DEVICE_CHECK_LAUNCH("measure_kernel");
    unsigned long long h[3] = {0, 0, 0};
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(h, out.get(), sizeof h, cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(h, out.get(), sizeof h, device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    st.nnz                     = static_cast<int64_t>(h[0]);
    st.dense_tiles             = static_cast<int64_t>(h[1]);
    st.max_tiles_per_block_row = static_cast<int32_t>(h[2]);
@@ -204,12 +205,12 @@ SpmvStats measure(const DeviceMbsr<V>& A, Stream s, const Allocator& alloc)
 int32_t exclusive_sum(const int32_t* in, int32_t* out, int64_t n, Stream s, const Allocator& alloc)
 {
    size_t bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, s));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, s));
    Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, n, s));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, n, s));
    int32_t total = 0;
-   AMGT_DEVICE_CHECK(cudaMemcpyAsync(&total, out + n - 1, sizeof total, cudaMemcpyDeviceToHost, s));
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s)); // also before temp is freed
+   AMGT_DEVICE_CHECK(device::memcpy_async(&total, out + n - 1, sizeof total, device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // also before temp is freed
    return total;
 }
 
@@ -263,9 +264,9 @@ Buffer<char> scan_tile_offsets(const DeviceMbsr<V>& A, int64_t* cnt, int64_t* ti
    tile_counts_kernel<<<blocks_for(ntiles + 1), kThreads, 0, s>>>(A.blk_map.get(), ntiles, cnt);
    AMGT_DEVICE_CHECK_LAUNCH("tile_counts_kernel");
    size_t bytes = 0;
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, cnt, tile_off, ntiles + 1, s));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, cnt, tile_off, ntiles + 1, s));
    Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, cnt, tile_off, ntiles + 1, s));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, cnt, tile_off, ntiles + 1, s));
    return temp;
 }
 
@@ -322,7 +323,7 @@ void build_chunks(const DeviceMbsr<V>& A, SpmvPlan<V>& plan, const int64_t* tile
          plan.long_chunk.get());
       AMGT_DEVICE_CHECK_LAUNCH("chunk_fill_kernel");
    }
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s)); // before the counts are freed
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // before the counts are freed
 }
 
 // What the plan's path reads and A lacks: the packed layout (the matrix's own when csr_to_mbsr
@@ -341,8 +342,8 @@ void build_arrays(const DeviceMbsr<V>& A, SpmvPlan<V>& plan, Stream s, const All
       plan.row_val = Buffer<int64_t>(static_cast<size_t>(A.block_rows) + 1, alloc);
       if (ntiles == 0)
       {
-         AMGT_DEVICE_CHECK(cudaMemsetAsync(plan.row_val.get(), 0, plan.row_val.size() * sizeof(int64_t), s));
-         AMGT_DEVICE_CHECK(cudaStreamSynchronize(s));
+         AMGT_DEVICE_CHECK(device::memset_async(plan.row_val.get(), 0, plan.row_val.size() * sizeof(int64_t), s));
+         AMGT_DEVICE_CHECK(device::stream_synchronize(s));
          return;
       }
    }
@@ -357,7 +358,7 @@ void build_arrays(const DeviceMbsr<V>& A, SpmvPlan<V>& plan, Stream s, const All
    if (own_packed) pack_values(A, plan, tile_off.get(), s, alloc);
    if (own_meta) build_entry_meta(A, plan, tile_off.get(), s, alloc);
    if (plan.path == SpmvPath::cuda_core_balanced) build_chunks(A, plan, tile_off.get(), s, alloc);
-   AMGT_DEVICE_CHECK(cudaStreamSynchronize(s)); // before cnt, tile_off and temp are freed
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // before cnt, tile_off and temp are freed
 }
 
 } // namespace

@@ -54,10 +54,11 @@
 #pragma once
 
 #include "spmv/spmv_common.cuh"
+#include "device/warp.cuh"
 
 #include "device/launch.h"
 
-#include <cuda_fp16.h>
+#include "device/mma.cuh"
 
 #include <cstdint>
 
@@ -66,29 +67,12 @@ namespace amgt::device::spmv_detail {
 constexpr int kTensorPairs     = 2; // tensor_core: block-row pairs per warp (measured: 1, 2, 4)
 constexpr int kTensorHalfSteps = 2; // fp16 tensor_core: mma steps in flight per warp (not timed)
 
-// D = A * B + C for one 8x8x4 fp64 fragment (layouts in the notes at the top).
+// D = A * B + D for one 8x8x4 fp64 fragment (layouts in the notes at the top; the
+// instruction, or its CUDA-core form where there is none, is device/mma.cuh's).
 __device__ inline void mma_8x8x4(double& d0, double& d1, double a, double b)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-   double c0 = d0, c1 = d1;
-   asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
-                : "=d"(d0), "=d"(d1)
-                : "d"(a), "d"(b), "d"(c0), "d"(c1));
-#else // also the HIP compile check's path (__CUDA_ARCH__ undefined: no mma on AMD)
-   // The same fragments on CUDA cores: A[i][k] is held by lane 4i+k, B[k][j] by lane 4j+k.
-   const int lane = static_cast<int>(threadIdx.x & 31);
-   const int i    = lane >> 2;
-   const int j0   = 2 * (lane & 3);
-#pragma unroll
-   for (int k = 0; k < 4; ++k)
-   {
-      const double aik = __shfl_sync(kFull, a, 4 * i + k);
-      const double b0  = __shfl_sync(kFull, b, 4 * j0 + k);
-      const double b1  = __shfl_sync(kFull, b, 4 * (j0 + 1) + k);
-      d0               = __fma_rn(aik, b0, d0);
-      d1               = __fma_rn(aik, b1, d1);
-   }
-#endif
+   const double c0 = d0, c1 = d1;
+   mma_m8n8k4_f64(a, b, c0, c1, d0, d1);
 }
 
 // tensor_core (fp64): a warp owns 2R consecutive block rows as R pairs; pair p is one mma
@@ -117,7 +101,7 @@ spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restric
          start[p] = __ldg(blk_ptr + b);
          len[p]   = __ldg(blk_ptr + b + 1) - start[p];
       }
-      steps[p] = max(len[p], __shfl_xor_sync(kFull, len[p], 16)); // same in the whole warp
+      steps[p] = max(len[p], device::shfl_xor(len[p], 16)); // same in the whole warp
       most     = max(most, steps[p]);
    }
    double d0[R], d1[R];
@@ -172,42 +156,8 @@ spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restric
 // the notes at the top). a/b: .f16x2 registers, the lower-indexed element in the low 16 bits.
 __device__ inline void mma_16x8x16_f16(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-   const float z = 0.0f;
-   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-                "{%8, %9}, {%10, %11, %12, %13};\n"
-                : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(z), "f"(z), "f"(z),
-                  "f"(z));
-#else // also the HIP compile check's path (__CUDA_ARCH__ undefined: no mma on AMD)
-   // The same fragments on CUDA cores. A[r][k] is held by lane 4(r%8) + (k%8)/2, register
-   // (r >= 8) + 2(k >= 8), half k%2; B[k][n] by lane 4n + (k%8)/2, register k >= 8, half k%2.
-   const int lane = static_cast<int>(threadIdx.x & 31);
-   const int grp  = lane >> 2;
-   const int n0   = 2 * (lane & 3);
-   d[0] = d[1] = d[2] = d[3] = 0.0f;
-#pragma unroll
-   for (int k = 0; k < 16; k += 2)
-   {
-      const int      src = (k & 7) >> 1;
-      const uint32_t alo = __shfl_sync(kFull, a[k >= 8 ? 2 : 0], 4 * grp + src); // row grp
-      const uint32_t ahi = __shfl_sync(kFull, a[k >= 8 ? 3 : 1], 4 * grp + src); // row grp + 8
-      const uint32_t b0  = __shfl_sync(kFull, b[k >= 8 ? 1 : 0], 4 * n0 + src);
-      const uint32_t b1  = __shfl_sync(kFull, b[k >= 8 ? 1 : 0], 4 * (n0 + 1) + src);
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-      {
-         const float al = __half2float(__ushort_as_half(static_cast<unsigned short>(alo >> (16 * h))));
-         const float ah = __half2float(__ushort_as_half(static_cast<unsigned short>(ahi >> (16 * h))));
-         const float x0 = __half2float(__ushort_as_half(static_cast<unsigned short>(b0 >> (16 * h))));
-         const float x1 = __half2float(__ushort_as_half(static_cast<unsigned short>(b1 >> (16 * h))));
-         d[0] = __fmaf_rn(al, x0, d[0]);
-         d[1] = __fmaf_rn(al, x1, d[1]);
-         d[2] = __fmaf_rn(ah, x0, d[2]);
-         d[3] = __fmaf_rn(ah, x1, d[3]);
-      }
-   }
-#endif
+   const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+   mma_m16n8k16_f16f32(a, b, zero, d);
 }
 
 // 2^e as a double, e in [-1022, 1023].
@@ -256,7 +206,7 @@ spmv_tensor_h_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restr
    }
    int32_t most = max(lenA[0], lenA[1]);
 #pragma unroll
-   for (int d = 16; d > 0; d >>= 1) most = max(most, __shfl_xor_sync(kFull, most, d));
+   for (int d = 16; d > 0; d >>= 1) most = max(most, device::shfl_xor(most, d));
    // Output of this lane (tig < 2): D[4g + r][g] for g = gOut, in register 2*tig + (grp >= 4).
    const int gOut = (grp >> 2) + 2 * tig;
    float     acc  = 0.0f;
@@ -300,15 +250,15 @@ spmv_tensor_h_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restr
          // largest magnitude m lands in [2^10, 2^11): e = 10 - ilogb(m) (capped at 1023, where
          // everything rounds to 0 in float anyway); e = 0 for an all-zero or non-finite piece.
          double m = fmax(fmax(fabs(xv[0][0]), fabs(xv[0][1])), fmax(fabs(xv[1][0]), fabs(xv[1][1])));
-         m        = fmax(m, __shfl_xor_sync(kFull, m, 1));
-         m        = fmax(m, __shfl_xor_sync(kFull, m, 2));
+         m        = fmax(m, device::shfl_xor(m, 1));
+         m        = fmax(m, device::shfl_xor(m, 2));
          e[u]     = (m > 0.0 && m <= 1.7976931348623157e308) ? min(10 - ilogb(m), 1023) : 0;
          const double sc = pow2(e[u]);
 #pragma unroll
          for (int q2 = 0; q2 < 2; ++q2)
          {
-            const unsigned short lo = __half_as_ushort(__double2half(__dmul_rn(xv[q2][0], sc)));
-            const unsigned short hi = __half_as_ushort(__double2half(__dmul_rn(xv[q2][1], sc)));
+            const unsigned short lo = __half_as_ushort(device::double_to_half(__dmul_rn(xv[q2][0], sc)));
+            const unsigned short hi = __half_as_ushort(device::double_to_half(__dmul_rn(xv[q2][1], sc)));
             bfrag[u][q2]            = static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
          }
       }
@@ -319,7 +269,7 @@ spmv_tensor_h_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restr
          {
             float d[4];
             mma_16x8x16_f16(d, a[u], bfrag[u]);
-            const int   eo = __shfl_sync(kFull, e[u], 4 * (tig < 2 ? gOut : 0));
+            const int   eo = device::shfl(e[u], 4 * (tig < 2 ? gOut : 0));
             const float dv = tig == 0 ? (grp < 4 ? d[0] : d[1]) : (grp < 4 ? d[2] : d[3]);
             acc            = __fadd_rn(acc, ldexpf(dv, -eo)); // exact unless subnormal in float
          }

@@ -188,7 +188,7 @@ TEST(Planner, DeviceMatricesWithoutDeviceKernelsGoToTheDeviceStandIn)
    const amgt_csr a = device_matrix(1000, 5000);
    const SpmvPlan p = plan_spmv(c.ctx(), s, a);
    const SpgemmPlan g = plan_spgemm(c.ctx(), 1, s, a, s, a);
-#if defined(AMGT_WITH_CUDA_KERNELS)
+#if defined(AMGT_WITH_DEVICE_KERNELS)
    EXPECT_EQ(p.who, Executor::stock);
    EXPECT_STREQ(p.reason, "spmv-small-matrix");
    EXPECT_EQ(g.who, Executor::stock);

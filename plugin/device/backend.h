@@ -1,0 +1,152 @@
+// The vendor backend of the thin device layer: the one header outside plugin/device/hip/
+// that names the CUDA or HIP runtime. Everything else in the project (kernels' host code,
+// the glue, tests, benchmarks) calls the names below, so a build picks its vendor here:
+//
+//   AMGT_DEVICE_HIP defined (the HIP build, scripts/hip_compile_check.sh) -> HIP runtime
+//   otherwise, under nvcc or with AMGT_HAVE_DEVICE_RUNTIME                -> CUDA runtime
+//   neither                                                              -> no runtime (CPU
+//                                                                          build: only the
+//                                                                          types exist)
+//
+// The wrappers are inline one-liners over the vendor call with the same arguments, so the
+// CUDA build's code is what it was when the kernels called the runtime directly. They return
+// the vendor's status (Status), to be checked with AMGT_DEVICE_CHECK (device/runtime.h).
+#pragma once
+
+#include <cstddef>
+
+#if defined(__HIP_PLATFORM_AMD__) && !defined(AMGT_DEVICE_HIP)
+#define AMGT_DEVICE_HIP 1
+#endif
+
+#if defined(AMGT_DEVICE_HIP)
+#include <hip/hip_runtime.h>
+#define AMGT_DEVICE_RUNTIME 1
+#elif defined(__CUDACC__) || defined(AMGT_HAVE_DEVICE_RUNTIME)
+#include <cuda_runtime.h>
+#define AMGT_DEVICE_RUNTIME 1
+#endif
+
+namespace amgt::device {
+
+#if defined(AMGT_DEVICE_HIP)
+using Stream         = hipStream_t;
+using Event          = hipEvent_t;
+using Status         = hipError_t;
+using FuncAttributes = hipFuncAttributes;
+constexpr Status kSuccess = hipSuccess;
+#elif defined(AMGT_DEVICE_RUNTIME)
+using Stream         = cudaStream_t;
+using Event          = cudaEvent_t;
+using Status         = cudaError_t;
+using FuncAttributes = cudaFuncAttributes;
+constexpr Status kSuccess = cudaSuccess;
+#else
+using Stream = void*;
+#endif
+
+#if defined(AMGT_DEVICE_RUNTIME)
+
+// Which way an asynchronous copy goes (both ends are given explicitly, as the kernels
+// always did: no unified-addressing inference).
+enum class Copy
+{
+   to_host,
+   to_device,
+   on_device
+};
+
+#if defined(AMGT_DEVICE_HIP)
+
+inline hipMemcpyKind copy_kind(Copy k)
+{
+   return k == Copy::to_host ? hipMemcpyDeviceToHost
+          : k == Copy::to_device ? hipMemcpyHostToDevice
+                                 : hipMemcpyDeviceToDevice;
+}
+inline Status      memcpy_async(void* dst, const void* src, size_t bytes, Copy k, Stream s) { return hipMemcpyAsync(dst, src, bytes, copy_kind(k), s); }
+inline Status      memset_async(void* p, int byte, size_t bytes, Stream s) { return hipMemsetAsync(p, byte, bytes, s); }
+inline Status      stream_synchronize(Stream s) { return hipStreamSynchronize(s); }
+inline Status      last_error() { return hipGetLastError(); } // and clears it
+template <class T>
+inline Status      device_malloc(T** p, size_t bytes) { return hipMalloc(reinterpret_cast<void**>(p), bytes); }
+inline Status      device_free(void* p) { return hipFree(p); }
+inline Status      event_create(Event* e) { return hipEventCreate(e); }
+inline Status      event_destroy(Event e) { return hipEventDestroy(e); }
+inline Status      event_record(Event e, Stream s) { return hipEventRecord(e, s); }
+inline Status      event_synchronize(Event e) { return hipEventSynchronize(e); }
+inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
+inline Status      current_device(int* d) { return hipGetDevice(d); }
+inline Status      sm_count(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeMultiprocessorCount, dev); }
+inline Status      smem_optin(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeSharedMemPerBlockOptin, dev); }
+inline bool        is_out_of_memory(Status e) { return e == hipErrorOutOfMemory; }
+inline const char* error_name(Status e) { return hipGetErrorName(e); }
+inline const char* error_string(Status e) { return hipGetErrorString(e); }
+// hipFunc* take the kernel as const void*.
+template <class F>
+inline Status func_attributes(FuncAttributes* a, F* kernel)
+{
+   return hipFuncGetAttributes(a, reinterpret_cast<const void*>(kernel));
+}
+template <class F>
+inline Status set_max_dynamic_smem(F* kernel, int bytes)
+{
+   return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                              hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+template <class F>
+inline Status occupancy_blocks_per_sm(int* blocks, F* kernel, int threads, size_t smem)
+{
+   return hipOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel),
+                                                       threads, smem);
+}
+
+#else // CUDA
+
+inline cudaMemcpyKind copy_kind(Copy k)
+{
+   return k == Copy::to_host ? cudaMemcpyDeviceToHost
+          : k == Copy::to_device ? cudaMemcpyHostToDevice
+                                 : cudaMemcpyDeviceToDevice;
+}
+inline Status      memcpy_async(void* dst, const void* src, size_t bytes, Copy k, Stream s) { return cudaMemcpyAsync(dst, src, bytes, copy_kind(k), s); }
+inline Status      memset_async(void* p, int byte, size_t bytes, Stream s) { return cudaMemsetAsync(p, byte, bytes, s); }
+inline Status      stream_synchronize(Stream s) { return cudaStreamSynchronize(s); }
+inline Status      last_error() { return cudaGetLastError(); } // and clears it
+template <class T>
+inline Status      device_malloc(T** p, size_t bytes) { return cudaMalloc(reinterpret_cast<void**>(p), bytes); }
+inline Status      device_free(void* p) { return cudaFree(p); }
+inline Status      event_create(Event* e) { return cudaEventCreate(e); }
+inline Status      event_destroy(Event e) { return cudaEventDestroy(e); }
+inline Status      event_record(Event e, Stream s) { return cudaEventRecord(e, s); }
+inline Status      event_synchronize(Event e) { return cudaEventSynchronize(e); }
+inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
+inline Status      current_device(int* d) { return cudaGetDevice(d); }
+inline Status      sm_count(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMultiProcessorCount, dev); }
+inline Status      smem_optin(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev); }
+inline bool        is_out_of_memory(Status e) { return e == cudaErrorMemoryAllocation; }
+inline const char* error_name(Status e) { return cudaGetErrorName(e); }
+inline const char* error_string(Status e) { return cudaGetErrorString(e); }
+// cudaFunc* are templates on the kernel's type in the runtime header (no casts needed); the
+// nvcc-only overloads are reached only from CUDA sources, where the kernels are.
+template <class F>
+inline Status func_attributes(FuncAttributes* a, F* kernel)
+{
+   return cudaFuncGetAttributes(a, kernel);
+}
+template <class F>
+inline Status set_max_dynamic_smem(F* kernel, int bytes)
+{
+   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+template <class F>
+inline Status occupancy_blocks_per_sm(int* blocks, F* kernel, int threads, size_t smem)
+{
+   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, smem);
+}
+
+#endif // vendor
+
+#endif // AMGT_DEVICE_RUNTIME
+
+} // namespace amgt::device
