@@ -20,6 +20,11 @@
 #endif
 
 #if defined(AMGT_DEVICE_HIP)
+// Host-only sources (.cpp compiled as C++, not HIP) get no platform macro from hipcc; the
+// runtime headers need one.
+#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
+#define __HIP_PLATFORM_AMD__ 1
+#endif
 #include <hip/hip_runtime.h>
 #define AMGT_DEVICE_RUNTIME 1
 #elif defined(__CUDACC__) || defined(AMGT_HAVE_DEVICE_RUNTIME)
