@@ -409,15 +409,25 @@ void run_rows(const Plan& plan, RowArgs args, Stream s, const Allocator& alloc)
    synchronize(s);
 }
 
-// counts (n + 1 entries, the last 0) -> C's row pointer; returns nnz(C).
-int64_t counts_to_row_ptr(const Buffer<int64_t>& counts, size_t n, int32_t* row_ptr, Stream s,
-                          const Allocator& alloc)
+// counts (n + 1 entries, the last 0) -> C's row pointer; returns nnz(C). The scan's output and
+// temporary stay in `keep` until the caller's final synchronisation (no wait here for the
+// narrowing kernel).
+struct ScanKeep
 {
-   Buffer<int64_t> off(n + 1, alloc);
-   size_t          bytes = 0;
-   const int64_t   items = static_cast<int64_t>(n) + 1;
+   Buffer<int64_t> off;
+   Buffer<char>    temp;
+};
+
+int64_t counts_to_row_ptr(const Buffer<int64_t>& counts, size_t n, int32_t* row_ptr, Stream s,
+                          const Allocator& alloc, ScanKeep& keep)
+{
+   keep.off              = Buffer<int64_t>(n + 1, alloc);
+   Buffer<int64_t>& off  = keep.off;
+   size_t           bytes = 0;
+   const int64_t    items = static_cast<int64_t>(n) + 1;
    AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), off.get(), items, s));
-   Buffer<char> temp(bytes, alloc);
+   keep.temp          = Buffer<char>(bytes, alloc);
+   Buffer<char>& temp = keep.temp;
    AMGT_DEVICE_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), off.get(), items, s));
    int64_t nnz = 0;
    AMGT_DEVICE_CHECK(cudaMemcpyAsync(&nnz, off.get() + n, sizeof(nnz), cudaMemcpyDeviceToHost, s));
@@ -426,7 +436,6 @@ int64_t counts_to_row_ptr(const Buffer<int64_t>& counts, size_t n, int32_t* row_
                 "csr_spgemm: product has " + std::to_string(nnz) + " nonzeros, more than 2^31-1");
    narrow_offsets<<<blocks_for(items), kThreads, 0, s>>>(off.get(), items, row_ptr);
    AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm narrow_offsets");
-   synchronize(s); // before off and temp are released
    return nnz;
 }
 
@@ -540,7 +549,8 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    }
    st.design = d;
 
-   RowArgs args;
+   ScanKeep scan_keep; // released on return, after the last synchronisation below
+   RowArgs  args;
    args.op = op;
    args.ub = ub.get();
    Buffer<int64_t> counts(n + 1, alloc);
@@ -560,7 +570,7 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
       args.out_col  = tcol.get();
       args.out_val  = tval.get();
       run_rows<Phase::to_temp>(plan, args, s, alloc);
-      C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc);
+      C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc, scan_keep);
       C.col = Buffer<int32_t>(static_cast<size_t>(C.nnz), alloc);
       C.val = Buffer<double>(static_cast<size_t>(C.nnz), alloc);
       compact_rows<<<warp_blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(
@@ -571,7 +581,7 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    else
    {
       run_rows<Phase::count>(plan, args, s, alloc);
-      C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc);
+      C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc, scan_keep);
       C.col = Buffer<int32_t>(static_cast<size_t>(C.nnz), alloc);
       C.val = Buffer<double>(static_cast<size_t>(C.nnz), alloc);
       args.row_ptr = C.row_ptr.get();
