@@ -21,6 +21,7 @@
 #include "race_memory.h"
 #include "mbsr/mbsr_device.h"
 #include "precision/range_device.h"
+#include "spgemm/csr_spgemm_device.h"
 #include "spgemm/spgemm_device.h"
 #include "spmv/spmv_device.h"
 #include "rows/rows_device.h"
@@ -496,6 +497,26 @@ ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, co
    });
 }
 
+// The row-wise product reads hypre's arrays where they are and writes C's through hypre's
+// allocator (the same capped, cached allocator as every plugin buffer); an exception (no
+// memory: std::bad_alloc; more than 2^31-1 nonzeros: amgt::Error) leaves through the C
+// boundary's guard, which counts it and runs stock hypre. Its buffers are released on the way.
+ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, const amgt_csr& B,
+                              amgt_csr_out& C)
+{
+   const device::Stream    s   = stream_of(ctx);
+   const device::Allocator mem = device_allocator(ctx);
+   Timer                   timer(ctx, s);
+   device::DeviceCsrProduct c = device::csr_spgemm(view_of(A), view_of(B), s, mem);
+   C.nnz     = static_cast<int>(c.nnz); // csr_spgemm checked nnz <= 2^31-1
+   C.row_ptr = hand_over(c.row_ptr);
+   // zero-length arrays: hypre accepts NULL for them
+   C.col = hand_over(c.col);
+   C.val = hand_over(c.val);
+   ctx.stats->spgemm(level, timer.seconds(), "gpu-rows", Precision::fp64);
+   return ProductRun::done;
+}
+
 } // namespace amgt::glue
 
 #else // CPU-only build: no device kernels in this library
@@ -569,6 +590,13 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr&, do
 
 ProductRun device_spgemm(const Context& ctx, int level, MatrixState&, const amgt_csr&, MatrixState&,
                          const amgt_csr&, Precision, bool, amgt_csr_out&)
+{
+   say_no_kernels_once();
+   ctx.stats->fallback(level, "no-gpu-kernels");
+   return ProductRun::declined;
+}
+
+ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr&, const amgt_csr&, amgt_csr_out&)
 {
    say_no_kernels_once();
    ctx.stats->fallback(level, "no-gpu-kernels");

@@ -297,12 +297,23 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       plan.reason = "AMGT_SPGEMM=stock";
       return plan;
    }
+   // AMGT_SPGEMM=rows (opt-in, no default reaches it): device products on the row-wise CSR
+   // kernel, in fp64 whatever the level's precision (it reads hypre's fp64 arrays in place and
+   // writes fp64: nothing to convert, nothing to round); host products as with plugin.
+   const bool rows = A.on_device && ctx.config->spgemm == KernelChoice::rows;
    if (A.on_device && !kDeviceKernels)
    {
-      plan.who = Executor::device;
+      plan.who  = Executor::device;
+      plan.rows = rows;
       return plan;
    }
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
+   if (rows)
+   {
+      plan.who  = Executor::device;
+      plan.rows = true;
+      return plan; // fp64, no finite check (an fp64 product goes to hypre as it is)
+   }
    if (A.on_device && ctx.config->spgemm == KernelChoice::automatic)
    {
       // Measured on the H100 (bench/kernels, the products of BoomerAMG setups of laplace7

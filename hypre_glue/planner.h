@@ -62,6 +62,9 @@ struct SpgemmPlan
    Precision   precision    = Precision::fp64;
    bool        check_finite = false;
    const char* reason       = nullptr;
+   // who == device: AMGT_SPGEMM=rows, the row-wise CSR SpGEMM on hypre's arrays (always fp64;
+   // device_spgemm_rows) instead of the mBSR product
+   bool        rows         = false;
 };
 
 // The layout of a device copy that only SpMVs read, and how the row-wise one is built.

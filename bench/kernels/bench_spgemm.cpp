@@ -1,12 +1,13 @@
 // amgt-kernel-bench, SpGEMM: C = A * B by cuSPARSE (the reference), hypre's own kernel and
 // ours (fp64 on mBSR, and with --precision fp16 the fp16 product on tensor and CUDA cores),
 // each checked before it is timed; ours also with the conversions it needs (csr_to_mbsr of
-// the operands, C back to CSR).
+// the operands, C back to CSR); and ours row-wise (CSR in, CSR out, both designs).
 #include "bench.h"
 #include "checks.h"
 #include "hypre_bridge.h"
 
 #include "mbsr/mbsr_device.h"
+#include "spgemm/csr_spgemm_device.h"
 #include "spgemm/spgemm_device.h"
 
 #include <cstdio>
@@ -198,6 +199,47 @@ void run_ours(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool s
    }
 }
 
+// The row-wise CSR SpGEMM, each design forced (r.rows[d]), checked against the reference as
+// ours is. Nothing to convert: it reads the CSR operands and writes C in CSR.
+constexpr amgt::CsrSpgemmDesign kRowDesigns[2] = {amgt::CsrSpgemmDesign::one_pass,
+                                                  amgt::CsrSpgemmDesign::two_pass};
+
+void run_rows(const DeviceCsr& A, const DeviceCsr& B, const std::string& what, const HostCsr* ref,
+              const dev::Allocator& alloc, SpgemmRecord& r)
+{
+   for (int d = 0; d < 2; ++d)
+   {
+      Meas& m = r.rows[d];
+      m.path  = amgt::to_string(kRowDesigns[d]);
+      try
+      {
+         dev::CsrSpgemmStats   st;
+         dev::DeviceCsrProduct C = dev::csr_spgemm(plugin_view(A), plugin_view(B), kStream, alloc, &st, kRowDesigns[d]);
+         r.rows_sum_ub           = st.sum_ub;
+         HostCsr h = download(C.nrows, C.ncols, C.nnz, C.row_ptr.get(), C.col.get(), C.val.get());
+         validate(h, what + " (ours rows " + m.path + ")");
+         sort_rows(h); // its rows come unsorted (hypre's contract allows it)
+         if (!ref)
+         {
+            m.status = Status::error;
+            m.note   = "no reference result (cuSPARSE and hypre both failed)";
+            continue;
+         }
+         double      err  = 0.0;
+         std::string diff = compare_csr(h, *ref, kSpgemmTolerance, &err);
+         m.rel_err        = err;
+         m.status         = diff.empty() ? Status::ok : Status::fail;
+         if (!diff.empty()) m.note = diff + " vs " + r.reference;
+      }
+      catch (const std::exception& e)
+      {
+         m.status = Status::error;
+         m.note   = e.what();
+         guard_context("ours rows SpGEMM");
+      }
+   }
+}
+
 // --precision fp16: the product on fp16 inputs, forced to the tensor and the CUDA cores,
 // compared with each other (r.half_tc, r.half_cc).
 struct HalfOperands
@@ -296,6 +338,13 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
       }
       ts.push_back(Timed{"C to CSR", sampler([&] { return back_to_csr(mC, alloc); }), nullptr, &r.back});
    }
+   for (int d = 0; d < 2; ++d)
+   {
+      if (!r.rows[d].ok()) continue;
+      ts.push_back(Timed{std::string("ours rows SpGEMM ") + amgt::to_string(kRowDesigns[d]),
+                         sampler([&, d] { return dev::csr_spgemm(va, vb, kStream, alloc, nullptr, kRowDesigns[d]); }),
+                         &r.rows[d]});
+   }
    const dev::DeviceMbsr<amgt::half_t>& b16 = same ? hA16 : hB16;
    for (auto [m, path] : {std::pair<Meas*, dev::SpgemmPath>{&r.half_cc, dev::SpgemmPath::cuda_core},
                           std::pair<Meas*, dev::SpgemmPath>{&r.half_tc, dev::SpgemmPath::tensor_core}})
@@ -322,6 +371,8 @@ void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
    b.report_problem("spgemm", what, "cuSPARSE", r.cusp);
    b.report_problem("spgemm", what, "hypre", r.hypre);
    b.report_problem("spgemm", what, "ours", r.ours);
+   b.report_problem("spgemm", what, "ours[rows one_pass]", r.rows[0]);
+   b.report_problem("spgemm", what, "ours[rows two_pass]", r.rows[1]);
    if (r.half_run)
    {
       b.report_problem("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
@@ -377,6 +428,7 @@ std::optional<DeviceCsr> Bench::measure_spgemm(const std::string& matrix, const 
    const dev::Allocator alloc = plugin_allocator();
    OursSpgemm           ours;
    run_ours(opt, A, B, same, what, ref, alloc, r, ours);
+   run_rows(A, B, what, ref, alloc, r);
    HalfOperands half;
    run_half(opt, A, B, same, alloc, r, half);
 

@@ -363,17 +363,19 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
       "   ours = amgt::device::spgemm on mBSR inputs; convA/convB = csr_to_mbsr; back = C to CSR "
       "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n"
       "   ours kernel = --spgemm-path:numeric kernel that ran (pairs = atomics over flattened tile pairs, "
-      "ordered = per A tile, tensor cores for dense tiles)\n");
+      "ordered = per A tile, tensor cores for dense tiles)\n"
+      "   rowsA/rowsB = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
+      "one_pass / two_pass; xhypA/xhypB = hypre / rows (> 1: rows faster)\n");
    std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s | %8s %8s %8s %9s | "
-                     "%6s %6s %6s %6s | %-8s | %s\n",
+                     "%6s %6s %6s %6s | %9s %9s %6s %6s | %-8s | %s\n",
                 "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", "cuSPARSE",
                 "hypre", "ours", "convA", "convB", "back", "ours+conv", "xcuSP", "xhypre", "xcuSP+", "xhyp+",
-                "ref", "ours kernel");
+                "rowsA", "rowsB", "xhypA", "xhypB", "ref", "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
       const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
       std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s | %8s %8s %8s %9s | "
-                        "%6s %6s %6s %6s | %-8s | %s\n",
+                        "%6s %6s %6s %6s | %9s %9s %6s %6s | %-8s | %s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
@@ -385,8 +387,10 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    with > 0.0 ? fmt("%.3f", with).c_str() : "-", ratio_cell(r.cusp, r.ours).c_str(),
                    ratio_cell(r.hypre, r.ours).c_str(),
                    r.cusp.ok() ? ratio_cell(r.cusp.t.median_ms, with).c_str() : "-",
-                   r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-", r.reference.c_str(),
-                   r.ours.path.empty() ? "-" : r.ours.path.c_str());
+                   r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-",
+                   time_cell(r.rows[0], 1.0, "%.3f").c_str(), time_cell(r.rows[1], 1.0, "%.3f").c_str(),
+                   ratio_cell(r.hypre, r.rows[0]).c_str(), ratio_cell(r.hypre, r.rows[1]).c_str(),
+                   r.reference.c_str(), r.ours.path.empty() ? "-" : r.ours.path.c_str());
    }
    std::fprintf(out, "\n");
 }
@@ -473,11 +477,18 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       }
    }
    Geo mm_cusp[3], mm_hyp[3], mm_cusp_conv[3], mm_hyp_conv[3];
+   Geo rows_cusp[2][3], rows_hyp[2][3]; // [design][slot]
    for (const SpgemmRecord& r : spgemm)
    {
       const int g = slot(r.group);
       for (int s : {g, static_cast<int>(kAll)})
       {
+         for (int d = 0; d < 2; ++d)
+         {
+            if (!r.rows[d].ok()) continue;
+            if (r.cusp.ok()) rows_cusp[d][s].add(r.cusp.t.median_ms, r.rows[d].t.median_ms);
+            if (r.hypre.ok()) rows_hyp[d][s].add(r.hypre.t.median_ms, r.rows[d].t.median_ms);
+         }
          if (!r.ours.ok()) continue;
          if (r.cusp.ok()) mm_cusp[s].add(r.cusp.t.median_ms, r.ours.t.median_ms);
          if (r.hypre.ok()) mm_hyp[s].add(r.hypre.t.median_ms, r.ours.t.median_ms);
@@ -502,6 +513,10 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    line("SpGEMM ours kernel           vs hypre own", mm_hyp);
    line("SpGEMM ours + conversions    vs cuSPARSE", mm_cusp_conv);
    line("SpGEMM ours + conversions    vs hypre own", mm_hyp_conv);
+   line("SpGEMM ours rows one_pass    vs cuSPARSE", rows_cusp[0]);
+   line("SpGEMM ours rows one_pass    vs hypre own", rows_hyp[0]);
+   line("SpGEMM ours rows two_pass    vs cuSPARSE", rows_cusp[1]);
+   line("SpGEMM ours rows two_pass    vs hypre own", rows_hyp[1]);
    std::fprintf(out, "\n");
 }
 
@@ -529,6 +544,8 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spgemm", what, "cuSPARSE", r.cusp);
       emit("spgemm", what, "hypre", r.hypre);
       emit("spgemm", what, "ours", r.ours);
+      emit("spgemm", what, "ours[rows one_pass]", r.rows[0]);
+      emit("spgemm", what, "ours[rows two_pass]", r.rows[1]);
       emit("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
       emit("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
    }
@@ -645,6 +662,22 @@ void JsonLines::write(const SpgemmRecord& r)
    one("cusparse", r.cusp, false);
    one("hypre", r.hypre, false);
    one("ours", r.ours, true);
+   for (int d = 0; d < 2; ++d)
+   {
+      const Meas& m = r.rows[d];
+      if (m.status == Status::skipped && m.note.empty()) continue;
+      Obj o;
+      o.str("section", "spgemm").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
+      o.str("product", r.product).str("impl", d == 0 ? "ours:rows_one_pass" : "ours:rows_two_pass");
+      o.integer("m", r.m).integer("k", r.k).integer("n", r.n);
+      o.integer("nnz_a", r.nnz_a).integer("nnz_b", r.nnz_b).integer("nnz_c", r.nnz_c);
+      o.str("reference", r.reference);
+      o.meas(m);
+      o.integer("sum_ub", r.rows_sum_ub);
+      if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
+      if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
+      std::fprintf(f_, "%s\n", o.done().c_str());
+   }
    if (r.half_run)
    {
       for (const auto& [impl, m] : {std::pair<const char*, const Meas*>{"ours_fp16:cuda_core", &r.half_cc},

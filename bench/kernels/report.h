@@ -101,6 +101,11 @@ struct SpgemmRecord
    bool        half_run = false;
    Meas        half_cc, half_tc;
    int64_t     half_tc_products = 0;
+   // The row-wise CSR SpGEMM (plugin/spgemm/csr_spgemm_device.h) on the CSR inputs, CSR out,
+   // no conversion: rows[0] design one_pass, rows[1] two_pass (each forced; path = its name);
+   // rows_sum_ub = the sum of its rows' upper bounds (design A's temporary, in entries).
+   Meas        rows[2];
+   int64_t     rows_sum_ub = 0;
 
    double ours_with_conversions_ms() const
    {

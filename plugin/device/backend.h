@@ -81,6 +81,7 @@ inline Status      event_destroy(Event e) { return hipEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return hipEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return hipEventSynchronize(e); }
 inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
+inline Status      mem_get_info(size_t* free_bytes, size_t* total_bytes) { return hipMemGetInfo(free_bytes, total_bytes); }
 inline Status      current_device(int* d) { return hipGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeMultiprocessorCount, dev); }
 inline Status      smem_optin(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeSharedMemPerBlockOptin, dev); }
@@ -126,6 +127,7 @@ inline Status      event_destroy(Event e) { return cudaEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return cudaEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return cudaEventSynchronize(e); }
 inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
+inline Status      mem_get_info(size_t* free_bytes, size_t* total_bytes) { return cudaMemGetInfo(free_bytes, total_bytes); }
 inline Status      current_device(int* d) { return cudaGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMultiProcessorCount, dev); }
 inline Status      smem_optin(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev); }

@@ -87,19 +87,21 @@ void report_invalid(Config& c, const std::string& what, const std::string& fallb
    ++c.invalid;
 }
 
-void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out, bool race_allowed)
+// extra: the one value beyond auto, plugin and stock that this variable accepts (race for
+// AMGT_SPMV, rows for AMGT_SPGEMM).
+void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out, KernelChoice extra)
 {
    const std::string v = normalized(value);
    if (v.empty() || v == "auto") { out = KernelChoice::automatic; }
    else if (v == "plugin" || v == "amgt") { out = KernelChoice::plugin; }
    else if (v == "stock" || v == "hypre") { out = KernelChoice::stock; }
-   else if (v == "race" && race_allowed) { out = KernelChoice::race; }
+   else if (v == to_string(extra)) { out = extra; }
    else
    {
       out = KernelChoice::automatic;
       report_invalid(c,
-                     std::string(var) + "=\"" + value + "\" is not a valid value (accepted: auto, plugin, stock" +
-                        (race_allowed ? ", race)" : ")"),
+                     std::string(var) + "=\"" + value + "\" is not a valid value (accepted: auto, plugin, stock, " +
+                        to_string(extra) + ")",
                      "using auto");
    }
 }
@@ -230,6 +232,7 @@ const char* to_string(KernelChoice c)
    case KernelChoice::plugin: return "plugin";
    case KernelChoice::stock: return "stock";
    case KernelChoice::race: return "race";
+   case KernelChoice::rows: return "rows";
    }
    return "?";
 }
@@ -328,8 +331,8 @@ Config parse_environment(const Environment& env)
       }
    }
 
-   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, false);
-   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, true);
+   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, KernelChoice::rows);
+   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, KernelChoice::race);
    parse_layout(c, value_of("AMGT_LAYOUT"));
 
    const std::string stats = normalized(amgt_stats);

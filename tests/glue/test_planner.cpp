@@ -199,6 +199,64 @@ TEST(Planner, DeviceMatricesWithoutDeviceKernelsGoToTheDeviceStandIn)
 #endif
 }
 
+// AMGT_SPGEMM=rows: device products go to the row-wise CSR kernel in fp64 whatever the level's
+// precision, without looking at their values; host products are planned as with plugin; the
+// default (auto) is untouched.
+TEST(Planner, RowsSendsDeviceProductsToTheRowWiseKernelInFp64)
+{
+   const amgt_csr d = device_matrix(1000, 5000);
+   for (Mode mode : {Mode::fp64, Mode::mixed, Mode::automatic})
+   {
+      Call c(mode, {Precision::fp32, Precision::fp16});
+      c.config.spgemm = KernelChoice::rows;
+      MatrixState      sa = tagged(1, AMGT_ROLE_A), sp = tagged(1, AMGT_ROLE_P);
+      const SpgemmPlan g  = plan_spgemm(c.ctx(), 1, sa, d, sp, d);
+      EXPECT_EQ(g.who, Executor::device) << to_string(mode);
+      EXPECT_TRUE(g.rows) << to_string(mode);
+      EXPECT_EQ(g.precision, Precision::fp64) << to_string(mode);
+      EXPECT_FALSE(g.check_finite) << to_string(mode);
+      EXPECT_EQ(g.reason, nullptr);
+      EXPECT_TRUE(sa.stats_key == CsrKey{} && sp.stats_key == CsrKey{}) << "no value statistics taken";
+
+      // host arrays: as plugin (the schedule's precision on the host)
+      const amgt_csr   h  = test::host_view(kTri);
+      const SpgemmPlan gh = plan_spgemm(c.ctx(), 1, sa, h, sp, h);
+      EXPECT_EQ(gh.who, Executor::host);
+      EXPECT_FALSE(gh.rows);
+      c.config.spgemm     = KernelChoice::plugin;
+      const SpgemmPlan gp = plan_spgemm(c.ctx(), 1, sa, h, sp, h);
+      EXPECT_EQ(gh.precision, gp.precision) << to_string(mode);
+
+      // no other setting reaches the row-wise kernel
+      for (KernelChoice k : {KernelChoice::automatic, KernelChoice::plugin, KernelChoice::stock})
+      {
+         c.config.spgemm = k;
+         MatrixState ta = tagged(1, AMGT_ROLE_A), tp = tagged(1, AMGT_ROLE_P);
+         if (k == KernelChoice::plugin && mode == Mode::automatic) continue; // reads device values
+         EXPECT_FALSE(plan_spgemm(c.ctx(), 1, ta, d, tp, d).rows) << to_string(k);
+      }
+   }
+
+   // dimension mismatch: refused before any kernel
+   Call c(Mode::fp64, {Precision::fp64});
+   c.config.spgemm = KernelChoice::rows;
+   MatrixState s   = tagged(1, AMGT_ROLE_A);
+   amgt_csr    bad = d;
+   bad.ncols       = 999;
+#if defined(AMGT_WITH_CUDA_KERNELS)
+   EXPECT_THROW(plan_spgemm(c.ctx(), 1, s, bad, s, bad), std::exception);
+#else
+   // CPU builds: the device stand-in declines every device product, counted no-gpu-kernels
+   amgt_csr_out out{};
+   ::testing::internal::CaptureStderr();
+   EXPECT_EQ(backend_spgemm(c.ctx(), 1, s, d, s, d, false, out), 0);
+   ::testing::internal::GetCapturedStderr();
+   EXPECT_EQ(c.stats.total_fallbacks("no-gpu-kernels"), 1);
+   EXPECT_EQ(out.row_ptr, nullptr);
+   (void)bad;
+#endif
+}
+
 TEST(Planner, ProductsRunInTheHigherOperandPrecisionAndCheckTheirOutputOnlyUnderAuto)
 {
    const amgt_csr a = test::host_view(kTri);

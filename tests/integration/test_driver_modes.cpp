@@ -655,6 +655,23 @@ std::string level0_path(const std::string& output)
    return "";
 }
 
+// AMGT_SPGEMM=rows (opt-in): on the GPU the row-wise CSR SpGEMM builds the setup's products
+// (level 0's path gpu-rows: matvecs are left to hypre so that the path stays the product's)
+// and none is left to hypre by auto's rule; CPU builds run their reference kernel as with
+// plugin. The solve converges as with the defaults.
+TEST(Selection, RowWiseSpgemmOnRequest)
+{
+   const std::string args = "--problem laplace7 --n 24";
+   DriverRun         base = run("AMGT=fp64 AMGT_STATS=1", args);
+   DriverRun         rows = run("AMGT=fp64 AMGT_SPGEMM=rows AMGT_SPMV=stock AMGT_STATS=1", args);
+   EXPECT_EQ(base.str("converged"), "true") << base.output;
+   EXPECT_EQ(rows.str("converged"), "true") << rows.output;
+   const double its = base.num("iterations");
+   EXPECT_LE(std::fabs(rows.num("iterations") - its), std::max(1.0, std::ceil(0.03 * its))) << rows.output;
+   EXPECT_EQ(level0_path(rows.output), AMGT_TEST_GPU_BUILD ? "gpu-rows" : "cpu-ref") << rows.output;
+   EXPECT_EQ(rows.output.find("spgemm-stock-faster"), std::string::npos) << rows.output;
+}
+
 // The layout of each matrix's SpMV (plugin/rows/rows.h): on the 7-point fine operator (about
 // 4 entries per 4x4 tile, every entry within 1600 columns of its row) the tiles save less than
 // 10% of the bytes, so AMGT_LAYOUT=auto takes the row-wise layout with 16-bit offsets;

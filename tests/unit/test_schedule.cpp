@@ -296,6 +296,22 @@ TEST(Schedule, KernelChoices)
    EXPECT_STREQ(to_string(KernelChoice::automatic), "auto");
    EXPECT_STREQ(to_string(KernelChoice::plugin), "plugin");
    EXPECT_STREQ(to_string(KernelChoice::stock), "stock");
+   EXPECT_STREQ(to_string(KernelChoice::rows), "rows");
+
+   // rows: AMGT_SPGEMM's opt-in row-wise kernel; not a value of AMGT_SPMV (race is not one of
+   // AMGT_SPGEMM's)
+   c = parse_config("fp64", nullptr, nullptr, "rows", nullptr);
+   EXPECT_EQ(c.spgemm, KernelChoice::rows);
+   EXPECT_TRUE(c.messages.empty());
+   c = parse_config("fp64", nullptr, nullptr, nullptr, "rows");
+   EXPECT_EQ(c.spmv, KernelChoice::automatic);
+   ASSERT_EQ(c.messages.size(), 1u);
+   EXPECT_NE(c.messages[0].find("AMGT_SPMV=\"rows\""), std::string::npos) << c.messages[0];
+   c = parse_config("fp64", nullptr, nullptr, "race", nullptr);
+   EXPECT_EQ(c.spgemm, KernelChoice::automatic);
+   EXPECT_EQ(c.invalid, 1);
+   // the default stays auto
+   EXPECT_EQ(parse_config("fp64", nullptr, nullptr).spgemm, KernelChoice::automatic);
 }
 
 // parse_environment: every variable the library reads, valid and invalid, the unknown ones,
@@ -327,8 +343,9 @@ std::vector<VariableCase> every_variable()
       {"AMGT", {"off", "fp64", "Mixed", " auto "}, {"fp46", "on", "1"}, "off, fp64, mixed, auto"},
       {"AMGT_LEVELS", {"d,s,h", "h", "fp64, fp32"}, {"d,q", "d,,s", "x"}, "d, s, h"},
       {"AMGT_STATS", {"0", "off", "1", "on", "all"}, {"2", "yes"}, "0, off, 1, on, all"},
-      {"AMGT_SPGEMM", {"auto", "plugin", "stock", "hypre"}, {"fast", "gpu", "race"}, "auto, plugin, stock)"},
-      {"AMGT_SPMV", {"auto", "plugin", "stock", "amgt", "race"}, {"fast", "cpu"}, "auto, plugin, stock, race"},
+      {"AMGT_SPGEMM", {"auto", "plugin", "stock", "hypre", "rows", " Rows "}, {"fast", "gpu", "race", "row"},
+       "auto, plugin, stock, rows)"},
+      {"AMGT_SPMV", {"auto", "plugin", "stock", "amgt", "race"}, {"fast", "cpu", "rows"}, "auto, plugin, stock, race)"},
       {"AMGT_LAYOUT", {"auto", "mbsr", "ROWS"}, {"csr", "bsr"}, "auto, mbsr, rows"},
       {"AMGT_DEVICE_MEMORY_LIMIT",
        {"0", "1048576", "64K", "64m", " 2G "},

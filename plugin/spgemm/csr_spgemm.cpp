@@ -1,0 +1,297 @@
+// Planning of the row-wise CSR SpGEMM and its host emulation (csr_spgemm.h).
+#include "spgemm/csr_spgemm.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace amgt {
+
+const char* to_string(CsrSpgemmDesign d)
+{
+   static const char* const names[] = {"automatic", "one_pass", "two_pass"};
+   return by_enum(d, names, "?");
+}
+
+namespace csr_spgemm {
+
+int usable_shared_bins(size_t smem_optin)
+{
+   int n = 0;
+   while (n < kSharedBins && shared_bytes(n, true) <= smem_optin) ++n;
+   return n;
+}
+
+int64_t global_table_slots(int64_t ub, int32_t ncols_b)
+{
+   const int64_t distinct = std::min<int64_t>(std::max<int64_t>(ub, 0), std::max<int32_t>(ncols_b, 0));
+   int64_t       slots    = 32;
+   while (slots < 2 * distinct) slots <<= 1; // distinct < 2^31: at most 2^32
+   return slots;
+}
+
+std::vector<GlobalBatch> plan_global_batches(const std::vector<int64_t>& ub, int32_t ncols_b,
+                                             int64_t max_slots)
+{
+   std::vector<GlobalBatch> batches;
+   size_t                   i = 0;
+   while (i < ub.size())
+   {
+      GlobalBatch b;
+      b.first = i;
+      b.offsets.push_back(0);
+      while (i < ub.size())
+      {
+         const int64_t slots = global_table_slots(ub[i], ncols_b);
+         // a row that alone exceeds the bound still gets its batch
+         if (b.count > 0 && b.offsets.back() + slots > max_slots) break;
+         b.offsets.push_back(b.offsets.back() + slots);
+         ++b.count;
+         ++i;
+      }
+      batches.push_back(std::move(b));
+   }
+   return batches;
+}
+
+size_t one_pass_temp_bytes(int64_t sum_ub)
+{
+   constexpr size_t per_entry = sizeof(int32_t) + sizeof(double);
+   if (sum_ub <= 0) return 0;
+   const auto n = static_cast<uint64_t>(sum_ub);
+   if (n > std::numeric_limits<size_t>::max() / per_entry) return std::numeric_limits<size_t>::max();
+   return static_cast<size_t>(n) * per_entry;
+}
+
+CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, size_t free_bytes)
+{
+   if (requested != CsrSpgemmDesign::automatic) return requested;
+   const double temp = static_cast<double>(one_pass_temp_bytes(sum_ub));
+   return temp <= kOnePassFreeFraction * static_cast<double>(free_bytes) ? CsrSpgemmDesign::one_pass
+                                                                          : CsrSpgemmDesign::two_pass;
+}
+
+std::vector<int64_t> row_upper_bounds(const CsrView& A, const CsrView& B)
+{
+   std::vector<int64_t> ub(static_cast<size_t>(std::max(A.nrows, 0)), 0);
+   for (int32_t i = 0; i < A.nrows; ++i)
+   {
+      int64_t u = 0;
+      for (int32_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+      {
+         const int32_t k = A.col[p];
+         u += B.row_ptr[k + 1] - B.row_ptr[k];
+      }
+      ub[static_cast<size_t>(i)] = u;
+   }
+   return ub;
+}
+
+std::vector<int64_t> bin_histogram(const std::vector<int64_t>& ub, int shared_bins)
+{
+   std::vector<int64_t> h(kBins, 0);
+   for (int64_t u : ub)
+   {
+      const int b = bin_of(u, shared_bins);
+      if (b >= 0) ++h[static_cast<size_t>(b)];
+   }
+   return h;
+}
+
+std::vector<int64_t> bin_offsets(const std::vector<int64_t>& histogram)
+{
+   std::vector<int64_t> off(histogram.size() + 1, 0);
+   for (size_t b = 0; b < histogram.size(); ++b) off[b + 1] = off[b] + histogram[b];
+   return off;
+}
+
+namespace {
+
+// One row's hash table as the kernels hold it: keys -1 when free, linear probing from
+// hash_slot. Throws where a kernel would spin forever (a full table).
+struct Table
+{
+   std::vector<int32_t> keys;
+   std::vector<double>  vals;
+   int                  log2  = 0;
+   int64_t              probes = 0; // longest probe sequence so far
+
+   void reset(int64_t slots)
+   {
+      log2 = 0;
+      while ((int64_t{1} << log2) < slots) ++log2;
+      AMGT_REQUIRE((int64_t{1} << log2) == slots, "emulate: table size is not a power of two");
+      keys.assign(static_cast<size_t>(slots), -1);
+      vals.assign(static_cast<size_t>(slots), 0.0);
+   }
+   void insert(int32_t key, double v)
+   {
+      const uint64_t mask = keys.size() - 1;
+      uint64_t       s    = hash_slot(key, log2) & mask;
+      for (uint64_t n = 0;; ++n)
+      {
+         AMGT_REQUIRE(n < keys.size(), "emulate: hash table full (a bin's table is too small)");
+         if (keys[s] == key || keys[s] == -1)
+         {
+            keys[s] = key;
+            vals[s] += v;
+            probes = std::max<int64_t>(probes, static_cast<int64_t>(n) + 1);
+            return;
+         }
+         s = (s + 1) & mask;
+      }
+   }
+};
+
+void build_row(const CsrView& A, const CsrView& B, int32_t i, Table& t)
+{
+   for (int32_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+   {
+      const int32_t k = A.col[p];
+      const double  a = A.val ? A.val[p] : 1.0;
+      for (int32_t q = B.row_ptr[k]; q < B.row_ptr[k + 1]; ++q)
+      {
+         t.insert(B.col[q], a * (B.val ? B.val[q] : 1.0));
+      }
+   }
+}
+
+} // namespace
+
+CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, int shared_bins,
+                  int64_t batch_slots, EmulationReport* report)
+{
+   validate_csr(A);
+   validate_csr(B);
+   AMGT_REQUIRE(A.ncols == B.nrows, "csr_spgemm: dimension mismatch");
+   AMGT_REQUIRE(shared_bins >= 0 && shared_bins <= kSharedBins, "emulate: bad shared_bins");
+   const size_t n = static_cast<size_t>(A.nrows);
+
+   // Pass 1: bounds, bins, the rows listed per bin (a stable order here; any on the device).
+   const std::vector<int64_t> ub   = row_upper_bounds(A, B);
+   const std::vector<int64_t> hist = bin_histogram(ub, shared_bins);
+   const std::vector<int64_t> boff = bin_offsets(hist);
+   std::vector<int32_t>       listed(static_cast<size_t>(boff.back()));
+   {
+      std::vector<int64_t> cursor(boff.begin(), boff.end() - 1);
+      for (size_t i = 0; i < n; ++i)
+      {
+         const int b = bin_of(ub[i], shared_bins);
+         if (b >= 0) listed[static_cast<size_t>(cursor[static_cast<size_t>(b)]++)] = static_cast<int32_t>(i);
+      }
+   }
+   int64_t sum_ub = 0;
+   for (int64_t u : ub) sum_ub += u;
+   // the device passes its free memory; the emulation has all it needs
+   const CsrSpgemmDesign d = choose_design(design, sum_ub, std::numeric_limits<size_t>::max());
+
+   // The global bin's tables come from batches, as on the device.
+   std::vector<int64_t> global_ub;
+   for (int64_t r = boff[kGlobalBin]; r < boff[kGlobalBin + 1]; ++r)
+      global_ub.push_back(ub[static_cast<size_t>(listed[static_cast<size_t>(r)])]);
+   const std::vector<GlobalBatch> batches = plan_global_batches(global_ub, B.ncols, batch_slots);
+   std::vector<int64_t>           slots_of(n, 0);
+   for (int b = 0; b < kSharedBins; ++b)
+      for (int64_t r = boff[b]; r < boff[b + 1]; ++r)
+         slots_of[static_cast<size_t>(listed[static_cast<size_t>(r)])] = int64_t{1} << bin_shape(b).log2_table;
+   for (const GlobalBatch& g : batches)
+   {
+      AMGT_REQUIRE(g.offsets.size() == g.count + 1, "emulate: batch offsets");
+      for (size_t r = 0; r < g.count; ++r)
+      {
+         const int32_t row = listed[static_cast<size_t>(boff[kGlobalBin]) + g.first + r];
+         slots_of[static_cast<size_t>(row)] = g.offsets[r + 1] - g.offsets[r];
+      }
+   }
+
+   Table     t;
+   CsrMatrix C;
+   C.nrows = A.nrows;
+   C.ncols = B.ncols;
+   C.row_ptr.assign(n + 1, 0);
+   std::vector<int64_t> count(n, 0);
+   auto                 emit = [&](int32_t i, int32_t* col, double* val, int64_t room) {
+      int64_t c = 0;
+      for (size_t s = 0; s < t.keys.size(); ++s)
+      {
+         if (t.keys[s] < 0) continue;
+         AMGT_REQUIRE(c < room, "emulate: a row holds more entries than its room");
+         if (col)
+         {
+            col[c] = t.keys[s];
+            val[c] = t.vals[s];
+         }
+         ++c;
+      }
+      count[static_cast<size_t>(i)] = c;
+   };
+   auto scan_counts = [&] {
+      int64_t total = 0;
+      for (size_t i = 0; i < n; ++i)
+      {
+         C.row_ptr[i] = static_cast<int32_t>(total);
+         total += count[i];
+         AMGT_REQUIRE(total <= std::numeric_limits<int32_t>::max(), "csr_spgemm: product has more than 2^31-1 nonzeros");
+      }
+      C.row_ptr[n] = static_cast<int32_t>(total);
+      C.col.resize(static_cast<size_t>(total));
+      C.val.resize(static_cast<size_t>(total));
+   };
+
+   if (d == CsrSpgemmDesign::one_pass)
+   {
+      std::vector<int64_t> off(n + 1, 0);
+      for (size_t i = 0; i < n; ++i) off[i + 1] = off[i] + ub[i];
+      std::vector<int32_t> tcol(static_cast<size_t>(sum_ub));
+      std::vector<double>  tval(static_cast<size_t>(sum_ub));
+      for (int32_t i : listed)
+      {
+         t.reset(slots_of[static_cast<size_t>(i)]);
+         build_row(A, B, i, t);
+         emit(i, tcol.data() + off[static_cast<size_t>(i)], tval.data() + off[static_cast<size_t>(i)],
+              ub[static_cast<size_t>(i)]);
+      }
+      scan_counts();
+      for (size_t i = 0; i < n; ++i)
+      {
+         std::copy_n(tcol.begin() + off[i], count[i], C.col.begin() + C.row_ptr[i]);
+         std::copy_n(tval.begin() + off[i], count[i], C.val.begin() + C.row_ptr[i]);
+      }
+   }
+   else
+   {
+      for (int32_t i : listed)
+      {
+         t.reset(slots_of[static_cast<size_t>(i)]);
+         build_row(A, B, i, t);
+         emit(i, nullptr, nullptr, ub[static_cast<size_t>(i)]);
+      }
+      scan_counts();
+      const std::vector<int64_t> counted = count;
+      for (int32_t i : listed)
+      {
+         t.reset(slots_of[static_cast<size_t>(i)]);
+         build_row(A, B, i, t);
+         const size_t p = static_cast<size_t>(C.row_ptr[static_cast<size_t>(i)]);
+         emit(i, C.col.data() + p, C.val.data() + p, counted[static_cast<size_t>(i)]);
+         AMGT_REQUIRE(count[static_cast<size_t>(i)] == counted[static_cast<size_t>(i)],
+                      "emulate: the numeric pass found another count than the symbolic one");
+      }
+   }
+
+   if (report)
+   {
+      report->design         = d;
+      report->sum_ub         = sum_ub;
+      report->bin_rows       = hist;
+      report->global_batches = static_cast<int64_t>(batches.size());
+      report->max_probes     = t.probes;
+   }
+   return C;
+}
+
+} // namespace csr_spgemm
+} // namespace amgt

@@ -1,0 +1,210 @@
+// Row-wise CSR SpGEMM (C = A * B on hypre's own CSR arrays, fp64), the host half: the
+// contract, the CPU oracle, and every piece of the device algorithm's planning as plain
+// functions, so that the rules the GPU driver follows (bins, table sizes, the choice between
+// its two designs, memory bounds) are unit-tested on a machine without a GPU. The kernels and
+// their driver are in csr_spgemm_device.cu (entry point: csr_spgemm_device.h).
+//
+// Why a second SpGEMM next to the mBSR one (spgemm_device.h): AMG setup products hold
+// 1.3-2.5 entries per 4x4 tile, so a tile pair carries about one scalar product and the tile
+// SpGEMM measured 0.33x hypre's own kernel. This one never leaves CSR: no conversion of the
+// operands, none of C, one hash table per row of C.
+//
+// Contract (the SpGEMM hook's, docs: HYPRE_HOOKS.md):
+//   - Inputs: CSR with 32-bit indices; columns within a row in any order; no duplicates
+//     (duplicates would be summed, as by the oracle); val == nullptr means all ones.
+//   - Structure: row i of C holds exactly the columns j for which some stored A(i,k) meets a
+//     stored B(k,j) -- the symbolic pattern: an entry whose value cancels to 0.0 is kept.
+//     Columns within a row come in no particular order (hypre accepts any; sorting would
+//     cost a pass and buys nothing). The set of columns per row is deterministic.
+//   - Values: each product term a*b is rounded to double on its own and added with an
+//     atomic, in an order the hardware picks: results may differ in the last bits from run
+//     to run and from the oracle (by at most the bound of tests/common/tolerances.h,
+//     rel_spgemm_pairs with u_s = u_a = 2^-53); on small-integer inputs every partial sum is
+//     exact and the result equals the oracle exactly.
+//   - Errors: amgt::Error when A.ncols != B.nrows or nnz(C) > 2^31-1; std::bad_alloc when
+//     the allocator refuses memory. The glue turns either into a fallback to hypre.
+#pragma once
+
+#include "common/config.h"
+#include "mbsr/mbsr.h" // CsrView, CsrMatrix
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace amgt {
+
+// The CPU oracle of this product is csr_spgemm_ref (spgemm/spgemm.h): scalar Gustavson with a
+// dense accumulator, columns ascending, each entry summed in double in A's storage order and
+// then B's (mul then add, no FMA), NULL values as ones. It predates this component and is
+// independent of it; the tests compare the device result with it row by row after sorting.
+
+// How the device product lays out its work (both give the same structure; values differ only
+// in the order of the atomic additions).
+enum class CsrSpgemmDesign
+{
+   // one_pass when its temporary fits choose_design's bound, else two_pass (the default)
+   automatic,
+   // Design A: one numeric pass into a temporary of sum(ub) entries at offset scan(ub), then
+   // the row counts' scan and a compaction into C's arrays. One hash build per row.
+   one_pass,
+   // Design B: a symbolic pass (keys only) counts each row, the scan sizes C exactly, a
+   // numeric pass writes C's arrays in place. Two hash builds per row, no temporary.
+   two_pass,
+};
+
+const char* to_string(CsrSpgemmDesign d);
+
+namespace csr_spgemm {
+
+// ---- bins ------------------------------------------------------------------------------------
+// A row's upper bound ub(i) = sum over A(i,k) of nnz(B(k,:)) bounds its nonzeros in C (and the
+// number of product terms). Rows go to the first bin whose max_ub holds their ub; rows with ub
+// 0 are empty and go nowhere. Each shared bin's kernel gives a row a hash table of
+// 2^log2_table slots in shared memory, at least twice max_ub, so the table is at most half full
+// and linear probing always finds a free slot. Groups narrower than a warp share it between
+// short rows (AMG's A*P rows: 7-27 entries of A times 1-6 of P). Rows longer than the last
+// usable shared bin go to the global bin: a table per row in global memory.
+struct BinShape
+{
+   int64_t max_ub;     // rows with ub <= max_ub (and above the previous bin's)
+   int     group;      // lanes per row: 4, 8, 16, 32, or the whole block
+   int     block;      // threads per block (block / group rows per block)
+   int     log2_table; // slots per row's table
+};
+
+constexpr int kSharedBins  = 9;
+constexpr int kGlobalBin   = kSharedBins; // the fallback bin's index
+constexpr int kBins        = kSharedBins + 1;
+constexpr int kGlobalBlock = 512; // threads per row of the global bin
+
+AMGT_HD constexpr BinShape bin_shape(int b)
+{
+   // Sized so that a block's tables take <= 24 KB up to bin 6 (several blocks per SM), and a
+   // block row of 2048/4096 products a 48/96 KB table (one row per block; bin 8 needs the
+   // opt-in shared memory of sm_70+).
+   return b == 0   ? BinShape{16, 4, 256, 5}
+          : b == 1 ? BinShape{32, 8, 256, 6}
+          : b == 2 ? BinShape{64, 16, 256, 7}
+          : b == 3 ? BinShape{128, 32, 256, 8}
+          : b == 4 ? BinShape{256, 32, 128, 9}
+          : b == 5 ? BinShape{512, 128, 128, 10}
+          : b == 6 ? BinShape{1024, 256, 256, 11}
+          : b == 7 ? BinShape{2048, 512, 512, 12}
+                   : BinShape{4096, 1024, 1024, 13};
+}
+
+// Dynamic shared memory of one block of bin b: per row, the table's keys (int32), its values
+// (double; with_values false for the symbolic pass) and a counter.
+constexpr size_t shared_bytes(int b, bool with_values)
+{
+   const BinShape s      = bin_shape(b);
+   const size_t   rows   = static_cast<size_t>(s.block / s.group);
+   const size_t   slots  = size_t{1} << s.log2_table;
+   const size_t   bytes  = slots * (4 + (with_values ? 8 : 0)) + 4;
+   return rows * bytes;
+}
+
+// How many leading shared bins a device whose blocks may use smem_optin bytes of dynamic
+// shared memory can run (with values: the numeric pass needs the most). Rows of the bins past
+// it go to the global bin.
+int usable_shared_bins(size_t smem_optin);
+
+// The bin of a row with upper bound ub when the first `shared_bins` bins are usable: -1 for an
+// empty row, kGlobalBin past them.
+AMGT_HD inline int bin_of(int64_t ub, int shared_bins)
+{
+   if (ub <= 0) return -1;
+   for (int b = 0; b < shared_bins; ++b)
+   {
+      if (ub <= bin_shape(b).max_ub) return b;
+   }
+   return kGlobalBin;
+}
+
+// Lanes that share one entry of A (they stride B's row; the group's other teams take other
+// entries of A): about the mean length of the B rows the row meets, ub / a_len, rounded up to
+// a power of two, at most the group and at most a warp. A*P rows (B rows of 1-6) get teams of
+// 2-8 lanes, P^T*(AP) rows (AP rows of 30-60) whole warps.
+AMGT_HD inline int team_lanes(int64_t ub, int32_t a_len, int group)
+{
+   const int     cap  = group < 32 ? group : 32;
+   const int64_t mean = a_len > 0 ? (ub + a_len - 1) / a_len : 1;
+   int           t    = 1;
+   while (t < cap && t < mean) t <<= 1;
+   return t;
+}
+
+// Fibonacci hashing into 2^log2 slots (1 <= log2 <= 32): the top bits of key * 2654435769.
+// (The low bits of key * odd depend only on key's low bits: masking them would put every
+// column of one residue class in one slot, and AMG's columns come in strides.)
+AMGT_HD inline uint32_t hash_slot(int32_t key, int log2)
+{
+   const uint32_t h = static_cast<uint32_t>(key) * 2654435769u;
+   return log2 >= 32 ? h : h >> (32 - log2);
+}
+
+// ---- the global bin ------------------------------------------------------------------------
+// Slots of a global-bin row's table: a power of two >= 2 * min(ub, ncols_b) (a row has at
+// most ncols_b distinct columns), at least 32. Correct for any ub: at most 2^32 slots.
+int64_t global_table_slots(int64_t ub, int32_t ncols_b);
+
+// Global-bin rows, in the order the driver lists them, cut into batches whose tables together
+// take at most max_slots (a row larger than that is a batch of its own); each batch's tables
+// are allocated once and reused by the next batch. offsets: per row of the batch the first
+// slot of its table (relative to the batch), and the total at the end.
+struct GlobalBatch
+{
+   size_t               first = 0; // index into the listed rows
+   size_t               count = 0;
+   std::vector<int64_t> offsets;   // count + 1 entries
+};
+constexpr int64_t kGlobalBatchSlots = int64_t{1} << 24; // 192 MB of keys and values
+std::vector<GlobalBatch> plan_global_batches(const std::vector<int64_t>& ub, int32_t ncols_b,
+                                             int64_t max_slots = kGlobalBatchSlots);
+
+// ---- the design ----------------------------------------------------------------------------
+// Bytes of design A's temporary: sum(ub) columns and values (saturates at SIZE_MAX).
+size_t one_pass_temp_bytes(int64_t sum_ub);
+
+// automatic: one_pass when its temporary takes at most kOnePassFreeFraction of the device
+// memory free at the time (device::mem_get_info), else two_pass; the others as requested. On AMG
+// products sum(ub) is 2-5x nnz(C) (a laplace27 A*P at 1M rows: ~1.3 GB), affordable on an
+// 80 GB device but not at any size: the bound keeps the plugin's temporary from crowding hypre
+// out. (A pooled allocator may hold memory mem_get_info counts as used: the bound is then
+// conservative, never unsafe; an allocation that still fails makes automatic run two_pass.)
+constexpr double kOnePassFreeFraction = 0.25;
+CsrSpgemmDesign  choose_design(CsrSpgemmDesign requested, int64_t sum_ub, size_t free_bytes);
+
+// ---- host versions of the passes (tests) -----------------------------------------------------
+// ub(i) of every row of A (the device's first pass).
+std::vector<int64_t> row_upper_bounds(const CsrView& A, const CsrView& B);
+
+// Rows per bin (index kGlobalBin for the global bin; empty rows are not counted).
+std::vector<int64_t> bin_histogram(const std::vector<int64_t>& ub, int shared_bins);
+
+// Exclusive offsets of the bins' segments in the row list (kBins + 1 entries).
+std::vector<int64_t> bin_offsets(const std::vector<int64_t>& histogram);
+
+// What the host emulation saw (the device driver reports the same in CsrSpgemmStats).
+struct EmulationReport
+{
+   CsrSpgemmDesign      design = CsrSpgemmDesign::one_pass;
+   int64_t              sum_ub = 0;
+   std::vector<int64_t> bin_rows;        // per bin
+   int64_t              global_batches = 0;
+   int64_t              max_probes     = 0; // longest probe sequence of any insertion
+};
+
+// The device algorithm run sequentially on the host with the same planning functions, hash
+// and probing: bins, tables of bin_shape / global_table_slots slots, the one-pass temporary at
+// scan(ub) and its compaction, or the two passes. Throws amgt::Error where the device code
+// would read or write out of bounds (a full table, a row count above its ub), so the tests
+// catch a planning rule that breaks an invariant the kernels rely on. Values are summed in
+// A's then B's order (exactly csr_spgemm_ref's); columns come in table order.
+CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design,
+                  int shared_bins = kSharedBins, int64_t batch_slots = kGlobalBatchSlots,
+                  EmulationReport* report = nullptr);
+
+} // namespace csr_spgemm
+} // namespace amgt

@@ -1,0 +1,595 @@
+// Row-wise hash SpGEMM on CSR (csr_spgemm_device.h): the kernels and their driver. The rules
+// they follow (bins, table sizes, teams, the global bin's batches, the design) are the host
+// functions of csr_spgemm.h, shared with the unit-tested host emulation.
+//
+// Hash tables: int32 keys (column, -1 free) claimed with atomicCAS, linear probing from
+// hash_slot; double values added with atomicAdd (native on shared and global memory from
+// sm_60). A table has at least twice the slots of the row's ub >= its distinct columns, so a
+// probe sequence always ends. Keys are read volatile: a slot read as free may have been
+// claimed since (the CAS settles it), and a key once written never changes.
+#include "spgemm/csr_spgemm_device.h"
+#include "device/warp.cuh"
+
+#include "common/error.h"
+#include "device/launch.h"
+
+#include "device/prim.cuh"
+
+#include <algorithm>
+#include <limits>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace amgt::device {
+namespace {
+
+namespace cs = amgt::csr_spgemm;
+
+struct Operands
+{
+   const int32_t* a_ptr;
+   const int32_t* a_col;
+   const double*  a_val; // nullptr: all ones
+   const int32_t* b_ptr;
+   const int32_t* b_col;
+   const double*  b_val; // nullptr: all ones
+};
+
+// ---- pass 1: bounds, bins, histogram --------------------------------------------------------
+// One thread per row of A (7-27 entries on AMG levels: a short serial loop reading A's
+// columns and two row pointers of B each). meta[b] counts the rows of bin b, meta[kBins] sums
+// ub; both aggregated per block first, so the global atomics are a few per block.
+__global__ __launch_bounds__(kThreads) void bound_rows(Operands op, int32_t nrows, int shared_bins,
+                                                       int64_t* ub, int8_t* bin,
+                                                       unsigned long long* meta)
+{
+   __shared__ unsigned int       hist[cs::kBins];
+   __shared__ unsigned long long block_sum;
+   const int t = static_cast<int>(threadIdx.x);
+   if (t < cs::kBins) hist[t] = 0;
+   if (t == 0) block_sum = 0;
+   __syncthreads();
+   const int64_t      i = static_cast<int64_t>(blockIdx.x) * blockDim.x + t;
+   unsigned long long u = 0;
+   if (i < nrows)
+   {
+      int64_t s = 0;
+      for (int32_t p = op.a_ptr[i]; p < op.a_ptr[i + 1]; ++p)
+      {
+         const int32_t k = op.a_col[p];
+         s += op.b_ptr[k + 1] - op.b_ptr[k];
+      }
+      ub[i]       = s;
+      const int b = cs::bin_of(s, shared_bins);
+      bin[i]      = static_cast<int8_t>(b);
+      if (b >= 0) atomicAdd(&hist[b], 1u);
+      u = static_cast<unsigned long long>(s);
+   }
+#pragma unroll
+   for (int o = 16; o > 0; o >>= 1) u += device::shfl_xor(u, o);
+   if ((t & 31) == 0 && u > 0) atomicAdd(&block_sum, u);
+   __syncthreads();
+   if (t < cs::kBins && hist[t] > 0) atomicAdd(&meta[t], static_cast<unsigned long long>(hist[t]));
+   if (t == 0 && block_sum > 0) atomicAdd(&meta[cs::kBins], block_sum);
+}
+
+// ---- pass 2: the rows of each bin -------------------------------------------------------
+// cursor[b] starts at bin b's offset in `listed`; a block reserves one range per bin with one
+// atomic and places its rows inside it. The order within a bin is not fixed (nor needed:
+// every row's result is independent of where it is listed).
+__global__ __launch_bounds__(kThreads) void list_rows(const int8_t* bin, int32_t nrows,
+                                                      int32_t* cursor, int32_t* listed)
+{
+   __shared__ int local[cs::kBins];
+   __shared__ int base[cs::kBins];
+   const int t = static_cast<int>(threadIdx.x);
+   if (t < cs::kBins) local[t] = 0;
+   __syncthreads();
+   const int64_t i    = static_cast<int64_t>(blockIdx.x) * blockDim.x + t;
+   int           b    = -1;
+   int           lpos = 0;
+   if (i < nrows)
+   {
+      b = bin[i];
+      if (b >= 0) lpos = atomicAdd(&local[b], 1);
+   }
+   __syncthreads();
+   if (t < cs::kBins && local[t] > 0) base[t] = atomicAdd(&cursor[t], local[t]);
+   __syncthreads();
+   if (b >= 0) listed[base[b] + lpos] = static_cast<int32_t>(i);
+}
+
+__global__ __launch_bounds__(kThreads) void gather_bounds(const int32_t* rows, int64_t n,
+                                                          const int64_t* ub, int64_t* out)
+{
+   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+   if (i < n) out[i] = ub[rows[i]];
+}
+
+// ---- the row kernels -----------------------------------------------------------------------
+enum class Phase
+{
+   count,    // design B, symbolic: keys only, counts[row] = distinct columns
+   to_temp,  // design A: (col, val) pairs at temp_off[row], counts[row]
+   to_final, // design B, numeric: (col, val) pairs at row_ptr[row] in C's arrays
+};
+
+struct RowArgs
+{
+   Operands       op;
+   const int32_t* rows    = nullptr; // the rows to build (a bin's segment, a batch)
+   int32_t        nrows   = 0;
+   const int64_t* ub      = nullptr; // per row of A
+   const int64_t* temp_off = nullptr; // to_temp: exclusive scan of ub
+   const int32_t* row_ptr = nullptr; // to_final: C's row pointer
+   int32_t*       out_col = nullptr;
+   double*        out_val = nullptr;
+   int64_t*       counts  = nullptr; // count, to_temp: per row of A
+};
+
+__device__ __forceinline__ int load_key(const int* p)
+{
+   return *static_cast<const volatile int*>(p);
+}
+
+__device__ __forceinline__ double load_value(const double* p)
+{
+   return *static_cast<const volatile double*>(p);
+}
+
+// The slot holding `key`, claimed if the key is new. Index: uint32_t for shared tables,
+// uint64_t for the global bin's (up to 2^32 slots).
+template <class Index>
+__device__ __forceinline__ Index claim_slot(int* keys, int32_t key, Index s, Index mask)
+{
+   while (true)
+   {
+      const int k = load_key(keys + s);
+      if (k == key) return s;
+      if (k == -1)
+      {
+         const int old = atomicCAS(keys + s, -1, key);
+         if (old == -1 || old == key) return s;
+      }
+      s = (s + 1) & mask;
+   }
+}
+
+// Builds row `row` of C in the table, by the G lanes of a group (lane in [0, G)): teams of
+// team_lanes(...) lanes take A's entries in turn, the lanes of a team stride the B row.
+template <int G, bool kValues, class Index>
+__device__ __forceinline__ void build_row(const Operands& op, int32_t row, int64_t ub, int lane,
+                                          int* keys, double* vals, int log2, Index mask)
+{
+   const int32_t a0     = op.a_ptr[row];
+   const int32_t a1     = op.a_ptr[row + 1];
+   const int     team   = cs::team_lanes(ub, a1 - a0, G);
+   const int     shift  = __ffs(team) - 1; // team is a power of two
+   const int     nteams = G >> shift;
+   const int     tl     = lane & (team - 1);
+   for (int32_t p = a0 + (lane >> shift); p < a1; p += nteams)
+   {
+      const int32_t k  = op.a_col[p];
+      const double  a  = kValues && op.a_val ? op.a_val[p] : 1.0;
+      const int32_t q1 = op.b_ptr[k + 1];
+      for (int32_t q = op.b_ptr[k] + tl; q < q1; q += team)
+      {
+         const int32_t j = op.b_col[q];
+         const Index   s = claim_slot<Index>(keys, j, static_cast<Index>(cs::hash_slot(j, log2)) & mask, mask);
+         if constexpr (kValues)
+         {
+            // the product rounded on its own, then one atomic addition (no FMA across them)
+            const double term = a * (op.b_val ? op.b_val[q] : 1.0);
+            atomicAdd(vals + s, term);
+         }
+      }
+   }
+}
+
+// After the table is built: each occupied slot takes the next place of the row (a shared
+// counter: order free) and, except when counting, writes its pair there.
+template <Phase P, class Index>
+__device__ __forceinline__ void emit_row(const RowArgs& args, int32_t row, Index lane, Index lanes,
+                                         const int* keys, const double* vals, Index slots, int* counter)
+{
+   int64_t base = 0;
+   if constexpr (P == Phase::to_temp) base = args.temp_off[row];
+   if constexpr (P == Phase::to_final) base = args.row_ptr[row];
+   for (Index s = lane; s < slots; s += lanes)
+   {
+      const int k = load_key(keys + s);
+      if (k < 0) continue;
+      const int pos = atomicAdd(counter, 1);
+      if constexpr (P != Phase::count)
+      {
+         args.out_col[base + pos] = k;
+         args.out_val[base + pos] = load_value(vals + s);
+      }
+   }
+}
+
+template <int G>
+__device__ __forceinline__ void group_sync()
+{
+   if constexpr (G <= 32) device::sync_warp(); // every lane of the warp gets here (groups of a warp
+                                        // run the same code; inactive groups only skip work)
+   else __syncthreads();
+}
+
+// Shared bin `Bin`: block / group rows per block, each with its own table in dynamic shared
+// memory: values (double, 8-aligned at the start), then keys, then one counter per row.
+template <int Bin, Phase P>
+__global__ __launch_bounds__(cs::bin_shape(Bin).block) void shared_rows(RowArgs args)
+{
+   constexpr cs::BinShape kShape  = cs::bin_shape(Bin);
+   constexpr int          G       = kShape.group;
+   constexpr int          kRows   = kShape.block / G;
+   constexpr int          kSlots  = 1 << kShape.log2_table;
+   constexpr bool         kValues = P != Phase::count;
+   extern __shared__ __align__(8) unsigned char smem[];
+   double* vals    = reinterpret_cast<double*>(smem);
+   int*    keys    = reinterpret_cast<int*>(smem + (kValues ? sizeof(double) * kRows * kSlots : 0));
+   int*    counter = keys + kRows * kSlots;
+
+   const int     g       = static_cast<int>(threadIdx.x) / G;
+   const int     lane    = static_cast<int>(threadIdx.x) % G;
+   int*          my_keys = keys + g * kSlots;
+   double*       my_vals = vals + g * kSlots; // unused (and aliasing keys) when counting
+   const int64_t r       = static_cast<int64_t>(blockIdx.x) * kRows + g;
+   const bool    active  = r < args.nrows;
+
+   for (int s = lane; s < kSlots; s += G)
+   {
+      my_keys[s] = -1;
+      if constexpr (kValues) my_vals[s] = 0.0;
+   }
+   if (lane == 0) counter[g] = 0;
+   group_sync<G>();
+   const int32_t row = active ? args.rows[r] : 0;
+   if (active)
+   {
+      build_row<G, kValues, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals,
+                                      kShape.log2_table, static_cast<uint32_t>(kSlots - 1));
+   }
+   group_sync<G>();
+   if (active)
+   {
+      emit_row<P, uint32_t>(args, row, static_cast<uint32_t>(lane), static_cast<uint32_t>(G), my_keys,
+                            my_vals, static_cast<uint32_t>(kSlots), counter + g);
+   }
+   group_sync<G>();
+   if constexpr (P != Phase::to_final)
+   {
+      if (active && lane == 0) args.counts[row] = load_key(counter + g);
+   }
+}
+
+// The global bin: one block per row of the batch, its table at table_off[r] in the batch's
+// key (and value) arrays, table_off[r + 1] - table_off[r] slots (a power of two).
+template <Phase P>
+__global__ __launch_bounds__(cs::kGlobalBlock) void global_rows(RowArgs args, int* key_base,
+                                                                 double* val_base,
+                                                                 const int64_t* table_off)
+{
+   constexpr int  G       = cs::kGlobalBlock;
+   constexpr bool kValues = P != Phase::count;
+   __shared__ int counter;
+   const int32_t  r     = static_cast<int32_t>(blockIdx.x);
+   const int32_t  row   = args.rows[r];
+   const int64_t  off   = table_off[r];
+   const uint64_t slots = static_cast<uint64_t>(table_off[r + 1] - off);
+   const int      log2  = 63 - __clzll(static_cast<long long>(slots));
+   int*           keys  = key_base + off;
+   double*        vals  = kValues ? val_base + off : nullptr;
+   for (uint64_t s = threadIdx.x; s < slots; s += G)
+   {
+      keys[s] = -1;
+      if constexpr (kValues) vals[s] = 0.0;
+   }
+   if (threadIdx.x == 0) counter = 0;
+   __syncthreads();
+   build_row<G, kValues, uint64_t>(args.op, row, args.ub[row], static_cast<int>(threadIdx.x), keys,
+                                   vals, log2, slots - 1);
+   __syncthreads();
+   emit_row<P, uint64_t>(args, row, threadIdx.x, G, keys, vals, slots, &counter);
+   __syncthreads();
+   if constexpr (P != Phase::to_final)
+   {
+      if (threadIdx.x == 0) args.counts[row] = counter;
+   }
+}
+
+// ---- after the counts ----------------------------------------------------------------------
+__global__ __launch_bounds__(kThreads) void narrow_offsets(const int64_t* off, int64_t n, int32_t* row_ptr)
+{
+   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+   if (i < n) row_ptr[i] = static_cast<int32_t>(off[i]); // total checked <= INT32_MAX first
+}
+
+// Design A's compaction: a warp per row (AMG rows of C hold ~10-100 entries), grid-stride.
+__global__ __launch_bounds__(kThreads) void compact_rows(const int64_t* temp_off, const int32_t* row_ptr,
+                                                         int32_t nrows, const int32_t* tcol,
+                                                         const double* tval, int32_t* col, double* val)
+{
+   const int     lane  = static_cast<int>(threadIdx.x) & 31;
+   const int64_t warp0 = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+   const int64_t warps = static_cast<int64_t>(gridDim.x) * blockDim.x / 32;
+   for (int64_t i = warp0; i < nrows; i += warps)
+   {
+      const int32_t c0  = row_ptr[i];
+      const int32_t n   = row_ptr[i + 1] - c0;
+      const int64_t src = temp_off[i];
+      for (int32_t t = lane; t < n; t += 32)
+      {
+         col[c0 + t] = tcol[src + t];
+         val[c0 + t] = tval[src + t];
+      }
+   }
+}
+
+// ---- host side -------------------------------------------------------------------------------
+template <int Bin, Phase P>
+void launch_shared(const RowArgs& args, Stream s)
+{
+   constexpr cs::BinShape kShape = cs::bin_shape(Bin);
+   constexpr int          kRows  = kShape.block / kShape.group;
+   const size_t           smem   = cs::shared_bytes(Bin, P != Phase::count);
+   if (smem > 48 * 1024)
+   {
+      AMGT_DEVICE_CHECK(device::set_max_dynamic_smem(shared_rows<Bin, P>, static_cast<int>(smem)));
+   }
+   const int64_t blocks = (static_cast<int64_t>(args.nrows) + kRows - 1) / kRows;
+   shared_rows<Bin, P><<<static_cast<unsigned>(blocks), kShape.block, smem, s>>>(args);
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm shared_rows");
+}
+
+template <Phase P>
+void launch_bin(int b, const RowArgs& args, Stream s)
+{
+   static_assert(cs::kSharedBins == 9, "one case per shared bin");
+   switch (b)
+   {
+   case 0: launch_shared<0, P>(args, s); break;
+   case 1: launch_shared<1, P>(args, s); break;
+   case 2: launch_shared<2, P>(args, s); break;
+   case 3: launch_shared<3, P>(args, s); break;
+   case 4: launch_shared<4, P>(args, s); break;
+   case 5: launch_shared<5, P>(args, s); break;
+   case 6: launch_shared<6, P>(args, s); break;
+   case 7: launch_shared<7, P>(args, s); break;
+   case 8: launch_shared<8, P>(args, s); break;
+   default: AMGT_THROW("csr_spgemm: no such shared bin " + std::to_string(b));
+   }
+}
+
+// What pass 1 and the listing left for the row kernels.
+struct Plan
+{
+   int                          shared_bins = 0;
+   std::vector<int64_t>         hist;    // rows per bin
+   std::vector<int64_t>         offsets; // bin segments in `listed`
+   const int32_t*               listed = nullptr;
+   std::vector<cs::GlobalBatch> batches;
+   int64_t                      max_batch_slots = 0;
+   size_t                       max_batch_rows  = 0;
+};
+
+// Every binned row through phase P: the shared bins, then the global bin batch by batch
+// (tables allocated once for the largest batch; the batches run in stream order on them).
+template <Phase P>
+void run_rows(const Plan& plan, RowArgs args, Stream s, const Allocator& alloc)
+{
+   for (int b = 0; b < plan.shared_bins; ++b)
+   {
+      if (plan.hist[b] == 0) continue;
+      args.rows  = plan.listed + plan.offsets[b];
+      args.nrows = static_cast<int32_t>(plan.hist[b]);
+      launch_bin<P>(b, args, s);
+   }
+   if (plan.batches.empty()) return;
+   Buffer<int>     keys(static_cast<size_t>(plan.max_batch_slots), alloc);
+   Buffer<double>  vals(P != Phase::count ? static_cast<size_t>(plan.max_batch_slots) : 0, alloc);
+   Buffer<int64_t> table_off(plan.max_batch_rows + 1, alloc);
+   for (const cs::GlobalBatch& g : plan.batches)
+   {
+      // from pageable memory: staged before memcpy_async returns, and ordered before the
+      // launch that reads it and the next batch's copy over it
+      AMGT_DEVICE_CHECK(device::memcpy_async(table_off.get(), g.offsets.data(), g.offsets.size() * sizeof(int64_t),
+                                        device::Copy::to_device, s));
+      args.rows  = plan.listed + plan.offsets[cs::kGlobalBin] + static_cast<int64_t>(g.first);
+      args.nrows = static_cast<int32_t>(g.count);
+      global_rows<P><<<static_cast<unsigned>(g.count), cs::kGlobalBlock, 0, s>>>(args, keys.get(), vals.get(),
+                                                                                table_off.get());
+      AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm global_rows");
+   }
+   // keys/vals/table_off are released when this returns: wait for the batches that use them
+   synchronize(s);
+}
+
+// counts (n + 1 entries, the last 0) -> C's row pointer; returns nnz(C). The scan's output and
+// temporary stay in `keep` until the caller's final synchronisation (no wait here for the
+// narrowing kernel).
+struct ScanKeep
+{
+   Buffer<int64_t> off;
+   Buffer<char>    temp;
+};
+
+int64_t counts_to_row_ptr(const Buffer<int64_t>& counts, size_t n, int32_t* row_ptr, Stream s,
+                          const Allocator& alloc, ScanKeep& keep)
+{
+   keep.off              = Buffer<int64_t>(n + 1, alloc);
+   Buffer<int64_t>& off  = keep.off;
+   size_t           bytes = 0;
+   const int64_t    items = static_cast<int64_t>(n) + 1;
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), off.get(), items, s));
+   keep.temp          = Buffer<char>(bytes, alloc);
+   Buffer<char>& temp = keep.temp;
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), off.get(), items, s));
+   int64_t nnz = 0;
+   AMGT_DEVICE_CHECK(device::memcpy_async(&nnz, off.get() + n, sizeof(nnz), device::Copy::to_host, s));
+   synchronize(s);
+   AMGT_REQUIRE(nnz <= std::numeric_limits<int32_t>::max(),
+                "csr_spgemm: product has " + std::to_string(nnz) + " nonzeros, more than 2^31-1");
+   narrow_offsets<<<blocks_for(items), kThreads, 0, s>>>(off.get(), items, row_ptr);
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm narrow_offsets");
+   return nnz;
+}
+
+unsigned warp_blocks_for(int64_t rows)
+{
+   const int64_t per_block = kThreads / 32;
+   const int64_t blocks    = (rows + per_block - 1) / per_block;
+   return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, int64_t{1} << 20)));
+}
+
+} // namespace
+
+DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc,
+                            CsrSpgemmStats* stats, CsrSpgemmDesign design)
+{
+   AMGT_REQUIRE(A.ncols == B.nrows, "csr_spgemm: dimension mismatch, A is " + std::to_string(A.nrows) + " x " +
+                                        std::to_string(A.ncols) + ", B is " + std::to_string(B.nrows) + " x " +
+                                        std::to_string(B.ncols));
+   AMGT_REQUIRE(A.nrows >= 0 && B.ncols >= 0 && A.nnz >= 0 && B.nnz >= 0, "csr_spgemm: negative size");
+   CsrSpgemmStats   st;
+   DeviceCsrProduct C;
+   C.nrows            = A.nrows;
+   C.ncols            = B.ncols;
+   const size_t n     = static_cast<size_t>(A.nrows);
+   C.row_ptr          = Buffer<int32_t>(n + 1, alloc);
+   st.shared_bins     = cs::usable_shared_bins(static_cast<size_t>(device_limits().smem_optin));
+   auto empty_product = [&] {
+      fill_bytes(C.row_ptr.get(), 0, (n + 1) * sizeof(int32_t), s);
+      synchronize(s);
+      st.design = design == CsrSpgemmDesign::automatic ? CsrSpgemmDesign::one_pass : design;
+      if (stats) *stats = st;
+      return std::move(C);
+   };
+   if (A.nrows == 0 || A.nnz == 0 || B.nnz == 0) return empty_product();
+
+   const Operands op{A.row_ptr, A.col, A.val, B.row_ptr, B.col, B.val};
+
+   // Pass 1.
+   Buffer<int64_t>            ub(n, alloc);
+   Buffer<int8_t>             bin(n, alloc);
+   Buffer<unsigned long long> meta(cs::kBins + 1, alloc);
+   fill_bytes(meta.get(), 0, meta.size() * sizeof(unsigned long long), s);
+   bound_rows<<<blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(op, A.nrows, st.shared_bins, ub.get(),
+                                                                       bin.get(), meta.get());
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm bound_rows");
+   unsigned long long h_meta[cs::kBins + 1] = {};
+   AMGT_DEVICE_CHECK(device::memcpy_async(h_meta, meta.get(), sizeof(h_meta), device::Copy::to_host, s));
+   synchronize(s);
+   Plan plan;
+   plan.shared_bins = st.shared_bins;
+   plan.hist.assign(cs::kBins, 0);
+   for (int b = 0; b < cs::kBins; ++b) plan.hist[b] = st.bin_rows[b] = static_cast<int64_t>(h_meta[b]);
+   st.sum_ub    = static_cast<int64_t>(h_meta[cs::kBins]);
+   plan.offsets = cs::bin_offsets(plan.hist);
+   const int64_t nlisted = plan.offsets[cs::kBins];
+   if (nlisted == 0) return empty_product();
+
+   // Pass 2: the rows per bin.
+   std::vector<int32_t> h_cursor(plan.offsets.begin(), plan.offsets.end() - 1);
+   Buffer<int32_t>      cursor(cs::kBins, alloc);
+   Buffer<int32_t>      listed(static_cast<size_t>(nlisted), alloc);
+   AMGT_DEVICE_CHECK(device::memcpy_async(cursor.get(), h_cursor.data(), cs::kBins * sizeof(int32_t),
+                                     device::Copy::to_device, s));
+   list_rows<<<blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(bin.get(), A.nrows, cursor.get(), listed.get());
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm list_rows");
+   plan.listed = listed.get();
+
+   // The global bin's batches: its rows' bounds read back (rows longer than 4096 products
+   // are rare on AMG levels; the read-back is skipped without them).
+   const int64_t nglobal = plan.hist[cs::kGlobalBin];
+   if (nglobal > 0)
+   {
+      Buffer<int64_t> gub(static_cast<size_t>(nglobal), alloc);
+      gather_bounds<<<blocks_for(nglobal), kThreads, 0, s>>>(listed.get() + plan.offsets[cs::kGlobalBin], nglobal,
+                                                             ub.get(), gub.get());
+      AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm gather_bounds");
+      std::vector<int64_t> h_gub(static_cast<size_t>(nglobal));
+      AMGT_DEVICE_CHECK(device::memcpy_async(h_gub.data(), gub.get(), h_gub.size() * sizeof(int64_t),
+                                        device::Copy::to_host, s));
+      synchronize(s);
+      plan.batches = cs::plan_global_batches(h_gub, B.ncols);
+      for (const cs::GlobalBatch& g : plan.batches)
+      {
+         plan.max_batch_slots = std::max(plan.max_batch_slots, g.offsets.back());
+         plan.max_batch_rows  = std::max(plan.max_batch_rows, g.count);
+      }
+   }
+   st.global_batches = static_cast<int64_t>(plan.batches.size());
+
+   // The design.
+   size_t free_bytes = 0, total_bytes = 0;
+   AMGT_DEVICE_CHECK(mem_get_info(&free_bytes, &total_bytes));
+   CsrSpgemmDesign d = cs::choose_design(design, st.sum_ub, free_bytes);
+   Buffer<int32_t> tcol;
+   Buffer<double>  tval;
+   if (d == CsrSpgemmDesign::one_pass)
+   {
+      try
+      {
+         tcol = Buffer<int32_t>(static_cast<size_t>(st.sum_ub), alloc);
+         tval = Buffer<double>(static_cast<size_t>(st.sum_ub), alloc);
+      }
+      catch (const std::bad_alloc&)
+      {
+         if (design != CsrSpgemmDesign::automatic) throw;
+         tcol                = Buffer<int32_t>();
+         tval                = Buffer<double>();
+         d                   = CsrSpgemmDesign::two_pass;
+         st.one_pass_refused = true;
+      }
+   }
+   st.design = d;
+
+   ScanKeep scan_keep; // released on return, after the last synchronisation below
+   RowArgs  args;
+   args.op = op;
+   args.ub = ub.get();
+   Buffer<int64_t> counts(n + 1, alloc);
+   fill_bytes(counts.get(), 0, counts.size() * sizeof(int64_t), s); // empty rows and counts[n]
+   args.counts = counts.get();
+
+   if (d == CsrSpgemmDesign::one_pass)
+   {
+      Buffer<int64_t> temp_off(n, alloc);
+      size_t          bytes = 0;
+      AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, ub.get(), temp_off.get(),
+                                                      static_cast<int64_t>(n), s));
+      Buffer<char> scan_temp(bytes, alloc);
+      AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(scan_temp.get(), bytes, ub.get(), temp_off.get(),
+                                                      static_cast<int64_t>(n), s));
+      args.temp_off = temp_off.get();
+      args.out_col  = tcol.get();
+      args.out_val  = tval.get();
+      run_rows<Phase::to_temp>(plan, args, s, alloc);
+      C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc, scan_keep);
+      C.col = Buffer<int32_t>(static_cast<size_t>(C.nnz), alloc);
+      C.val = Buffer<double>(static_cast<size_t>(C.nnz), alloc);
+      compact_rows<<<warp_blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(
+         temp_off.get(), C.row_ptr.get(), A.nrows, tcol.get(), tval.get(), C.col.get(), C.val.get());
+      AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm compact_rows");
+      synchronize(s); // before the temporaries are released
+   }
+   else
+   {
+      run_rows<Phase::count>(plan, args, s, alloc);
+      C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc, scan_keep);
+      C.col = Buffer<int32_t>(static_cast<size_t>(C.nnz), alloc);
+      C.val = Buffer<double>(static_cast<size_t>(C.nnz), alloc);
+      args.row_ptr = C.row_ptr.get();
+      args.out_col = C.col.get();
+      args.out_val = C.val.get();
+      run_rows<Phase::to_final>(plan, args, s, alloc);
+      synchronize(s);
+   }
+   if (stats) *stats = st;
+   return C;
+}
+
+} // namespace amgt::device

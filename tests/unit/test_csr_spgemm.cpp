@@ -1,0 +1,351 @@
+// The row-wise CSR SpGEMM on the host (spgemm/csr_spgemm.h): its oracle csr_spgemm_ref against
+// a dense product on hand-checkable and random matrices, the planning rules the GPU driver
+// follows (bins, tables, teams, hashing, the global bin's batches, the design), and the host
+// emulation of the device algorithm (same rules, same hash and probing) against the oracle.
+#include "common/amg_products.h"
+#include "common/csr_utils.h"
+#include "common/error.h"
+#include "common/random_matrix.h"
+#include "spgemm/csr_spgemm.h"
+#include "spgemm/spgemm.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using amgt::CsrMatrix;
+using amgt::CsrSpgemmDesign;
+using namespace amgt::test;
+namespace cs = amgt::csr_spgemm;
+
+constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::one_pass, CsrSpgemmDesign::two_pass};
+
+// The oracle's result matches the dense product entry by entry, pattern included (a stored
+// entry where the pattern says so, none elsewhere), exactly: small-integer inputs only.
+void expect_matches_dense(const CsrMatrix& a, const CsrMatrix& b, const std::string& what)
+{
+   SCOPED_TRACE(what);
+   const CsrMatrix           c       = amgt::csr_spgemm_ref(a.view(), b.view());
+   const std::vector<double> dense   = dense_product(a, b);
+   const std::vector<char>   pattern = dense_pattern(a, b);
+   ASSERT_EQ(c.nrows, a.nrows);
+   ASSERT_EQ(c.ncols, b.ncols);
+   ASSERT_EQ(c.row_ptr.size(), static_cast<size_t>(a.nrows) + 1);
+   std::vector<char> seen(pattern.size(), 0);
+   for (int32_t i = 0; i < c.nrows; ++i)
+   {
+      for (int32_t p = c.row_ptr[i]; p < c.row_ptr[i + 1]; ++p)
+      {
+         const size_t at = static_cast<size_t>(i) * static_cast<size_t>(c.ncols) + static_cast<size_t>(c.col[p]);
+         if (p > c.row_ptr[i]) { EXPECT_LT(c.col[p - 1], c.col[p]) << "row " << i << ": columns ascending"; }
+         EXPECT_TRUE(pattern[at]) << "row " << i << " col " << c.col[p] << " is not in the pattern";
+         EXPECT_EQ(c.val[p], dense[at]) << "row " << i << " col " << c.col[p];
+         seen[at] = 1;
+      }
+   }
+   EXPECT_EQ(seen, pattern) << "an entry of the pattern is missing";
+}
+
+TEST(CsrSpgemmRef, HandCheckedProduct)
+{
+   // A = [1 2 0; 0 0 3], B = [4 0; 5 6; 0 -2] (columns of A's first row stored unsorted):
+   // C = [1*4+2*5, 2*6; 0, 3*-2] = [14 12; 0 -6].
+   const CsrMatrix a = from_entries(2, 3, {{0, 1, 2.0}, {0, 0, 1.0}, {1, 2, 3.0}});
+   const CsrMatrix b = from_entries(3, 2, {{0, 0, 4.0}, {1, 1, 6.0}, {1, 0, 5.0}, {2, 1, -2.0}});
+   const CsrMatrix c = amgt::csr_spgemm_ref(a.view(), b.view());
+   EXPECT_EQ(c.row_ptr, (std::vector<int32_t>{0, 2, 3}));
+   EXPECT_EQ(c.col, (std::vector<int32_t>{0, 1, 1}));
+   EXPECT_EQ(c.val, (std::vector<double>{14.0, 12.0, -6.0}));
+   expect_matches_dense(a, b, "hand");
+
+   // Cancellation keeps the entry: [1 1] * [1; -1] = 0, stored.
+   const CsrMatrix r = from_entries(1, 2, {{0, 0, 1.0}, {0, 1, 1.0}});
+   const CsrMatrix s = from_entries(2, 1, {{0, 0, 1.0}, {1, 0, -1.0}});
+   const CsrMatrix z = amgt::csr_spgemm_ref(r.view(), s.view());
+   EXPECT_EQ(z.col, (std::vector<int32_t>{0}));
+   EXPECT_EQ(z.val, (std::vector<double>{0.0}));
+}
+
+TEST(CsrSpgemmRef, RandomEdgeAndPatternOnlyMatchDense)
+{
+   for (uint32_t seed = 1; seed <= 6; ++seed)
+   {
+      const CsrMatrix a = random_csr(17, 23, 0.2, Fill::small_int, seed);
+      const CsrMatrix b = random_csr(23, 11, 0.3, Fill::small_int, seed + 100);
+      expect_matches_dense(a, b, "random seed " + std::to_string(seed));
+      CsrMatrix a1 = a, b1 = b;
+      a1.val.clear(); // NULL data: all ones
+      expect_matches_dense(a1, b, "A pattern only");
+      b1.val.clear();
+      expect_matches_dense(a, b1, "B pattern only");
+      expect_matches_dense(a1, b1, "both pattern only");
+   }
+   for (const NamedMatrix& m : edge_matrices())
+   {
+      if (m.a.nrows != m.a.ncols) continue;
+      expect_matches_dense(m.a, m.a, m.name + " squared");
+   }
+   expect_matches_dense(stencil_3d(3, 3, 2, 27), interpolation_3d(3, 3, 2), "27-point times P");
+}
+
+// ---- planning ----------------------------------------------------------------------------
+
+TEST(CsrSpgemmPlan, BinShapesKeepTablesHalfEmptyAndFitTheirBlocks)
+{
+   int64_t previous = 0;
+   for (int b = 0; b < cs::kSharedBins; ++b)
+   {
+      SCOPED_TRACE("bin " + std::to_string(b));
+      const cs::BinShape s = cs::bin_shape(b);
+      EXPECT_GT(s.max_ub, previous) << "bins ascend";
+      previous = s.max_ub;
+      EXPECT_GE(int64_t{1} << s.log2_table, 2 * s.max_ub) << "load factor <= 1/2: probing ends";
+      EXPECT_TRUE(s.group >= 4 && (s.group & (s.group - 1)) == 0) << "group: a power of two >= 4";
+      EXPECT_EQ(s.block % s.group, 0);
+      EXPECT_EQ(s.block % 32, 0) << "whole warps (the sub-warp groups sync with __syncwarp)";
+      EXPECT_LE(s.block, 1024);
+      EXPECT_TRUE(s.group <= 32 || s.group == s.block) << "wider than a warp: the whole block";
+      EXPECT_LT(cs::shared_bytes(b, false), cs::shared_bytes(b, true));
+      if (b <= 6) { EXPECT_LE(cs::shared_bytes(b, true), size_t{24} * 1024 + 256) << "several blocks per SM"; }
+   }
+   EXPECT_EQ(cs::shared_bytes(0, true), size_t{64} * (32 * 12 + 4));
+   // H100 (227 KB opt-in): every bin; 48 KB without opt-in: up to bin 6; nothing: none
+   EXPECT_EQ(cs::usable_shared_bins(227 * 1024), cs::kSharedBins);
+   EXPECT_EQ(cs::usable_shared_bins(48 * 1024), 7);
+   EXPECT_EQ(cs::usable_shared_bins(0), 0);
+}
+
+TEST(CsrSpgemmPlan, BinOfRoutesByUpperBound)
+{
+   EXPECT_EQ(cs::bin_of(0, cs::kSharedBins), -1) << "empty rows go nowhere";
+   EXPECT_EQ(cs::bin_of(-3, cs::kSharedBins), -1);
+   EXPECT_EQ(cs::bin_of(1, cs::kSharedBins), 0);
+   EXPECT_EQ(cs::bin_of(16, cs::kSharedBins), 0);
+   EXPECT_EQ(cs::bin_of(17, cs::kSharedBins), 1);
+   EXPECT_EQ(cs::bin_of(128, cs::kSharedBins), 3);
+   EXPECT_EQ(cs::bin_of(4096, cs::kSharedBins), 8);
+   EXPECT_EQ(cs::bin_of(4097, cs::kSharedBins), cs::kGlobalBin);
+   EXPECT_EQ(cs::bin_of(int64_t{1} << 40, cs::kSharedBins), cs::kGlobalBin);
+   EXPECT_EQ(cs::bin_of(65, 3), cs::kGlobalBin) << "past the usable bins: global";
+   EXPECT_EQ(cs::bin_of(64, 3), 2);
+   EXPECT_EQ(cs::bin_of(1, 0), cs::kGlobalBin);
+   for (int64_t ub = 1; ub <= 5000; ++ub)
+   {
+      const int b = cs::bin_of(ub, cs::kSharedBins);
+      if (b == cs::kGlobalBin) continue;
+      ASSERT_LE(ub, cs::bin_shape(b).max_ub);
+      if (b > 0) { ASSERT_GT(ub, cs::bin_shape(b - 1).max_ub) << "the first bin that holds it"; }
+   }
+}
+
+TEST(CsrSpgemmPlan, TeamsArePowersOfTwoWithinGroupAndWarp)
+{
+   EXPECT_EQ(cs::team_lanes(27 * 4, 27, 4), 4) << "A*P row: P rows of 4";
+   EXPECT_EQ(cs::team_lanes(7, 7, 4), 1) << "one B entry per A entry";
+   EXPECT_EQ(cs::team_lanes(10 * 40, 10, 1024), 32) << "P^T*(AP): AP rows of 40, capped at a warp";
+   EXPECT_EQ(cs::team_lanes(10 * 40, 10, 16), 16) << "capped at the group";
+   EXPECT_EQ(cs::team_lanes(5, 0, 32), 1);
+   for (int g : {4, 8, 16, 32, 128, 512, 1024})
+      for (int64_t ub = 1; ub < 300; ub += 7)
+         for (int32_t len = 1; len < 40; len += 3)
+         {
+            const int t = cs::team_lanes(ub, len, g);
+            ASSERT_TRUE(t >= 1 && (t & (t - 1)) == 0 && t <= g && t <= 32) << ub << " " << len << " " << g;
+         }
+}
+
+TEST(CsrSpgemmPlan, HashSlotsStayInTheirTable)
+{
+   std::mt19937 rng(5);
+   for (int log2 = 1; log2 <= 32; ++log2)
+      for (int r = 0; r < 200; ++r)
+      {
+         const int32_t key = static_cast<int32_t>(rng() & 0x7fffffffu);
+         ASSERT_LT(uint64_t{cs::hash_slot(key, log2)}, uint64_t{1} << log2);
+      }
+   EXPECT_EQ(cs::hash_slot(0, 5), 0u);
+   // strided columns (AMG's coarse columns) spread over the slots instead of piling up
+   std::vector<int> used(64, 0);
+   for (int32_t k = 0; k < 32; ++k) used[cs::hash_slot(k * 64, 6)] = 1;
+   int distinct = 0;
+   for (int u : used) distinct += u;
+   EXPECT_GE(distinct, 24);
+}
+
+TEST(CsrSpgemmPlan, GlobalTablesAndBatches)
+{
+   EXPECT_EQ(cs::global_table_slots(0, 100), 32);
+   EXPECT_EQ(cs::global_table_slots(5000, 1 << 30), 16384);
+   EXPECT_EQ(cs::global_table_slots(int64_t{1} << 40, 100), 256) << "at most ncols(B) distinct columns";
+   EXPECT_EQ(cs::global_table_slots(int64_t{1} << 40, std::numeric_limits<int32_t>::max()), int64_t{1} << 32);
+
+   const std::vector<int64_t> ub{5000, 5000, 9000, 100000, 5000};
+   const auto one = cs::plan_global_batches(ub, 1 << 30);
+   ASSERT_EQ(one.size(), 1u);
+   EXPECT_EQ(one[0].count, ub.size());
+   EXPECT_EQ(one[0].offsets, (std::vector<int64_t>{0, 16384, 32768, 65536, 327680, 344064}));
+
+   const auto cut = cs::plan_global_batches(ub, 1 << 30, 40000);
+   size_t     rows = 0;
+   for (const cs::GlobalBatch& g : cut)
+   {
+      EXPECT_EQ(g.first, rows) << "batches cover the rows in order";
+      ASSERT_EQ(g.offsets.size(), g.count + 1);
+      EXPECT_GT(g.count, 0u);
+      EXPECT_TRUE(g.offsets.back() <= 40000 || g.count == 1) << "over the bound only alone";
+      rows += g.count;
+   }
+   EXPECT_EQ(rows, ub.size());
+   ASSERT_EQ(cut.size(), 4u); // {5000, 5000}, {9000}, {100000} alone, {5000}
+   EXPECT_EQ(cut[2].count, 1u);
+   EXPECT_EQ(cut[2].offsets.back(), 262144);
+   EXPECT_TRUE(cs::plan_global_batches({}, 10).empty());
+}
+
+TEST(CsrSpgemmPlan, DesignFollowsTheTemporarysSize)
+{
+   EXPECT_EQ(cs::one_pass_temp_bytes(0), 0u);
+   EXPECT_EQ(cs::one_pass_temp_bytes(10), 120u);
+   EXPECT_EQ(cs::one_pass_temp_bytes(std::numeric_limits<int64_t>::max()), std::numeric_limits<size_t>::max());
+   const size_t gb = size_t{1} << 30;
+   // explicit requests are kept whatever the size
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::one_pass, int64_t{1} << 40, 0), CsrSpgemmDesign::one_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::two_pass, 10, 80 * gb), CsrSpgemmDesign::two_pass);
+   // automatic: a quarter of the free memory
+   const int64_t fits = static_cast<int64_t>(20 * gb / 12);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, fits, 80 * gb), CsrSpgemmDesign::one_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, fits + 1, 80 * gb), CsrSpgemmDesign::two_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, 0, 0), CsrSpgemmDesign::one_pass);
+   EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::automatic), "automatic");
+   EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::one_pass), "one_pass");
+   EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::two_pass), "two_pass");
+}
+
+TEST(CsrSpgemmPlan, BoundsHistogramAndOffsets)
+{
+   // B's rows hold 2, 0, 3 entries; A's rows meet B rows {2, 0}, {}, {1}, {0, 1, 2}
+   const CsrMatrix b = from_entries(3, 4, {{0, 0, 1}, {0, 3, 1}, {2, 1, 1}, {2, 2, 1}, {2, 3, 1}});
+   const CsrMatrix a = from_entries(4, 3, {{0, 2, 1}, {0, 0, 1}, {2, 1, 1}, {3, 0, 1}, {3, 1, 1}, {3, 2, 1}});
+   const std::vector<int64_t> ub = cs::row_upper_bounds(a.view(), b.view());
+   EXPECT_EQ(ub, (std::vector<int64_t>{5, 0, 0, 5}));
+   const std::vector<int64_t> h = cs::bin_histogram({5, 0, 0, 5, 20, 5000, 100}, cs::kSharedBins);
+   ASSERT_EQ(h.size(), static_cast<size_t>(cs::kBins));
+   EXPECT_EQ(h[0], 2);
+   EXPECT_EQ(h[1], 1);
+   EXPECT_EQ(h[3], 1);
+   EXPECT_EQ(h[cs::kGlobalBin], 1);
+   const std::vector<int64_t> off = cs::bin_offsets(h);
+   ASSERT_EQ(off.size(), static_cast<size_t>(cs::kBins) + 1);
+   EXPECT_EQ(off.front(), 0);
+   EXPECT_EQ(off.back(), 5);
+   EXPECT_EQ(off[cs::kGlobalBin], 4);
+}
+
+// ---- the emulation of the device algorithm -------------------------------------------------
+
+struct Case
+{
+   std::string name;
+   CsrMatrix   a, b;
+};
+
+std::vector<Case> product_cases()
+{
+   std::vector<Case> c;
+   const CsrMatrix a27 = stencil_3d(6, 5, 4, 27);
+   const CsrMatrix p27 = interpolation_3d(6, 5, 4);
+   const CsrMatrix a7  = stencil_3d(7, 6, 5, 7);
+   const CsrMatrix p7  = interpolation_3d(7, 6, 5, 2);
+   c.push_back({"27pt*P", a27, p27});
+   c.push_back({"PT*(27pt*P)", transpose(p27), amgt::csr_spgemm_ref(a27.view(), p27.view())});
+   c.push_back({"7pt*P", a7, p7});
+   c.push_back({"PT*(7pt*P)", transpose(p7), amgt::csr_spgemm_ref(a7.view(), p7.view())});
+   c.push_back({"27pt*27pt", a27, a27});
+   // rows in every bin, the global bin included (A rows of 100 x B rows of ~50: ub > 4096)
+   const CsrMatrix va = varied_rows(300, 150, {0, 1, 2, 5, 12, 30, 60, 100}, Fill::small_int, 31);
+   const CsrMatrix vb = varied_rows(150, 400, {0, 1, 3, 8, 20, 60, 120, 200}, Fill::small_int, 32);
+   c.push_back({"varied", va, vb});
+   CsrMatrix va1 = va, vb1 = vb;
+   va1.val.clear();
+   vb1.val.clear();
+   c.push_back({"varied, A pattern only", va1, vb});
+   c.push_back({"varied, both pattern only", va1, vb1});
+   c.push_back({"random", random_csr(40, 50, 0.1, Fill::small_int, 33), random_csr(50, 30, 0.2, Fill::small_int, 34)});
+   for (const NamedMatrix& m : edge_matrices())
+   {
+      if (m.a.nrows == m.a.ncols && m.name != "duplicates") c.push_back({m.name, m.a, m.a});
+      if (m.name == "no_entries_5x7") c.push_back({"no entries times random", m.a, random_csr(7, 4, 0.5, Fill::small_int, 35)});
+      if (m.name == "no_columns_3x0") c.push_back({"3x0 times 0x5", m.a, varied_rows(0, 5, {1}, Fill::small_int, 36)});
+   }
+   return c;
+}
+
+void expect_same_product(const CsrMatrix& got, const CsrMatrix& want, const std::string& what)
+{
+   const CsrMatrix g = sorted_rows(got);
+   ASSERT_EQ(g.nrows, want.nrows) << what;
+   ASSERT_EQ(g.ncols, want.ncols) << what;
+   ASSERT_EQ(g.row_ptr, want.row_ptr) << what;
+   ASSERT_EQ(g.col, want.col) << what;
+   // same summation order as the oracle (sequential, A's then B's order): equal values
+   ASSERT_EQ(g.val, want.val) << what;
+}
+
+TEST(CsrSpgemmEmulation, MatchesTheOracleInEveryConfiguration)
+{
+   int64_t global_rows = 0, nonzeros = 0;
+   for (const Case& c : product_cases())
+   {
+      const CsrMatrix want = amgt::csr_spgemm_ref(c.a.view(), c.b.view());
+      for (CsrSpgemmDesign d : kDesigns)
+         for (int shared_bins : {cs::kSharedBins, 7, 3, 0})
+            for (int64_t batch : {cs::kGlobalBatchSlots, int64_t{32}})
+            {
+               const std::string what = c.name + " " + amgt::to_string(d) + " shared_bins " +
+                                        std::to_string(shared_bins) + " batch " + std::to_string(batch);
+               cs::EmulationReport r;
+               CsrMatrix           got;
+               ASSERT_NO_THROW(got = cs::emulate(c.a.view(), c.b.view(), d, shared_bins, batch, &r)) << what;
+               expect_same_product(got, want, what);
+               EXPECT_EQ(r.design, d);
+               int64_t nonempty = 0;
+               for (int64_t u : cs::row_upper_bounds(c.a.view(), c.b.view())) nonempty += u > 0;
+               int64_t binned = 0;
+               for (int64_t n : r.bin_rows) binned += n;
+               EXPECT_EQ(binned, nonempty) << what;
+               for (int b = shared_bins; b < cs::kSharedBins; ++b) EXPECT_EQ(r.bin_rows[b], 0) << what;
+               global_rows += r.bin_rows[cs::kGlobalBin];
+               if (batch == 32) { EXPECT_EQ(r.global_batches, r.bin_rows[cs::kGlobalBin]) << "one row a batch"; }
+               for (double v : got.val) nonzeros += v != 0.0;
+            }
+   }
+   EXPECT_GT(global_rows, 0) << "the global bin was exercised";
+   EXPECT_GT(nonzeros, 0);
+}
+
+TEST(CsrSpgemmEmulation, EveryBinIsExercised)
+{
+   const Case              c = product_cases()[5]; // varied
+   cs::EmulationReport     r;
+   cs::emulate(c.a.view(), c.b.view(), CsrSpgemmDesign::one_pass, cs::kSharedBins, cs::kGlobalBatchSlots, &r);
+   for (int b = 0; b < cs::kBins; ++b) EXPECT_GT(r.bin_rows[b], 0) << "bin " << b;
+   EXPECT_GE(r.global_batches, 1);
+   EXPECT_GT(r.sum_ub, 0);
+}
+
+TEST(CsrSpgemmEmulation, RejectsBadInput)
+{
+   const CsrMatrix a = random_csr(4, 5, 0.5, Fill::small_int, 1);
+   EXPECT_THROW(cs::emulate(a.view(), a.view(), CsrSpgemmDesign::one_pass), amgt::Error);
+   CsrMatrix empty;
+   empty.row_ptr = {0};
+   EXPECT_NO_THROW(cs::emulate(empty.view(), empty.view(), CsrSpgemmDesign::automatic));
+}
+
+} // namespace
