@@ -20,6 +20,8 @@ with hypre's device memory pool:
                                                                          alias: default
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
+  fp64-mbsr, auto-mbsr  AMGT_LAYOUT=mbsr;  fp64-rows, auto-rows  AMGT_SPGEMM=rows (row-wise
+           CSR SpGEMM for the device products)                      (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -78,6 +80,9 @@ MODES = {
     # measured against
     "fp64-mbsr": {"label": "fp64-mbsr", "amgt": "fp64", "vendor": 0, "stock": False, "layout": "mbsr"},
     "auto-mbsr": {"label": "auto-mbsr", "amgt": "auto", "vendor": 0, "stock": False, "layout": "mbsr"},
+    # device products on the row-wise CSR SpGEMM (AMGT_SPGEMM=rows, opt-in until measured)
+    "fp64-rows": {"label": "fp64-rows", "amgt": "fp64", "vendor": 0, "stock": False, "spgemm": "rows"},
+    "auto-rows": {"label": "auto-rows", "amgt": "auto", "vendor": 0, "stock": False, "spgemm": "rows"},
 }
 ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor",
            "default": "stock-default", "hypre-default": "stock-default"}
@@ -311,6 +316,9 @@ class Runner(Report):
         env.pop("AMGT_LAYOUT", None)
         if "layout" in MODES[mode]:
             env["AMGT_LAYOUT"] = MODES[mode]["layout"]
+        env.pop("AMGT_SPGEMM", None)
+        if "spgemm" in MODES[mode]:
+            env["AMGT_SPGEMM"] = MODES[mode]["spgemm"]
         # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
         env.pop("AMGT_STATS", None)
         env.pop("AMGT_STATS_FILE", None)

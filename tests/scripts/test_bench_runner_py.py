@@ -72,6 +72,20 @@ class Modes(unittest.TestCase):
         self.assertEqual(bench_runner.Runner.mode_args(bench_runner.MODES["stock"])[-2:], ["--pool", "1"])
         self.assertEqual(bench_runner.parse_modes("default,fp64", True)[0], ["stock-default", "fp64"])
 
+    def test_row_wise_spgemm_modes_set_amgt_spgemm_and_nothing_else_keeps_it(self):
+        a = argparse.Namespace(gpu_build=1, solves=1, repeat=3, np=1, stats=False, plots=False,
+                               out=tempfile.gettempdir())
+        r = bench_runner.Runner(a)
+        os.environ["AMGT_SPGEMM"] = "plugin"  # a user's setting must not leak into other modes
+        try:
+            env = r.env_for("fp64-rows", False)
+            self.assertEqual((env["AMGT"], env["AMGT_SPGEMM"]), ("fp64", "rows"))
+            self.assertEqual(r.env_for("auto-rows", False)["AMGT_SPGEMM"], "rows")
+            self.assertNotIn("AMGT_SPGEMM", r.env_for("fp64", False))
+            self.assertNotIn("AMGT_SPGEMM", r.env_for("stock", False))
+        finally:
+            del os.environ["AMGT_SPGEMM"]
+
     def test_cpu_build_drops_the_gpu_configurations_with_a_note(self):
         modes, notes = bench_runner.parse_modes(bench_runner.DEFAULT_MODES, False)
         self.assertEqual(modes, ["stock", "fp64", "mixed", "auto"])
