@@ -5,8 +5,17 @@
 // hypre_ParCSRMatrixMigrate, hypre_SyncCudaDevice. Also maps MPI_* to hypre's stubs in
 // builds without MPI.
 #include "_hypre_parcsr_ls.h"
-#if defined(HYPRE_USING_CUDA)
-#include <cuda_runtime.h>  // cudaMemGetInfo (--memory-report)
+// The device memory report (--memory-report) asks the device runtime of hypre's build through
+// the plugin's device layer (plugin/device/backend.h), which names the vendor.
+#if defined(HYPRE_USING_CUDA) || defined(HYPRE_USING_HIP)
+#define AMGT_SOLVE_DEVICE_MEMORY 1
+#if defined(HYPRE_USING_HIP) && !defined(AMGT_DEVICE_HIP)
+#define AMGT_DEVICE_HIP 1
+#endif
+#if !defined(AMGT_HAVE_DEVICE_RUNTIME)
+#define AMGT_HAVE_DEVICE_RUNTIME 1
+#endif
+#include "device/backend.h"
 #endif
 
 namespace amgt::backend {
@@ -93,16 +102,16 @@ bool sets_keep_transpose() { return !gpu_build(); }
 
 void device_sync() {
 #if defined(HYPRE_USING_GPU)
-  hypre_SyncCudaDevice(hypre_handle());  // cudaDeviceSynchronize (hip... on HIP builds)
+  hypre_SyncCudaDevice(hypre_handle());  // the device-wide synchronisation of hypre's build
 #endif
 }
 
 unsigned long long device_used_bytes() {
-#if defined(HYPRE_USING_CUDA)
+#if defined(AMGT_SOLVE_DEVICE_MEMORY)
   device_sync();
   size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
-    cudaGetLastError();
+  if (amgt::device::mem_get_info(&free_b, &total_b) != amgt::device::kSuccess) {
+    (void)amgt::device::last_error();
     return 0;
   }
   return static_cast<unsigned long long>(total_b - free_b);

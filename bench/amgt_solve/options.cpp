@@ -320,7 +320,7 @@ GPU builds (accepted and reported, without effect, on CPU builds):
                         build): 1 keeps it as built; 0 calls
                         HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) right after
                         HYPRE_Initialize: nothing cached, every allocation a
-                        cudaMalloc of the exact size and every release a cudaFree,
+                        device malloc of the exact size and every release a free,
                         as in a hypre built without the pool                     [1]
 
 Timing and output:
@@ -337,8 +337,9 @@ Timing and output:
                         extra SpMV, outside the timings)
   --require-converged   exit 3 when the final relative residual is above --tol
   --memory-report       after the warm-up and every run, one stderr line (rank 0):
-                        "memory run I device_used_bytes D rss_kib R" (D: cudaMemGetInfo
-                        total - free after a device sync; 0 in CPU builds)
+                        "memory run I device_used_bytes D rss_kib R" (D: the device
+                        runtime's total - free memory after a device sync; 0 in
+                        CPU builds)
   --help                this text
 
 Exit status: 0 ran (converged or not), 1 bad arguments or input, 2 hypre reported an

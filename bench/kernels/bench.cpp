@@ -9,14 +9,14 @@ namespace amgt::kbench {
 
 void guard_context(const std::string& where)
 {
-   const cudaError_t e = cudaDeviceSynchronize();
-   if (e != cudaSuccess)
+   const dev::Status e = dev::device_synchronize();
+   if (e != dev::kSuccess)
    {
       if (is_sticky(e))
       {
-         throw FatalError(where + ": the CUDA context is unusable (" + cudaGetErrorName(e) + ")");
+         throw FatalError(where + ": the " + dev::kRuntimeName + " context is unusable (" + dev::error_name(e) + ")");
       }
-      cudaGetLastError();
+      (void)dev::last_error();
    }
 }
 
@@ -114,7 +114,7 @@ void Bench::setup_levels(const Input& in)
       attempt("level " + where, [&] {
          const DeviceCsr dA  = upload(h.A[l]);
          const DeviceCsr dP  = upload(h.P[l]);
-         const DeviceCsr dPT = cusp::transpose(cusparse, dP);
+         const DeviceCsr dPT = vsp::transpose(vendor, dP);
          if (opt.spmv)
          {
             // A_0 is the fine-level matrix measured above.

@@ -1,12 +1,13 @@
-// The measurements of amgt-kernel-bench. One Bench per run holds the options, the cuSPARSE
-// handle, the JSON output and the records; measure_spmv (bench_spmv.cpp) and measure_spgemm
-// (bench_spgemm.cpp) measure one operand or product each against cuSPARSE and hypre's own
-// kernel; fine_level and setup_levels (bench.cpp) walk an input and its AMG hierarchy.
+// The measurements of amgt-kernel-bench. One Bench per run holds the options, the vendor
+// sparse library's handle (cuSPARSE or rocSPARSE: vendor_sparse.h), the JSON output and the
+// records; measure_spmv (bench_spmv.cpp) and measure_spgemm (bench_spgemm.cpp) measure one
+// operand or product each against the vendor library and hypre's own kernel; fine_level and
+// setup_levels (bench.cpp) walk an input and its AMG hierarchy.
 // Every result is checked before anything is timed.
 #pragma once
 
 #include "bench_common.h"
-#include "cusparse_ops.h"
+#include "vendor_sparse.h"
 #include "inputs.h"
 #include "options.h"
 #include "report.h"
@@ -22,9 +23,7 @@
 
 namespace amgt::kbench {
 
-namespace dev = amgt::device;
-
-// An error that leaves the CUDA context unusable: stop measuring, print what we have.
+// An error that leaves the device context unusable: stop measuring, print what we have.
 class FatalError : public BenchError
 {
 public:
@@ -35,7 +34,7 @@ public:
 void guard_context(const std::string& where);
 
 // The plugin's device allocator: the bench's (dev_alloc_nothrow / dev_free), shared with
-// cuSPARSE and hypre.
+// the vendor library and hypre.
 dev::Allocator plugin_allocator();
 
 // The plugin's view of a device CSR (throws beyond 2^31-1 nonzeros).
@@ -58,7 +57,7 @@ struct Timed
 struct Bench
 {
    const Options&            opt;
-   cusp::Handle&             cusparse;
+   vsp::Handle&             vendor;
    JsonLines&                json;
    DevBuf<char>              l2_scratch;
    std::vector<SpmvRecord>   spmv;
@@ -69,7 +68,7 @@ struct Bench
    bool host_reference() const { return !opt.device_only; }
 
    // Runs one measurement step; an error is reported and counted, the run goes on (unless
-   // the CUDA context is gone).
+   // the device context is gone).
    template <class F>
    void attempt(const std::string& what, F&& f)
    {
@@ -97,15 +96,15 @@ struct Bench
    // alike rather than whichever happened to be running.
    void time_interleaved(std::vector<Timed>& ts, const char* where);
 
-   // bench_spmv.cpp: y = alpha A x + beta y by cuSPARSE, hypre and ours (every path) on one
-   // operand; conversion and plan costs of ours.
+   // bench_spmv.cpp: y = alpha A x + beta y by the vendor library, hypre and ours (every
+   // path) on one operand; conversion and plan costs of ours.
    void measure_spmv(const std::string& matrix, const std::string& group, int level, const std::string& op,
                      const HostCsr& hA, const DeviceCsr& dA);
    // Calls per timed SpMV sample: about kSampleTargetMs of calls, a multiple of nx (1 with
    // --flush-l2).
    int choose_batch(const std::function<void(int)>& call, int nx);
 
-   // bench_spgemm.cpp: C = A * B three ways. Returns the reference product (cuSPARSE's, else
+   // bench_spgemm.cpp: C = A * B three ways. Returns the reference product (the vendor library's, else
    // hypre's) for a product that feeds on it, or nothing.
    std::optional<DeviceCsr> measure_spgemm(const std::string& matrix, const std::string& group, int level,
                                            const std::string& product, const DeviceCsr& A, const DeviceCsr& B);

@@ -11,45 +11,24 @@
 
 namespace amgt::kbench {
 
-void throw_cuda(cudaError_t e, const char* what, const char* file, int line)
+void throw_device(dev::Status e, const char* what, const char* file, int line)
 {
    // A non-sticky error would otherwise be reported again by the next unrelated check.
-   if (!is_sticky(e)) cudaGetLastError();
+   if (!is_sticky(e)) (void)dev::last_error();
    throw BenchError(std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
-                    cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")");
+                    dev::error_name(e) + " (" + dev::error_string(e) + ")");
 }
 
-void throw_cusparse(cusparseStatus_t s, const char* what, const char* file, int line)
+bool is_sticky(dev::Status e)
 {
-   throw BenchError(std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
-                    cusparseGetErrorName(s) + " (" + cusparseGetErrorString(s) + ")");
-}
-
-bool is_sticky(cudaError_t e)
-{
-   switch (e)
-   {
-   case cudaErrorIllegalAddress:
-   case cudaErrorLaunchFailure:
-   case cudaErrorHardwareStackError:
-   case cudaErrorIllegalInstruction:
-   case cudaErrorMisalignedAddress:
-   case cudaErrorInvalidAddressSpace:
-   case cudaErrorInvalidPc:
-   case cudaErrorAssert:
-   case cudaErrorECCUncorrectable:
-   case cudaErrorLaunchTimeout:
-      return true;
-   default:
-      return false;
-   }
+   return dev::is_sticky(e);
 }
 
 void check_device(const char* where)
 {
-   cudaError_t e = cudaDeviceSynchronize();
-   if (e == cudaSuccess) e = cudaGetLastError();
-   if (e != cudaSuccess) throw_cuda(e, where, __FILE__, __LINE__);
+   dev::Status e = dev::device_synchronize();
+   if (e == dev::kSuccess) e = dev::last_error();
+   if (e != dev::kSuccess) throw_device(e, where, __FILE__, __LINE__);
 }
 
 // ---- host CSR --------------------------------------------------------------------------
@@ -117,7 +96,7 @@ struct AllocState
    std::mutex               mu;
    AllocMode                mode = AllocMode::pool;
    bool                     configured = false;
-   std::unordered_set<void*> pooled; // pointers from cudaMallocAsync
+   std::unordered_set<void*> pooled; // pointers from dev::malloc_async
    int                      free_errors = 0;
 };
 
@@ -132,14 +111,13 @@ void configure_pool_locked(AllocState& s)
    if (s.configured) return;
    s.configured = true;
    if (s.mode != AllocMode::pool) return;
-   int dev = 0;
-   KB_CUDA(cudaGetDevice(&dev));
-   cudaMemPool_t pool = nullptr;
-   KB_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+   int device = 0;
+   KB_DEV(dev::current_device(&device));
+   dev::MemPool pool = nullptr;
+   KB_DEV(dev::default_mem_pool(&pool, device));
    // Keep freed memory in the pool across synchronisations (the default threshold 0 hands
    // it back to the driver at every sync, which makes each product pay for the OS again).
-   uint64_t threshold = std::numeric_limits<uint64_t>::max();
-   KB_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+   KB_DEV(dev::mem_pool_set_release_threshold(pool, std::numeric_limits<uint64_t>::max()));
 }
 
 } // namespace
@@ -179,16 +157,16 @@ void* dev_alloc_nothrow(size_t bytes) noexcept
    }
    if (s.mode == AllocMode::pool)
    {
-      if (cudaMallocAsync(&p, bytes, kStream) != cudaSuccess)
+      if (dev::malloc_async(&p, bytes, kStream) != dev::kSuccess)
       {
-         cudaGetLastError();
+         (void)dev::last_error();
          return nullptr;
       }
       s.pooled.insert(p);
    }
-   else if (cudaMalloc(&p, bytes) != cudaSuccess)
+   else if (dev::device_malloc(&p, bytes) != dev::kSuccess)
    {
-      cudaGetLastError();
+      (void)dev::last_error();
       return nullptr;
    }
    return p;
@@ -210,27 +188,27 @@ void dev_free(void* p) noexcept
    AllocState&                 s = state();
    std::lock_guard<std::mutex> lock(s.mu);
    const bool                  pooled = s.pooled.erase(p) > 0;
-   const cudaError_t           e      = pooled ? cudaFreeAsync(p, kStream) : cudaFree(p);
-   if (e != cudaSuccess)
+   const dev::Status           e      = pooled ? dev::free_async(p, kStream) : dev::device_free(p);
+   if (e != dev::kSuccess)
    {
       if (s.free_errors++ == 0)
       {
          std::fprintf(stderr, "amgt-kernel-bench: device free failed: %s (%s)\n",
-                      cudaGetErrorName(e), cudaGetErrorString(e));
+                      dev::error_name(e), dev::error_string(e));
       }
-      if (!is_sticky(e)) cudaGetLastError();
+      if (!is_sticky(e)) (void)dev::last_error();
    }
 }
 
 void trim_pool() noexcept
 {
    if (alloc_mode() != AllocMode::pool) return;
-   int           dev  = 0;
-   cudaMemPool_t pool = nullptr;
-   if (cudaDeviceSynchronize() != cudaSuccess || cudaGetDevice(&dev) != cudaSuccess ||
-       cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess || cudaMemPoolTrimTo(pool, 0) != cudaSuccess)
+   int          device = 0;
+   dev::MemPool pool   = nullptr;
+   if (dev::device_synchronize() != dev::kSuccess || dev::current_device(&device) != dev::kSuccess ||
+       dev::default_mem_pool(&pool, device) != dev::kSuccess || dev::mem_pool_trim_to(pool, 0) != dev::kSuccess)
    {
-      cudaGetLastError();
+      (void)dev::last_error();
    }
 }
 
@@ -263,13 +241,13 @@ HostCsr download(int32_t nrows, int32_t ncols, int64_t nnz, const int32_t* row_p
    h.row_ptr.resize(static_cast<size_t>(nrows) + 1);
    h.col.resize(static_cast<size_t>(nnz));
    h.val.resize(static_cast<size_t>(nnz));
-   // cudaMemcpy on the legacy stream waits for all earlier work, hypre's included.
-   KB_CUDA(cudaMemcpy(h.row_ptr.data(), row_ptr, h.row_ptr.size() * sizeof(int32_t),
-                      cudaMemcpyDeviceToHost));
+   // A blocking copy on the legacy stream waits for all earlier work, hypre's included.
+   KB_DEV(dev::memcpy_blocking(h.row_ptr.data(), row_ptr, h.row_ptr.size() * sizeof(int32_t),
+                      dev::Copy::to_host));
    if (nnz > 0)
    {
-      KB_CUDA(cudaMemcpy(h.col.data(), col, h.col.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
-      KB_CUDA(cudaMemcpy(h.val.data(), val, h.val.size() * sizeof(double), cudaMemcpyDeviceToHost));
+      KB_DEV(dev::memcpy_blocking(h.col.data(), col, h.col.size() * sizeof(int32_t), dev::Copy::to_host));
+      KB_DEV(dev::memcpy_blocking(h.val.data(), val, h.val.size() * sizeof(double), dev::Copy::to_host));
    }
    return h;
 }
@@ -278,36 +256,36 @@ HostCsr download(int32_t nrows, int32_t ncols, int64_t nnz, const int32_t* row_p
 
 EventPair::EventPair()
 {
-   KB_CUDA(cudaEventCreate(&a_));
-   const cudaError_t e = cudaEventCreate(&b_);
-   if (e != cudaSuccess)
+   KB_DEV(dev::event_create(&a_));
+   const dev::Status e = dev::event_create(&b_);
+   if (e != dev::kSuccess)
    {
-      cudaEventDestroy(a_);
-      throw_cuda(e, "cudaEventCreate", __FILE__, __LINE__);
+      (void)dev::event_destroy(a_);
+      throw_device(e, "event_create", __FILE__, __LINE__);
    }
 }
 
 EventPair::~EventPair()
 {
-   cudaEventDestroy(a_);
-   cudaEventDestroy(b_);
+   (void)dev::event_destroy(a_);
+   (void)dev::event_destroy(b_);
 }
 
 void EventPair::start()
 {
-   KB_CUDA(cudaEventRecord(a_, kStream));
+   KB_DEV(dev::event_record(a_, kStream));
 }
 
 void EventPair::stop()
 {
-   KB_CUDA(cudaEventRecord(b_, kStream));
+   KB_DEV(dev::event_record(b_, kStream));
 }
 
 double EventPair::elapsed_ms()
 {
-   KB_CUDA(cudaEventSynchronize(b_));
+   KB_DEV(dev::event_synchronize(b_));
    float ms = 0.0f;
-   KB_CUDA(cudaEventElapsedTime(&ms, a_, b_));
+   KB_DEV(dev::event_elapsed_ms(&ms, a_, b_));
    return static_cast<double>(ms);
 }
 

@@ -2,14 +2,17 @@
 // three implementations share, event timing, a host parallel loop.
 //
 // Everything runs on the legacy default stream (kStream = 0). hypre enqueues on its own
-// compute stream, which it creates as a blocking stream (cudaStreamDefault); the legacy
-// stream is implicitly ordered against blocking streams, so events recorded on stream 0
-// bracket hypre's work as well as ours and cuSPARSE's, and memory freed stream-ordered on
-// stream 0 is never reused before hypre's kernels that read it are done.
+// compute stream, which it creates as a blocking stream (the runtime's default flags); the
+// legacy stream is implicitly ordered against blocking streams, so events recorded on stream 0
+// bracket hypre's work as well as ours and the vendor library's, and memory freed
+// stream-ordered on stream 0 is never reused before hypre's kernels that read it are done.
+// (HIP's null stream is ordered against blocking streams in the same way.)
+//
+// The device runtime is reached through the plugin's device layer (device/backend.h), the
+// vendor's sparse library through vendor_sparse.h: nothing here names CUDA or HIP.
 #pragma once
 
-#include <cuda_runtime.h>
-#include <cusparse.h>
+#include "device/backend.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +24,9 @@
 
 namespace amgt::kbench {
 
-constexpr cudaStream_t kStream = nullptr;
+namespace dev = amgt::device;
+
+constexpr dev::Stream kStream = nullptr;
 
 class BenchError : public std::runtime_error
 {
@@ -29,26 +34,19 @@ public:
    using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void throw_cuda(cudaError_t e, const char* what, const char* file, int line);
-[[noreturn]] void throw_cusparse(cusparseStatus_t s, const char* what, const char* file, int line);
+[[noreturn]] void throw_device(dev::Status e, const char* what, const char* file, int line);
 
-#define KB_CUDA(call)                                                                              \
+// A device-runtime call (through the device layer) that must succeed.
+#define KB_DEV(call)                                                                               \
    do {                                                                                            \
-      const cudaError_t kb_e_ = (call);                                                            \
-      if (kb_e_ != cudaSuccess) ::amgt::kbench::throw_cuda(kb_e_, #call, __FILE__, __LINE__);      \
-   } while (0)
-
-#define KB_CUSPARSE(call)                                                                          \
-   do {                                                                                            \
-      const cusparseStatus_t kb_s_ = (call);                                                       \
-      if (kb_s_ != CUSPARSE_STATUS_SUCCESS)                                                        \
-         ::amgt::kbench::throw_cusparse(kb_s_, #call, __FILE__, __LINE__);                         \
+      const ::amgt::device::Status kb_e_ = (call);                                                 \
+      if (kb_e_ != ::amgt::device::kSuccess) ::amgt::kbench::throw_device(kb_e_, #call, __FILE__, __LINE__); \
    } while (0)
 
 // Synchronises the device and throws if any earlier asynchronous work failed. A sticky error
 // (illegal address, ...) leaves the context unusable: the caller should stop.
 void check_device(const char* where);
-bool is_sticky(cudaError_t e);
+bool is_sticky(dev::Status e);
 
 // ---- host CSR --------------------------------------------------------------------------
 
@@ -74,9 +72,11 @@ double csr_spmv_bytes(int64_t nrows, int64_t ncols, int64_t nnz);
 
 // ---- device memory ---------------------------------------------------------------------
 
-// pool: cudaMallocAsync/cudaFreeAsync on kStream from the device's default memory pool with
-//       the release threshold raised (allocation costs ~nothing once the pool has grown);
-// cuda: cudaMalloc/cudaFree (stock hypre's default; cudaFree synchronises the device).
+// pool: dev::malloc_async/free_async (cudaMallocAsync/cudaFreeAsync, or HIP's) on kStream
+//       from the device's default memory pool with the release threshold raised (allocation
+//       costs ~nothing once the pool has grown);
+// cuda: dev::device_malloc/device_free (cudaMalloc/cudaFree, or HIP's: stock hypre's
+//       default; the free synchronises the device). The mode keeps its name on AMD.
 enum class AllocMode
 {
    pool,
@@ -88,7 +88,7 @@ void      set_alloc_mode(AllocMode m); // before the first allocation
 AllocMode alloc_mode();
 void*     dev_alloc_nothrow(size_t bytes) noexcept; // nullptr for 0 bytes or on failure
 void*     dev_alloc(size_t bytes);                  // throws std::bad_alloc-like BenchError
-// Frees a pointer from dev_alloc*, or one that came from cudaMalloc (hypre may free memory
+// Frees a pointer from dev_alloc*, or one from dev::device_malloc (hypre may free memory
 // it allocated before its allocator was redirected to ours).
 void dev_free(void* p) noexcept;
 void trim_pool() noexcept; // hands unused pool memory back (between matrices)
@@ -130,12 +130,12 @@ public:
    void upload(const std::vector<T>& h)
    {
       if (h.size() != count_) throw BenchError("DevBuf::upload: size mismatch");
-      if (count_) KB_CUDA(cudaMemcpy(ptr_, h.data(), count_ * sizeof(T), cudaMemcpyHostToDevice));
+      if (count_) KB_DEV(dev::memcpy_blocking(ptr_, h.data(), count_ * sizeof(T), dev::Copy::to_device));
    }
    std::vector<T> download() const
    {
       std::vector<T> h(count_);
-      if (count_) KB_CUDA(cudaMemcpy(h.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost));
+      if (count_) KB_DEV(dev::memcpy_blocking(h.data(), ptr_, count_ * sizeof(T), dev::Copy::to_host));
       return h;
    }
 
@@ -177,8 +177,8 @@ public:
    double elapsed_ms(); // waits for the stop event
 
 private:
-   cudaEvent_t a_ = nullptr;
-   cudaEvent_t b_ = nullptr;
+   dev::Event a_ = nullptr;
+   dev::Event b_ = nullptr;
 };
 
 struct Stats

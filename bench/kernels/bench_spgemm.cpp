@@ -1,4 +1,5 @@
-// amgt-kernel-bench, SpGEMM: C = A * B by cuSPARSE (the reference), hypre's own kernel and
+// amgt-kernel-bench, SpGEMM: C = A * B by the vendor library (cuSPARSE or rocSPARSE: the
+// reference), hypre's own kernel and
 // ours (fp64 on mBSR, and with --precision fp16 the fp16 product on tensor and CUDA cores),
 // each checked before it is timed; ours also with the conversions it needs (csr_to_mbsr of
 // the operands, C back to CSR); and ours row-wise (CSR in, CSR out, both designs).
@@ -49,31 +50,31 @@ CsrArrays back_to_csr(const dev::DeviceMbsr<double>& C, const dev::Allocator& al
    return out;
 }
 
-// cuSPARSE's product, the reference: its device CSR (kept for a product that feeds on it) and
+// The vendor library's product, the reference: its device CSR (kept for a product that feeds on it) and
 // a sorted host copy.
-std::optional<DeviceCsr> run_cusparse(const cusp::Handle& cusparse, const DeviceCsr& A, const DeviceCsr& B,
-                                      const std::string& what, SpgemmRecord& r, HostCsr& h_cusp)
+std::optional<DeviceCsr> run_vendor(const vsp::Handle& vendor, const DeviceCsr& A, const DeviceCsr& B,
+                                      const std::string& what, SpgemmRecord& r, HostCsr& h_vendor)
 {
-   std::optional<DeviceCsr> c_cusp;
+   std::optional<DeviceCsr> c_vendor;
    try
    {
-      cusp::SpgemmInfo info;
-      c_cusp.emplace(cusp::spgemm(cusparse, A, B, &info));
-      r.cusp_buffer_bytes = info.buffer1_bytes + info.buffer2_bytes;
-      h_cusp              = download(*c_cusp);
-      validate(h_cusp, what + " (cuSPARSE)");
-      sort_rows(h_cusp);
-      r.cusp.status = Status::ok;
+      vsp::SpgemmInfo info;
+      c_vendor.emplace(vsp::spgemm(vendor, A, B, &info));
+      r.vendor_buffer_bytes = info.buffer1_bytes + info.buffer2_bytes;
+      h_vendor              = download(*c_vendor);
+      validate(h_vendor, what + " (" + vsp::name() + ")");
+      sort_rows(h_vendor);
+      r.vendor.status = Status::ok;
    }
    catch (const std::exception& e)
    {
-      c_cusp.reset();
-      r.cusp.status = Status::error;
-      r.cusp.note   = e.what();
-      guard_context("cuSPARSE SpGEMM");
+      c_vendor.reset();
+      r.vendor.status = Status::error;
+      r.vendor.note   = e.what();
+      guard_context(std::string(vsp::name()) + " SpGEMM");
    }
 
-   return c_cusp;
+   return c_vendor;
 }
 
 // hypre's own product (hypreDevice_CSRSpGemm), on views kept for the timing; a sorted host copy.
@@ -100,23 +101,23 @@ void run_hypre(const DeviceCsr& A, const DeviceCsr& B, bool same, const std::str
    }
 }
 
-// The reference: cuSPARSE's product (hypre's is checked against it), else hypre's.
-const HostCsr* pick_reference(SpgemmRecord& r, const HostCsr& h_cusp, const HostCsr& h_hypre)
+// The reference: the vendor library's product (hypre's is checked against it), else hypre's.
+const HostCsr* pick_reference(SpgemmRecord& r, const HostCsr& h_vendor, const HostCsr& h_hypre)
 {
    const HostCsr* ref = nullptr;
-   if (r.cusp.ok())
+   if (r.vendor.ok())
    {
-      ref         = &h_cusp;
-      r.reference = "cuSPARSE";
+      ref         = &h_vendor;
+      r.reference = vsp::name();
       if (r.hypre.ok())
       {
          double      err  = 0.0;
-         std::string diff = compare_csr(h_hypre, h_cusp, kSpgemmTolerance, &err);
+         std::string diff = compare_csr(h_hypre, h_vendor, kSpgemmTolerance, &err);
          r.hypre.rel_err  = err;
          if (!diff.empty())
          {
             r.hypre.status = Status::fail;
-            r.hypre.note   = diff + " vs cuSPARSE";
+            r.hypre.note   = diff + " vs " + vsp::name();
          }
       }
    }
@@ -172,7 +173,7 @@ void run_ours(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool s
       if (!ref)
       {
          r.ours.status = Status::error;
-         r.ours.note   = "no reference result (cuSPARSE and hypre both failed)";
+         r.ours.note   = std::string("no reference result (") + vsp::name() + " and hypre both failed)";
       }
       else
       {
@@ -295,7 +296,7 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
                  SpgemmRecord& r)
 {
    const Options&                       opt      = bench.opt;
-   cusp::Handle&                        cusparse = bench.cusparse;
+   vsp::Handle&                        vendor = bench.vendor;
    const dev::DeviceMbsr<double>&       mA = o.mA;
    const dev::DeviceMbsr<double>&       mB = o.mB;
    const dev::DeviceMbsr<double>&       mC = o.mC;
@@ -313,9 +314,9 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
    const dev::DeviceMbsr<double>& b  = same ? mA : mB;
    const amgt::CsrView            va = plugin_view(A), vb = plugin_view(B);
    std::vector<Timed>             ts;
-   if (r.cusp.ok())
+   if (r.vendor.ok())
    {
-      ts.push_back(Timed{"cuSPARSE SpGEMM", sampler([&] { return cusp::spgemm(cusparse, A, B); }), &r.cusp});
+      ts.push_back(Timed{std::string(vsp::name()) + " SpGEMM", sampler([&] { return vsp::spgemm(vendor, A, B); }), &r.vendor});
    }
    if (r.hypre.ok())
    {
@@ -346,10 +347,11 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
                          &r.rows[d]});
    }
    const dev::DeviceMbsr<amgt::half_t>& b16 = same ? hA16 : hB16;
-   for (auto [m, path] : {std::pair<Meas*, dev::SpgemmPath>{&r.half_cc, dev::SpgemmPath::cuda_core},
-                          std::pair<Meas*, dev::SpgemmPath>{&r.half_tc, dev::SpgemmPath::tensor_core}})
+   for (auto [m, forced] : {std::pair<Meas*, dev::SpgemmPath>{&r.half_cc, dev::SpgemmPath::cuda_core},
+                            std::pair<Meas*, dev::SpgemmPath>{&r.half_tc, dev::SpgemmPath::tensor_core}})
    {
       if (!r.half_run || !m->ok()) continue;
+      const dev::SpgemmPath path = forced; // a structured binding cannot be captured before C++20
       ts.push_back(Timed{std::string("ours fp16 SpGEMM ") + dev::to_string(path),
                          sampler([&, path] {
                             return dev::spgemm<amgt::half_t>(hA16, b16, kStream, alloc, nullptr, path);
@@ -368,7 +370,7 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
 // Failures on stdout, a one-line summary on stderr; the record joins the tables and the JSON.
 void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
 {
-   b.report_problem("spgemm", what, "cuSPARSE", r.cusp);
+   b.report_problem("spgemm", what, vsp::name(), r.vendor);
    b.report_problem("spgemm", what, "hypre", r.hypre);
    b.report_problem("spgemm", what, "ours", r.ours);
    b.report_problem("spgemm", what, "ours[rows one_pass]", r.rows[0]);
@@ -378,10 +380,10 @@ void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
       b.report_problem("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
       b.report_problem("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
    }
-   if (r.cusp.ok() && r.ours.ok())
+   if (r.vendor.ok() && r.ours.ok())
    {
-      std::fprintf(stderr, "         cuSPARSE %.3f ms, hypre %.3f ms, ours %.3f ms (%s; +conv %.3f ms)\n",
-                   r.cusp.t.median_ms, r.hypre.ok() ? r.hypre.t.median_ms : 0.0, r.ours.t.median_ms,
+      std::fprintf(stderr, "         %s %.3f ms, hypre %.3f ms, ours %.3f ms (%s; +conv %.3f ms)\n",
+                   vsp::name(), r.vendor.t.median_ms, r.hypre.ok() ? r.hypre.t.median_ms : 0.0, r.ours.t.median_ms,
                    r.ours.path.c_str(), r.conv_ok ? r.ours_with_conversions_ms() : 0.0);
    }
    check_device("after SpGEMM measurements");
@@ -413,17 +415,17 @@ std::optional<DeviceCsr> Bench::measure_spgemm(const std::string& matrix, const 
    if (A.ncols != B.nrows) throw BenchError(what + ": dimension mismatch");
    if (A.nnz == 0 || B.nnz == 0)
    {
-      r.ours.note = r.cusp.note = r.hypre.note = "empty operand";
+      r.ours.note = r.vendor.note = r.hypre.note = "empty operand";
       spgemm.push_back(r);
       json.write(spgemm.back());
       return std::nullopt;
    }
 
-   HostCsr                  h_cusp, h_hypre;
-   std::optional<DeviceCsr> c_cusp = run_cusparse(cusparse, A, B, what, r, h_cusp);
+   HostCsr                  h_vendor, h_hypre;
+   std::optional<DeviceCsr> c_vendor = run_vendor(vendor, A, B, what, r, h_vendor);
    hyp::CsrView             hA_view, hB_view;
-   run_hypre(A, B, same, what, r, h_hypre, hA_view, hB_view);
-   const HostCsr* ref = pick_reference(r, h_cusp, h_hypre);
+   if (hyp::available()) run_hypre(A, B, same, what, r, h_hypre, hA_view, hB_view); // else skipped
+   const HostCsr* ref = pick_reference(r, h_vendor, h_hypre);
 
    const dev::Allocator alloc = plugin_allocator();
    OursSpgemm           ours;
@@ -435,7 +437,7 @@ std::optional<DeviceCsr> Bench::measure_spgemm(const std::string& matrix, const 
    time_spgemm(*this, A, B, same, alloc, hA_view, hB_view, ours, half, r);
    report_spgemm(*this, r, what);
 
-   if (c_cusp) return c_cusp;
+   if (c_vendor) return c_vendor;
    if (r.hypre.ok()) return upload(h_hypre);
    return std::nullopt;
 }

@@ -1,4 +1,4 @@
-// amgt-kernel-bench, SpMV: y = alpha * A * x + beta * y on one operand by cuSPARSE (the
+// amgt-kernel-bench, SpMV: y = alpha * A * x + beta * y on one operand by the vendor library (the
 // reference), hypre's own kernel and ours on every path, each checked before it is timed;
 // then the setup cost of ours (conversion + plan).
 #include "bench.h"
@@ -116,69 +116,69 @@ struct SpmvInputs
 
    void reset_y()
    {
-      KB_CUDA(cudaMemcpyAsync(dy.get(), dy0.get(), hy0.size() * sizeof(double), cudaMemcpyDeviceToDevice, kStream));
+      KB_DEV(dev::memcpy_async(dy.get(), dy0.get(), hy0.size() * sizeof(double), dev::Copy::on_device, kStream));
    }
    void poison_y() // all bits set: a NaN in every element
    {
-      KB_CUDA(cudaMemsetAsync(dy.get(), 0xff, hy0.size() * sizeof(double), kStream));
+      KB_DEV(dev::memset_async(dy.get(), 0xff, hy0.size() * sizeof(double), kStream));
    }
 };
 
-// The results ours and hypre are checked against: cuSPARSE's (beta = kBeta and beta = 0) when
+// The results ours and hypre are checked against: the vendor library's (beta = kBeta and beta = 0) when
 // it ran, else the CPU oracle's; the CPU oracle's too when there is one.
 struct SpmvReference
 {
    std::vector<double>        host_beta, host_zero; // CPU oracle (empty with --device-only)
-   std::vector<double>        cusp_beta, cusp_zero;
+   std::vector<double>        vendor_beta, vendor_zero;
    const std::vector<double>* beta = nullptr;
    const std::vector<double>* zero = nullptr;
    bool                       host = false; // the CPU oracle ran
 };
 
-// cuSPARSE's SpMV on the operand, checked against the CPU oracle: r.cusp. Returns the
-// cuSPARSE object that the timing reuses (null if it could not be made).
-std::unique_ptr<cusp::Spmv> run_cusparse(const cusp::Handle& cusparse, const DeviceCsr& dA, SpmvInputs& in,
+// The vendor library's SpMV on the operand, checked against the CPU oracle: r.vendor. Returns
+// the library's object that the timing reuses (null if it could not be made).
+std::unique_ptr<vsp::Spmv> run_vendor(const vsp::Handle& vendor, const DeviceCsr& dA, SpmvInputs& in,
                                          SpmvRecord& r, SpmvReference& ref)
 {
-   std::unique_ptr<cusp::Spmv> cs;
+   std::unique_ptr<vsp::Spmv> vs;
    try
    {
-      cs = std::make_unique<cusp::Spmv>(cusparse, dA, in.xs, in.dy.get());
+      vs = std::make_unique<vsp::Spmv>(vendor, dA, in.xs, in.dy.get());
       in.reset_y();
-      cs->run(0, kAlpha, kBeta);
-      ref.cusp_beta = in.dy.download();
-      // y = 0 rather than NaN here: the beta == 0 contract under test is ours, not cuSPARSE's.
-      KB_CUDA(cudaMemsetAsync(in.dy.get(), 0, in.hy0.size() * sizeof(double), kStream));
-      cs->run(0, kAlpha, 0.0);
-      ref.cusp_zero = in.dy.download();
-      r.cusp.status = Status::ok;
+      vs->run(0, kAlpha, kBeta);
+      ref.vendor_beta = in.dy.download();
+      // y = 0 rather than NaN here: the beta == 0 contract under test is ours, not the library's.
+      KB_DEV(dev::memset_async(in.dy.get(), 0, in.hy0.size() * sizeof(double), kStream));
+      vs->run(0, kAlpha, 0.0);
+      ref.vendor_zero = in.dy.download();
+      r.vendor.status = Status::ok;
       if (ref.host)
       {
-         r.cusp.rel_err = std::max(rel_err(ref.cusp_beta, ref.host_beta), rel_err(ref.cusp_zero, ref.host_zero));
-         if (!(r.cusp.rel_err < kSpmvTolerance))
+         r.vendor.rel_err = std::max(rel_err(ref.vendor_beta, ref.host_beta), rel_err(ref.vendor_zero, ref.host_zero));
+         if (!(r.vendor.rel_err < kSpmvTolerance))
          {
-            r.cusp.status = Status::fail;
-            r.cusp.note   = "rel. error " + sci(r.cusp.rel_err) + " vs CPU reference";
+            r.vendor.status = Status::fail;
+            r.vendor.note   = "rel. error " + sci(r.vendor.rel_err) + " vs CPU reference";
          }
       }
    }
    catch (const std::exception& e)
    {
-      r.cusp.status = Status::error;
-      r.cusp.note   = e.what();
-      guard_context("cuSPARSE SpMV");
+      r.vendor.status = Status::error;
+      r.vendor.note   = e.what();
+      guard_context(std::string(vsp::name()) + " SpMV");
    }
-   r.cusp.bytes = r.csr_bytes;
-   return cs;
+   r.vendor.bytes = r.csr_bytes;
+   return vs;
 }
 
 void pick_reference(SpmvRecord& r, SpmvReference& ref)
 {
-   if (r.cusp.ok())
+   if (r.vendor.ok())
    {
-      ref.beta    = &ref.cusp_beta;
-      ref.zero    = &ref.cusp_zero;
-      r.reference = "cuSPARSE";
+      ref.beta    = &ref.vendor_beta;
+      ref.zero    = &ref.vendor_zero;
+      r.reference = vsp::name();
    }
    else if (ref.host)
    {
@@ -200,7 +200,7 @@ void verdict(Meas& m, const SpmvRecord& r, const SpmvReference& ref, const std::
    if (!ref.beta)
    {
       m.status = Status::error;
-      m.note   = "no reference result (cuSPARSE failed and --device-only has no CPU reference)";
+      m.note   = std::string("no reference result (") + vsp::name() + " failed and --device-only has no CPU reference)";
       return;
    }
    double e = rel_err(y_beta, *ref.beta);
@@ -414,16 +414,16 @@ void run_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvRecor
 }
 
 // Times every implementation that computed the right result, interleaved, with the same batch
-// of calls per sample (chosen on cuSPARSE, else on ours).
-void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpmv& hv, OursSpmvRuns& ours)
+// of calls per sample (chosen on the vendor library, else on ours).
+void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, vsp::Spmv* vs, HypreSpmv& hv, OursSpmvRuns& ours)
 {
-   const std::function<void(int)> cusp_call = [&](int i) { cs->run(static_cast<size_t>(i), kAlpha, kBeta); };
+   const std::function<void(int)> vendor_call = [&](int i) { vs->run(static_cast<size_t>(i), kAlpha, kBeta); };
    const std::function<void(int)> hyp_call  = [&](int i) {
       hyp::spmv(hv.A.get(), kAlpha, hv.x[static_cast<size_t>(i)].get(), kBeta, hv.y.get());
    };
    try
    {
-      if (r.cusp.ok()) r.batch = b.choose_batch(cusp_call, r.nx);
+      if (r.vendor.ok()) r.batch = b.choose_batch(vendor_call, r.nx);
       else if (r.ours.ok() && ours.calls[0]) r.batch = b.choose_batch(ours.calls[0], r.nx);
       else r.batch = r.nx;
    }
@@ -439,7 +439,7 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpm
       return std::function<double()>([&, call] {
          if (b.opt.flush_l2)
          {
-            KB_CUDA(cudaMemsetAsync(b.l2_scratch.get(), (round++) & 0xff, b.l2_scratch.size(), kStream));
+            KB_DEV(dev::memset_async(b.l2_scratch.get(), (round++) & 0xff, b.l2_scratch.size(), kStream));
          }
          ev.start();
          for (int k = 0; k < r.batch; ++k) call(k % r.nx);
@@ -448,7 +448,7 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, cusp::Spmv* cs, HypreSpm
       });
    };
    std::vector<Timed> ts;
-   if (r.cusp.ok()) ts.push_back(Timed{"cuSPARSE SpMV", sampler(cusp_call), &r.cusp});
+   if (r.vendor.ok()) ts.push_back(Timed{std::string(vsp::name()) + " SpMV", sampler(vendor_call), &r.vendor});
    if (r.hypre.ok()) ts.push_back(Timed{"hypre SpMV", sampler(hyp_call), &r.hypre});
    for (int p = 0; p < 9; ++p)
    {
@@ -569,7 +569,7 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
 // Failures on stdout, a one-line summary on stderr; the record joins the tables and the JSON.
 void report_spmv(Bench& b, const SpmvRecord& r, const std::string& what)
 {
-   b.report_problem("spmv", what, "cuSPARSE", r.cusp);
+   b.report_problem("spmv", what, vsp::name(), r.vendor);
    b.report_problem("spmv", what, "hypre", r.hypre);
    b.report_problem("spmv", what, "ours[automatic]", r.ours);
    b.report_problem("spmv", what, "ours[rows]", r.rowwise);
@@ -577,9 +577,10 @@ void report_spmv(Bench& b, const SpmvRecord& r, const std::string& what)
    {
       b.report_problem("spmv", what, (std::string("ours[") + dev::to_string(kForced[p]) + "]").c_str(), r.forced[p]);
    }
-   if (r.cusp.ok() && r.ours.ok())
+   if (r.vendor.ok() && r.ours.ok())
    {
-      std::fprintf(stderr, "         cuSPARSE %.1f us, hypre %.1f us, ours %.1f us (%s)\n", r.cusp.t.median_ms * 1e3,
+      std::fprintf(stderr, "         %s %.1f us, hypre %.1f us, ours %.1f us (%s)\n", vsp::name(),
+                   r.vendor.t.median_ms * 1e3,
                    r.hypre.ok() ? r.hypre.t.median_ms * 1e3 : 0.0, r.ours.t.median_ms * 1e3, r.ours.path.c_str());
    }
    check_device("after SpMV measurements");
@@ -620,7 +621,7 @@ void Bench::measure_spmv(const std::string& matrix, const std::string& group, in
                 static_cast<long long>(r.nnz));
    if (r.nnz == 0 || r.rows == 0 || r.cols == 0)
    {
-      r.ours.note = r.cusp.note = r.hypre.note = "empty matrix";
+      r.ours.note = r.vendor.note = r.hypre.note = "empty matrix";
       spmv.push_back(r);
       json.write(spmv.back());
       return;
@@ -635,14 +636,14 @@ void Bench::measure_spmv(const std::string& matrix, const std::string& group, in
       ref.host_beta = host_spmv(hA, in.hx[0], kAlpha, kBeta, in.hy0);
       ref.host_zero = host_spmv(hA, in.hx[0], kAlpha, 0.0, in.hy0);
    }
-   const std::unique_ptr<cusp::Spmv> cs = run_cusparse(cusparse, dA, in, r, ref);
+   const std::unique_ptr<vsp::Spmv> vs = run_vendor(vendor, dA, in, r, ref);
    pick_reference(r, ref);
    HypreSpmv hv;
-   run_hypre(dA, in, r, ref, hv);
+   if (hyp::available()) run_hypre(dA, in, r, ref, hv); // else r.hypre stays skipped
    OursSpmvRuns ours;
    run_ours(opt, dA, in, r, ref, ours);
 
-   time_spmv(*this, r, in, cs.get(), hv, ours);
+   time_spmv(*this, r, in, vs.get(), hv, ours);
    if (r.ours.ok()) time_spmv_setup(*this, r, dA, in, ref);
    report_spmv(*this, r, what);
 }

@@ -13,7 +13,7 @@
 
 namespace amgt::kbench {
 
-// Normwise check of ours against the fp64 reference (cuSPARSE or the CPU), by storage
+// Normwise check of ours against the fp64 reference (the vendor library or the CPU), by storage
 // precision: a sanity check that a kernel is not broken (the unit tests hold the rounding
 // contract with derived bounds). Values rounded to V and float/half sums give a normwise
 // error of a few u_s times || |A||x| || / ||A x|| (about 2 for the generated problems);

@@ -12,8 +12,8 @@
 #include <string>
 #include <type_traits>
 
-#if !defined(HYPRE_USING_CUDA)
-#error "amgt-kernel-bench needs a CUDA build of hypre (AMGT_WITH_CUDA=ON)"
+#if !defined(HYPRE_USING_CUDA) && !defined(HYPRE_USING_HIP)
+#error "amgt-kernel-bench needs a GPU build of hypre (AMGT_WITH_CUDA=ON, or hypre's HIP build)"
 #endif
 #if defined(HYPRE_BIGINT) || defined(HYPRE_MIXEDINT) || defined(HYPRE_COMPLEX) || \
     defined(HYPRE_SINGLE) || defined(HYPRE_LONG_DOUBLE)
@@ -24,6 +24,11 @@ static_assert(sizeof(HYPRE_Int) == sizeof(int32_t), "HYPRE_Int must be 32-bit");
 static_assert(std::is_same_v<HYPRE_Complex, double>, "HYPRE_Complex must be double");
 
 namespace amgt::kbench::hyp {
+
+bool available()
+{
+   return true;
+}
 
 namespace {
 
@@ -117,7 +122,7 @@ void initialize(bool pool_allocator)
    if (pool_allocator)
    {
       // Before anything allocates device memory through hypre; dev_free also takes pointers
-      // that came from cudaMalloc, should something have been allocated earlier.
+      // that came from the runtime's own malloc, should something have been allocated earlier.
       checked(hypre_SetUserDeviceMalloc(hypre_device_malloc), "hypre_SetUserDeviceMalloc");
       checked(hypre_SetUserDeviceMfree(hypre_device_free), "hypre_SetUserDeviceMfree");
    }
@@ -341,10 +346,10 @@ Hierarchy amg_hierarchy(const HostCsr& A, int num_functions)
                 "relax 18 x1, max levels 7, keep transpose, num_functions " +
                 std::to_string(num_functions) + ", hypre's own SpGEMM/SpMV";
 
-   KB_CUDA(cudaDeviceSynchronize());
+   KB_DEV(dev::device_synchronize());
    const auto t0 = std::chrono::steady_clock::now();
    checked(HYPRE_BoomerAMGSetup(o.amg, par_A, b, x), "HYPRE_BoomerAMGSetup");
-   KB_CUDA(cudaDeviceSynchronize());
+   KB_DEV(dev::device_synchronize());
    h.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
    auto*     data   = reinterpret_cast<hypre_ParAMGData*>(o.amg);
@@ -372,7 +377,7 @@ Hierarchy amg_hierarchy(const HostCsr& A, int num_functions)
          h.P.push_back(host_copy(hypre_ParCSRMatrixDiag(P_array[l]), pname));
       }
    }
-   KB_CUDA(cudaDeviceSynchronize());
+   KB_DEV(dev::device_synchronize());
    return h;
 }
 

@@ -1,10 +1,12 @@
 // Everything amgt-kernel-bench asks of hypre, behind plain types: hypre's headers (and their
-// macros) stay in hypre_bridge.cpp, away from the plugin's and cuSPARSE's.
+// macros) stay in hypre_bridge.cpp, away from the plugin's and the vendor library's. A build
+// without hypre (the HIP build here: AMGT_WITH_HYPRE=OFF) links hypre_bridge_none.cpp instead:
+// available() is false, nothing of hypre is measured and no AMG setup is run.
 //
 // What is measured as "hypre's own": the CSR entry points BoomerAMG itself calls on the GPU,
 // hypre_CSRMatrixMatvecDevice (SpMV) and hypreDevice_CSRSpGemm (SpGEMM), with
 // HYPRE_SetSpMVUseVendor(0) / HYPRE_SetSpGemmUseVendor(0), i.e. hypre's own kernels, not its
-// cuSPARSE wrappers. AMGT is forced to "off" in this process, so libHYPRE's AMGT hooks hand
+// vendor-library wrappers. AMGT is forced to "off" in this process, so libHYPRE's AMGT hooks hand
 // every call back to stock hypre.
 #pragma once
 
@@ -15,6 +17,10 @@
 #include <vector>
 
 namespace amgt::kbench::hyp {
+
+// Whether this build has hypre (hypre_bridge.cpp) or not (hypre_bridge_none.cpp: every call
+// below that would need it throws BenchError; MPI is one rank without MPI).
+bool available();
 
 // MPI (the real one, or hypre's stubs in a sequential build).
 void mpi_init(int* argc, char*** argv);

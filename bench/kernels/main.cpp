@@ -1,5 +1,6 @@
-// amgt-kernel-bench: the plugin's SpMV and SpGEMM kernels against cuSPARSE and hypre's own
-// device kernels, on fine-level matrices and on the actual operators of a BoomerAMG setup.
+// amgt-kernel-bench: the plugin's SpMV and SpGEMM kernels against the vendor's sparse library
+// (cuSPARSE, or rocSPARSE in the HIP build) and hypre's own device kernels, on fine-level
+// matrices and on the actual operators of a BoomerAMG setup.
 // See bench/kernels/README.md for what each number means.
 //
 //   1. MPI_Init (one rank), AMGT forced off (libHYPRE's hooks hand every call to stock
@@ -12,7 +13,8 @@
 //
 // Files: bench.{h,cpp} (the Bench and its per-input walk), bench_spmv.cpp, bench_spgemm.cpp
 // (one operand or product each), checks.{h,cpp} (oracles and comparisons), inputs.{h,cpp}
-// (generated problems, Matrix Market files), cusparse_ops, hypre_bridge, report, options.
+// (generated problems, Matrix Market files), vendor_sparse (cuSPARSE or rocSPARSE),
+// hypre_bridge (hypre_bridge_none without hypre), report, options.
 #include "bench.h"
 #include "hypre_bridge.h"
 
@@ -30,17 +32,19 @@ namespace {
 
 std::string device_description()
 {
-   int dev = 0;
-   KB_CUDA(cudaGetDevice(&dev));
-   cudaDeviceProp p{};
-   KB_CUDA(cudaGetDeviceProperties(&p, dev));
+   int device = 0;
+   KB_DEV(dev::current_device(&device));
+   dev::DeviceProp p{};
+   KB_DEV(dev::device_properties(&p, device));
    int runtime = 0, driver = 0;
-   cudaRuntimeGetVersion(&runtime);
-   cudaDriverGetVersion(&driver);
+   (void)dev::runtime_version(&runtime);
+   (void)dev::driver_version(&driver);
+   char arch[64];
+   dev::arch_name(p, arch, sizeof arch);
    char buf[512];
-   std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB, L2 %.0f MiB), CUDA runtime %d, driver %d", p.name,
-                 p.major, p.minor, p.multiProcessorCount, static_cast<double>(p.totalGlobalMem) / (1ull << 30),
-                 static_cast<double>(p.l2CacheSize) / (1 << 20), runtime, driver);
+   std::snprintf(buf, sizeof buf, "%s (%s, %d %s, %.1f GiB, L2 %.0f MiB), %s runtime %d, driver %d", p.name, arch,
+                 p.multiProcessorCount, dev::kMultiprocessors, static_cast<double>(p.totalGlobalMem) / (1ull << 30),
+                 static_cast<double>(p.l2CacheSize) / (1 << 20), dev::kRuntimeName, runtime, driver);
    return buf;
 }
 
@@ -68,7 +72,7 @@ int run(int argc, char** argv)
       return 2;
    }
 
-   KB_CUDA(cudaSetDevice(0));
+   KB_DEV(dev::set_device(0));
    set_alloc_mode(o.alloc);
    hyp::initialize(o.alloc == AllocMode::pool);
 
@@ -76,9 +80,8 @@ int run(int argc, char** argv)
    std::vector<SpgemmRecord> spgemm_done;
    int                       status = 0;
    {
-      cusp::Handle cusparse;
-      int          cusparse_version = 0;
-      KB_CUSPARSE(cusparseGetVersion(cusparse.get(), &cusparse_version));
+      vsp::Handle vendor;
+      const int   vendor_version = vendor.version();
       JsonLines json_off;
       std::unique_ptr<JsonLines> json_file;
       if (!o.json.empty()) json_file = std::make_unique<JsonLines>(o.json);
@@ -86,15 +89,20 @@ int run(int argc, char** argv)
 
       RunInfo info;
       info.device   = device_description();
-      info.versions = std::string("hypre ") + hyp::version() + ", cuSPARSE " + std::to_string(cusparse_version) +
+      info.versions = std::string("hypre ") + hyp::version() + ", " + vsp::name() + " " + std::to_string(vendor_version) +
                       ", AMGT plugin (this tree)";
+      // the runtime's names: cudaMallocAsync, ... (hipMallocAsync, ... in the HIP build)
+      const std::string api = dev::kApiPrefix;
       info.alloc    = o.alloc == AllocMode::pool
-                         ? "pool: cudaMallocAsync/cudaFreeAsync from the default pool, release threshold max; "
-                           "shared by ours, cuSPARSE and hypre (hypre_SetUserDeviceMalloc)"
-                         : "cuda: cudaMalloc/cudaFree for ours, cuSPARSE and hypre (stock hypre's default)";
+                         ? "pool: " + api + "MallocAsync/" + api + "FreeAsync from the default pool, release threshold max; "
+                           "shared by ours, " + vsp::name() + " and hypre (hypre_SetUserDeviceMalloc)"
+                         : "cuda: " + api + "Malloc/" + api + "Free for ours, " + vsp::name() + " and hypre (stock hypre's default)";
+      info.hypre    = hyp::available();
+      if (!info.hypre) o.setup_products = false; // the AMG setup is hypre's
       info.settings = o.setup_products ? "PMIS, theta 0.25, max row sum 0.8, max coarse 3, interp 6, trunc 0.1, "
                                          "Pmax 4, relax 18 x1, max levels 7, keep transpose; stock hypre (AMGT off)"
-                                       : "not run (--setup-products 0)";
+                      : info.hypre     ? "not run (--setup-products 0)"
+                                       : "not run (no hypre in this build)";
       info.repeat         = o.repeat;
       info.warmup         = o.warmup;
       info.flush_l2       = o.flush_l2;
@@ -104,12 +112,12 @@ int run(int argc, char** argv)
       std::fflush(stdout);
       json.write_info(info);
 
-      Bench b{o, cusparse, json, DevBuf<char>(), {}, {}, 0};
+      Bench b{o, vendor, json, DevBuf<char>(), {}, {}, 0};
       if (o.flush_l2)
       {
-         int dev = 0, l2 = 0;
-         KB_CUDA(cudaGetDevice(&dev));
-         KB_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+         int device = 0, l2 = 0;
+         KB_DEV(dev::current_device(&device));
+         KB_DEV(dev::l2_cache_bytes(&l2, device));
          b.l2_scratch = DevBuf<char>(static_cast<size_t>(std::max(l2, 1 << 20)) * 2);
       }
 
@@ -165,7 +173,7 @@ int run(int argc, char** argv)
       if (status == 0) status = 3;
    }
    std::fflush(stdout);
-   if (status != 1) hyp::finalize(); // after a fatal CUDA error hypre's own cleanup would fail too
+   if (status != 1) hyp::finalize(); // after a fatal device error hypre's own cleanup would fail too
    return status;
 }
 

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "vendor_sparse.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <string_view>
@@ -201,7 +203,7 @@ void print_usage(std::FILE* out)
    std::fprintf(out,
 "usage: amgt-kernel-bench [options]\n"
 "\n"
-"Kernel-level SpMV and SpGEMM, side by side: AMGT's mBSR kernels (ours), cuSPARSE (CSR,\n"
+"Kernel-level SpMV and SpGEMM, side by side: AMGT's mBSR kernels (ours), %s (CSR,\n"
 "fp64) and hypre's own device kernels; one MPI rank, one GPU.\n"
 "\n"
 "inputs (fine-level matrices; each also gives an AMG hierarchy with --setup-products 1)\n"
@@ -219,10 +221,10 @@ void print_usage(std::FILE* out)
 "  --warmup W            untimed runs first (default 3)\n"
 "  --setup-products 0|1  also run the products and SpMVs of a BoomerAMG setup (default 1)\n"
 "  --device-only         quick mode: --repeat 5 --warmup 1 --setup-products 0 unless given,\n"
-"                        and no CPU reference (ours is still checked against cuSPARSE)\n"
+"                        and no CPU reference (ours is still checked against %s)\n"
 "  --only spmv|spgemm    run one section\n"
 "  --alloc pool|cuda     device allocator shared by all three (default pool: stream-ordered\n"
-"                        cudaMallocAsync; cuda: cudaMalloc/cudaFree, stock hypre's default)\n"
+"                        %sMallocAsync; cuda: %sMalloc/%sFree, stock hypre's default)\n"
 "  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"
 "  --tile-lanes N        SpMV: lanes per block row of ours forced to cuda_core_tiles and to\n"
 "                        cuda_core_entries (4, 8, 16, 32; default 0: the plans' rules)\n"
@@ -235,7 +237,8 @@ void print_usage(std::FILE* out)
 "                        tensor_core and cuda_core; extra tables compare the paths\n"
 "  --seed S              random x / y vectors\n"
 "  --json FILE           one JSON object per line and measurement\n"
-"  --help\n");
+"  --help\n",
+                vsp::name(), vsp::name(), dev::kApiPrefix, dev::kApiPrefix, dev::kApiPrefix);
 }
 
 } // namespace amgt::kbench

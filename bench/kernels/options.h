@@ -33,7 +33,7 @@ struct Options
    int         tile_lanes     = 0;     // SpMV cuda_core_tiles: lanes per block row (0: rule)
    AllocMode   alloc          = AllocMode::pool;
    // Storage precision of ours (SpMV: every path; SpGEMM: fp16 adds the fp16 tensor-core and
-   // CUDA-core products). cuSPARSE and hypre stay fp64 CSR. fp64 = the original output.
+   // CUDA-core products). The vendor library and hypre stay fp64 CSR. fp64 = the original output.
    Precision   precision      = Precision::fp64;
    // Numeric kernel / tile paths of ours' fp64 SpGEMM (checked and timed); the --precision
    // fp16 products keep their forced cuda_core / tensor_core pair.

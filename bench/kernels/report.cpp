@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "vendor_sparse.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -20,6 +22,23 @@ const char* to_string(Status s)
 }
 
 namespace {
+
+// Column labels of the vendor library: "x" + "cuSP" + suffix (xcuSP, xcuSP+, xcuSPc, ...) and
+// "BW" + "csp"; rocSPARSE's (xrSP, BWrsp, ...) in the HIP build.
+std::string xv(const char* suffix = "")
+{
+   return std::string("x") + vsp::short_name() + suffix;
+}
+std::string bwv()
+{
+   return std::string("BW") + vsp::bw_name();
+}
+// The JSON key of a speedup over the vendor library: speedup_vs_cusparse (speedup_vs_rocsparse).
+std::string speedup_vs_vendor()
+{
+   return std::string("speedup_vs_") + vsp::json_id();
+}
+
 
 const char* const kForcedNames[5] = {"cuda_core", "cuda_core_balanced", "tensor_core", "cuda_core_tiles",
                                      "cuda_core_entries"};
@@ -205,19 +224,24 @@ void print_header(std::FILE* out, const RunInfo& info)
    std::fprintf(out, "  device    : %s\n", info.device.c_str());
    std::fprintf(out, "  versions  : %s\n", info.versions.c_str());
    std::fprintf(out, "  allocator : %s\n", info.alloc.c_str());
-   std::fprintf(out, "  timing    : cudaEvents on the legacy stream; median of %d samples after %d warm-up rounds, "
+   std::fprintf(out, "  timing    : %sEvents on the legacy stream; median of %d samples after %d warm-up rounds, "
                      "implementations sampled in turn%s\n",
-                info.repeat, info.warmup, info.flush_l2 ? ", L2 overwritten before each SpMV sample" : "");
-   std::fprintf(out, "  checks    : ours vs cuSPARSE (SpMV rel. 2-norm error < %.0e; SpGEMM same pattern, "
+                dev::kApiPrefix, info.repeat, info.warmup, info.flush_l2 ? ", L2 overwritten before each SpMV sample" : "");
+   std::fprintf(out, "  checks    : ours vs %s (SpMV rel. 2-norm error < %.0e; SpGEMM same pattern, "
                      "values within %.0e)%s\n",
-                kSpmvTolerance, kSpgemmTolerance,
+                vsp::name(), kSpmvTolerance, kSpgemmTolerance,
                 info.host_reference ? "; SpMV of every implementation also vs a CPU reference" : "");
    std::fprintf(out, "  AMG setup : %s\n", info.settings.c_str());
+   if (!info.hypre)
+   {
+      std::fprintf(out, "  hypre     : not in this build: hypre's kernels are not in the tables (their columns "
+                        "show -), no AMG setup products\n");
+   }
    if (info.precision != "fp64")
    {
       std::fprintf(out, "  precision : ours stores values in %s (x, y fp64; SpMV checked with a normwise "
-                        "tolerance of that precision); cuSPARSE and hypre run fp64 CSR\n",
-                   info.precision.c_str());
+                        "tolerance of that precision); %s and hypre run fp64 CSR\n",
+                   info.precision.c_str(), vsp::name());
    }
    std::fprintf(out, "  speedup   : t_other / t_ours (> 1: ours faster); BW: bytes / time as a fraction of "
                      "%.1f TB/s\n\n",
@@ -238,20 +262,20 @@ void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
       "own format's bytes\n", prec.c_str());
    std::fprintf(out, "%-26s %-2s %9s %10s %5s %-18s %2s %4s | %9s %9s %9s | %9s %9s %9s %9s %9s | %6s %6s | "
                      "%5s %5s %5s %5s | %8s\n",
-                "matrix", "op", "rows", "nnz", "fill", "auto path", "nx", "bat", "cuSPARSE", "hypre",
-                "ours", "cc", "ccb", "tc", "cct", "cce", "xcuSP", "xhypre", "BWcsp", "BWhyp", "BWour", "own", "conv+pl");
+                "matrix", "op", "rows", "nnz", "fill", "auto path", "nx", "bat", vsp::name(), "hypre",
+                "ours", "cc", "ccb", "tc", "cct", "cce", xv().c_str(), "xhypre", bwv().c_str(), "BWhyp", "BWour", "own", "conv+pl");
    for (const SpmvRecord& r : recs)
    {
       std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %-18s %2d %4d | %9s %9s %9s | %9s %9s %9s %9s %9s | %6s %6s | "
                         "%5s %5s %5s %5s | %8s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
                    count(r.nnz).c_str(), r.fill, r.ours.path.empty() ? "-" : r.ours.path.c_str(), r.nx,
-                   r.batch, time_cell(r.cusp, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
+                   r.batch, time_cell(r.vendor, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
                    time_cell(r.ours, 1e3, "%.1f").c_str(), time_cell(r.forced[0], 1e3, "%.1f").c_str(),
                    time_cell(r.forced[1], 1e3, "%.1f").c_str(), time_cell(r.forced[2], 1e3, "%.1f").c_str(),
                    time_cell(r.forced[3], 1e3, "%.1f").c_str(), time_cell(r.forced[4], 1e3, "%.1f").c_str(),
-                   ratio_cell(r.cusp, r.ours).c_str(), ratio_cell(r.hypre, r.ours).c_str(),
-                   bw_cell(r.csr_bytes, r.cusp).c_str(), bw_cell(r.csr_bytes, r.hypre).c_str(),
+                   ratio_cell(r.vendor, r.ours).c_str(), ratio_cell(r.hypre, r.ours).c_str(),
+                   bw_cell(r.csr_bytes, r.vendor).c_str(), bw_cell(r.csr_bytes, r.hypre).c_str(),
                    bw_cell(r.csr_bytes, r.ours).c_str(), bw_cell(r.ours.bytes, r.ours).c_str(),
                    (r.convert_ms + r.plan_ms > 0.0) ? fmt("%.3f", r.convert_ms + r.plan_ms).c_str() : "-");
    }
@@ -331,7 +355,7 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
       "   (ms) and its bytes' fraction of 3.0 TB/s ('free': fp64 without offsets reads hypre's arrays); G = lanes\n"
       "   per row of the rule (rows_lanes), G/2 and 2G = the row-wise SpMV with half and twice as many (us)\n");
    std::fprintf(out, "%-26s %-2s %9s %10s %5s %5s %-4s | %9s %9s | %8s %5s | %-6s %8s %8s %5s | %2s %8s %8s | %7s %6s\n",
-                "matrix", "op", "rows", "nnz", "fill", "fill~", "rule", "cuSPARSE", "hypre", "mbsr", "BW", "rows", "us",
+                "matrix", "op", "rows", "nnz", "fill", "fill~", "rule", vsp::name(), "hypre", "mbsr", "BW", "rows", "us",
                 "MB", "BW", "G", "G/2", "2G", "build", "BWb");
    for (const SpmvRecord& r : recs)
    {
@@ -345,7 +369,7 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
       std::fprintf(out, "%-26s %-2s %9s %10s %5.2f %5.2f %-4s | %9s %9s | %8s %5s | %-6s %8s %8.1f %5s | %2d %8s %8s | %7s %6s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
                    count(r.nnz).c_str(), r.fill, r.est_fill, r.layout.empty() ? "-" : r.layout.c_str(),
-                   time_cell(r.cusp, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
+                   time_cell(r.vendor, 1e3, "%.1f").c_str(), time_cell(r.hypre, 1e3, "%.1f").c_str(),
                    time_cell(r.ours, 1e3, "%.1f").c_str(), bw_cell(r.ours.bytes, r.ours).c_str(),
                    r.rowwise.path.empty() ? "-" : r.rowwise.path.c_str(), time_cell(r.rowwise, 1e3, "%.1f").c_str(),
                    r.rowwise.bytes / 1e6, bw_cell(r.rowwise.bytes, r.rowwise).c_str(), r.rows_lanes,
@@ -358,18 +382,19 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
 void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
 {
    std::fprintf(out,
-      "== SpGEMM  C = A*B  (fp64; ms, median over samples; cuSPARSE includes its buffer and output "
+      "== SpGEMM  C = A*B  (fp64; ms, median over samples; %s includes its buffer and output "
       "allocations, hypre and ours their internal ones)\n"
       "   ours = amgt::device::spgemm on mBSR inputs; convA/convB = csr_to_mbsr; back = C to CSR "
       "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n"
       "   ours kernel = --spgemm-path:numeric kernel that ran (pairs = atomics over flattened tile pairs, "
       "ordered = per A tile, tensor cores for dense tiles)\n"
       "   rowsA/rowsB = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
-      "one_pass / two_pass; xhypA/xhypB = hypre / rows (> 1: rows faster)\n");
+      "one_pass / two_pass; xhypA/xhypB = hypre / rows (> 1: rows faster)\n",
+      vsp::name());
    std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s | %8s %8s %8s %9s | "
                      "%6s %6s %6s %6s | %9s %9s %6s %6s | %-8s | %s\n",
-                "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", "cuSPARSE",
-                "hypre", "ours", "convA", "convB", "back", "ours+conv", "xcuSP", "xhypre", "xcuSP+", "xhyp+",
+                "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", vsp::name(),
+                "hypre", "ours", "convA", "convB", "back", "ours+conv", xv().c_str(), "xhypre", xv("+").c_str(), "xhyp+",
                 "rowsA", "rowsB", "xhypA", "xhypB", "ref", "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
@@ -379,14 +404,14 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
-                   time_cell(r.cusp, 1.0, "%.3f").c_str(), time_cell(r.hypre, 1.0, "%.3f").c_str(),
+                   time_cell(r.vendor, 1.0, "%.3f").c_str(), time_cell(r.hypre, 1.0, "%.3f").c_str(),
                    time_cell(r.ours, 1.0, "%.3f").c_str(),
                    r.conv_ok ? fmt("%.3f", r.conv_a.median_ms).c_str() : "-",
                    r.conv_ok && !r.b_is_a ? fmt("%.3f", r.conv_b.median_ms).c_str() : "-",
                    r.conv_ok ? fmt("%.3f", r.back.median_ms).c_str() : "-",
-                   with > 0.0 ? fmt("%.3f", with).c_str() : "-", ratio_cell(r.cusp, r.ours).c_str(),
+                   with > 0.0 ? fmt("%.3f", with).c_str() : "-", ratio_cell(r.vendor, r.ours).c_str(),
                    ratio_cell(r.hypre, r.ours).c_str(),
-                   r.cusp.ok() ? ratio_cell(r.cusp.t.median_ms, with).c_str() : "-",
+                   r.vendor.ok() ? ratio_cell(r.vendor.t.median_ms, with).c_str() : "-",
                    r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-",
                    time_cell(r.rows[0], 1.0, "%.3f").c_str(), time_cell(r.rows[1], 1.0, "%.3f").c_str(),
                    ratio_cell(r.hypre, r.rows[0]).c_str(), ratio_cell(r.hypre, r.rows[1]).c_str(),
@@ -401,14 +426,14 @@ void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
    const std::string prec = recs.front().precision;
    std::fprintf(out,
       "== SpMV paths, ours in %s: cc = cuda_core, tc = tensor_core (forced; fp32 has no tensor-core "
-      "path and runs cuda_core), cuSPARSE fp64 CSR\n"
-      "   times in us; tc/cc = t_cc / t_tc (> 1: tensor cores faster); xcuSP = t_cuSPARSE / t_path; "
+      "path and runs cuda_core), %s fp64 CSR\n"
+      "   times in us; tc/cc = t_cc / t_tc (> 1: tensor cores faster); %s = t_%s / t_path; "
       "BW = bytes the path reads and writes / time,\n"
-      "   fraction of %.1f TB/s (cuSPARSE: 12 nnz + 4 (n+1) + 8 (ncols + 2 n); cc: 12 (block_rows+1) + 6 "
+      "   fraction of %.1f TB/s (%s: 12 nnz + 4 (n+1) + 8 (ncols + 2 n); cc: 12 (block_rows+1) + 6 "
       "tiles + sizeof(V) nnz + vectors; tc: 4 (block_rows+1) + (4 + 16 sizeof(V)) tiles + vectors)\n",
-      prec.c_str(), kPracticalBandwidth / 1e12);
+      prec.c_str(), vsp::name(), xv().c_str(), vsp::name(), kPracticalBandwidth / 1e12, vsp::name());
    std::fprintf(out, "%-26s %-2s %9s %10s %5s | %9s %9s %9s | %6s %6s %6s | %6s %6s %6s\n", "matrix", "op",
-                "rows", "nnz", "fill", "cuSPARSE", "cc", "tc", "tc/cc", "xcuSPc", "xcuSPt", "BWcsp",
+                "rows", "nnz", "fill", vsp::name(), "cc", "tc", "tc/cc", xv("c").c_str(), xv("t").c_str(), bwv().c_str(),
                 "BWcc", "BWtc");
    for (const SpmvRecord& r : recs)
    {
@@ -416,10 +441,10 @@ void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
       const Meas& tc = r.forced[2];
       std::fprintf(out, "%-26s %-2s %9s %10s %5.2f | %9s %9s %9s | %6s %6s %6s | %6s %6s %6s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.op.c_str(), count(r.rows).c_str(),
-                   count(r.nnz).c_str(), r.fill, time_cell(r.cusp, 1e3, "%.1f").c_str(),
+                   count(r.nnz).c_str(), r.fill, time_cell(r.vendor, 1e3, "%.1f").c_str(),
                    time_cell(cc, 1e3, "%.1f").c_str(), time_cell(tc, 1e3, "%.1f").c_str(),
-                   ratio_cell(cc, tc).c_str(), ratio_cell(r.cusp, cc).c_str(),
-                   ratio_cell(r.cusp, tc).c_str(), bw_cell(r.csr_bytes, r.cusp).c_str(),
+                   ratio_cell(cc, tc).c_str(), ratio_cell(r.vendor, cc).c_str(),
+                   ratio_cell(r.vendor, tc).c_str(), bw_cell(r.csr_bytes, r.vendor).c_str(),
                    bw_cell(cc.bytes, cc).c_str(), bw_cell(tc.bytes, tc).c_str());
    }
    std::fprintf(out, "\n");
@@ -436,16 +461,16 @@ void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& re
       "   ms, median; ours64 = the fp64 product of the table above; tc/cc = t_cc / t_tc (> 1: tensor "
       "cores faster); tcpairs = tile pairs through the mma\n");
    std::fprintf(out, "%-26s %-6s %9s %5s | %9s %9s %9s %9s | %6s %6s %6s | %11s\n", "matrix", "prod", "m",
-                "fillA", "cuSPARSE", "ours64", "cc", "tc", "tc/cc", "xcuSPc", "xcuSPt", "tcpairs");
+                "fillA", vsp::name(), "ours64", "cc", "tc", "tc/cc", xv("c").c_str(), xv("t").c_str(), "tcpairs");
    for (const SpgemmRecord& r : recs)
    {
       if (!r.half_run) continue;
       std::fprintf(out, "%-26s %-6s %9s %5.2f | %9s %9s %9s %9s | %6s %6s %6s | %11s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
-                   r.fill_a, time_cell(r.cusp, 1.0, "%.3f").c_str(),
+                   r.fill_a, time_cell(r.vendor, 1.0, "%.3f").c_str(),
                    time_cell(r.ours, 1.0, "%.3f").c_str(), time_cell(r.half_cc, 1.0, "%.3f").c_str(),
                    time_cell(r.half_tc, 1.0, "%.3f").c_str(), ratio_cell(r.half_cc, r.half_tc).c_str(),
-                   ratio_cell(r.cusp, r.half_cc).c_str(), ratio_cell(r.cusp, r.half_tc).c_str(),
+                   ratio_cell(r.vendor, r.half_cc).c_str(), ratio_cell(r.vendor, r.half_tc).c_str(),
                    count(r.half_tc_products).c_str());
    }
    std::fprintf(out, "\n");
@@ -461,23 +486,23 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       kAll
    };
    auto slot = [](const std::string& group) { return group == "fine" ? kFine : kSetup; };
-   Geo mv_cusp[3], mv_hyp[3], mv_best_cusp[3], mv_best_hyp[3];
+   Geo mv_vendor[3], mv_hyp[3], mv_best_vendor[3], mv_best_hyp[3];
    for (const SpmvRecord& r : spmv)
    {
       const int g = slot(r.group);
       for (int s : {g, static_cast<int>(kAll)})
       {
-         if (r.ours.ok() && r.cusp.ok()) mv_cusp[s].add(r.cusp.t.median_ms, r.ours.t.median_ms);
+         if (r.ours.ok() && r.vendor.ok()) mv_vendor[s].add(r.vendor.t.median_ms, r.ours.t.median_ms);
          if (r.ours.ok() && r.hypre.ok()) mv_hyp[s].add(r.hypre.t.median_ms, r.ours.t.median_ms);
          if (const Meas* b = best_ours(r))
          {
-            if (r.cusp.ok()) mv_best_cusp[s].add(r.cusp.t.median_ms, b->t.median_ms);
+            if (r.vendor.ok()) mv_best_vendor[s].add(r.vendor.t.median_ms, b->t.median_ms);
             if (r.hypre.ok()) mv_best_hyp[s].add(r.hypre.t.median_ms, b->t.median_ms);
          }
       }
    }
-   Geo mm_cusp[3], mm_hyp[3], mm_cusp_conv[3], mm_hyp_conv[3];
-   Geo rows_cusp[2][3], rows_hyp[2][3]; // [design][slot]
+   Geo mm_vendor[3], mm_hyp[3], mm_vendor_conv[3], mm_hyp_conv[3];
+   Geo rows_vendor[2][3], rows_hyp[2][3]; // [design][slot]
    for (const SpgemmRecord& r : spgemm)
    {
       const int g = slot(r.group);
@@ -486,36 +511,37 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
          for (int d = 0; d < 2; ++d)
          {
             if (!r.rows[d].ok()) continue;
-            if (r.cusp.ok()) rows_cusp[d][s].add(r.cusp.t.median_ms, r.rows[d].t.median_ms);
+            if (r.vendor.ok()) rows_vendor[d][s].add(r.vendor.t.median_ms, r.rows[d].t.median_ms);
             if (r.hypre.ok()) rows_hyp[d][s].add(r.hypre.t.median_ms, r.rows[d].t.median_ms);
          }
          if (!r.ours.ok()) continue;
-         if (r.cusp.ok()) mm_cusp[s].add(r.cusp.t.median_ms, r.ours.t.median_ms);
+         if (r.vendor.ok()) mm_vendor[s].add(r.vendor.t.median_ms, r.ours.t.median_ms);
          if (r.hypre.ok()) mm_hyp[s].add(r.hypre.t.median_ms, r.ours.t.median_ms);
          if (r.conv_ok)
          {
-            if (r.cusp.ok()) mm_cusp_conv[s].add(r.cusp.t.median_ms, r.ours_with_conversions_ms());
+            if (r.vendor.ok()) mm_vendor_conv[s].add(r.vendor.t.median_ms, r.ours_with_conversions_ms());
             if (r.hypre.ok()) mm_hyp_conv[s].add(r.hypre.t.median_ms, r.ours_with_conversions_ms());
          }
       }
    }
    std::fprintf(out, "== Geometric-mean speedup, t_other / t_ours (> 1: ours faster); n = measurements\n");
    std::fprintf(out, "%-44s %-16s %-16s %-16s\n", "", "fine levels", "AMG setup", "all");
-   auto line = [out](const char* what, const Geo* g) {
-      std::fprintf(out, "%-44s %-16s %-16s %-16s\n", what, g[kFine].cell().c_str(), g[kSetup].cell().c_str(),
+   auto line = [out](const std::string& what, const Geo* g) {
+      std::fprintf(out, "%-44s %-16s %-16s %-16s\n", what.c_str(), g[kFine].cell().c_str(), g[kSetup].cell().c_str(),
                    g[kAll].cell().c_str());
    };
-   line("SpMV   ours (automatic path) vs cuSPARSE", mv_cusp);
+   const std::string v = vsp::name();
+   line("SpMV   ours (automatic path) vs " + v, mv_vendor);
    line("SpMV   ours (automatic path) vs hypre own", mv_hyp);
-   line("SpMV   ours (fastest path)   vs cuSPARSE", mv_best_cusp);
+   line("SpMV   ours (fastest path)   vs " + v, mv_best_vendor);
    line("SpMV   ours (fastest path)   vs hypre own", mv_best_hyp);
-   line("SpGEMM ours kernel           vs cuSPARSE", mm_cusp);
+   line("SpGEMM ours kernel           vs " + v, mm_vendor);
    line("SpGEMM ours kernel           vs hypre own", mm_hyp);
-   line("SpGEMM ours + conversions    vs cuSPARSE", mm_cusp_conv);
+   line("SpGEMM ours + conversions    vs " + v, mm_vendor_conv);
    line("SpGEMM ours + conversions    vs hypre own", mm_hyp_conv);
-   line("SpGEMM ours rows one_pass    vs cuSPARSE", rows_cusp[0]);
+   line("SpGEMM ours rows one_pass    vs " + v, rows_vendor[0]);
    line("SpGEMM ours rows one_pass    vs hypre own", rows_hyp[0]);
-   line("SpGEMM ours rows two_pass    vs cuSPARSE", rows_cusp[1]);
+   line("SpGEMM ours rows two_pass    vs " + v, rows_vendor[1]);
    line("SpGEMM ours rows two_pass    vs hypre own", rows_hyp[1]);
    std::fprintf(out, "\n");
 }
@@ -532,7 +558,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    for (const SpmvRecord& r : spmv)
    {
       const std::string what = label(r.matrix, r.group, r.level) + " " + r.op;
-      emit("spmv", what, "cuSPARSE", r.cusp);
+      emit("spmv", what, vsp::name(), r.vendor);
       emit("spmv", what, "hypre", r.hypre);
       emit("spmv", what, "ours[automatic]", r.ours);
       emit("spmv", what, "ours[rows]", r.rowwise);
@@ -541,7 +567,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    for (const SpgemmRecord& r : spgemm)
    {
       const std::string what = label(r.matrix, r.group, r.level) + " " + r.product;
-      emit("spgemm", what, "cuSPARSE", r.cusp);
+      emit("spgemm", what, vsp::name(), r.vendor);
       emit("spgemm", what, "hypre", r.hypre);
       emit("spgemm", what, "ours", r.ours);
       emit("spgemm", what, "ours[rows one_pass]", r.rows[0]);
@@ -610,12 +636,12 @@ void JsonLines::write(const SpmvRecord& r)
          }
          if (!r.layout.empty()) o.num("est_fill", r.est_fill).str("layout_rule", r.layout);
          if (r.rowwise_build.ok()) o.num("rows_build_ms", r.rowwise_build.t.median_ms).num("rows_build_bytes", r.rows_build_bytes);
-         if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
+         if (m.ok() && r.vendor.ok()) o.num(speedup_vs_vendor().c_str(), r.vendor.t.median_ms / m.t.median_ms);
          if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
       }
       std::fprintf(f_, "%s\n", o.done().c_str());
    };
-   one("cusparse", r.cusp, r.csr_bytes, false);
+   one(vsp::json_id(), r.vendor, r.csr_bytes, false);
    one("hypre", r.hypre, r.csr_bytes, false);
    one("ours", r.ours, r.ours.bytes, true);
    one("ours:rows", r.rowwise, r.rowwise.bytes, true);
@@ -650,16 +676,16 @@ void JsonLines::write(const SpgemmRecord& r)
          }
          o.integer("intermediate_tiles", r.intermediate_tiles);
          o.integer("tc_tile_products", r.tc_products).integer("cc_tile_products", r.cc_products);
-         if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
+         if (m.ok() && r.vendor.ok()) o.num(speedup_vs_vendor().c_str(), r.vendor.t.median_ms / m.t.median_ms);
          if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
       }
-      else if (std::string(impl) == "cusparse")
+      else if (std::string(impl) == vsp::json_id())
       {
-         o.integer("buffer_bytes", static_cast<int64_t>(r.cusp_buffer_bytes));
+         o.integer("buffer_bytes", static_cast<int64_t>(r.vendor_buffer_bytes));
       }
       std::fprintf(f_, "%s\n", o.done().c_str());
    };
-   one("cusparse", r.cusp, false);
+   one(vsp::json_id(), r.vendor, false);
    one("hypre", r.hypre, false);
    one("ours", r.ours, true);
    for (int d = 0; d < 2; ++d)
@@ -674,7 +700,7 @@ void JsonLines::write(const SpgemmRecord& r)
       o.str("reference", r.reference);
       o.meas(m);
       o.integer("sum_ub", r.rows_sum_ub);
-      if (m.ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m.t.median_ms);
+      if (m.ok() && r.vendor.ok()) o.num(speedup_vs_vendor().c_str(), r.vendor.t.median_ms / m.t.median_ms);
       if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
       std::fprintf(f_, "%s\n", o.done().c_str());
    }
@@ -690,7 +716,7 @@ void JsonLines::write(const SpgemmRecord& r)
          o.integer("m", r.m).integer("k", r.k).integer("n", r.n).integer("tiles_c", r.tiles_c);
          o.meas(*m);
          if (std::string(impl) == "ours_fp16:tensor_core") o.integer("tc_tile_products", r.half_tc_products);
-         if (m->ok() && r.cusp.ok()) o.num("speedup_vs_cusparse", r.cusp.t.median_ms / m->t.median_ms);
+         if (m->ok() && r.vendor.ok()) o.num(speedup_vs_vendor().c_str(), r.vendor.t.median_ms / m->t.median_ms);
          std::fprintf(f_, "%s\n", o.done().c_str());
       }
    }

@@ -62,7 +62,7 @@ struct SpmvRecord
    // library converts when its rule picks mBSR for the entries kernel) and that copy's SpMV
    Meas        conv_entry, spmv_entry;
    std::string reference;       // what ours was compared with
-   Meas        cusp, hypre, ours; // ours: automatic path
+   Meas        vendor, hypre, ours; // ours: automatic path
    Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,
                                   // cuda_core_entries
    std::string precision = "fp64"; // ours' storage precision (--precision)
@@ -88,13 +88,13 @@ struct SpgemmRecord
    int64_t     nnz_a = 0, nnz_b = 0, nnz_c = 0, tiles_c = 0;
    double      fill_a = 0.0, fill_b = 0.0, fill_c = 0.0;
    std::string reference;       // result every other is compared with
-   Meas        cusp, hypre, ours; // ours: spgemm on mBSR inputs only; ours.path =
+   Meas        vendor, hypre, ours; // ours: spgemm on mBSR inputs only; ours.path =
                                   // "<--spgemm-path>:<pairs|ordered>" (the numeric kernel)
    bool        b_is_a  = false; // A*A: one input, converted once
    bool        conv_ok = false;
    Stats       conv_a, conv_b, back; // csr_to_mbsr(A), csr_to_mbsr(B), C back to CSR
    int64_t     intermediate_tiles = 0, tc_products = 0, cc_products = 0;
-   size_t      cusp_buffer_bytes = 0;
+   size_t      vendor_buffer_bytes = 0;
    // --precision fp16: ours' product on fp16 mBSR inputs, every tile pair forced to the
    // tensor cores (mma m16n8k16, fp32 accumulation) or to the CUDA cores. Checked against
    // each other (same structure as ours fp64, normwise value difference < 1e-2).
@@ -123,12 +123,13 @@ struct RunInfo
    int         repeat = 0, warmup = 0;
    bool        flush_l2 = false;
    bool        host_reference = true;
+   bool        hypre          = true; // false: built without hypre (its kernels not measured)
 };
 
 void print_header(std::FILE* out, const RunInfo& info);
 void print_spmv_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
-// --precision fp32/fp16: ours' cuda_core vs tensor_core paths and cuSPARSE fp64 per operand,
+// --precision fp32/fp16: ours' cuda_core vs tensor_core paths and the vendor library's fp64 per operand,
 // with the bandwidth of what each path reads; prints nothing for fp64 records.
 void print_spmv_paths_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 // Conversion + plan per SpMV operand: sorted/dense against hashed/packed.

@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 
 #if defined(__HIP_PLATFORM_AMD__) && !defined(AMGT_DEVICE_HIP)
 #define AMGT_DEVICE_HIP 1
@@ -39,13 +41,28 @@ using Stream         = hipStream_t;
 using Event          = hipEvent_t;
 using Status         = hipError_t;
 using FuncAttributes = hipFuncAttributes;
+using DeviceProp     = hipDeviceProp_t;
+using MemPool        = hipMemPool_t;
+using Graph          = hipGraph_t;
+using GraphExec      = hipGraphExec_t;
 constexpr Status kSuccess = hipSuccess;
+// For messages and reports: "HIP runtime 50221153", "hipEvents".
+constexpr const char* kRuntimeName     = "HIP";
+constexpr const char* kApiPrefix       = "hip";
+constexpr const char* kMultiprocessors = "CUs"; // compute units
 #elif defined(AMGT_DEVICE_RUNTIME)
 using Stream         = cudaStream_t;
 using Event          = cudaEvent_t;
 using Status         = cudaError_t;
 using FuncAttributes = cudaFuncAttributes;
+using DeviceProp     = cudaDeviceProp;
+using MemPool        = cudaMemPool_t;
+using Graph          = cudaGraph_t;
+using GraphExec      = cudaGraphExec_t;
 constexpr Status kSuccess = cudaSuccess;
+constexpr const char* kRuntimeName     = "CUDA";
+constexpr const char* kApiPrefix       = "cuda";
+constexpr const char* kMultiprocessors = "SMs";
 #else
 using Stream = void*;
 #endif
@@ -81,7 +98,6 @@ inline Status      event_destroy(Event e) { return hipEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return hipEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return hipEventSynchronize(e); }
 inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
-inline Status      mem_get_info(size_t* free_bytes, size_t* total_bytes) { return hipMemGetInfo(free_bytes, total_bytes); }
 inline Status      current_device(int* d) { return hipGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeMultiprocessorCount, dev); }
 inline Status      smem_optin(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeSharedMemPerBlockOptin, dev); }
@@ -107,6 +123,53 @@ inline Status occupancy_blocks_per_sm(int* blocks, F* kernel, int threads, size_
                                                        threads, smem);
 }
 
+// Host-side calls of the tests and benchmarks (blocking copies, streams, graphs, the
+// stream-ordered pool, device queries). HIP 5.2 has every one of them; its stream-ordered
+// allocator (hipMallocAsync, hipMemPool*) is marked beta there.
+inline Status device_synchronize() { return hipDeviceSynchronize(); }
+inline Status memcpy_blocking(void* dst, const void* src, size_t bytes, Copy k) { return hipMemcpy(dst, src, bytes, copy_kind(k)); }
+inline Status device_count(int* n) { return hipGetDeviceCount(n); }
+inline Status set_device(int d) { return hipSetDevice(d); }
+inline Status stream_create_non_blocking(Stream* s) { return hipStreamCreateWithFlags(s, hipStreamNonBlocking); }
+inline Status stream_destroy(Stream s) { return hipStreamDestroy(s); }
+inline Status stream_begin_capture(Stream s) { return hipStreamBeginCapture(s, hipStreamCaptureModeGlobal); }
+inline Status stream_end_capture(Stream s, Graph* g) { return hipStreamEndCapture(s, g); }
+// HIP 5.2's hipGraphInstantiate takes an error node and a log buffer (CUDA 11's form); the
+// flags form (CUDA 12's cudaGraphInstantiate) is hipGraphInstantiateWithFlags.
+inline Status graph_instantiate(GraphExec* e, Graph g) { return hipGraphInstantiateWithFlags(e, g, 0); }
+inline Status graph_launch(GraphExec e, Stream s) { return hipGraphLaunch(e, s); }
+inline Status graph_exec_destroy(GraphExec e) { return hipGraphExecDestroy(e); }
+inline Status graph_destroy(Graph g) { return hipGraphDestroy(g); }
+inline Status mem_get_info(size_t* free_bytes, size_t* total_bytes) { return hipMemGetInfo(free_bytes, total_bytes); }
+inline Status malloc_async(void** p, size_t bytes, Stream s) { return hipMallocAsync(p, bytes, s); }
+inline Status free_async(void* p, Stream s) { return hipFreeAsync(p, s); }
+inline Status default_mem_pool(MemPool* pool, int dev) { return hipDeviceGetDefaultMemPool(pool, dev); }
+inline Status mem_pool_set_release_threshold(MemPool pool, uint64_t bytes) { return hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &bytes); }
+inline Status mem_pool_trim_to(MemPool pool, size_t keep) { return hipMemPoolTrimTo(pool, keep); }
+inline Status device_properties(DeviceProp* p, int dev) { return hipGetDeviceProperties(p, dev); }
+inline Status runtime_version(int* v) { return hipRuntimeGetVersion(v); }
+inline Status driver_version(int* v) { return hipDriverGetVersion(v); }
+inline Status l2_cache_bytes(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeL2CacheSize, dev); }
+// The architecture as the vendor names it (gfx90a, ...).
+inline void arch_name(const DeviceProp& p, char* buf, size_t n) { std::snprintf(buf, n, "%s", p.gcnArchName); }
+// An error after which the device context is unusable (every later call fails too). HIP 5.2
+// has no counterparts of CUDA's hardware-stack, illegal-instruction, misaligned-address,
+// address-space and PC errors; a kernel fault there is reported as one of these.
+inline bool is_sticky(Status e)
+{
+   switch (e)
+   {
+   case hipErrorIllegalAddress:
+   case hipErrorLaunchFailure:
+   case hipErrorAssert:
+   case hipErrorECCNotCorrectable:
+   case hipErrorLaunchTimeOut:
+      return true;
+   default:
+      return false;
+   }
+}
+
 #else // CUDA
 
 inline cudaMemcpyKind copy_kind(Copy k)
@@ -127,7 +190,6 @@ inline Status      event_destroy(Event e) { return cudaEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return cudaEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return cudaEventSynchronize(e); }
 inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
-inline Status      mem_get_info(size_t* free_bytes, size_t* total_bytes) { return cudaMemGetInfo(free_bytes, total_bytes); }
 inline Status      current_device(int* d) { return cudaGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMultiProcessorCount, dev); }
 inline Status      smem_optin(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev); }
@@ -150,6 +212,51 @@ template <class F>
 inline Status occupancy_blocks_per_sm(int* blocks, F* kernel, int threads, size_t smem)
 {
    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, smem);
+}
+
+// Host-side calls of the tests and benchmarks (see the HIP branch above).
+inline Status device_synchronize() { return cudaDeviceSynchronize(); }
+// memcpy_blocking: the runtime's blocking copy (cudaMemcpy, with its synchronisation rules).
+inline Status memcpy_blocking(void* dst, const void* src, size_t bytes, Copy k) { return cudaMemcpy(dst, src, bytes, copy_kind(k)); }
+inline Status device_count(int* n) { return cudaGetDeviceCount(n); }
+inline Status set_device(int d) { return cudaSetDevice(d); }
+inline Status stream_create_non_blocking(Stream* s) { return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
+inline Status stream_destroy(Stream s) { return cudaStreamDestroy(s); }
+inline Status stream_begin_capture(Stream s) { return cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal); }
+inline Status stream_end_capture(Stream s, Graph* g) { return cudaStreamEndCapture(s, g); }
+inline Status graph_instantiate(GraphExec* e, Graph g) { return cudaGraphInstantiate(e, g, 0); }
+inline Status graph_launch(GraphExec e, Stream s) { return cudaGraphLaunch(e, s); }
+inline Status graph_exec_destroy(GraphExec e) { return cudaGraphExecDestroy(e); }
+inline Status graph_destroy(Graph g) { return cudaGraphDestroy(g); }
+inline Status mem_get_info(size_t* free_bytes, size_t* total_bytes) { return cudaMemGetInfo(free_bytes, total_bytes); }
+inline Status malloc_async(void** p, size_t bytes, Stream s) { return cudaMallocAsync(p, bytes, s); }
+inline Status free_async(void* p, Stream s) { return cudaFreeAsync(p, s); }
+inline Status default_mem_pool(MemPool* pool, int dev) { return cudaDeviceGetDefaultMemPool(pool, dev); }
+inline Status mem_pool_set_release_threshold(MemPool pool, uint64_t bytes) { return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &bytes); }
+inline Status mem_pool_trim_to(MemPool pool, size_t keep) { return cudaMemPoolTrimTo(pool, keep); }
+inline Status device_properties(DeviceProp* p, int dev) { return cudaGetDeviceProperties(p, dev); }
+inline Status runtime_version(int* v) { return cudaRuntimeGetVersion(v); }
+inline Status driver_version(int* v) { return cudaDriverGetVersion(v); }
+inline Status l2_cache_bytes(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrL2CacheSize, dev); }
+inline void arch_name(const DeviceProp& p, char* buf, size_t n) { std::snprintf(buf, n, "sm_%d%d", p.major, p.minor); }
+inline bool is_sticky(Status e)
+{
+   switch (e)
+   {
+   case cudaErrorIllegalAddress:
+   case cudaErrorLaunchFailure:
+   case cudaErrorHardwareStackError:
+   case cudaErrorIllegalInstruction:
+   case cudaErrorMisalignedAddress:
+   case cudaErrorInvalidAddressSpace:
+   case cudaErrorInvalidPc:
+   case cudaErrorAssert:
+   case cudaErrorECCUncorrectable:
+   case cudaErrorLaunchTimeout:
+      return true;
+   default:
+      return false;
+   }
 }
 
 #endif // vendor

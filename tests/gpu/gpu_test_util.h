@@ -7,7 +7,7 @@
 #include "mbsr/mbsr.h"
 #include "mbsr/mbsr_device.h"
 
-#include <cuda_runtime.h>
+#include "device/backend.h"
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -23,7 +23,7 @@ protected:
    void SetUp() override
    {
       int n = 0;
-      ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess) << "gpu test run without a usable GPU";
+      ASSERT_EQ(device::device_count(&n), device::kSuccess) << "gpu test run without a usable GPU";
       ASSERT_GT(n, 0) << "gpu test run without a GPU";
    }
 };
@@ -37,14 +37,14 @@ protected:
    {
       GpuTest::SetUp();
       if (HasFatalFailure()) return;
-      ASSERT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
+      ASSERT_EQ(device::stream_create_non_blocking(&stream_), device::kSuccess);
    }
    void TearDown() override
    {
-      if (stream_) cudaStreamDestroy(stream_);
-      EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+      if (stream_) (void)device::stream_destroy(stream_);
+      EXPECT_EQ(device::last_error(), device::kSuccess);
    }
-   cudaStream_t stream_ = nullptr;
+   device::Stream stream_ = nullptr;
 };
 
 // n elements of device memory at d, copied to the host.
@@ -52,7 +52,7 @@ template <class T>
 std::vector<T> download(const T* d, size_t n)
 {
    std::vector<T> h(n);
-   if (n) { EXPECT_EQ(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess); }
+   if (n) { EXPECT_EQ(device::memcpy_blocking(h.data(), d, n * sizeof(T), device::Copy::to_host), device::kSuccess); }
    return h;
 }
 
@@ -65,8 +65,8 @@ enum class Empty
    one
 };
 
-// A device array (cudaMalloc, freed on scope exit), uploaded from a host vector or left
-// uninitialised. An upload waits for the device: from pageable memory cudaMemcpy may return
+// A device array (device_malloc, freed on scope exit), uploaded from a host vector or left
+// uninitialised. An upload waits for the device: from pageable memory a blocking copy may return
 // before the copy has landed, and tests run kernels on non-blocking streams.
 template <class T>
 class DeviceArray
@@ -75,20 +75,20 @@ public:
    explicit DeviceArray(size_t n, Empty empty = Empty::null) : n_(n)
    {
       const size_t count = n_ > 0 ? n_ : (empty == Empty::one ? 1 : 0);
-      if (count) { EXPECT_EQ(cudaMalloc(&p_, count * sizeof(T)), cudaSuccess); }
+      if (count) { EXPECT_EQ(device::device_malloc(&p_, count * sizeof(T)), device::kSuccess); }
    }
    explicit DeviceArray(const std::vector<T>& h, Empty empty = Empty::null)
        : DeviceArray(h.size(), empty)
    {
       if (n_ == 0) return;
-      EXPECT_EQ(cudaMemcpy(p_, h.data(), n_ * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      EXPECT_EQ(device::memcpy_blocking(p_, h.data(), n_ * sizeof(T), device::Copy::to_device), device::kSuccess);
+      EXPECT_EQ(device::device_synchronize(), device::kSuccess);
    }
    DeviceArray(const DeviceArray&)            = delete;
    DeviceArray& operator=(const DeviceArray&) = delete;
    ~DeviceArray()
    {
-      if (p_) cudaFree(p_);
+      if (p_) (void)device::device_free(p_);
    }
 
    T*             get() const { return p_; }
@@ -117,7 +117,7 @@ struct DeviceCsr
    CsrView              view;
 };
 
-// An Allocator on cudaMalloc/cudaFree that counts its live and total allocations, so that a
+// An Allocator on device_malloc/device_free that counts its live and total allocations, so that a
 // test sees every temporary come back.
 struct AllocCounter
 {
@@ -128,9 +128,9 @@ struct AllocCounter
 inline void* counting_alloc(size_t bytes, void* ctx)
 {
    void* p = nullptr;
-   if (cudaMalloc(&p, bytes) != cudaSuccess)
+   if (device::device_malloc(&p, bytes) != device::kSuccess)
    {
-      cudaGetLastError();
+      (void)device::last_error();
       return nullptr;
    }
    auto* c = static_cast<AllocCounter*>(ctx);
@@ -141,7 +141,7 @@ inline void* counting_alloc(size_t bytes, void* ctx)
 
 inline void counting_release(void* p, void* ctx)
 {
-   cudaFree(p);
+   (void)device::device_free(p);
    --static_cast<AllocCounter*>(ctx)->live;
 }
 
@@ -157,9 +157,9 @@ device::Buffer<T> upload_buffer(const std::vector<T>& h, const device::Allocator
    device::Buffer<T> d(h.size(), a);
    if (!h.empty())
    {
-      EXPECT_EQ(cudaMemcpy(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice),
-                cudaSuccess);
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      EXPECT_EQ(device::memcpy_blocking(d.get(), h.data(), h.size() * sizeof(T), device::Copy::to_device),
+                device::kSuccess);
+      EXPECT_EQ(device::device_synchronize(), device::kSuccess);
    }
    return d;
 }

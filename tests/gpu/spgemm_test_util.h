@@ -14,7 +14,7 @@
 
 #include "gpu_test_util.h"
 
-#include <cuda_runtime.h>
+#include "device/backend.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -68,7 +68,7 @@ struct GpuResult
 
 // Uploads A and B, multiplies on the GPU, downloads C; checks the allocator's bookkeeping.
 template <class V>
-GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, cudaStream_t stream,
+GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, device::Stream stream,
                          dev::SpgemmPath path = dev::SpgemmPath::automatic)
 {
    AllocCounter         counter;
@@ -88,7 +88,7 @@ GpuResult<V> gpu_product(const Mbsr<V>& A, const Mbsr<V>& B, cudaStream_t stream
       r.c = dev::to_host(dC, stream);
    }
    EXPECT_EQ(counter.live, 0);
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
    return r;
 }
 
@@ -155,7 +155,7 @@ bool expect_pairs_kernel(const Mbsr<V>& A, const Mbsr<V>& B, dev::SpgemmPath pat
 // The full comparison of one product. `fill` says which value check applies.
 template <class V>
 dev::SpgemmStats check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill,
-                               const std::string& what, Totals& totals, cudaStream_t stream,
+                               const std::string& what, Totals& totals, device::Stream stream,
                                dev::SpgemmPath path = dev::SpgemmPath::automatic)
 {
    SCOPED_TRACE(what + " [" + dev::to_string(path) + "]");

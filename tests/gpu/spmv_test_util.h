@@ -15,7 +15,7 @@
 
 #include "gpu_test_util.h"
 
-#include <cuda_runtime.h>
+#include "device/backend.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,7 +62,7 @@ dev::DeviceMbsr<V> upload(const CsrMatrix& a, Layout layout = Layout::both)
    opt.dense  = layout != Layout::packed;
    opt.packed = layout != Layout::dense;
    dev::DeviceMbsr<V> m = dev::csr_to_mbsr<V>(d.view, nullptr, dev::runtime_allocator(), opt);
-   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   EXPECT_EQ(device::device_synchronize(), device::kSuccess);
    return m;
 }
 
@@ -78,8 +78,8 @@ std::vector<double> gpu_spmv(const dev::DeviceMbsr<V>& m, const dev::SpmvPlan<V>
    y0.insert(y0.end(), kTail, kSentinel);
    DeviceArray<double> dx(x), dy(y0), du(u);
    dev::spmv(m, plan, alpha, dx.get(), beta, dy.get(), nullptr, u.empty() ? nullptr : du.get());
-   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::device_synchronize(), device::kSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
    std::vector<double> y = dy.to_host();
    for (size_t i = n; i < y.size(); ++i)
    {

@@ -25,7 +25,8 @@
 
 #include "gpu_test_util.h"
 
-#include <cuda_runtime.h>
+#include "device/runtime.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,7 +62,7 @@ struct DeviceRun
 
 // Uploads A and B, multiplies on the device with `alloc`, downloads C. Checks C's shape and that
 // C's three arrays are the only allocations left before C is freed.
-DeviceRun run_product(const CsrMatrix& a, const CsrMatrix& b, CsrSpgemmDesign design, cudaStream_t stream,
+DeviceRun run_product(const CsrMatrix& a, const CsrMatrix& b, CsrSpgemmDesign design, dev::Stream stream,
                       AllocCounter& counter, const dev::Allocator& alloc)
 {
    DeviceRun  r;
@@ -82,11 +83,11 @@ DeviceRun run_product(const CsrMatrix& a, const CsrMatrix& b, CsrSpgemmDesign de
       r.c.val     = download(p.val.get(), p.val.size());
    }
    EXPECT_EQ(counter.live, before) << "every temporary released";
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(dev::last_error(), dev::kSuccess);
    return r;
 }
 
-DeviceRun run_product(const CsrMatrix& a, const CsrMatrix& b, CsrSpgemmDesign design, cudaStream_t stream)
+DeviceRun run_product(const CsrMatrix& a, const CsrMatrix& b, CsrSpgemmDesign design, dev::Stream stream)
 {
    AllocCounter counter;
    return run_product(a, b, design, stream, counter, counting_allocator(counter));
@@ -134,12 +135,7 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
    // statistics: the host planning functions on the same inputs
    const dev::CsrSpgemmStats& st = r.stats;
    const int                  sb = st.shared_bins;
-   EXPECT_EQ(sb, cs::usable_shared_bins([] {
-                int dev = 0, optin = 0;
-                cudaGetDevice(&dev);
-                cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-                return static_cast<size_t>(optin);
-             }()));
+   EXPECT_EQ(sb, cs::usable_shared_bins(static_cast<size_t>(dev::device_limits().smem_optin)));
    if (a.nrows > 0 && nnz_of(a) > 0 && nnz_of(b) > 0)
    {
       const std::vector<int64_t> ub   = cs::row_upper_bounds(a.view(), b.view());
@@ -157,7 +153,7 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
    else EXPECT_NE(st.design, CsrSpgemmDesign::automatic) << "the design that ran";
 }
 
-void check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill, const std::string& what, cudaStream_t stream,
+void check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill, const std::string& what, dev::Stream stream,
                    Totals& totals)
 {
    const CsrMatrix want = amgt::csr_spgemm_ref(a.view(), b.view());
@@ -217,10 +213,7 @@ TEST_F(CsrSpgemmDevice, RowsInEveryBinIncludingTheGlobalOne)
    const CsrMatrix ar = varied_rows(3000, 1500, {0, 1, 2, 3, 5, 9, 16, 30, 60, 100}, Fill::random, 63);
    const CsrMatrix br = varied_rows(1500, 5000, {0, 1, 2, 3, 5, 8, 20, 60, 120, 200}, Fill::random, 64);
    check_product(ar, br, Fill::random, "varied, random", stream_, totals);
-   int dev = 0, optin = 0;
-   ASSERT_EQ(cudaGetDevice(&dev), cudaSuccess);
-   ASSERT_EQ(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), cudaSuccess);
-   const int sb = cs::usable_shared_bins(static_cast<size_t>(optin));
+   const int sb = cs::usable_shared_bins(static_cast<size_t>(dev::device_limits().smem_optin));
    for (int bin = 0; bin < sb; ++bin) EXPECT_GT(totals.bin_rows[bin], 0) << "bin " << bin;
    EXPECT_GT(totals.bin_rows[cs::kGlobalBin], 0) << "the global bin";
    EXPECT_GT(totals.nonzeros, 0);

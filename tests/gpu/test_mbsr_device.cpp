@@ -6,7 +6,7 @@
 #include "conversion_inputs.h"
 #include "gpu_test_util.h"
 
-#include <cuda_runtime.h>
+#include "device/backend.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +26,7 @@ using amgt::test::gpu::conversion_csr;
 template <class V>
 void expect_packed_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
 {
-   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   ASSERT_EQ(device::device_synchronize(), device::kSuccess);
    const PackedLayout<V> want = packed_layout(ref);
    ASSERT_TRUE(dm.has_packed());
    ASSERT_EQ(dm.packed_val.size(), want.val.size());
@@ -45,7 +45,7 @@ void expect_packed_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
 template <class V>
 void expect_structure_equal(const device::DeviceMbsr<V>& dm, const Mbsr<V>& ref)
 {
-   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   ASSERT_EQ(device::device_synchronize(), device::kSuccess);
    EXPECT_EQ(dm.num_tiles, ref.num_tiles());
    EXPECT_EQ(download(dm.blk_ptr.get(), dm.blk_ptr.size()), ref.blk_ptr);
    EXPECT_EQ(download(dm.blk_col.get(), dm.blk_col.size()), ref.blk_col);
@@ -125,7 +125,7 @@ void check_roundtrip(const CsrMatrix& a)
    EXPECT_EQ(c_ptr.to_host(), back.row_ptr);
    EXPECT_EQ(c_col.to_host(), back.col);
    EXPECT_EQ(c_val.to_host(), back.val);
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
 }
 
 class DeviceConversion : public GpuTest
@@ -179,7 +179,7 @@ TEST_F(DeviceConversion, OutOfRangeColumnIsRejected)
    a.col[a.col.size() / 2] = 64;
    const DeviceCsr d(a, Empty::one);
    EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator()), amgt::Error);
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
 }
 
 // Duplicate (row, column) entries, unsorted, are summed in input order as the CPU reference
@@ -230,7 +230,7 @@ TEST_F(DeviceConversion, InvalidRowPointerIsRejected)
       const DeviceCsr d(a, Empty::one, &ptr);
       EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator()), amgt::Error)
           << "variant " << variant;
-      EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+      EXPECT_EQ(device::last_error(), device::kSuccess);
    }
 }
 

@@ -16,7 +16,7 @@
 #include "conversion_inputs.h"
 #include "gpu_test_util.h"
 
-#include <cuda_runtime.h>
+#include "device/backend.h"
 #include <gtest/gtest.h>
 
 #include <string>
@@ -51,7 +51,7 @@ void check_entry_order(const CsrMatrix& a, bool lend, const std::string& name, i
    {
       const device::DeviceMbsr<V> dm =
          device::csr_to_mbsr<V>(d.view, nullptr, counting_allocator(counter), entry_order_options(lend), &info);
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      EXPECT_EQ(device::device_synchronize(), device::kSuccess);
       EXPECT_TRUE(info.hashed) << info.reason;
       const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
       EXPECT_EQ(dm.num_tiles, ref.num_tiles());
@@ -117,7 +117,7 @@ void check_entry_order(const CsrMatrix& a, bool lend, const std::string& name, i
       spmv_ref(ref, 2.0, x.data(), -1.0, want.data());
       const DeviceArray<double> dx(x), dy(y0);
       device::spmv<V>(dm, plan, 2.0, dx.get(), -1.0, dy.get(), nullptr);
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      EXPECT_EQ(device::device_synchronize(), device::kSuccess);
       const std::vector<double> y = dy.to_host();
       for (size_t i = 0; i < y.size(); ++i)
       {

@@ -11,7 +11,7 @@
 
 #include "gpu_test_util.h"
 
-#include <cuda_runtime.h>
+#include "device/backend.h"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,7 +76,7 @@ void check_matrix(const CsrMatrix& a, const std::string& name)
    device::scaling_vector(d.view, u.get(), nullptr);
    DeviceArray<double> w(a.col.size(), Empty::one);
    device::scaled_values(d.view, u.get(), w.get(), nullptr);
-   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   ASSERT_EQ(device::device_synchronize(), device::kSuccess);
    const std::vector<double> u_gpu = u.to_host();
    for (size_t i = 0; i < u_cpu.size(); ++i)
       ASSERT_TRUE(same_bits(u_gpu[i], u_cpu[i])) << "unscale row " << i;

@@ -72,7 +72,7 @@ std::vector<double> gpu_rows_spmv(const dev::DeviceRows<V>& m, double alpha, con
    yg.resize(y0.size() + kGuard, kNaN);
    DeviceArray<double> dx(x), dy(yg);
    dev::rows_spmv<V>(m, alpha, dx.get(), beta, dy.get(), nullptr, u_dev);
-   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+   EXPECT_EQ(device::device_synchronize(), device::kSuccess);
    std::vector<double> y = dy.to_host();
    for (size_t i = y0.size(); i < y.size(); ++i) EXPECT_TRUE(std::isnan(y[i])) << "wrote past y at " << i;
    y.resize(y0.size());

@@ -353,8 +353,9 @@ TYPED_TEST(SpmvDevice, RepeatedCallsAreDeterministic)
 }
 
 // spmv allocates nothing, copies nothing and never synchronises: it can be captured into a
-// CUDA graph in global capture mode (where cudaMalloc, cudaMemcpy and stream synchronisation
-// are errors) and the replayed graph gives the reference result.
+// device graph (a CUDA graph, a HIP graph on AMD) in global capture mode (where allocation,
+// blocking copies and stream synchronisation are errors) and the replayed graph gives the
+// reference result.
 TYPED_TEST(SpmvDevice, CapturableIntoCudaGraph)
 {
    using V                      = TypeParam;
@@ -366,15 +367,15 @@ TYPED_TEST(SpmvDevice, CapturableIntoCudaGraph)
    const std::vector<double> y0    = random_vector(a.nrows, Fill::small_int, 503);
    std::vector<double>       ref   = y0;
    spmv_ref(hm, 2.0, x.data(), -1.0, ref.data());
-   cudaStream_t s = nullptr;
-   ASSERT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+   device::Stream s = nullptr;
+   ASSERT_EQ(device::stream_create_non_blocking(&s), device::kSuccess);
    for (dev::SpmvPath path : kPaths)
    {
       SCOPED_TRACE(dev::to_string(path));
       const dev::SpmvPlan<V> plan = dev::make_spmv_plan(dm, s, alloc, path);
       DeviceArray<double>       dx(x), dy(y0);
-      cudaGraph_t            graph = nullptr;
-      ASSERT_EQ(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+      device::Graph            graph = nullptr;
+      ASSERT_EQ(device::stream_begin_capture(s), device::kSuccess);
       bool threw = false;
       try
       {
@@ -385,19 +386,19 @@ TYPED_TEST(SpmvDevice, CapturableIntoCudaGraph)
          threw = true;
          ADD_FAILURE() << "spmv under graph capture: " << e.what();
       }
-      ASSERT_EQ(cudaStreamEndCapture(s, &graph), cudaSuccess);
+      ASSERT_EQ(device::stream_end_capture(s, &graph), device::kSuccess);
       ASSERT_FALSE(threw);
-      cudaGraphExec_t exec = nullptr;
-      ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
-      ASSERT_EQ(cudaGraphLaunch(exec, s), cudaSuccess);
-      ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+      device::GraphExec exec = nullptr;
+      ASSERT_EQ(device::graph_instantiate(&exec, graph), device::kSuccess);
+      ASSERT_EQ(device::graph_launch(exec, s), device::kSuccess);
+      ASSERT_EQ(device::stream_synchronize(s), device::kSuccess);
       const std::vector<double> y = dy.to_host();
       for (size_t i = 0; i < y.size(); ++i) ASSERT_EQ(bits_of(y[i]), bits_of(ref[i])) << "row " << i;
-      cudaGraphExecDestroy(exec);
-      cudaGraphDestroy(graph);
+      (void)device::graph_exec_destroy(exec);
+      (void)device::graph_destroy(graph);
    }
-   cudaStreamDestroy(s);
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   (void)device::stream_destroy(s);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
 }
 
 TYPED_TEST(SpmvDevice, EmptyShapesAndNullVectors)
@@ -427,7 +428,7 @@ TYPED_TEST(SpmvDevice, EmptyShapesAndNullVectors)
       const std::vector<double> y = dy.to_host();
       for (int i = 0; i < 10; ++i) EXPECT_EQ(y[i], 2.0 * y0[i]);
    }
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
 }
 
 TYPED_TEST(SpmvDevice, PlanOfAnotherMatrixIsRejected)
@@ -439,7 +440,7 @@ TYPED_TEST(SpmvDevice, PlanOfAnotherMatrixIsRejected)
    const dev::SpmvPlan<V>   pa    = dev::make_spmv_plan(a, nullptr, alloc);
    DeviceArray<double>         dx(std::vector<double>(40, 1.0)), dy(std::vector<double>(44, 0.0));
    EXPECT_THROW(dev::spmv(b, pa, 1.0, dx.get(), 0.0, dy.get(), nullptr), amgt::Error);
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
 }
 
 } // namespace

@@ -163,7 +163,7 @@ TYPED_TEST(SpmvDevice, UnscaleNeedsSquareMatrix)
           du(std::vector<double>(44, 1.0));
       EXPECT_THROW(dev::spmv(a, p, 1.0, dx.get(), 0.0, dy.get(), nullptr, du.get()), amgt::Error);
    }
-   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+   EXPECT_EQ(device::last_error(), device::kSuccess);
 }
 
 // ---- fp16: coarse residuals of 1e-9 and below must not underflow ------------------------

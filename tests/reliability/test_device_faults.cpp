@@ -139,7 +139,7 @@ TEST_P(DeviceMemory, FlatOver200Cycles)
    // tolerance still catches any per-cycle leak above ~45 KiB.
    EXPECT_LE(at200, at20 + (8ull << 20));
    EXPECT_LE(peak, at20 + (8ull << 20));
-   EXPECT_GT(at20, 0u) << "cudaMemGetInfo reported nothing: not a GPU run";
+   EXPECT_GT(at20, 0u) << "the device memory report (mem_get_info) read nothing: not a GPU run";
    std::printf("[ device memory ] AMGT=%s: used after run 0 / 20 / 200: %.1f / %.1f / %.1f MiB, "
                "peak after 20: %.1f MiB\n",
                mode.c_str(), used[0] / 1048576.0, at20 / 1048576.0, at200 / 1048576.0, peak / 1048576.0);

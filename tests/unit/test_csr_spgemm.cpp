@@ -108,7 +108,7 @@ TEST(CsrSpgemmPlan, BinShapesKeepTablesHalfEmptyAndFitTheirBlocks)
       EXPECT_GE(int64_t{1} << s.log2_table, 2 * s.max_ub) << "load factor <= 1/2: probing ends";
       EXPECT_TRUE(s.group >= 4 && (s.group & (s.group - 1)) == 0) << "group: a power of two >= 4";
       EXPECT_EQ(s.block % s.group, 0);
-      EXPECT_EQ(s.block % 32, 0) << "whole warps (the sub-warp groups sync with __syncwarp)";
+      EXPECT_EQ(s.block % 32, 0) << "whole warps (the sub-warp groups sync with the warp barrier)";
       EXPECT_LE(s.block, 1024);
       EXPECT_TRUE(s.group <= 32 || s.group == s.block) << "wider than a warp: the whole block";
       EXPECT_LT(cs::shared_bytes(b, false), cs::shared_bytes(b, true));

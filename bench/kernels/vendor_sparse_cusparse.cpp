@@ -1,11 +1,38 @@
-#include "cusparse_ops.h"
+// vendor_sparse.h on cuSPARSE (the CUDA build): generic-API SpMV (CSR, fp64,
+// CUSPARSE_SPMV_ALG_DEFAULT) and SpGEMM (CSR, fp64, CUSPARSE_SPGEMM_DEFAULT: work estimation,
+// compute, copy), the transpose by Csr2cscEx2.
+#include "vendor_sparse.h"
+
+#include <cusparse.h>
 
 #include <limits>
 #include <string>
 
-namespace amgt::kbench::cusp {
+namespace amgt::kbench::vsp {
+
+const char* name() { return "cuSPARSE"; }
+const char* short_name() { return "cuSP"; }
+const char* bw_name() { return "csp"; }
+const char* json_id() { return "cusparse"; }
 
 namespace {
+
+[[noreturn]] void throw_cusparse(cusparseStatus_t s, const char* what, const char* file, int line)
+{
+   throw BenchError(std::string(file) + ":" + std::to_string(line) + ": " + what + " failed: " +
+                    cusparseGetErrorName(s) + " (" + cusparseGetErrorString(s) + ")");
+}
+
+#define KB_CUSPARSE(call)                                                                          \
+   do {                                                                                            \
+      const cusparseStatus_t kb_s_ = (call);                                                       \
+      if (kb_s_ != CUSPARSE_STATUS_SUCCESS) throw_cusparse(kb_s_, #call, __FILE__, __LINE__);      \
+   } while (0)
+
+cusparseHandle_t handle_of(const Handle& h)
+{
+   return static_cast<cusparseHandle_t>(h.get());
+}
 
 cusparseConstSpMatDescr_t const_csr(const DeviceCsr& a)
 {
@@ -36,67 +63,80 @@ struct SpgemmDescrs
 
 Handle::Handle()
 {
-   KB_CUSPARSE(cusparseCreate(&h_));
-   const cusparseStatus_t s = cusparseSetStream(h_, kStream);
+   cusparseHandle_t h = nullptr;
+   KB_CUSPARSE(cusparseCreate(&h));
+   h_                       = h;
+   const cusparseStatus_t s = cusparseSetStream(h, kStream);
    if (s != CUSPARSE_STATUS_SUCCESS)
    {
-      cusparseDestroy(h_);
+      cusparseDestroy(h);
+      h_ = nullptr;
       throw_cusparse(s, "cusparseSetStream", __FILE__, __LINE__);
    }
 }
 
 Handle::~Handle()
 {
-   if (h_) cusparseDestroy(h_);
+   if (h_) cusparseDestroy(static_cast<cusparseHandle_t>(h_));
+}
+
+int Handle::version() const
+{
+   int v = 0;
+   KB_CUSPARSE(cusparseGetVersion(handle_of(*this), &v));
+   return v;
 }
 
 // ---- SpMV -------------------------------------------------------------------------------
 
+struct Spmv::State
+{
+   cusparseHandle_t                       h = nullptr;
+   cusparseConstSpMatDescr_t              A = nullptr;
+   std::vector<cusparseConstDnVecDescr_t> x;
+   cusparseDnVecDescr_t                   y = nullptr;
+   DevBuf<char>                           buffer;
+
+   ~State()
+   {
+      if (y) cusparseDestroyDnVec(y);
+      for (auto d : x) cusparseDestroyDnVec(d);
+      if (A) cusparseDestroySpMat(A);
+   }
+};
+
 Spmv::Spmv(const Handle& h, const DeviceCsr& A, const std::vector<const double*>& xs, double* y)
-    : h_(h.get())
+    : s_(std::make_unique<State>())
 {
-   try
+   State& s = *s_; // released by ~State on every path out
+   s.h      = handle_of(h);
+   s.A      = const_csr(A);
+   for (const double* x : xs)
    {
-      A_ = const_csr(A);
-      for (const double* x : xs)
-      {
-         cusparseConstDnVecDescr_t d = nullptr;
-         KB_CUSPARSE(cusparseCreateConstDnVec(&d, A.ncols, x, CUDA_R_64F));
-         x_.push_back(d);
-      }
-      KB_CUSPARSE(cusparseCreateDnVec(&y_, A.nrows, y, CUDA_R_64F));
-      const double alpha = 1.0, beta = 1.0;
-      size_t       bytes = 0;
-      KB_CUSPARSE(cusparseSpMV_bufferSize(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A_, x_.at(0),
-                                          &beta, y_, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-      buffer_ = DevBuf<char>(bytes);
+      cusparseConstDnVecDescr_t d = nullptr;
+      KB_CUSPARSE(cusparseCreateConstDnVec(&d, A.ncols, x, CUDA_R_64F));
+      s.x.push_back(d);
    }
-   catch (...)
-   {
-      release();
-      throw;
-   }
+   KB_CUSPARSE(cusparseCreateDnVec(&s.y, A.nrows, y, CUDA_R_64F));
+   const double alpha = 1.0, beta = 1.0;
+   size_t       bytes = 0;
+   KB_CUSPARSE(cusparseSpMV_bufferSize(s.h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, s.A, s.x.at(0),
+                                       &beta, s.y, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+   s.buffer = DevBuf<char>(bytes);
 }
 
-Spmv::~Spmv()
-{
-   release();
-}
+Spmv::~Spmv() = default;
 
-void Spmv::release() noexcept
+size_t Spmv::buffer_bytes() const
 {
-   if (y_) cusparseDestroyDnVec(y_);
-   for (auto d : x_) cusparseDestroyDnVec(d);
-   if (A_) cusparseDestroySpMat(A_);
-   x_.clear();
-   y_ = nullptr;
-   A_ = nullptr;
+   return s_->buffer.size();
 }
 
 void Spmv::run(size_t i, double alpha, double beta)
 {
-   KB_CUSPARSE(cusparseSpMV(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, A_, x_[i], &beta, y_,
-                            CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, buffer_.get()));
+   State& s = *s_;
+   KB_CUSPARSE(cusparseSpMV(s.h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, s.A, s.x[i], &beta, s.y,
+                            CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, s.buffer.get()));
 }
 
 // ---- SpGEMM -----------------------------------------------------------------------------
@@ -104,7 +144,7 @@ void Spmv::run(size_t i, double alpha, double beta)
 DeviceCsr spgemm(const Handle& handle, const DeviceCsr& A, const DeviceCsr& B, SpgemmInfo* info)
 {
    if (A.ncols != B.nrows) throw BenchError("cusparse spgemm: dimension mismatch");
-   const cusparseHandle_t    h     = handle.get();
+   const cusparseHandle_t    h     = handle_of(handle);
    const cusparseOperation_t op    = CUSPARSE_OPERATION_NON_TRANSPOSE;
    const cusparseSpGEMMAlg_t alg   = CUSPARSE_SPGEMM_DEFAULT;
    const double              alpha = 1.0, beta = 0.0;
@@ -167,21 +207,21 @@ DeviceCsr transpose(const Handle& handle, const DeviceCsr& A)
    T.val     = DevBuf<double>(static_cast<size_t>(T.nnz));
    if (A.nnz == 0)
    {
-      KB_CUDA(cudaMemsetAsync(T.row_ptr.get(), 0, T.row_ptr.size() * sizeof(int32_t), kStream));
+      KB_DEV(dev::memset_async(T.row_ptr.get(), 0, T.row_ptr.size() * sizeof(int32_t), kStream));
       return T;
    }
    size_t bytes = 0;
    KB_CUSPARSE(cusparseCsr2cscEx2_bufferSize(
-      handle.get(), A.nrows, A.ncols, static_cast<int>(A.nnz), A.val.get(), A.row_ptr.get(),
+      handle_of(handle), A.nrows, A.ncols, static_cast<int>(A.nnz), A.val.get(), A.row_ptr.get(),
       A.col.get(), T.val.get(), T.row_ptr.get(), T.col.get(), CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
       CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
    DevBuf<char> buffer(bytes);
-   KB_CUSPARSE(cusparseCsr2cscEx2(handle.get(), A.nrows, A.ncols, static_cast<int>(A.nnz), A.val.get(),
+   KB_CUSPARSE(cusparseCsr2cscEx2(handle_of(handle), A.nrows, A.ncols, static_cast<int>(A.nnz), A.val.get(),
                                   A.row_ptr.get(), A.col.get(), T.val.get(), T.row_ptr.get(),
                                   T.col.get(), CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
                                   CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buffer.get()));
-   KB_CUDA(cudaStreamSynchronize(kStream));
+   KB_DEV(dev::stream_synchronize(kStream));
    return T;
 }
 
-} // namespace amgt::kbench::cusp
+} // namespace amgt::kbench::vsp
