@@ -29,9 +29,10 @@ if [ "${AMGT_SANITIZE:-0}" = 1 ] && command -v compute-sanitizer >/dev/null; the
     [test_spmv_device]='*ExactOnSmallIntegerInputs*:*Balanced*'
     [test_spmv_unscale_device]='*Unscale*Exact*:*TinyX*'
     [test_spgemm_device]='*AllSymbolicAndNumericBins*:*EdgeMatricesExact*:*DenseTiles*'
-    [test_csr_spgemm_device]='*RowsInEveryBin*:*EmptyOperands*')
+    [test_csr_spgemm_device]='*RowsInEveryBin*:*EmptyOperands*'
+    [test_warp_device]='*')
   for t in test_mbsr_device test_spmv_device test_spmv_unscale_device test_spgemm_device \
-    test_spgemm_forced_device test_precision_device test_csr_spgemm_device; do
+    test_spgemm_forced_device test_precision_device test_csr_spgemm_device test_warp_device; do
     [ -x "bin/$t" ] || continue
     for tool in memcheck initcheck synccheck; do san $tool 150 "bin/$t"; done
     [ -n "${race_filter[$t]:-}" ] || continue
