@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#if defined(__CUDACC__) || defined(__HIPCC__) // __HIPCC__: the HIP compile check only
+#if defined(__CUDACC__) || defined(__HIPCC__) // nvcc, or hipcc (the HIP build, AMGT_WITH_HIP)
 #define AMGT_HD __host__ __device__
 #else
 #define AMGT_HD
