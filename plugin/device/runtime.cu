@@ -13,12 +13,12 @@ void* runtime_alloc(size_t bytes, void*)
    void* p = nullptr;
    if (device::device_malloc(&p, bytes) != device::kSuccess)
    {
-      device::last_error(); // clear: an allocation failure is reported by the nullptr
+      (void)device::last_error(); // clear: an allocation failure is reported by the nullptr
       return nullptr;
    }
    return p;
 }
-void runtime_release(void* p, void*) { device::device_free(p); }
+void runtime_release(void* p, void*) { (void)device::device_free(p); } // nothing to report to
 } // namespace
 
 Allocator runtime_allocator()
@@ -43,7 +43,7 @@ void check(int status, const char* what, const char* file, int line)
 {
    if (status == static_cast<int>(device::kSuccess)) { return; }
    const Status err = static_cast<Status>(status);
-   last_error(); // clear the sticky error: it must not leak into an unrelated later launch
+   (void)last_error(); // clear the sticky error: it must not leak into an unrelated later launch
    if (is_out_of_memory(err)) { throw std::bad_alloc(); }
    throw Error(std::string(what) + " failed: " + error_name(err) + " (" + error_string(err) + ")",
                file, line);
@@ -66,7 +66,7 @@ EventTimer::EventTimer()
    const device::Status e = device::event_create(&b);
    if (e != device::kSuccess)
    {
-      device::event_destroy(a);
+      (void)device::event_destroy(a);
       AMGT_DEVICE_CHECK(e);
    }
    start_ = a;
@@ -75,8 +75,8 @@ EventTimer::EventTimer()
 
 EventTimer::~EventTimer()
 {
-   device::event_destroy(static_cast<device::Event>(start_));
-   device::event_destroy(static_cast<device::Event>(stop_));
+   (void)device::event_destroy(static_cast<device::Event>(start_)); // a destructor reports nothing
+   (void)device::event_destroy(static_cast<device::Event>(stop_));
 }
 
 void EventTimer::start(Stream s)

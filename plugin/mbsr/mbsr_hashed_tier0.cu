@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          const int      r    = (e >= rp[u][1]) + (e >= rp[u][2]) + (e >= rp[u][3]);
          const int      bit  = 4 * r + (c[u] & 3);
          const unsigned grp  = device::match_any(key);
-         const unsigned lead = device::ballot(in_range && __ffs(grp) - 1 == lane);
+         const unsigned lead = device::ballot(in_range && static_cast<int>(__ffs(static_cast<int>(grp))) - 1 == lane);
          const int      tiles = __popc(lead);
          if (!kPass2)
          {

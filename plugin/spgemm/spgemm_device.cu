@@ -69,7 +69,7 @@ struct StreamDrain
    Stream s;
    ~StreamDrain()
    {
-      if (device::stream_synchronize(s) != device::kSuccess) device::last_error();
+      if (device::stream_synchronize(s) != device::kSuccess) (void)device::last_error();
    }
 };
 
