@@ -4,6 +4,7 @@
 // layer's warp primitives (device/warp.cuh), so the same code serves CUDA and HIP.
 #pragma once
 
+#include "common/hash.h"
 #include "device/warp.cuh"
 
 #include <climits>
@@ -114,13 +115,11 @@ __device__ __forceinline__ int sum(int v, int* red)
    else return block_sum(v, red);
 }
 
-// Slot of a key in a table of 2^kLog2T slots: the top kLog2T bits of key * 2654435769
-// (Fibonacci hashing). The low bits of key * odd depend only on the low bits of key, so
-// masking them would send every key of one residue class mod 2^kLog2T to the same slot.
+// Slot of a key in a table of 2^kLog2T slots (common/hash.h).
 template <int kLog2T>
 __device__ __forceinline__ uint32_t hash_slot(int32_t key)
 {
-   return (static_cast<uint32_t>(key) * 2654435769u) >> (32 - kLog2T);
+   return fibonacci_slot(key, kLog2T);
 }
 
 // Ascending bitonic sort of a[0, P), P a power of two, by the G threads of a group (ends with

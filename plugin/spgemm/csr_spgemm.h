@@ -26,6 +26,7 @@
 #pragma once
 
 #include "common/config.h"
+#include "common/hash.h"
 #include "mbsr/mbsr.h" // CsrView, CsrMatrix
 
 #include <cstddef>
@@ -135,14 +136,8 @@ AMGT_HD inline int team_lanes(int64_t ub, int32_t a_len, int group)
    return t;
 }
 
-// Fibonacci hashing into 2^log2 slots (1 <= log2 <= 32): the top bits of key * 2654435769.
-// (The low bits of key * odd depend only on key's low bits: masking them would put every
-// column of one residue class in one slot, and AMG's columns come in strides.)
-AMGT_HD inline uint32_t hash_slot(int32_t key, int log2)
-{
-   const uint32_t h = static_cast<uint32_t>(key) * 2654435769u;
-   return log2 >= 32 ? h : h >> (32 - log2);
-}
+// The tables' hash (common/hash.h), shared with the mBSR kernels' tables.
+AMGT_HD inline uint32_t hash_slot(int32_t key, int log2) { return fibonacci_slot(key, log2); }
 
 // ---- the global bin ------------------------------------------------------------------------
 // Slots of a global-bin row's table: a power of two >= 2 * min(ub, ncols_b) (a row has at
