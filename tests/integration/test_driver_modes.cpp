@@ -646,11 +646,12 @@ std::string level0_path(const std::string& output)
 {
    std::istringstream in(output);
    std::string        line;
-   static const std::regex row(R"(^\s*0\s+\d+\s+\d+\s+\d+\s+[\d.]+\s+fp\d\d\s.*\s(\S+)\s*$)");
+   // rows, nnz, tiles and fill are "-" on a level with nothing converted (AMGT_SPMV=stock)
+   static const std::regex row(R"(^\s*0\s+(\d+|-)\s+(\d+|-)\s+(\d+|-)\s+([\d.]+|-)\s+fp\d\d\s.*\s(\S+)\s*$)");
    while (std::getline(in, line))
    {
       std::smatch m;
-      if (std::regex_match(line, m, row)) return m[1];
+      if (std::regex_match(line, m, row)) return m[5];
    }
    return "";
 }
