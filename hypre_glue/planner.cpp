@@ -3,6 +3,7 @@
 #include "planner.h"
 
 #include "race_memory.h"
+#include "spgemm/csr_spgemm.h"
 
 #include "common/error.h"
 
@@ -314,14 +315,25 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       plan.rows = true;
       return plan; // fp64, no finite check (an fp64 product goes to hypre as it is)
    }
+   if (A.on_device && ctx.config->spgemm == KernelChoice::automatic &&
+       csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz))
+   {
+      // Many light rows (a fine level's A*P): the row-wise CSR kernel beat hypre's there
+      // (csr_spgemm.h: the rule and its measurements), in fp64 on hypre's arrays as under
+      // AMGT_SPGEMM=rows.
+      plan.who  = Executor::device;
+      plan.rows = true;
+      return plan;
+   }
    if (A.on_device && ctx.config->spgemm == KernelChoice::automatic)
    {
-      // Measured on the H100 (bench/kernels, the products of BoomerAMG setups of laplace7
-      // n=160, laplace27 n=100, systems3 n=64): the mBSR SpGEMM took 0.60x the speed of
-      // cuSPARSE and 0.33x that of hypre's own kernel (geomean of 32 products, kernel alone,
-      // pairs numeric kernel; none faster than hypre's: at 1.3-2.5 entries per tile a tile
-      // pair carries about one scalar product). Until that changes, auto leaves device
-      // products to hypre; AMGT_SPGEMM=plugin forces the plugin's kernel.
+      // Every other device product goes to hypre. Measured on the H100 (bench/kernels, the
+      // products of BoomerAMG setups of laplace7 n=160, laplace27 n=100, systems3 n=64): the
+      // mBSR SpGEMM took 0.60x the speed of cuSPARSE and 0.33x that of hypre's own kernel
+      // (geomean of 32 products, kernel alone, pairs numeric kernel; none faster than
+      // hypre's: at 1.3-2.5 entries per tile a tile pair carries about one scalar product),
+      // the row-wise kernel lost outside the rule above. AMGT_SPGEMM=plugin forces the mBSR
+      // kernel, AMGT_SPGEMM=rows the row-wise one.
       plan.reason = "spgemm-stock-faster";
       return plan;
    }

@@ -21,7 +21,8 @@ with hypre's device memory pool:
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
   fp64-mbsr, auto-mbsr  AMGT_LAYOUT=mbsr;  fp64-rows, auto-rows  AMGT_SPGEMM=rows (row-wise
-           CSR SpGEMM for the device products)                      (not in the default set)
+           CSR SpGEMM for every device product);  fp64-hspgemm, auto-hspgemm  AMGT_SPGEMM=stock
+           (hypre's own kernel for every device product)            (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -83,6 +84,10 @@ MODES = {
     # device products on the row-wise CSR SpGEMM (AMGT_SPGEMM=rows, opt-in until measured)
     "fp64-rows": {"label": "fp64-rows", "amgt": "fp64", "vendor": 0, "stock": False, "spgemm": "rows"},
     "auto-rows": {"label": "auto-rows", "amgt": "auto", "vendor": 0, "stock": False, "spgemm": "rows"},
+    # every device product on hypre's own kernel (AMGT_SPGEMM=stock): fp64/auto as they were
+    # before AMGT_SPGEMM=auto sent a fine level's light products to the row-wise kernel
+    "fp64-hspgemm": {"label": "fp64-hspgemm", "amgt": "fp64", "vendor": 0, "stock": False, "spgemm": "stock"},
+    "auto-hspgemm": {"label": "auto-hspgemm", "amgt": "auto", "vendor": 0, "stock": False, "spgemm": "stock"},
 }
 ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor",
            "default": "stock-default", "hypre-default": "stock-default"}

@@ -16,7 +16,9 @@
 # Options of run.sh (everything else goes to bin/amgt-solve, for every run):
 #   --modes LIST     stock,vendor,stock-default,fp64,mixed,auto (the default); also mixed-h,
 #                    auto-h, fp64-mbsr, auto-mbsr, fp64-rows, auto-rows (AMGT_SPGEMM=rows:
-#                    the row-wise CSR SpGEMM for the device products). stock: hypre's own kernels with its device pool (the headline's
+#                    the row-wise CSR SpGEMM for every device product), fp64-hspgemm,
+#                    auto-hspgemm (AMGT_SPGEMM=stock: hypre's kernel for every device
+#                    product). stock: hypre's own kernels with its device pool (the headline's
 #                    reference); vendor: cuSPARSE kernels; stock-default: hypre's default
 #                    configuration, no pool and cuSPARSE (--pool 0 --vendor-spgemm 1
 #                    --vendor-spmv 1). vendor and stock-default are dropped in CPU builds,

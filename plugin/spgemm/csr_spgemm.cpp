@@ -66,12 +66,21 @@ size_t one_pass_temp_bytes(int64_t sum_ub)
    return static_cast<size_t>(n) * per_entry;
 }
 
-CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, size_t free_bytes)
+CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes)
 {
    if (requested != CsrSpgemmDesign::automatic) return requested;
+   if (nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows) return CsrSpgemmDesign::two_pass;
    const double temp = static_cast<double>(one_pass_temp_bytes(sum_ub));
    return temp <= kOnePassFreeFraction * static_cast<double>(free_bytes) ? CsrSpgemmDesign::one_pass
                                                                           : CsrSpgemmDesign::two_pass;
+}
+
+bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
+{
+   if (m < kRowsAutoMinRows || k <= 0 || nnz_a <= 0 || nnz_b <= 0) return false;
+   const double est_ub = (static_cast<double>(nnz_a) / static_cast<double>(m)) *
+                         (static_cast<double>(nnz_b) / static_cast<double>(k));
+   return est_ub <= kRowsAutoMaxEstUb;
 }
 
 std::vector<int64_t> row_upper_bounds(const CsrView& A, const CsrView& B)
@@ -186,7 +195,7 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
    int64_t sum_ub = 0;
    for (int64_t u : ub) sum_ub += u;
    // the device passes its free memory; the emulation has all it needs
-   const CsrSpgemmDesign d = choose_design(design, sum_ub, std::numeric_limits<size_t>::max());
+   const CsrSpgemmDesign d = choose_design(design, sum_ub, static_cast<int64_t>(n), std::numeric_limits<size_t>::max());
 
    // The global bin's tables come from batches, as on the device.
    std::vector<int64_t> global_ub;

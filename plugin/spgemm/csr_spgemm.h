@@ -162,14 +162,34 @@ std::vector<GlobalBatch> plan_global_batches(const std::vector<int64_t>& ub, int
 // Bytes of design A's temporary: sum(ub) columns and values (saturates at SIZE_MAX).
 size_t one_pass_temp_bytes(int64_t sum_ub);
 
-// automatic: one_pass when its temporary takes at most kOnePassFreeFraction of the device
-// memory free at the time (device::mem_get_info), else two_pass; the others as requested. On AMG
+// automatic: two_pass for light rows (a mean ub per row of at most kTwoPassMaxMeanUb: measured
+// on the H100, two_pass was faster on all three such products -- laplace7 n=160 L0 A*P 3.71
+// vs 4.35 ms, its A*A 5.64 vs 7.62, systems3 n=64 L0 A*P 1.42 vs 1.53 -- where hashing a row
+// twice costs less than writing and compacting the temporary); otherwise one_pass when its
+// temporary takes at most kOnePassFreeFraction of the device memory free at the time
+// (device::mem_get_info), else two_pass; the others as requested. On AMG
 // products sum(ub) is 2-5x nnz(C) (a laplace27 A*P at 1M rows: ~1.3 GB), affordable on an
 // 80 GB device but not at any size: the bound keeps the plugin's temporary from crowding hypre
 // out. (A pooled allocator may hold memory mem_get_info counts as used: the bound is then
 // conservative, never unsafe; an allocation that still fails makes automatic run two_pass.)
-constexpr double kOnePassFreeFraction = 0.25;
-CsrSpgemmDesign  choose_design(CsrSpgemmDesign requested, int64_t sum_ub, size_t free_bytes);
+constexpr double  kOnePassFreeFraction = 0.25;
+constexpr int64_t kTwoPassMaxMeanUb    = 64;
+CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes);
+
+// ---- which products the row-wise kernel takes under AMGT_SPGEMM=auto --------------------------
+// A rule on what the planner knows before any kernel runs: C's rows m = rows of A, the mean
+// row lengths of A and B, and their product est_ub (the mean terms, ub, per row of C when A's
+// columns meet B's rows evenly). Measured on the H100 (bench/RESULTS.md, amgt-kernel-bench
+// --only spgemm, 35 products of the setups of laplace7 n=160, laplace27 n=100, systems3
+// n=64, row-wise one-pass kernel against hypre's own): the row-wise kernel won where rows were
+// many and light -- laplace7 n=160 L0 A*P (4.1M rows, est_ub 21.5) 1.34-1.57x, A*A (4.1M,
+// 16.2) 1.09-1.47x, systems3 n=64 L0 A*P (786k, 45) 1.00-1.08x -- and lost on heavier rows
+// (laplace7 L1 A*P, 1.26M rows, est_ub 106: 0.82-0.95x; every P^T*(AP), est_ub >= 100:
+// 0.53-0.77x; laplace27 A*A, est_ub 700: 0.21-0.45x) and on every product below 2^18 rows
+// (0.7-0.95x: its fixed cost, three host synchronisations and ~15 launches, is ~0.25 ms).
+constexpr int64_t kRowsAutoMinRows  = int64_t{1} << 19;
+constexpr double  kRowsAutoMaxEstUb = 64.0;
+bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 
 // ---- host versions of the passes (tests) -----------------------------------------------------
 // ub(i) of every row of A (the device's first pass).

@@ -156,57 +156,127 @@ __device__ __forceinline__ Index claim_slot(int* keys, int32_t key, Index s, Ind
    }
 }
 
-// Builds row `row` of C in the table, by the G lanes of a group (lane in [0, G)): teams of
-// team_lanes(...) lanes take A's entries in turn, the lanes of a team stride the B row.
+// A row's group of G lanes works in segments of S = min(G, 32) lanes: a sub-warp group, or
+// one warp of a block-wide group. Segment lanes run the same loops with the same trip counts,
+// so the segment's shuffles and ballots name exactly its own lanes (segment_mask).
+template <int G>
+struct Segment
+{
+   static constexpr int S     = G < device::kWarpSize ? G : device::kWarpSize;
+   static constexpr int count = G / S; // segments per group
+   int                  id;            // segment of the group
+   int                  lane;          // lane within the segment
+   int                  first;         // the segment's first lane within the warp
+   device::LaneMask     mask;          // the segment's lanes within the warp
+   __device__ __forceinline__ explicit Segment(int group_lane)
+      : id(group_lane / S), lane(group_lane % S),
+        first((static_cast<int>(threadIdx.x) & (device::kWarpSize - 1)) & ~(S - 1))
+   {
+      if constexpr (S == device::kWarpSize) mask = device::kAllLanes;
+      else mask = ((device::LaneMask{1} << S) - 1) << first;
+   }
+};
+
+// Builds row `row` of C in the table, by the G lanes of a group (lane in [0, G)). The row's
+// entries of A are read in rounds of G, one per lane (entry r*G + lane*segments + segment, so
+// every segment gets a share of a short row): its column, value and B row's bounds, all
+// loads independent of each other. Within a segment, teams of team_lanes(...) lanes then take
+// the segment's entries in turn through shuffles, the lanes of a team striding the B row: the
+// only dependent loads left per product are B's column and value.
 template <int G, bool kValues, class Index>
 __device__ __forceinline__ void build_row(const Operands& op, int32_t row, int64_t ub, int lane,
                                           int* keys, double* vals, int log2, Index mask)
 {
+   using Seg = Segment<G>;
+   const Seg     seg(lane);
    const int32_t a0     = op.a_ptr[row];
-   const int32_t a1     = op.a_ptr[row + 1];
-   const int     team   = cs::team_lanes(ub, a1 - a0, G);
-   const int     shift  = __ffs(team) - 1; // team is a power of two
-   const int     nteams = G >> shift;
-   const int     tl     = lane & (team - 1);
-   for (int32_t p = a0 + (lane >> shift); p < a1; p += nteams)
+   const int32_t alen   = op.a_ptr[row + 1] - a0;
+   const int     team   = cs::team_lanes(ub, alen, G); // <= S: a power of two
+   const int     shift  = __ffs(team) - 1;
+   const int     tpseg  = Seg::S >> shift;  // teams per segment
+   const int     tid    = seg.lane >> shift; // team within the segment
+   const int     tl     = seg.lane & (team - 1);
+   for (int32_t round = 0; round < alen; round += G)
    {
-      const int32_t k  = op.a_col[p];
-      const double  a  = kValues && op.a_val ? op.a_val[p] : 1.0;
-      const int32_t q1 = op.b_ptr[k + 1];
-      for (int32_t q = op.b_ptr[k] + tl; q < q1; q += team)
+      // this segment's entries of the round: index round + i*count + id for i < cnt
+      const int32_t left = alen - round - seg.id;
+      const int32_t per  = (left + Seg::count - 1) / Seg::count;
+      const int     cnt  = left <= 0 ? 0 : static_cast<int>(per < Seg::S ? per : Seg::S);
+      int32_t       b0 = 0, b1 = 0;
+      double        av = 1.0;
+      if (seg.lane < cnt)
       {
-         const int32_t j = op.b_col[q];
-         const Index   s = claim_slot<Index>(keys, j, static_cast<Index>(cs::hash_slot(j, log2)) & mask, mask);
-         if constexpr (kValues)
+         const int32_t p = a0 + round + seg.lane * Seg::count + seg.id;
+         const int32_t k = op.a_col[p];
+         if (kValues && op.a_val) av = op.a_val[p];
+         b0 = op.b_ptr[k];
+         b1 = op.b_ptr[k + 1];
+      }
+      for (int e0 = 0; e0 < cnt; e0 += tpseg)
+      {
+         const int     e  = e0 + tid;
+         const int     src = e < cnt ? e : 0;
+         const int32_t q0 = device::shfl(b0, src, Seg::S, seg.mask);
+         const int32_t q1 = device::shfl(b1, src, Seg::S, seg.mask);
+         const double  a  = kValues ? device::shfl(av, src, Seg::S, seg.mask) : 1.0;
+         if (e >= cnt) continue;
+         for (int32_t q = q0 + tl; q < q1; q += team)
          {
-            // the product rounded on its own, then one atomic addition (no FMA across them)
-            const double term = a * (op.b_val ? op.b_val[q] : 1.0);
-            atomicAdd(vals + s, term);
+            const int32_t j = op.b_col[q];
+            const Index   s = claim_slot<Index>(keys, j, static_cast<Index>(cs::hash_slot(j, log2)) & mask, mask);
+            if constexpr (kValues)
+            {
+               // the product rounded on its own, then one atomic addition (no FMA across them)
+               const double term = a * (op.b_val ? op.b_val[q] : 1.0);
+               atomicAdd(vals + s, term);
+            }
          }
       }
    }
 }
 
-// After the table is built: each occupied slot takes the next place of the row (a shared
-// counter: order free) and, except when counting, writes its pair there.
-template <Phase P, class Index>
-__device__ __forceinline__ void emit_row(const RowArgs& args, int32_t row, Index lane, Index lanes,
-                                         const int* keys, const double* vals, Index slots, int* counter)
+// After the table is built: the occupied slots take the row's next places in slot order
+// within each sweep of the group (ballots; order free), and, except when counting, write their
+// pairs there. Groups of one segment count in a register; block-wide groups add each warp's
+// count to the shared `counter` with one atomic. Returns the row's count (to every lane of a
+// one-segment group; block-wide groups read `counter` after a barrier).
+template <int G, Phase P, class Index>
+__device__ __forceinline__ int emit_row(const RowArgs& args, int32_t row, int lane, const int* keys,
+                                        const double* vals, Index slots, int* counter)
 {
-   int64_t base = 0;
+   using Seg = Segment<G>;
+   const Seg seg(lane);
+   int64_t   base = 0;
    if constexpr (P == Phase::to_temp) base = args.temp_off[row];
    if constexpr (P == Phase::to_final) base = args.row_ptr[row];
-   for (Index s = lane; s < slots; s += lanes)
+   int running = 0;
+   for (Index s0 = 0; s0 < slots; s0 += static_cast<Index>(G))
    {
-      const int k = load_key(keys + s);
-      if (k < 0) continue;
-      const int pos = atomicAdd(counter, 1);
+      const Index s   = s0 + static_cast<Index>(lane);
+      const int   k   = s < slots ? load_key(keys + s) : -1;
+      const bool  occ = k >= 0;
+      // the segment's occupancy bits, shifted to the segment's lane 0
+      const device::LaneMask bits  = (device::ballot(occ, seg.mask) & seg.mask) >> seg.first;
+      const int              below = __popc(bits & ((device::LaneMask{1} << seg.lane) - 1));
+      const int              total = __popc(bits);
+      int                    first = running;
+      if constexpr (Seg::count > 1)
+      {
+         int got = 0;
+         if (seg.lane == 0 && total > 0) got = atomicAdd(counter, total);
+         first = device::shfl(got, 0, Seg::S, seg.mask);
+      }
       if constexpr (P != Phase::count)
       {
-         args.out_col[base + pos] = k;
-         args.out_val[base + pos] = load_value(vals + s);
+         if (occ)
+         {
+            args.out_col[base + first + below] = k;
+            args.out_val[base + first + below] = load_value(vals + s);
+         }
       }
+      running += total;
    }
+   return running;
 }
 
 template <int G>
@@ -244,7 +314,7 @@ __global__ __launch_bounds__(cs::bin_shape(Bin).block) void shared_rows(RowArgs 
       my_keys[s] = -1;
       if constexpr (kValues) my_vals[s] = 0.0;
    }
-   if (lane == 0) counter[g] = 0;
+   if (G > device::kWarpSize && lane == 0) counter[g] = 0;
    group_sync<G>();
    const int32_t row = active ? args.rows[r] : 0;
    if (active)
@@ -253,15 +323,16 @@ __global__ __launch_bounds__(cs::bin_shape(Bin).block) void shared_rows(RowArgs 
                                       kShape.log2_table, static_cast<uint32_t>(kSlots - 1));
    }
    group_sync<G>();
-   if (active)
-   {
-      emit_row<P, uint32_t>(args, row, static_cast<uint32_t>(lane), static_cast<uint32_t>(G), my_keys,
-                            my_vals, static_cast<uint32_t>(kSlots), counter + g);
-   }
-   group_sync<G>();
+   int count = 0;
+   if (active) count = emit_row<G, P, uint32_t>(args, row, lane, my_keys, my_vals, static_cast<uint32_t>(kSlots), counter + g);
    if constexpr (P != Phase::to_final)
    {
-      if (active && lane == 0) args.counts[row] = load_key(counter + g);
+      if constexpr (G > device::kWarpSize)
+      {
+         __syncthreads();
+         count = load_key(counter + g);
+      }
+      if (active && lane == 0) args.counts[row] = count;
    }
 }
 
@@ -292,10 +363,10 @@ __global__ __launch_bounds__(cs::kGlobalBlock) void global_rows(RowArgs args, in
    build_row<G, kValues, uint64_t>(args.op, row, args.ub[row], static_cast<int>(threadIdx.x), keys,
                                    vals, log2, slots - 1);
    __syncthreads();
-   emit_row<P, uint64_t>(args, row, threadIdx.x, G, keys, vals, slots, &counter);
-   __syncthreads();
+   emit_row<G, P, uint64_t>(args, row, static_cast<int>(threadIdx.x), keys, vals, slots, &counter);
    if constexpr (P != Phase::to_final)
    {
+      __syncthreads();
       if (threadIdx.x == 0) args.counts[row] = counter;
    }
 }
@@ -524,9 +595,14 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    st.global_batches = static_cast<int64_t>(plan.batches.size());
 
    // The design.
+   // free memory only matters to automatic's choice for heavier rows (a runtime call saved
+   // on the light products auto sends here)
    size_t free_bytes = 0, total_bytes = 0;
-   AMGT_DEVICE_CHECK(mem_get_info(&free_bytes, &total_bytes));
-   CsrSpgemmDesign d = cs::choose_design(design, st.sum_ub, free_bytes);
+   if (design == CsrSpgemmDesign::automatic && st.sum_ub > cs::kTwoPassMaxMeanUb * static_cast<int64_t>(n))
+   {
+      AMGT_DEVICE_CHECK(mem_get_info(&free_bytes, &total_bytes));
+   }
+   CsrSpgemmDesign d = cs::choose_design(design, st.sum_ub, static_cast<int64_t>(n), free_bytes);
    Buffer<int32_t> tcol;
    Buffer<double>  tval;
    if (d == CsrSpgemmDesign::one_pass)

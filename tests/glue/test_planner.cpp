@@ -199,6 +199,36 @@ TEST(Planner, DeviceMatricesWithoutDeviceKernelsGoToTheDeviceStandIn)
 #endif
 }
 
+// AMGT_SPGEMM=auto (the default) on device products: many light rows (a fine level's A*P)
+// go to the row-wise kernel in fp64, whatever the mode; heavier or fewer rows to hypre.
+TEST(Planner, AutoSendsManyLightRowsToTheRowWiseKernel)
+{
+   amgt_csr a = device_matrix(4096000, 28518400), p = device_matrix(4096000, 12594719);
+   p.ncols    = 1263015;
+   amgt_csr pt = device_matrix(1263015, 12594719), ap = device_matrix(4096000, 44195915);
+   pt.ncols    = 4096000;
+   ap.ncols    = 1263015;
+   for (Mode mode : {Mode::fp64, Mode::mixed, Mode::automatic})
+   {
+      Call        c(mode, {Precision::fp32, Precision::fp16});
+      MatrixState sa = tagged(0, AMGT_ROLE_A), sp = tagged(0, AMGT_ROLE_P), sr = tagged(0, AMGT_ROLE_R);
+      const SpgemmPlan light = plan_spgemm(c.ctx(), 0, sa, a, sp, p);
+      const SpgemmPlan heavy = plan_spgemm(c.ctx(), 0, sr, pt, sa, ap);
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+      EXPECT_EQ(light.who, Executor::device) << to_string(mode);
+      EXPECT_TRUE(light.rows) << to_string(mode);
+      EXPECT_EQ(light.precision, Precision::fp64) << to_string(mode);
+      EXPECT_EQ(light.reason, nullptr) << to_string(mode);
+      EXPECT_EQ(heavy.who, Executor::stock) << to_string(mode);
+      EXPECT_STREQ(heavy.reason, "spgemm-stock-faster") << to_string(mode);
+#else
+      EXPECT_EQ(light.who, Executor::device) << "the stand-in, as for every device product";
+      EXPECT_FALSE(light.rows);
+      EXPECT_EQ(heavy.who, Executor::device);
+#endif
+   }
+}
+
 // AMGT_SPGEMM=rows: device products go to the row-wise CSR kernel in fp64 whatever the level's
 // precision, without looking at their values; host products are planned as with plugin; the
 // default (auto) is untouched.

@@ -215,16 +215,45 @@ TEST(CsrSpgemmPlan, DesignFollowsTheTemporarysSize)
    EXPECT_EQ(cs::one_pass_temp_bytes(std::numeric_limits<int64_t>::max()), std::numeric_limits<size_t>::max());
    const size_t gb = size_t{1} << 30;
    // explicit requests are kept whatever the size
-   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::one_pass, int64_t{1} << 40, 0), CsrSpgemmDesign::one_pass);
-   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::two_pass, 10, 80 * gb), CsrSpgemmDesign::two_pass);
-   // automatic: a quarter of the free memory
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::one_pass, int64_t{1} << 40, 1, 0), CsrSpgemmDesign::one_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::two_pass, 10000, 10, 80 * gb), CsrSpgemmDesign::two_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::one_pass, 10, 10, 80 * gb), CsrSpgemmDesign::one_pass);
+   // automatic, heavier rows: a quarter of the free memory
    const int64_t fits = static_cast<int64_t>(20 * gb / 12);
-   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, fits, 80 * gb), CsrSpgemmDesign::one_pass);
-   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, fits + 1, 80 * gb), CsrSpgemmDesign::two_pass);
-   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, 0, 0), CsrSpgemmDesign::one_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, fits, 1000, 80 * gb), CsrSpgemmDesign::one_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, fits + 1, 1000, 80 * gb), CsrSpgemmDesign::two_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, 0, 0, 0), CsrSpgemmDesign::one_pass);
+   // automatic, light rows (mean ub <= 64): two_pass whatever the memory
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, 64 * 1000, 1000, 80 * gb), CsrSpgemmDesign::two_pass);
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::automatic, 64 * 1000 + 1, 1000, 80 * gb), CsrSpgemmDesign::one_pass);
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::automatic), "automatic");
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::one_pass), "one_pass");
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::two_pass), "two_pass");
+}
+
+// AMGT_SPGEMM=auto's rule, on the measured products it was drawn from (csr_spgemm.h): the
+// fine-level A*P and A*A of the 7-point operator and systems3's A*P go to the row-wise
+// kernel; heavier rows (P^T*(AP), level 1's A*P, laplace27's A*A) and small products stay
+// with hypre; degenerate sizes never reach it.
+TEST(CsrSpgemmPlan, RowsKernelRuleTakesManyLightRowsOnly)
+{
+   // laplace7 n=160: L0 A*P, A*A; L1 A*P; L0 P^T*(AP)
+   EXPECT_TRUE(cs::rows_kernel_wins(4096000, 28518400, 4096000, 12594719));
+   EXPECT_TRUE(cs::rows_kernel_wins(4096000, 28518400, 4096000, 28518400));
+   EXPECT_FALSE(cs::rows_kernel_wins(1263015, 37074973, 1263015, 4537220));
+   EXPECT_FALSE(cs::rows_kernel_wins(1263015, 12594719, 4096000, 44195915));
+   // systems3 n=64 L0 A*P (est_ub 45), laplace27 n=100 A*A (est_ub 700)
+   EXPECT_TRUE(cs::rows_kernel_wins(786432, 11624832, 786432, 2407628));
+   EXPECT_FALSE(cs::rows_kernel_wins(1000000, 26463592, 1000000, 26463592));
+   // the same light rows, too few of them
+   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMinRows - 1, 7 * (cs::kRowsAutoMinRows - 1), 100000, 300000));
+   EXPECT_TRUE(cs::rows_kernel_wins(cs::kRowsAutoMinRows, 7 * cs::kRowsAutoMinRows, 100000, 300000));
+   // the bound itself, and degenerate operands
+   EXPECT_TRUE(cs::rows_kernel_wins(1 << 20, 8 << 20, 1 << 20, 8 << 20));
+   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 8 << 20, 1 << 20, (8 << 20) + 1));
+   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 0, 1 << 20, 100));
+   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 100, 0, 100));
+   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 100, 1 << 20, 0));
 }
 
 TEST(CsrSpgemmPlan, BoundsHistogramAndOffsets)
