@@ -177,7 +177,8 @@ struct Segment
    }
 };
 
-// Builds row `row` of C in the table, by the G lanes of a group (lane in [0, G)). The row's
+// Builds row `row` of C in the table, by the G lanes of a group of a warp or more (lane in
+// [0, G); smaller groups: build_row_small). The row's
 // entries of A are read in rounds of G, one per lane (entry r*G + lane*segments + segment, so
 // every segment gets a share of a short row): its column, value and B row's bounds, all
 // loads independent of each other. Within a segment, teams of team_lanes(...) lanes then take
@@ -279,6 +280,64 @@ __device__ __forceinline__ int emit_row(const RowArgs& args, int32_t row, int la
    return running;
 }
 
+// Small groups (4-16 lanes: the shared bins 0-2, rows of <= 64 products, a fine level's A*P
+// and A*A) keep the first version of the two steps: each team reads its own entry of A and
+// each occupied slot takes its place with a shared atomic. Measured on the H100 (kernel bench,
+// laplace7 n=160), the round-and-shuffle version below made those bins slower (L0 A*P 4.35 ->
+// 4.77 ms one_pass, 3.71 -> 5.18 two_pass; A*A two_pass 5.64 -> 6.35) and the bins of a warp or
+// more faster (L0 P^T*(AP) 4.45 -> 3.89, L1 A*P 3.51 -> 3.20, laplace27 A*A 33.2 -> 21.2).
+// Teams of team_lanes(...) lanes take A's entries in turn, the lanes of a team stride the B row.
+template <int G, bool kValues, class Index>
+__device__ __forceinline__ void build_row_small(const Operands& op, int32_t row, int64_t ub, int lane,
+                                                int* keys, double* vals, int log2, Index mask)
+{
+   const int32_t a0     = op.a_ptr[row];
+   const int32_t a1     = op.a_ptr[row + 1];
+   const int     team   = cs::team_lanes(ub, a1 - a0, G);
+   const int     shift  = __ffs(team) - 1; // team is a power of two
+   const int     nteams = G >> shift;
+   const int     tl     = lane & (team - 1);
+   for (int32_t p = a0 + (lane >> shift); p < a1; p += nteams)
+   {
+      const int32_t k  = op.a_col[p];
+      const double  a  = kValues && op.a_val ? op.a_val[p] : 1.0;
+      const int32_t q1 = op.b_ptr[k + 1];
+      for (int32_t q = op.b_ptr[k] + tl; q < q1; q += team)
+      {
+         const int32_t j = op.b_col[q];
+         const Index   s = claim_slot<Index>(keys, j, static_cast<Index>(cs::hash_slot(j, log2)) & mask, mask);
+         if constexpr (kValues)
+         {
+            // the product rounded on its own, then one atomic addition (no FMA across them)
+            const double term = a * (op.b_val ? op.b_val[q] : 1.0);
+            atomicAdd(vals + s, term);
+         }
+      }
+   }
+}
+
+// Each occupied slot takes the next place of the row (a shared counter: order free) and,
+// except when counting, writes its pair there.
+template <Phase P, class Index>
+__device__ __forceinline__ void emit_row_small(const RowArgs& args, int32_t row, Index lane, Index lanes,
+                                               const int* keys, const double* vals, Index slots, int* counter)
+{
+   int64_t base = 0;
+   if constexpr (P == Phase::to_temp) base = args.temp_off[row];
+   if constexpr (P == Phase::to_final) base = args.row_ptr[row];
+   for (Index s = lane; s < slots; s += lanes)
+   {
+      const int k = load_key(keys + s);
+      if (k < 0) continue;
+      const int pos = atomicAdd(counter, 1);
+      if constexpr (P != Phase::count)
+      {
+         args.out_col[base + pos] = k;
+         args.out_val[base + pos] = load_value(vals + s);
+      }
+   }
+}
+
 template <int G>
 __device__ __forceinline__ void group_sync()
 {
@@ -314,17 +373,39 @@ __global__ __launch_bounds__(cs::bin_shape(Bin).block) void shared_rows(RowArgs 
       my_keys[s] = -1;
       if constexpr (kValues) my_vals[s] = 0.0;
    }
-   if (G > device::kWarpSize && lane == 0) counter[g] = 0;
+   constexpr bool kSmall = G < device::kWarpSize; // bins 0-2: the first version (build_row_small)
+   if ((kSmall || G > device::kWarpSize) && lane == 0) counter[g] = 0;
    group_sync<G>();
    const int32_t row = active ? args.rows[r] : 0;
    if (active)
    {
-      build_row<G, kValues, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals,
-                                      kShape.log2_table, static_cast<uint32_t>(kSlots - 1));
+      if constexpr (kSmall)
+      {
+         build_row_small<G, kValues, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals,
+                                               kShape.log2_table, static_cast<uint32_t>(kSlots - 1));
+      }
+      else
+      {
+         build_row<G, kValues, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals,
+                                         kShape.log2_table, static_cast<uint32_t>(kSlots - 1));
+      }
    }
    group_sync<G>();
    int count = 0;
-   if (active) count = emit_row<G, P, uint32_t>(args, row, lane, my_keys, my_vals, static_cast<uint32_t>(kSlots), counter + g);
+   if constexpr (kSmall)
+   {
+      if (active)
+      {
+         emit_row_small<P, uint32_t>(args, row, static_cast<uint32_t>(lane), static_cast<uint32_t>(G), my_keys,
+                                     my_vals, static_cast<uint32_t>(kSlots), counter + g);
+      }
+      group_sync<G>();
+      count = load_key(counter + g);
+   }
+   else if (active)
+   {
+      count = emit_row<G, P, uint32_t>(args, row, lane, my_keys, my_vals, static_cast<uint32_t>(kSlots), counter + g);
+   }
    if constexpr (P != Phase::to_final)
    {
       if constexpr (G > device::kWarpSize)
