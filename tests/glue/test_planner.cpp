@@ -273,7 +273,7 @@ TEST(Planner, RowsSendsDeviceProductsToTheRowWiseKernelInFp64)
    MatrixState s   = tagged(1, AMGT_ROLE_A);
    amgt_csr    bad = d;
    bad.ncols       = 999;
-#if defined(AMGT_WITH_CUDA_KERNELS)
+#if defined(AMGT_WITH_DEVICE_KERNELS)
    EXPECT_THROW(plan_spgemm(c.ctx(), 1, s, bad, s, bad), std::exception);
 #else
    // CPU builds: the device stand-in declines every device product, counted no-gpu-kernels
