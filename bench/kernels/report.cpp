@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -390,21 +391,21 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
       "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n"
       "   ours kernel = --spgemm-path:numeric kernel that ran (pairs = atomics over flattened tile pairs, "
       "ordered = per A tile, tensor cores for dense tiles)\n"
-      "   rowsA/rowsB = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
-      "one_pass / two_pass; xhypA/xhypB = hypre / rows (> 1: rows faster)\n"
+      "   rowsA/rowsB/rowsC = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
+      "one_pass / two_pass / two_pass_tight; xhypA/B/C = hypre / rows (> 1: rows faster)\n"
       "   auto = the kernel AMGT_SPGEMM=auto picks for the product (csr_spgemm::rows_kernel_wins: rows, "
       "else hypre's own)\n",
       vsp::name());
    std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s | %8s %8s %8s %9s | "
-                     "%6s %6s %6s %6s | %9s %9s %6s %6s %-5s | %-8s | %s\n",
+                     "%6s %6s %6s %6s | %9s %9s %9s %6s %6s %6s %-5s | %-8s | %s\n",
                 "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", vsp::name(),
                 "hypre", "ours", "convA", "convB", "back", "ours+conv", xv().c_str(), "xhypre", xv("+").c_str(), "xhyp+",
-                "rowsA", "rowsB", "xhypA", "xhypB", "auto", "ref", "ours kernel");
+                "rowsA", "rowsB", "rowsC", "xhypA", "xhypB", "xhypC", "auto", "ref", "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
       const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
       std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s | %8s %8s %8s %9s | "
-                        "%6s %6s %6s %6s | %9s %9s %6s %6s %-5s | %-8s | %s\n",
+                        "%6s %6s %6s %6s | %9s %9s %9s %6s %6s %6s %-5s | %-8s | %s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
@@ -418,7 +419,8 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    r.vendor.ok() ? ratio_cell(r.vendor.t.median_ms, with).c_str() : "-",
                    r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-",
                    time_cell(r.rows[0], 1.0, "%.3f").c_str(), time_cell(r.rows[1], 1.0, "%.3f").c_str(),
-                   ratio_cell(r.hypre, r.rows[0]).c_str(), ratio_cell(r.hypre, r.rows[1]).c_str(),
+                   time_cell(r.rows[2], 1.0, "%.3f").c_str(), ratio_cell(r.hypre, r.rows[0]).c_str(),
+                   ratio_cell(r.hypre, r.rows[1]).c_str(), ratio_cell(r.hypre, r.rows[2]).c_str(),
                    amgt::csr_spgemm::rows_kernel_wins(r.m, r.nnz_a, r.k, r.nnz_b) ? "rows" : "hypre",
                    r.reference.c_str(), r.ours.path.empty() ? "-" : r.ours.path.c_str());
    }
@@ -507,14 +509,14 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       }
    }
    Geo mm_vendor[3], mm_hyp[3], mm_vendor_conv[3], mm_hyp_conv[3];
-   Geo rows_vendor[2][3], rows_hyp[2][3]; // [design][slot]
+   Geo rows_vendor[kRowDesignCount][3], rows_hyp[kRowDesignCount][3]; // [design][slot]
    Geo auto_hyp[3];                       // AMGT_SPGEMM=auto's pick (rows one_pass or hypre's)
    for (const SpgemmRecord& r : spgemm)
    {
       const int g = slot(r.group);
       for (int s : {g, static_cast<int>(kAll)})
       {
-         for (int d = 0; d < 2; ++d)
+         for (int d = 0; d < kRowDesignCount; ++d)
          {
             if (!r.rows[d].ok()) continue;
             if (r.vendor.ok()) rows_vendor[d][s].add(r.vendor.t.median_ms, r.rows[d].t.median_ms);
@@ -522,9 +524,15 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
          }
          if (r.hypre.ok())
          {
+            // the rule's pick, in the design automatic then runs (memory assumed to suffice)
             const bool rows = amgt::csr_spgemm::rows_kernel_wins(r.m, r.nnz_a, r.k, r.nnz_b);
+            const int  d    = amgt::csr_spgemm::choose_design(amgt::CsrSpgemmDesign::automatic, r.rows_sum_ub, r.m,
+                                                              std::numeric_limits<size_t>::max()) ==
+                                    amgt::CsrSpgemmDesign::one_pass
+                                 ? 0
+                                 : 1;
             if (!rows) auto_hyp[s].add(r.hypre.t.median_ms, r.hypre.t.median_ms);
-            else if (r.rows[0].ok()) auto_hyp[s].add(r.hypre.t.median_ms, r.rows[0].t.median_ms);
+            else if (r.rows[d].ok()) auto_hyp[s].add(r.hypre.t.median_ms, r.rows[d].t.median_ms);
          }
          if (!r.ours.ok()) continue;
          if (r.vendor.ok()) mm_vendor[s].add(r.vendor.t.median_ms, r.ours.t.median_ms);
@@ -555,6 +563,8 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    line("SpGEMM ours rows one_pass    vs hypre own", rows_hyp[0]);
    line("SpGEMM ours rows two_pass    vs " + v, rows_vendor[1]);
    line("SpGEMM ours rows two_pass    vs hypre own", rows_hyp[1]);
+   line("SpGEMM ours rows tight       vs " + v, rows_vendor[2]);
+   line("SpGEMM ours rows tight       vs hypre own", rows_hyp[2]);
    line("SpGEMM auto's pick           vs hypre own", auto_hyp);
    std::fprintf(out, "\n");
 }
@@ -585,6 +595,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spgemm", what, "ours", r.ours);
       emit("spgemm", what, "ours[rows one_pass]", r.rows[0]);
       emit("spgemm", what, "ours[rows two_pass]", r.rows[1]);
+      emit("spgemm", what, "ours[rows two_pass_tight]", r.rows[2]);
       emit("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
       emit("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
    }
@@ -701,7 +712,7 @@ void JsonLines::write(const SpgemmRecord& r)
    one(vsp::json_id(), r.vendor, false);
    one("hypre", r.hypre, false);
    one("ours", r.ours, true);
-   for (int d = 0; d < 2; ++d)
+   for (int d = 0; d < kRowDesignCount; ++d)
    {
       const Meas& m = r.rows[d];
       if (m.status == Status::skipped && m.note.empty()) continue;

@@ -78,6 +78,8 @@ struct SpmvRecord
    std::string layout;
 };
 
+constexpr int kRowDesignCount = 3; // the row-wise SpGEMM designs the bench forces
+
 struct SpgemmRecord
 {
    std::string matrix;
@@ -102,9 +104,9 @@ struct SpgemmRecord
    Meas        half_cc, half_tc;
    int64_t     half_tc_products = 0;
    // The row-wise CSR SpGEMM (plugin/spgemm/csr_spgemm_device.h) on the CSR inputs, CSR out,
-   // no conversion: rows[0] design one_pass, rows[1] two_pass (each forced; path = its name);
+   // no conversion: rows[0] design one_pass, rows[1] two_pass, rows[2] two_pass_tight (each forced; path = its name);
    // rows_sum_ub = the sum of its rows' upper bounds (design A's temporary, in entries).
-   Meas        rows[2];
+   Meas        rows[kRowDesignCount];
    int64_t     rows_sum_ub = 0;
 
    double ours_with_conversions_ms() const

@@ -12,7 +12,7 @@ namespace amgt {
 
 const char* to_string(CsrSpgemmDesign d)
 {
-   static const char* const names[] = {"automatic", "one_pass", "two_pass"};
+   static const char* const names[] = {"automatic", "one_pass", "two_pass", "two_pass_tight"};
    return by_enum(d, names, "?");
 }
 
@@ -216,6 +216,32 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
       }
    }
 
+   // two_pass_tight's numeric pass: each row's table by the bin of its exact count (shared
+   // bins, then the global bin's batches over the counts), as the device rebins them.
+   int64_t              tight_global_batches = 0;
+   std::vector<int64_t> tight_hist;
+   auto                 tight_tables = [&](const std::vector<int64_t>& counted) {
+      std::vector<int64_t> global_c;
+      std::vector<int32_t> global_rows;
+      tight_hist = bin_histogram(counted, shared_bins);
+      for (int32_t i : listed)
+      {
+         const int b = bin_of(counted[static_cast<size_t>(i)], shared_bins);
+         AMGT_REQUIRE(b >= 0, "emulate: a row with products counted no entry");
+         if (b < kGlobalBin) slots_of[static_cast<size_t>(i)] = int64_t{1} << bin_shape(b).log2_table;
+         else
+         {
+            global_c.push_back(counted[static_cast<size_t>(i)]);
+            global_rows.push_back(i);
+         }
+      }
+      const std::vector<GlobalBatch> tb = plan_global_batches(global_c, B.ncols, batch_slots);
+      for (const GlobalBatch& g : tb)
+         for (size_t r = 0; r < g.count; ++r)
+            slots_of[static_cast<size_t>(global_rows[g.first + r])] = g.offsets[r + 1] - g.offsets[r];
+      tight_global_batches = static_cast<int64_t>(tb.size());
+   };
+
    Table     t;
    CsrMatrix C;
    C.nrows = A.nrows;
@@ -280,6 +306,7 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
       }
       scan_counts();
       const std::vector<int64_t> counted = count;
+      if (d == CsrSpgemmDesign::two_pass_tight) tight_tables(counted);
       for (int32_t i : listed)
       {
          t.reset(slots_of[static_cast<size_t>(i)]);
@@ -297,6 +324,8 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
       report->sum_ub         = sum_ub;
       report->bin_rows       = hist;
       report->global_batches = static_cast<int64_t>(batches.size());
+      report->tight_bin_rows       = tight_hist;
+      report->tight_global_batches = tight_global_batches;
       report->max_probes     = t.probes;
    }
    return C;

@@ -40,18 +40,26 @@ namespace amgt {
 // then B's (mul then add, no FMA), NULL values as ones. It predates this component and is
 // independent of it; the tests compare the device result with it row by row after sorting.
 
-// How the device product lays out its work (both give the same structure; values differ only
+// How the device product lays out its work (all give the same structure; values differ only
 // in the order of the atomic additions).
 enum class CsrSpgemmDesign
 {
-   // one_pass when its temporary fits choose_design's bound, else two_pass (the default)
+   // choose_design's rule between one_pass and two_pass (the default)
    automatic,
    // Design A: one numeric pass into a temporary of sum(ub) entries at offset scan(ub), then
    // the row counts' scan and a compaction into C's arrays. One hash build per row.
    one_pass,
    // Design B: a symbolic pass (keys only) counts each row, the scan sizes C exactly, a
-   // numeric pass writes C's arrays in place. Two hash builds per row, no temporary.
+   // numeric pass writes C's arrays in place. Two hash builds per row, no temporary. Both
+   // passes give a row the table and group of its ub's bin.
    two_pass,
+   // Design B with the numeric pass rebinned by each row's exact count c (bin_of(c): a table of
+   // >= 2c slots and that bin's group) instead of its ub: where many products fall on few
+   // columns (P^T*(AP): ~110 products into ~30 columns a row) the values' tables shrink 4x and
+   // groups of a few lanes hold a row, so more rows share an SM (hypre's numeric kernel sizes
+   // its tables by the exact count too). One more binning pass and host round trip. Never
+   // chosen by automatic: not yet measured.
+   two_pass_tight,
 };
 
 const char* to_string(CsrSpgemmDesign d);
@@ -208,6 +216,8 @@ struct EmulationReport
    int64_t              sum_ub = 0;
    std::vector<int64_t> bin_rows;        // per bin
    int64_t              global_batches = 0;
+   std::vector<int64_t> tight_bin_rows;           // two_pass_tight's numeric pass: rows per bin of
+   int64_t              tight_global_batches = 0; // their exact counts, and its global batches
    int64_t              max_probes     = 0; // longest probe sequence of any insertion
 };
 

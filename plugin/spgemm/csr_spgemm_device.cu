@@ -74,6 +74,26 @@ __global__ __launch_bounds__(kThreads) void bound_rows(Operands op, int32_t nrow
    if (t == 0 && block_sum > 0) atomicAdd(&meta[cs::kBins], block_sum);
 }
 
+// two_pass_tight: each row's bin by its exact count (counts[i], int64) instead of its ub; the
+// histogram per bin as bound_rows makes it (meta[kBins] unused).
+__global__ __launch_bounds__(kThreads) void bin_by_count(const int64_t* counts, int32_t nrows, int shared_bins,
+                                                         int8_t* bin, unsigned long long* meta)
+{
+   __shared__ unsigned int hist[cs::kBins];
+   const int t = static_cast<int>(threadIdx.x);
+   if (t < cs::kBins) hist[t] = 0;
+   __syncthreads();
+   const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + t;
+   if (i < nrows)
+   {
+      const int b = cs::bin_of(counts[i], shared_bins);
+      bin[i]      = static_cast<int8_t>(b);
+      if (b >= 0) atomicAdd(&hist[b], 1u);
+   }
+   __syncthreads();
+   if (t < cs::kBins && hist[t] > 0) atomicAdd(&meta[t], static_cast<unsigned long long>(hist[t]));
+}
+
 // ---- pass 2: the rows of each bin -------------------------------------------------------
 // cursor[b] starts at bin b's offset in `listed`; a block reserves one range per bin with one
 // atomic and places its rows inside it. The order within a bin is not fixed (nor needed:
@@ -596,6 +616,47 @@ unsigned warp_blocks_for(int64_t rows)
    return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, int64_t{1} << 20)));
 }
 
+// Lists the rows of each bin (bin[i] per row; plan.hist and plan.offsets already set) into
+// `listed`, and cuts the global bin's rows into batches by size_of[i] (ub, or the exact count
+// for two_pass_tight's numeric pass): those sizes are read back (rows of more than 4096
+// products or entries are rare on AMG levels; no round trip without them).
+// `cursor` and `listed` are the caller's, kept until its final synchronisation.
+void list_and_batch(Plan& plan, const int8_t* bin, int32_t nrows, const int64_t* size_of, int32_t ncols_b,
+                    Buffer<int32_t>& cursor, Buffer<int32_t>& listed, Stream s, const Allocator& alloc)
+{
+   const int64_t        nlisted = plan.offsets[cs::kBins];
+   std::vector<int32_t> h_cursor(plan.offsets.begin(), plan.offsets.end() - 1);
+   cursor = Buffer<int32_t>(cs::kBins, alloc);
+   listed = Buffer<int32_t>(static_cast<size_t>(nlisted), alloc);
+   // from pageable memory: staged before memcpy_async returns
+   AMGT_DEVICE_CHECK(device::memcpy_async(cursor.get(), h_cursor.data(), cs::kBins * sizeof(int32_t),
+                                          device::Copy::to_device, s));
+   list_rows<<<blocks_for(static_cast<int64_t>(nrows)), kThreads, 0, s>>>(bin, nrows, cursor.get(), listed.get());
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm list_rows");
+   plan.listed = listed.get();
+   plan.batches.clear();
+   plan.max_batch_slots = 0;
+   plan.max_batch_rows  = 0;
+   const int64_t nglobal = plan.hist[cs::kGlobalBin];
+   if (nglobal > 0)
+   {
+      Buffer<int64_t> gsize(static_cast<size_t>(nglobal), alloc);
+      gather_bounds<<<blocks_for(nglobal), kThreads, 0, s>>>(listed.get() + plan.offsets[cs::kGlobalBin], nglobal,
+                                                             size_of, gsize.get());
+      AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm gather_bounds");
+      std::vector<int64_t> h_size(static_cast<size_t>(nglobal));
+      AMGT_DEVICE_CHECK(device::memcpy_async(h_size.data(), gsize.get(), h_size.size() * sizeof(int64_t),
+                                             device::Copy::to_host, s));
+      synchronize(s);
+      plan.batches = cs::plan_global_batches(h_size, ncols_b);
+      for (const cs::GlobalBatch& g : plan.batches)
+      {
+         plan.max_batch_slots = std::max(plan.max_batch_slots, g.offsets.back());
+         plan.max_batch_rows  = std::max(plan.max_batch_rows, g.count);
+      }
+   }
+}
+
 } // namespace
 
 DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc,
@@ -643,36 +704,9 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    const int64_t nlisted = plan.offsets[cs::kBins];
    if (nlisted == 0) return empty_product();
 
-   // Pass 2: the rows per bin.
-   std::vector<int32_t> h_cursor(plan.offsets.begin(), plan.offsets.end() - 1);
-   Buffer<int32_t>      cursor(cs::kBins, alloc);
-   Buffer<int32_t>      listed(static_cast<size_t>(nlisted), alloc);
-   AMGT_DEVICE_CHECK(device::memcpy_async(cursor.get(), h_cursor.data(), cs::kBins * sizeof(int32_t),
-                                     device::Copy::to_device, s));
-   list_rows<<<blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(bin.get(), A.nrows, cursor.get(), listed.get());
-   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm list_rows");
-   plan.listed = listed.get();
-
-   // The global bin's batches: its rows' bounds read back (rows longer than 4096 products
-   // are rare on AMG levels; the read-back is skipped without them).
-   const int64_t nglobal = plan.hist[cs::kGlobalBin];
-   if (nglobal > 0)
-   {
-      Buffer<int64_t> gub(static_cast<size_t>(nglobal), alloc);
-      gather_bounds<<<blocks_for(nglobal), kThreads, 0, s>>>(listed.get() + plan.offsets[cs::kGlobalBin], nglobal,
-                                                             ub.get(), gub.get());
-      AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm gather_bounds");
-      std::vector<int64_t> h_gub(static_cast<size_t>(nglobal));
-      AMGT_DEVICE_CHECK(device::memcpy_async(h_gub.data(), gub.get(), h_gub.size() * sizeof(int64_t),
-                                        device::Copy::to_host, s));
-      synchronize(s);
-      plan.batches = cs::plan_global_batches(h_gub, B.ncols);
-      for (const cs::GlobalBatch& g : plan.batches)
-      {
-         plan.max_batch_slots = std::max(plan.max_batch_slots, g.offsets.back());
-         plan.max_batch_rows  = std::max(plan.max_batch_rows, g.count);
-      }
-   }
+   // Pass 2: the rows per bin, and the global bin's batches.
+   Buffer<int32_t> cursor, listed;
+   list_and_batch(plan, bin.get(), A.nrows, ub.get(), B.ncols, cursor, listed, s, alloc);
    st.global_batches = static_cast<int64_t>(plan.batches.size());
 
    // The design.
@@ -742,7 +776,26 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
       args.row_ptr = C.row_ptr.get();
       args.out_col = C.col.get();
       args.out_val = C.val.get();
-      run_rows<Phase::to_final>(plan, args, s, alloc);
+      Plan            tight;
+      Buffer<int32_t> tight_cursor, tight_listed;
+      if (d == CsrSpgemmDesign::two_pass_tight)
+      {
+         // the rows again, binned by their exact counts (counts_to_row_ptr has synchronised:
+         // `bin` and `meta` are free to be written again)
+         fill_bytes(meta.get(), 0, meta.size() * sizeof(unsigned long long), s);
+         bin_by_count<<<blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(counts.get(), A.nrows, st.shared_bins,
+                                                                               bin.get(), meta.get());
+         AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm bin_by_count");
+         AMGT_DEVICE_CHECK(device::memcpy_async(h_meta, meta.get(), sizeof(h_meta), device::Copy::to_host, s));
+         synchronize(s);
+         tight.shared_bins = st.shared_bins;
+         tight.hist.assign(cs::kBins, 0);
+         for (int b = 0; b < cs::kBins; ++b) tight.hist[b] = st.tight_bin_rows[b] = static_cast<int64_t>(h_meta[b]);
+         tight.offsets = cs::bin_offsets(tight.hist);
+         list_and_batch(tight, bin.get(), A.nrows, counts.get(), B.ncols, tight_cursor, tight_listed, s, alloc);
+         st.tight_global_batches = static_cast<int64_t>(tight.batches.size());
+      }
+      run_rows<Phase::to_final>(d == CsrSpgemmDesign::two_pass_tight ? tight : plan, args, s, alloc);
       synchronize(s);
    }
    if (stats) *stats = st;

@@ -15,6 +15,8 @@
 //      (second round trip: nnz); a compaction copies into C.
 //      design B (two_pass): the same kernels count keys only, the scan sizes C (round trip),
 //      the numeric kernels write C in place.
+//      two_pass_tight: design B whose numeric pass lists the rows again by the bins of their
+//      exact counts (one more pass and round trip; the global bin's counts read back).
 //   Everything is enqueued on `s`; the stream is drained before returning (the temporaries
 //   come from an Allocator without stream semantics). All device memory comes from `alloc`.
 #pragma once
@@ -45,6 +47,8 @@ struct CsrSpgemmStats
    int64_t         bin_rows[csr_spgemm::kBins] = {};        // rows per bin (empty rows: none)
    int32_t         shared_bins = 0;  // bins 0..shared_bins-1 ran in shared memory
    int64_t         global_batches = 0;
+   int64_t         tight_bin_rows[csr_spgemm::kBins] = {}; // two_pass_tight: rows per bin of their count
+   int64_t         tight_global_batches = 0;
    bool            one_pass_refused = false; // automatic chose one_pass, its temporary was
                                              // refused by the allocator: two_pass ran
 };

@@ -1,5 +1,5 @@
 // GPU row-wise CSR SpGEMM (device::csr_spgemm, spgemm/csr_spgemm_device.h) against the CPU
-// oracle csr_spgemm_ref, both designs (one_pass, two_pass) and the automatic choice:
+// oracle csr_spgemm_ref, every design (one_pass, two_pass, two_pass_tight) and the automatic choice:
 //   - structure: the same columns per row as the oracle, compared after sorting each row (the
 //     kernel's rows come in any order), row pointers equal, no duplicate column;
 //   - values: exactly equal on small-integer inputs (every partial sum is an exact integer,
@@ -48,7 +48,7 @@ using amgt::CsrMatrix;
 using amgt::CsrSpgemmDesign;
 
 constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::automatic, CsrSpgemmDesign::one_pass,
-                                        CsrSpgemmDesign::two_pass};
+                                        CsrSpgemmDesign::two_pass, CsrSpgemmDesign::two_pass_tight};
 
 class CsrSpgemmDevice : public GpuStreamTest
 {
@@ -151,6 +151,22 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
    }
    if (design != CsrSpgemmDesign::automatic) EXPECT_EQ(st.design, design);
    else EXPECT_NE(st.design, CsrSpgemmDesign::automatic) << "the design that ran";
+   if (st.design == CsrSpgemmDesign::two_pass_tight && a.nrows > 0 && nnz_of(a) > 0 && nnz_of(b) > 0)
+   {
+      // the numeric pass's bins: the oracle's row lengths through bin_of
+      std::vector<int64_t> counts(static_cast<size_t>(want.nrows));
+      for (int32_t i = 0; i < want.nrows; ++i) counts[static_cast<size_t>(i)] = want.row_ptr[i + 1] - want.row_ptr[i];
+      const std::vector<int64_t> hist = cs::bin_histogram(counts, sb);
+      for (int bin = 0; bin < cs::kBins; ++bin)
+      {
+         EXPECT_EQ(st.tight_bin_rows[bin], hist[static_cast<size_t>(bin)]) << "numeric bin " << bin;
+      }
+      EXPECT_EQ(st.tight_global_batches > 0, hist[cs::kGlobalBin] > 0);
+   }
+   else
+   {
+      for (int bin = 0; bin < cs::kBins; ++bin) EXPECT_EQ(st.tight_bin_rows[bin], 0) << "not rebinned";
+   }
 }
 
 void check_product(const CsrMatrix& a, const CsrMatrix& b, Fill fill, const std::string& what, dev::Stream stream,

@@ -24,7 +24,8 @@ using amgt::CsrSpgemmDesign;
 using namespace amgt::test;
 namespace cs = amgt::csr_spgemm;
 
-constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::one_pass, CsrSpgemmDesign::two_pass};
+constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::one_pass, CsrSpgemmDesign::two_pass,
+                                        CsrSpgemmDesign::two_pass_tight};
 
 // The oracle's result matches the dense product entry by entry, pattern included (a stored
 // entry where the pattern says so, none elsewhere), exactly: small-integer inputs only.
@@ -229,6 +230,9 @@ TEST(CsrSpgemmPlan, DesignFollowsTheTemporarysSize)
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::automatic), "automatic");
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::one_pass), "one_pass");
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::two_pass), "two_pass");
+   EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::two_pass_tight), "two_pass_tight");
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::two_pass_tight, 10, 10, 80 * gb), CsrSpgemmDesign::two_pass_tight)
+       << "kept when asked for; automatic never picks it";
 }
 
 // AMGT_SPGEMM=auto's rule, on the measured products it was drawn from (csr_spgemm.h): the
@@ -366,6 +370,40 @@ TEST(CsrSpgemmEmulation, EveryBinIsExercised)
    for (int b = 0; b < cs::kBins; ++b) EXPECT_GT(r.bin_rows[b], 0) << "bin " << b;
    EXPECT_GE(r.global_batches, 1);
    EXPECT_GT(r.sum_ub, 0);
+}
+
+// two_pass_tight: the numeric pass bins each row by its exact count, so a P^T*(AP)-like row
+// (many products on few columns) lands in a smaller bin than its ub's, and a row of more than
+// 4096 distinct columns still goes to the global bin (its table sized by the count); the
+// product is the oracle's either way.
+TEST(CsrSpgemmEmulation, TightDesignBinsTheNumericPassByCounts)
+{
+   // 600 rows of 30 entries of A over 40 columns, B rows of 40 entries over 50 columns: ub
+   // 1200 (bin 7) and at most 50 distinct columns (all of them here: bin 2)
+   const CsrMatrix a = varied_rows(600, 40, {30}, Fill::small_int, 41);
+   const CsrMatrix b = varied_rows(40, 50, {40}, Fill::small_int, 42);
+   cs::EmulationReport r;
+   const CsrMatrix     got = cs::emulate(a.view(), b.view(), CsrSpgemmDesign::two_pass_tight, cs::kSharedBins,
+                                         cs::kGlobalBatchSlots, &r);
+   expect_same_product(got, amgt::csr_spgemm_ref(a.view(), b.view()), "few columns");
+   EXPECT_EQ(r.bin_rows[7], 600) << "the count pass by ub";
+   ASSERT_EQ(r.tight_bin_rows.size(), static_cast<size_t>(cs::kBins));
+   EXPECT_EQ(r.tight_bin_rows[2], 600) << "the numeric pass by count";
+   EXPECT_EQ(r.tight_global_batches, 0);
+
+   // rows of 60 x 100 products over 10000 columns: about 5800 distinct each, past bin 8
+   const CsrMatrix wa = varied_rows(6, 60, {60}, Fill::small_int, 43);
+   const CsrMatrix wb = varied_rows(60, 10000, {100}, Fill::small_int, 44);
+   cs::EmulationReport w;
+   const CsrMatrix     wide = cs::emulate(wa.view(), wb.view(), CsrSpgemmDesign::two_pass_tight, cs::kSharedBins,
+                                          int64_t{1} << 14, &w);
+   expect_same_product(wide, amgt::csr_spgemm_ref(wa.view(), wb.view()), "wide rows");
+   EXPECT_EQ(w.tight_bin_rows[cs::kGlobalBin], 6);
+   EXPECT_GE(w.tight_global_batches, 2) << "16384-slot batches hold one 16384-slot table each";
+   // one_pass and two_pass leave the tight fields empty
+   cs::EmulationReport o;
+   cs::emulate(a.view(), b.view(), CsrSpgemmDesign::two_pass, cs::kSharedBins, cs::kGlobalBatchSlots, &o);
+   EXPECT_TRUE(o.tight_bin_rows.empty());
 }
 
 TEST(CsrSpgemmEmulation, RejectsBadInput)
