@@ -227,10 +227,12 @@ const int32_t* Product::row_ptr() const { return hypre_CSRMatrixI(csr(c_)); }
 const int32_t* Product::col() const { return hypre_CSRMatrixJ(csr(c_)); }
 const double*  Product::val() const { return hypre_CSRMatrixData(csr(c_)); }
 
-Product spgemm(void* A, void* B)
+Product spgemm(void* A, void* B, bool binned)
 {
    hypre_CSRMatrix* C = nullptr;
+   if (binned) hypre_SetSpGemmBinned(1);
    hypreDevice_CSRSpGemm(csr(A), csr(B), &C);
+   if (binned) hypre_SetSpGemmBinned(0); // hypre's default
    Product p(C);
    if (!C) throw BenchError("hypreDevice_CSRSpGemm returned no matrix");
    return p;

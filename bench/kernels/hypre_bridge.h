@@ -76,7 +76,9 @@ public:
 private:
    void* c_ = nullptr;
 };
-Product spgemm(void* A, void* B);
+// binned: hypre's binned SpGEMM (hypre_SetSpGemmBinned(1): rows binned by size, tables and
+// groups per bin), off in hypre's default configuration; the setting is restored afterwards.
+Product spgemm(void* A, void* B, bool binned = false);
 
 // A BoomerAMG hierarchy built by stock hypre on the GPU with the AMG benchmark settings
 // (docs/DESIGN.md: PMIS, theta 0.25, extended+i, l1-Jacobi, ...), as host CSR copies of the

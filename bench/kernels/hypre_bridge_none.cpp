@@ -65,7 +65,7 @@ int64_t        Product::nnz() const { return 0; }
 const int32_t* Product::row_ptr() const { return nullptr; }
 const int32_t* Product::col() const { return nullptr; }
 const double*  Product::val() const { return nullptr; }
-Product        spgemm(void*, void*)
+Product        spgemm(void*, void*, bool)
 {
    no_hypre("hypre SpGEMM");
 }

@@ -393,24 +393,25 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
       "ordered = per A tile, tensor cores for dense tiles)\n"
       "   rowsA/rowsB/rowsC = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
       "one_pass / two_pass / two_pass_tight; xhypA/B/C = hypre / rows (> 1: rows faster)\n"
+      "   hypreB = hypre's own kernel in its binned mode (hypre_SetSpGemmBinned(1); hypre's default is unbinned)\n"
       "   auto = the kernel AMGT_SPGEMM=auto picks for the product (csr_spgemm::rows_kernel_wins: rows, "
       "else hypre's own)\n",
       vsp::name());
-   std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s | %8s %8s %8s %9s | "
+   std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s %9s | %8s %8s %8s %9s | "
                      "%6s %6s %6s %6s | %9s %9s %9s %6s %6s %6s %-5s | %-8s | %s\n",
                 "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", vsp::name(),
-                "hypre", "ours", "convA", "convB", "back", "ours+conv", xv().c_str(), "xhypre", xv("+").c_str(), "xhyp+",
+                "hypre", "hypreB", "ours", "convA", "convB", "back", "ours+conv", xv().c_str(), "xhypre", xv("+").c_str(), "xhyp+",
                 "rowsA", "rowsB", "rowsC", "xhypA", "xhypB", "xhypC", "auto", "ref", "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
       const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
-      std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s | %8s %8s %8s %9s | "
+      std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s %9s | %8s %8s %8s %9s | "
                         "%6s %6s %6s %6s | %9s %9s %9s %6s %6s %6s %-5s | %-8s | %s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
                    time_cell(r.vendor, 1.0, "%.3f").c_str(), time_cell(r.hypre, 1.0, "%.3f").c_str(),
-                   time_cell(r.ours, 1.0, "%.3f").c_str(),
+                   time_cell(r.hypre_binned, 1.0, "%.3f").c_str(), time_cell(r.ours, 1.0, "%.3f").c_str(),
                    r.conv_ok ? fmt("%.3f", r.conv_a.median_ms).c_str() : "-",
                    r.conv_ok && !r.b_is_a ? fmt("%.3f", r.conv_b.median_ms).c_str() : "-",
                    r.conv_ok ? fmt("%.3f", r.back.median_ms).c_str() : "-",
@@ -511,6 +512,8 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    Geo mm_vendor[3], mm_hyp[3], mm_vendor_conv[3], mm_hyp_conv[3];
    Geo rows_vendor[kRowDesignCount][3], rows_hyp[kRowDesignCount][3]; // [design][slot]
    Geo auto_hyp[3];                       // AMGT_SPGEMM=auto's pick (rows one_pass or hypre's)
+   Geo binned_hyp[3];                     // hypre binned against hypre's default mode
+   Geo best_rows_best_hyp[3];             // the faster row-wise design against hypre's faster mode
    for (const SpgemmRecord& r : spgemm)
    {
       const int g = slot(r.group);
@@ -521,6 +524,19 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
             if (!r.rows[d].ok()) continue;
             if (r.vendor.ok()) rows_vendor[d][s].add(r.vendor.t.median_ms, r.rows[d].t.median_ms);
             if (r.hypre.ok()) rows_hyp[d][s].add(r.hypre.t.median_ms, r.rows[d].t.median_ms);
+         }
+         if (r.hypre.ok() && r.hypre_binned.ok())
+         {
+            binned_hyp[s].add(r.hypre.t.median_ms, r.hypre_binned.t.median_ms);
+         }
+         if (r.hypre.ok())
+         {
+            double hyp_best  = r.hypre.t.median_ms;
+            double rows_best = 0.0;
+            if (r.hypre_binned.ok()) hyp_best = std::min(hyp_best, r.hypre_binned.t.median_ms);
+            for (int d = 0; d < kRowDesignCount; ++d)
+               if (r.rows[d].ok() && (rows_best == 0.0 || r.rows[d].t.median_ms < rows_best)) rows_best = r.rows[d].t.median_ms;
+            if (rows_best > 0.0) best_rows_best_hyp[s].add(hyp_best, rows_best);
          }
          if (r.hypre.ok())
          {
@@ -566,6 +582,8 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    line("SpGEMM ours rows tight       vs " + v, rows_vendor[2]);
    line("SpGEMM ours rows tight       vs hypre own", rows_hyp[2]);
    line("SpGEMM auto's pick           vs hypre own", auto_hyp);
+   line("SpGEMM hypre binned mode     vs hypre own", binned_hyp);
+   line("SpGEMM ours rows, best design vs hypre, best mode", best_rows_best_hyp);
    std::fprintf(out, "\n");
 }
 
@@ -592,6 +610,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       const std::string what = label(r.matrix, r.group, r.level) + " " + r.product;
       emit("spgemm", what, vsp::name(), r.vendor);
       emit("spgemm", what, "hypre", r.hypre);
+      emit("spgemm", what, "hypre[binned]", r.hypre_binned);
       emit("spgemm", what, "ours", r.ours);
       emit("spgemm", what, "ours[rows one_pass]", r.rows[0]);
       emit("spgemm", what, "ours[rows two_pass]", r.rows[1]);
@@ -711,6 +730,7 @@ void JsonLines::write(const SpgemmRecord& r)
    };
    one(vsp::json_id(), r.vendor, false);
    one("hypre", r.hypre, false);
+   one("hypre_binned", r.hypre_binned, false);
    one("ours", r.ours, true);
    for (int d = 0; d < kRowDesignCount; ++d)
    {

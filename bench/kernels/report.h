@@ -90,6 +90,7 @@ struct SpgemmRecord
    int64_t     nnz_a = 0, nnz_b = 0, nnz_c = 0, tiles_c = 0;
    double      fill_a = 0.0, fill_b = 0.0, fill_c = 0.0;
    std::string reference;       // result every other is compared with
+   Meas        hypre_binned;        // hypre's own kernel in its binned mode (off by default)
    Meas        vendor, hypre, ours; // ours: spgemm on mBSR inputs only; ours.path =
                                   // "<--spgemm-path>:<pairs|ordered>" (the numeric kernel)
    bool        b_is_a  = false; // A*A: one input, converted once
