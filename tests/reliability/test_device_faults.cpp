@@ -1,7 +1,8 @@
 // Device faults and device memory (GPU builds; label gpu, run on the GPU machine):
 //  - the plugin running out of device memory in the middle of a setup (AMGT_DEVICE_MEMORY_LIMIT
 //    caps what it may hold; hypre itself is not starved) ends in stock hypre for the calls that
-//    could not be served, one message, the solve still correct, nothing left allocated;
+//    could not be served, one message, the solve still correct, nothing left allocated (the
+//    mBSR products and matvecs, and the row-wise SpGEMM);
 //  - 200 setup/solve/destroy cycles on the GPU leave device memory where it was.
 // amgt-solve runs as a child process (the library reads its variables once per process),
 // with the plugin's kernels forced (AMGT_SPGEMM/AMGT_SPMV=plugin) so that every product and
@@ -111,6 +112,40 @@ INSTANTIATE_TEST_SUITE_P(Caps, OutOfDeviceMemory,
                                            CapCase{"fp64", "2M"}, CapCase{"mixed", "0"},
                                            CapCase{"mixed", "1M"}),
                          [](const auto& info) { return info.param.mode + "_" + info.param.limit; });
+
+// The row-wise SpGEMM (AMGT_SPGEMM=rows; what AMGT_SPGEMM=auto runs for a fine level's light
+// products) refused its memory: with nothing allowed every device product falls back to hypre
+// ("out-of-memory", one message), with 1 MiB the small ones still run on it ("gpu-rows"); the
+// answer converges as uncapped and over 20 cycles nothing is left allocated. The matvecs stay
+// with hypre (AMGT_SPMV=stock) so that every fallback counted is a product's.
+TEST(OutOfDeviceMemory, RowWiseProductsFallBackToHypre)
+{
+   const std::vector<std::string>     args = {"--problem", "laplace7", "--n", "40", "--solver", "pcg",
+                                              "--repeat", "20", "--memory-report"};
+   std::map<std::string, std::string> env{{"AMGT_SPGEMM", "rows"}, {"AMGT_SPMV", "stock"}, {"AMGT_STATS", "1"}};
+   const SolveRun                     free_run = run_solve("fp64", args, 0, env);
+   ASSERT_TRUE(orderly(free_run.proc) && free_run.proc.exit_code == 0) << free_run.proc.describe();
+   ASSERT_TRUE(free_run.converged()) << free_run.proc.out;
+   const std::string free_all = free_run.proc.out + free_run.proc.err;
+   EXPECT_EQ(fallbacks_for(free_all, "out-of-memory"), 0) << free_all;
+   EXPECT_NE(free_all.find("gpu-rows"), std::string::npos) << "uncapped, the products ran row-wise\n" << free_all;
+   for (const std::string limit : {"0", "1M"})
+   {
+      SCOPED_TRACE("AMGT_DEVICE_MEMORY_LIMIT=" + limit);
+      env["AMGT_DEVICE_MEMORY_LIMIT"] = limit;
+      const SolveRun capped = run_solve("fp64", args, 0, env);
+      ASSERT_TRUE(orderly(capped.proc) && capped.proc.exit_code == 0) << capped.proc.describe();
+      EXPECT_TRUE(capped.converged()) << capped.proc.out << capped.proc.err;
+      EXPECT_NEAR(capped.num("iterations"), free_run.num("iterations"), 1.0);
+      const std::string all = capped.proc.out + capped.proc.err;
+      EXPECT_EQ(count_of(all, "AMGT: out of memory in the plugin"), 1u) << all;
+      EXPECT_GT(fallbacks_for(all, "out-of-memory"), 0) << all;
+      if (limit == "0") { EXPECT_EQ(all.find("gpu-rows"), std::string::npos) << "nothing ran row-wise\n" << all; }
+      const auto used = device_used(capped.proc.err);
+      ASSERT_EQ(used.size(), 21u) << capped.proc.err;
+      EXPECT_LE(used.back(), used[1] + (2ull << 20)) << "device memory grew over 20 capped cycles";
+   }
+}
 
 class DeviceMemory : public ::testing::TestWithParam<std::string>
 {
