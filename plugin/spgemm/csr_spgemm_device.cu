@@ -178,7 +178,9 @@ __device__ __forceinline__ Index claim_slot(int* keys, int32_t key, Index s, Ind
 
 // A row's group of G lanes works in segments of S = min(G, 32) lanes: a sub-warp group, or
 // one warp of a block-wide group. Segment lanes run the same loops with the same trip counts,
-// so the segment's shuffles and ballots name exactly its own lanes (segment_mask).
+// so the segment's shuffles and ballots name exactly its own lanes (mask). Only groups of a
+// warp or more use it now; sub-warp segments ran (and passed the GPU tests) in the shuffle
+// version of the fifth session, before those bins went back to build_row_small.
 template <int G>
 struct Segment
 {
