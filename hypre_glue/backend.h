@@ -131,8 +131,9 @@ int        device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_c
 ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                          MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
                          amgt_csr_out& C);
-// AMGT_SPGEMM=rows: the row-wise CSR SpGEMM (spgemm/csr_spgemm_device.h) on hypre's device
-// arrays, fp64, output handed to hypre; nothing converted or cached. Counted "gpu-rows".
+// The row-wise CSR SpGEMM (spgemm/csr_spgemm_device.h; AMGT_SPGEMM=rows, or auto's rule) on
+// hypre's device arrays, fp64, output handed to hypre; nothing converted or cached. Counted
+// "gpu-rows".
 ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, const amgt_csr& B,
                               amgt_csr_out& C);
 

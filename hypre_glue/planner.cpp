@@ -298,9 +298,9 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       plan.reason = "AMGT_SPGEMM=stock";
       return plan;
    }
-   // AMGT_SPGEMM=rows (opt-in, no default reaches it): device products on the row-wise CSR
-   // kernel, in fp64 whatever the level's precision (it reads hypre's fp64 arrays in place and
-   // writes fp64: nothing to convert, nothing to round); host products as with plugin.
+   // AMGT_SPGEMM=rows: every device product on the row-wise CSR kernel, in fp64 whatever the
+   // level's precision (it reads hypre's fp64 arrays in place and writes fp64: nothing to
+   // convert, nothing to round); host products as with plugin.
    const bool rows = A.on_device && ctx.config->spgemm == KernelChoice::rows;
    if (A.on_device && !kDeviceKernels)
    {
@@ -309,21 +309,14 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       return plan;
    }
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
-   if (rows)
+   // AMGT_SPGEMM=auto: the same kernel for many light rows (a fine level's A*P), where it beat
+   // hypre's (csr_spgemm.h: the rule and its measurements).
+   if (rows || (A.on_device && ctx.config->spgemm == KernelChoice::automatic &&
+                csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz)))
    {
       plan.who  = Executor::device;
       plan.rows = true;
       return plan; // fp64, no finite check (an fp64 product goes to hypre as it is)
-   }
-   if (A.on_device && ctx.config->spgemm == KernelChoice::automatic &&
-       csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz))
-   {
-      // Many light rows (a fine level's A*P): the row-wise CSR kernel beat hypre's there
-      // (csr_spgemm.h: the rule and its measurements), in fp64 on hypre's arrays as under
-      // AMGT_SPGEMM=rows.
-      plan.who  = Executor::device;
-      plan.rows = true;
-      return plan;
    }
    if (A.on_device && ctx.config->spgemm == KernelChoice::automatic)
    {

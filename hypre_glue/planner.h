@@ -62,8 +62,8 @@ struct SpgemmPlan
    Precision   precision    = Precision::fp64;
    bool        check_finite = false;
    const char* reason       = nullptr;
-   // who == device: AMGT_SPGEMM=rows, the row-wise CSR SpGEMM on hypre's arrays (always fp64;
-   // device_spgemm_rows) instead of the mBSR product
+   // who == device: the row-wise CSR SpGEMM on hypre's arrays (always fp64; device_spgemm_rows)
+   // instead of the mBSR product: AMGT_SPGEMM=rows, or auto's rule (csr_spgemm::rows_kernel_wins)
    bool        rows         = false;
 };
 

@@ -81,7 +81,8 @@ MODES = {
     # measured against
     "fp64-mbsr": {"label": "fp64-mbsr", "amgt": "fp64", "vendor": 0, "stock": False, "layout": "mbsr"},
     "auto-mbsr": {"label": "auto-mbsr", "amgt": "auto", "vendor": 0, "stock": False, "layout": "mbsr"},
-    # device products on the row-wise CSR SpGEMM (AMGT_SPGEMM=rows, opt-in until measured)
+    # every device product on the row-wise CSR SpGEMM (AMGT_SPGEMM=rows; auto takes it only
+    # for a fine level's light products)
     "fp64-rows": {"label": "fp64-rows", "amgt": "fp64", "vendor": 0, "stock": False, "spgemm": "rows"},
     "auto-rows": {"label": "auto-rows", "amgt": "auto", "vendor": 0, "stock": False, "spgemm": "rows"},
     # every device product on hypre's own kernel (AMGT_SPGEMM=stock): fp64/auto as they were

@@ -31,9 +31,9 @@ enum class KernelChoice
    plugin,
    stock,
    race, // AMGT_SPMV only: both kernels timed on each matrix in the setup, the faster serves it
-   rows, // AMGT_SPGEMM only: device products on the row-wise CSR SpGEMM (spgemm/csr_spgemm_device.h,
-         // fp64, hypre's arrays in and out); host products as plugin. Opt-in: not yet timed
-         // against hypre's own kernel, so never chosen by auto
+   rows, // AMGT_SPGEMM only: every device product on the row-wise CSR SpGEMM
+         // (spgemm/csr_spgemm_device.h, fp64, hypre's arrays in and out); host products as
+         // plugin. auto uses that kernel only where its rule says it wins (rows_kernel_wins)
 };
 
 const char* to_string(KernelChoice c);

@@ -69,7 +69,7 @@ size_t one_pass_temp_bytes(int64_t sum_ub)
 CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes)
 {
    if (requested != CsrSpgemmDesign::automatic) return requested;
-   if (nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows) return CsrSpgemmDesign::two_pass;
+   if (light_rows(sum_ub, nrows)) return CsrSpgemmDesign::two_pass;
    const double temp = static_cast<double>(one_pass_temp_bytes(sum_ub));
    return temp <= kOnePassFreeFraction * static_cast<double>(free_bytes) ? CsrSpgemmDesign::one_pass
                                                                           : CsrSpgemmDesign::two_pass;

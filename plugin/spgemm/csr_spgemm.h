@@ -182,6 +182,9 @@ size_t one_pass_temp_bytes(int64_t sum_ub);
 // conservative, never unsafe; an allocation that still fails makes automatic run two_pass.)
 constexpr double  kOnePassFreeFraction = 0.25;
 constexpr int64_t kTwoPassMaxMeanUb    = 64;
+// Light rows: a mean ub of at most kTwoPassMaxMeanUb (automatic's two_pass whatever the
+// memory, so the free memory need not be asked for).
+inline bool light_rows(int64_t sum_ub, int64_t nrows) { return nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows; }
 CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes);
 
 // ---- which products the row-wise kernel takes under AMGT_SPGEMM=auto --------------------------

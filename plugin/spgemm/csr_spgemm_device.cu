@@ -176,27 +176,18 @@ __device__ __forceinline__ Index claim_slot(int* keys, int32_t key, Index s, Ind
    }
 }
 
-// A row's group of G lanes works in segments of S = min(G, 32) lanes: a sub-warp group, or
-// one warp of a block-wide group. Segment lanes run the same loops with the same trip counts,
-// so the segment's shuffles and ballots name exactly its own lanes (mask). Only groups of a
-// warp or more use it now; sub-warp segments ran (and passed the GPU tests) in the shuffle
-// version of the fifth session, before those bins went back to build_row_small.
+// A row's group of G lanes (a warp or a whole block, G a multiple of 32) works in segments of
+// one warp each. A segment's lanes run the same loops with the same trip counts, so its
+// shuffles and ballots involve the whole warp. (Groups below a warp use build_row_small.)
 template <int G>
 struct Segment
 {
-   static constexpr int S     = G < device::kWarpSize ? G : device::kWarpSize;
+   static_assert(G % device::kWarpSize == 0, "groups below a warp use build_row_small and emit_row_small");
+   static constexpr int S     = device::kWarpSize;
    static constexpr int count = G / S; // segments per group
    int                  id;            // segment of the group
    int                  lane;          // lane within the segment
-   int                  first;         // the segment's first lane within the warp
-   device::LaneMask     mask;          // the segment's lanes within the warp
-   __device__ __forceinline__ explicit Segment(int group_lane)
-      : id(group_lane / S), lane(group_lane % S),
-        first((static_cast<int>(threadIdx.x) & (device::kWarpSize - 1)) & ~(S - 1))
-   {
-      if constexpr (S == device::kWarpSize) mask = device::kAllLanes;
-      else mask = ((device::LaneMask{1} << S) - 1) << first;
-   }
+   __device__ __forceinline__ explicit Segment(int group_lane) : id(group_lane / S), lane(group_lane % S) {}
 };
 
 // Builds row `row` of C in the table, by the G lanes of a group of a warp or more (lane in
@@ -214,7 +205,7 @@ __device__ __forceinline__ void build_row(const Operands& op, int32_t row, int64
    const Seg     seg(lane);
    const int32_t a0     = op.a_ptr[row];
    const int32_t alen   = op.a_ptr[row + 1] - a0;
-   const int     team   = cs::team_lanes(ub, alen, G); // <= S: a power of two
+   const int     team   = cs::team_lanes(ub, alen, G); // <= 32: a power of two
    const int     shift  = __ffs(team) - 1;
    const int     tpseg  = Seg::S >> shift;  // teams per segment
    const int     tid    = seg.lane >> shift; // team within the segment
@@ -239,9 +230,9 @@ __device__ __forceinline__ void build_row(const Operands& op, int32_t row, int64
       {
          const int     e  = e0 + tid;
          const int     src = e < cnt ? e : 0;
-         const int32_t q0 = device::shfl(b0, src, Seg::S, seg.mask);
-         const int32_t q1 = device::shfl(b1, src, Seg::S, seg.mask);
-         const double  a  = kValues ? device::shfl(av, src, Seg::S, seg.mask) : 1.0;
+         const int32_t q0 = device::shfl(b0, src);
+         const int32_t q1 = device::shfl(b1, src);
+         const double  a  = kValues ? device::shfl(av, src) : 1.0;
          if (e >= cnt) continue;
          for (int32_t q = q0 + tl; q < q1; q += team)
          {
@@ -278,8 +269,8 @@ __device__ __forceinline__ int emit_row(const RowArgs& args, int32_t row, int la
       const Index s   = s0 + static_cast<Index>(lane);
       const int   k   = s < slots ? load_key(keys + s) : -1;
       const bool  occ = k >= 0;
-      // the segment's occupancy bits, shifted to the segment's lane 0
-      const device::LaneMask bits  = (device::ballot(occ, seg.mask) & seg.mask) >> seg.first;
+      // the warp's occupancy bits
+      const device::LaneMask bits  = device::ballot(occ);
       const int              below = __popc(bits & ((device::LaneMask{1} << seg.lane) - 1));
       const int              total = __popc(bits);
       int                    first = running;
@@ -287,7 +278,7 @@ __device__ __forceinline__ int emit_row(const RowArgs& args, int32_t row, int la
       {
          int got = 0;
          if (seg.lane == 0 && total > 0) got = atomicAdd(counter, total);
-         first = device::shfl(got, 0, Seg::S, seg.mask);
+         first = device::shfl(got, 0);
       }
       if constexpr (P != Phase::count)
       {
@@ -715,7 +706,7 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    // free memory only matters to automatic's choice for heavier rows (a runtime call saved
    // on the light products auto sends here)
    size_t free_bytes = 0, total_bytes = 0;
-   if (design == CsrSpgemmDesign::automatic && st.sum_ub > cs::kTwoPassMaxMeanUb * static_cast<int64_t>(n))
+   if (design == CsrSpgemmDesign::automatic && !cs::light_rows(st.sum_ub, static_cast<int64_t>(n)))
    {
       AMGT_DEVICE_CHECK(mem_get_info(&free_bytes, &total_bytes));
    }

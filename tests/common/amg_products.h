@@ -108,29 +108,6 @@ inline CsrMatrix varied_rows(int32_t nrows, int32_t ncols, const std::vector<int
    return a;
 }
 
-// Each row's (column, value) pairs sorted by column; values made explicit (an empty val means
-// ones). Products whose rows come in any order compare equal after this.
-inline CsrMatrix sorted_rows(const CsrMatrix& a)
-{
-   CsrMatrix s = a;
-   s.val.resize(a.col.size(), 1.0);
-   if (a.val.empty()) std::fill(s.val.begin(), s.val.end(), 1.0);
-   std::vector<std::pair<int32_t, double>> row;
-   for (int32_t i = 0; i < a.nrows; ++i)
-   {
-      const size_t b = static_cast<size_t>(a.row_ptr[i]), e = static_cast<size_t>(a.row_ptr[i + 1]);
-      row.clear();
-      for (size_t p = b; p < e; ++p) row.emplace_back(s.col[p], s.val[p]);
-      std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-      for (size_t p = b; p < e; ++p)
-      {
-         s.col[p] = row[p - b].first;
-         s.val[p] = row[p - b].second;
-      }
-   }
-   return s;
-}
-
 // The dense product of two small CSR matrices (row-major nrows x ncols), each entry summed in
 // A's storage order: the independent oracle of the tiny tests.
 inline std::vector<double> dense_product(const CsrMatrix& a, const CsrMatrix& b)

@@ -105,7 +105,9 @@ struct Totals
 void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, const CsrMatrix& want, Fill fill,
                    CsrSpgemmDesign design, Totals& totals)
 {
-   const CsrMatrix got = sorted_rows(r.c);
+   // row lengths as produced (a column twice in a row would lengthen it), then columns sorted
+   ASSERT_EQ(r.c.row_ptr, want.row_ptr) << "row lengths as produced: no column twice in a row";
+   const CsrMatrix got = canonical(r.c);
    ASSERT_EQ(got.nrows, want.nrows);
    ASSERT_EQ(got.ncols, want.ncols);
    ASSERT_EQ(got.row_ptr, want.row_ptr) << "row lengths";
@@ -314,13 +316,14 @@ TEST_F(CsrSpgemmDevice, ColumnsNearTheInt32Limit)
                                       {{0, big - 1, 2.0}, {0, 0, 1.0}, {1, big - 1, -1.0}, {1, big / 2, 3.0},
                                        {2, big - 2, 1.0}, {2, 12345, 2.0}});
    const CsrMatrix a = from_entries(4, 3, {{0, 0, 1.0}, {0, 1, 1.0}, {1, 2, -1.0}, {3, 1, 2.0}, {3, 0, 1.0}, {3, 2, 3.0}});
-   const CsrMatrix want = sorted_rows(cs::emulate(a.view(), b.view(), CsrSpgemmDesign::one_pass));
+   const CsrMatrix want = canonical(cs::emulate(a.view(), b.view(), CsrSpgemmDesign::one_pass));
    EXPECT_EQ(want.row_ptr, (std::vector<int32_t>{0, 3, 5, 5, 10}));
    for (CsrSpgemmDesign d : kDesigns)
    {
       SCOPED_TRACE(amgt::to_string(d));
       const DeviceRun r   = run_product(a, b, d, stream_);
-      const CsrMatrix got = sorted_rows(r.c);
+      const CsrMatrix got = canonical(r.c);
+      EXPECT_EQ(r.c.row_ptr, want.row_ptr) << "no column twice in a row";
       EXPECT_EQ(got.row_ptr, want.row_ptr);
       EXPECT_EQ(got.col, want.col);
       EXPECT_EQ(got.val, want.val);
@@ -331,9 +334,16 @@ TEST_F(CsrSpgemmDevice, StructureIsTheSameOnEveryRun)
 {
    const CsrMatrix a  = stencil_3d(14, 13, 12, 27, Fill::random, 80);
    const CsrMatrix p  = interpolation_3d(14, 13, 12, 4, Fill::random, 81);
-   const CsrMatrix c1 = sorted_rows(run_product(a, p, CsrSpgemmDesign::one_pass, stream_).c);
-   const CsrMatrix c2 = sorted_rows(run_product(a, p, CsrSpgemmDesign::one_pass, stream_).c);
-   const CsrMatrix c3 = sorted_rows(run_product(a, p, CsrSpgemmDesign::two_pass, stream_).c);
+   // each run's rows sorted (canonical), none holding a column twice
+   auto sorted = [&](CsrSpgemmDesign d) {
+      const CsrMatrix raw = run_product(a, p, d, stream_).c;
+      CsrMatrix       c   = canonical(raw);
+      EXPECT_EQ(c.row_ptr, raw.row_ptr) << "no column twice in a row";
+      return c;
+   };
+   const CsrMatrix c1 = sorted(CsrSpgemmDesign::one_pass);
+   const CsrMatrix c2 = sorted(CsrSpgemmDesign::one_pass);
+   const CsrMatrix c3 = sorted(CsrSpgemmDesign::two_pass);
    EXPECT_EQ(c1.row_ptr, c2.row_ptr);
    EXPECT_EQ(c1.col, c2.col);
    EXPECT_EQ(c1.row_ptr, c3.row_ptr);

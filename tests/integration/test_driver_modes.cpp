@@ -656,7 +656,7 @@ std::string level0_path(const std::string& output)
    return "";
 }
 
-// AMGT_SPGEMM=rows (opt-in): on the GPU the row-wise CSR SpGEMM builds the setup's products
+// AMGT_SPGEMM=rows: on the GPU the row-wise CSR SpGEMM builds every one of the setup's products
 // (level 0's path gpu-rows: matvecs are left to hypre so that the path stays the product's)
 // and none is left to hypre by auto's rule; CPU builds run their reference kernel as with
 // plugin. The solve converges as with the defaults.
