@@ -135,6 +135,11 @@ void amgt_glue_count_fallback(void *state, const char *reason);
  * or the vendor's (vendor = 1); printed with AMGT_STATS. Lock-free, never fails. */
 void amgt_glue_count_stock_kernel(int product, int vendor);
 
+/* A device product hypre computes itself under an AMGT mode (patches/0003): 1 when hypre is to
+ * run it in its binned mode (the planner's stock_spgemm_binned), else 0; the binned ones are
+ * counted for AMGT_STATS. Never fails: 0 on any error. */
+int amgt_glue_stock_spgemm_binned(long long m, long long nnz_a, long long k, long long nnz_b);
+
 /* Statistics table (AMGT_STATS) for this process; then release all global state. */
 void amgt_glue_print_stats(int rank, int nranks);
 void amgt_glue_finalize(void);

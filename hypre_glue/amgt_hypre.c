@@ -222,15 +222,25 @@ hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr
 /* The kernel hypre runs for what the plugin leaves to it, under an AMGT mode, by rules from
  * measurements on the H100 (bench/RESULTS.md): products always on hypre's own kernel (every
  * product of the reference setups ran faster there than on cuSPARSE, 1.5-10x on the Galerkin
- * products; whole setups 1.2-1.6x); matvecs of fewer than AMGT_SMALL_MATRIX_ENTRIES (2^18)
- * entries on hypre's own kernel (5-7 us against cuSPARSE's 11-16 us on coarse levels),
- * larger ones on cuSPARSE (5-10% faster than hypre's own on the fine operators and P^T of
- * the reference problems). */
+ * products; whole setups 1.2-1.6x), in its binned mode where the planner's rule says so
+ * (*binned; untouched otherwise: the application's setting); matvecs of fewer than
+ * AMGT_SMALL_MATRIX_ENTRIES (2^18) entries on hypre's own kernel (5-7 us against cuSPARSE's
+ * 11-16 us on coarse levels), larger ones on cuSPARSE (5-10% faster than hypre's own on the
+ * fine operators and P^T of the reference problems). */
 HYPRE_Int
-hypre_AMGTStockSpGemmUseVendor(HYPRE_Int app_choice)
+hypre_AMGTStockSpGemmUseVendor(hypre_CSRMatrix *A, hypre_CSRMatrix *B, HYPRE_Int app_choice,
+                               HYPRE_Int *binned)
 {
    if (!amgt_active()) { return app_choice; }
    amgt_glue_count_stock_kernel(1, 0);
+   if (A && B && binned &&
+       amgt_glue_stock_spgemm_binned((long long) hypre_CSRMatrixNumRows(A),
+                                     (long long) hypre_CSRMatrixNumNonzeros(A),
+                                     (long long) hypre_CSRMatrixNumRows(B),
+                                     (long long) hypre_CSRMatrixNumNonzeros(B)))
+   {
+      *binned = 1;
+   }
    return 0;
 }
 

@@ -27,8 +27,11 @@ HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix
 HYPRE_Int hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr);
 void      hypre_AMGTCSRMatrixRelease(hypre_CSRMatrix *A);
 /* For a product / matvec that hypre computes itself: 1 for the vendor's kernel, 0 for
- * hypre's own. AMGT off: app_choice unchanged; under an AMGT mode the faster by rule. */
-HYPRE_Int hypre_AMGTStockSpGemmUseVendor(HYPRE_Int app_choice);
+ * hypre's own. AMGT off: app_choice unchanged; under an AMGT mode the faster by rule. A
+ * product on hypre's own kernel: *binned set to 1 where hypre's binned mode is to run it
+ * (left as it was otherwise). */
+HYPRE_Int hypre_AMGTStockSpGemmUseVendor(hypre_CSRMatrix *A, hypre_CSRMatrix *B,
+                                         HYPRE_Int app_choice, HYPRE_Int *binned);
 HYPRE_Int hypre_AMGTStockMatvecUseVendor(hypre_CSRMatrix *A, HYPRE_Int app_choice);
 #endif
 

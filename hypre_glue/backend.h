@@ -159,5 +159,8 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
                  const double* x, double beta, double* y);
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C);
+// A device product left to hypre: whether hypre runs it in its binned mode (the planner's
+// stock_spgemm_binned).
+bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 
 } // namespace amgt::glue

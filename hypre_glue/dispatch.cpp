@@ -44,4 +44,9 @@ int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const am
    }
 }
 
+bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
+{
+   return stock_spgemm_binned(ctx, m, nnz_a, k, nnz_b);
+}
+
 } // namespace amgt::glue

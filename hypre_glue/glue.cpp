@@ -75,6 +75,8 @@ Global*        g_global = nullptr;
 // [0] and products [1] (amgt_glue_count_stock_kernel); a plain array: counted before the
 // configuration is read, never freed.
 std::atomic<long> g_stock_kernels[2][2];
+// of the products on hypre's own kernel, those run in its binned mode (stock_spgemm_binned)
+std::atomic<long> g_stock_binned{0};
 std::once_flag g_once;
 
 Global& global()
@@ -345,6 +347,20 @@ void amgt_glue_count_stock_kernel(int product, int vendor)
    g_stock_kernels[product ? 1 : 0][vendor ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
 }
 
+int amgt_glue_stock_spgemm_binned(long long m, long long nnz_a, long long k, long long nnz_b)
+{
+   try
+   {
+      const bool binned = backend_stock_spgemm_binned(context(), m, nnz_a, k, nnz_b);
+      if (binned) g_stock_binned.fetch_add(1, std::memory_order_relaxed);
+      return binned ? 1 : 0;
+   }
+   catch (...)
+   {
+      return 0;
+   }
+}
+
 void amgt_glue_print_stats(int rank, int nranks)
 {
    try
@@ -352,10 +368,12 @@ void amgt_glue_print_stats(int rank, int nranks)
       Global& g = global();
       const long own_p = g_stock_kernels[1][0].exchange(0), ven_p = g_stock_kernels[1][1].exchange(0);
       const long own_m = g_stock_kernels[0][0].exchange(0), ven_m = g_stock_kernels[0][1].exchange(0);
+      const long binned = g_stock_binned.exchange(0);
       if (own_p + ven_p + own_m + ven_m > 0)
       {
          g.stats.note("hypre's kernels for what it computed itself: SpGEMM " + std::to_string(own_p) +
-                      " own, " + std::to_string(ven_p) + " vendor; SpMV " + std::to_string(own_m) +
+                      " own (" + std::to_string(binned) + " in its binned mode), " + std::to_string(ven_p) +
+                      " vendor; SpMV " + std::to_string(own_m) +
                       " own (< 2^18 entries), " + std::to_string(ven_m) + " vendor");
       }
       if (!g.config.trace_path.empty())

@@ -309,8 +309,8 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       return plan;
    }
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
-   // AMGT_SPGEMM=auto: the same kernel for many light rows (a fine level's A*P), where it beat
-   // hypre's (csr_spgemm.h: the rule and its measurements).
+   // AMGT_SPGEMM=auto: the same kernel where the rows of C are long (coarse Galerkin products
+   // of systems), where it beat hypre's (csr_spgemm.h: the rules and their measurements).
    if (rows || (A.on_device && ctx.config->spgemm == KernelChoice::automatic &&
                 csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz)))
    {
@@ -325,8 +325,9 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       // mBSR SpGEMM took 0.60x the speed of cuSPARSE and 0.33x that of hypre's own kernel
       // (geomean of 32 products, kernel alone, pairs numeric kernel; none faster than
       // hypre's: at 1.3-2.5 entries per tile a tile pair carries about one scalar product),
-      // the row-wise kernel lost outside the rule above. AMGT_SPGEMM=plugin forces the mBSR
-      // kernel, AMGT_SPGEMM=rows the row-wise one.
+      // the row-wise kernel lost outside the rule above. hypre then runs it in the mode
+      // stock_spgemm_binned picks. AMGT_SPGEMM=plugin forces the mBSR kernel,
+      // AMGT_SPGEMM=rows the row-wise one.
       plan.reason = "spgemm-stock-faster";
       return plan;
    }
@@ -343,6 +344,12 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
    // are, as stock hypre's would.
    plan.check_finite = ctx.config->mode == Mode::automatic && p != Precision::fp64;
    return plan;
+}
+
+bool stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
+{
+   return kDeviceKernels && ctx.config->spgemm == KernelChoice::automatic &&
+          csr_spgemm::hypre_binned_wins(m, nnz_a, k, nnz_b);
 }
 
 // AMGT_LAYOUT, or: interpolation and restriction row-wise without looking (they hold 1-2

@@ -85,6 +85,12 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A);
 SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                        MatrixState& state_b, const amgt_csr& B);
 
+// A device product the plugin left to hypre (hypre's device SpGEMM, asked from patches/0003):
+// whether hypre runs it in its binned mode. AMGT_SPGEMM=auto only, by csr_spgemm's rule
+// (hypre_binned_wins: many rows with short products); otherwise hypre's mode as the
+// application set it (stock hypre's default: unbinned).
+bool stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
+
 // The end of a setup (amgt_glue_matrix_prepare, device arrays): whether a device copy is made
 // at all (AMGT_SPMV=stock makes none), and then the plan of its SpMVs: who == device means
 // convert it now (and race it, with race); stock means leave it to hypre (no reason counted:

@@ -18,6 +18,10 @@ with hypre's device memory pool:
            device pool and cuSPARSE kernels (--vendor-spgemm 1 --vendor-spmv 1 --pool 0:
            HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0)); GPU builds only, dropped like vendor
                                                                          alias: default
+  stock-binned
+           AMGT=off, hypre's own SpGEMM in its binned mode for every product
+           (--spgemm-binned 1, hypre_SetSpGemmBinned: not in hypre's public API); GPU builds
+           only, dropped like vendor                           (not in the default set)
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
   fp64-mbsr, auto-mbsr  AMGT_LAYOUT=mbsr;  fp64-rows, auto-rows  AMGT_SPGEMM=rows (row-wise
@@ -70,6 +74,9 @@ MODES = {
     # hypre's default configuration (what an existing code had before): no device pool,
     # cuSPARSE kernels; from the same library
     "stock-default": {"label": "stock-default", "amgt": "off", "vendor": 1, "pool": 0, "stock": True},
+    # hypre's own SpGEMM in its binned mode for every product (hypre_SetSpGemmBinned(1), not in
+    # hypre's public API): what AMGT_SPGEMM=auto picks per product, here for all of them
+    "stock-binned": {"label": "stock-binned", "amgt": "off", "vendor": 0, "binned": 1, "stock": True},
     "fp64": {"label": "fp64", "amgt": "fp64", "vendor": 0, "stock": False},
     "mixed": {"label": "mixed", "amgt": "mixed", "vendor": 0, "stock": False},
     "auto": {"label": "auto", "amgt": "auto", "vendor": 0, "stock": False},
@@ -100,8 +107,11 @@ GPU_ONLY = {
     "stock-default": "stock-default (hypre's default configuration: no device pool, cuSPARSE kernels) "
                      "is a GPU configuration: --pool and the vendor switches have no effect in a CPU "
                      "build, so it did not run",
+    "stock-binned": "stock-binned (hypre's binned SpGEMM mode) is a GPU configuration: the switch has "
+                    "no effect in a CPU build, so it did not run",
 }
-RESERVED = {"--repeat", "--solves", "--pool", "--json", "--vendor-spgemm", "--vendor-spmv", "--help", "-h"}
+RESERVED = {"--repeat", "--solves", "--pool", "--json", "--vendor-spgemm", "--vendor-spmv", "--spgemm-binned",
+            "--help", "-h"}
 STATS_ROW = re.compile(
     r"^\s*(?P<level>-?\d+|other)\s+(?P<rows>\S+)\s+(?P<nnz>\S+)\s+(?P<tiles>\S+)\s+(?P<fill>\S+)\s+"
     r"(?P<prec>\S+)\s+(?P<conv>\d+)\s+(?P<spgemm_calls>\d+)\s+(?P<spgemm_ms>[\d.eE+-]+)\s+"
@@ -334,9 +344,13 @@ class Runner(Report):
 
     @staticmethod
     def mode_args(m):
-        """The driver's switches of a mode: vendor kernels and hypre's device pool."""
-        return ["--vendor-spgemm", str(m["vendor"]), "--vendor-spmv", str(m["vendor"]),
+        """The driver's switches of a mode: vendor kernels, hypre's device pool and (where the
+        mode sets it) hypre's binned SpGEMM mode."""
+        args = ["--vendor-spgemm", str(m["vendor"]), "--vendor-spmv", str(m["vendor"]),
                 "--pool", str(m.get("pool", 1))]
+        if m.get("binned"):
+            args += ["--spgemm-binned", str(m["binned"])]
+        return args
 
     def run_case_mode(self, case, mode, idx, total):
         a = self.a

@@ -21,8 +21,9 @@
 #                    product). stock: hypre's own kernels with its device pool (the headline's
 #                    reference); vendor: cuSPARSE kernels; stock-default: hypre's default
 #                    configuration, no pool and cuSPARSE (--pool 0 --vendor-spgemm 1
-#                    --vendor-spmv 1). vendor and stock-default are dropped in CPU builds,
-#                    where those switches do nothing
+#                    --vendor-spmv 1); stock-binned: hypre's own SpGEMM in its binned mode
+#                    for every product (--spgemm-binned 1). vendor, stock-default and
+#                    stock-binned are dropped in CPU builds, where those switches do nothing
 #   --repeat K       one warm-up (reported as the cold run), then K timed runs, medians
 #                    (default 3; 0: one run, no warm-up, which is then the cold one)
 #   --solves K       one setup then K solves of the same system per run (default 1): solve =

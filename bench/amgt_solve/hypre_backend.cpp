@@ -58,16 +58,20 @@ int bind_device(MPI_Comm comm) {
   return local_rank;
 }
 
-void configure_library(int vendor_spgemm, int vendor_spmv) {
+void configure_library(int vendor_spgemm, int vendor_spmv, int spgemm_binned) {
 #if defined(HYPRE_USING_GPU)
   HYPRE_DeviceInitialize();
   HYPRE_SetMemoryLocation(HYPRE_MEMORY_DEVICE);
   HYPRE_SetExecutionPolicy(HYPRE_EXEC_DEVICE);
   HYPRE_SetSpGemmUseVendor(vendor_spgemm);
   HYPRE_SetSpMVUseVendor(vendor_spmv);
+  // not in hypre's public API (utilities/handle.c): what an application may call to run
+  // hypre's own SpGEMM in its binned mode
+  hypre_SetSpGemmBinned(spgemm_binned);
 #else
   (void)vendor_spgemm;
   (void)vendor_spmv;
+  (void)spgemm_binned;
   HYPRE_SetMemoryLocation(HYPRE_MEMORY_HOST);
   HYPRE_SetExecutionPolicy(HYPRE_EXEC_HOST);
 #endif

@@ -20,7 +20,7 @@ int bind_device(MPI_Comm comm);
 
 // After HYPRE_Initialize: memory location, execution policy and the vendor switches of a
 // GPU build (no effect on CPU builds).
-void configure_library(int vendor_spgemm, int vendor_spmv);
+void configure_library(int vendor_spgemm, int vendor_spmv, int spgemm_binned);
 
 // True when hypre was built with its device memory pool (HYPRE_USING_DEVICE_POOL, CUDA).
 bool device_pool_build();

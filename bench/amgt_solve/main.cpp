@@ -247,7 +247,7 @@ int drive(int argc, char** argv) {
   // cudaMalloc that. Public API, in every build (a no-op without CUDA or without the pool);
   // effective only before the first device allocation, hence right after HYPRE_Initialize.
   if (o.pool == 0) HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0);
-  backend::configure_library(o.vendor_spgemm, o.vendor_spmv);
+  backend::configure_library(o.vendor_spgemm, o.vendor_spmv, o.spgemm_binned);
 
   Report rep;
   rep.mode = env_or("AMGT", "off");

@@ -183,6 +183,10 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string& opt, const std::string& v) {
          o.vendor_spgemm = parse_int(opt, v, 0, 1);
        }},
+      {"--spgemm-binned", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.spgemm_binned = parse_int(opt, v, 0, 1);
+       }},
       {"--vendor-spmv", true,
        [](Options& o, const std::string& opt, const std::string& v) {
          o.vendor_spmv = parse_int(opt, v, 0, 1);
@@ -316,6 +320,8 @@ BoomerAMG (defaults = benchmark protocol):
 GPU builds (accepted and reported, without effect, on CPU builds):
   --vendor-spgemm 0|1   HYPRE_SetSpGemmUseVendor                                 [0]
   --vendor-spmv 0|1     HYPRE_SetSpMVUseVendor                                   [0]
+  --spgemm-binned 0|1   hypre_SetSpGemmBinned: hypre's own SpGEMM in its binned
+                        mode for every product (hypre's default: unbinned)       [0]
   --pool 0|1            hypre's device memory pool (builds with it, the default
                         build): 1 keeps it as built; 0 calls
                         HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) right after

@@ -46,6 +46,7 @@ struct Options {
 
   int vendor_spgemm = 0;  // GPU builds: HYPRE_SetSpGemmUseVendor
   int vendor_spmv = 0;    // GPU builds: HYPRE_SetSpMVUseVendor
+  int spgemm_binned = 0;  // GPU builds: hypre_SetSpGemmBinned (hypre's own SpGEMM, binned mode)
   int pool = 1;           // 0: HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) (exact sizes, nothing cached)
   int repeat = 1;         // timed runs after one warm-up; 0: a single run, no warm-up
   int solves = 1;         // solves per setup (same matrix and rhs, x0 = 0 each)

@@ -195,7 +195,8 @@ void print_summary(std::FILE* out, const Report& r) {
   std::fprintf(out, "  ranks         %d (%s)\n", r.np, r.device.c_str());
   std::fprintf(out, "  AMGT          %s, AMGT_LEVELS %s\n", r.mode.c_str(),
                r.levels_schedule ? r.levels_schedule->c_str() : "(unset)");
-  std::fprintf(out, "  vendor        spgemm %d, spmv %d%s\n", o.vendor_spgemm, o.vendor_spmv,
+  std::fprintf(out, "  vendor        spgemm %d, spmv %d%s%s\n", o.vendor_spgemm, o.vendor_spmv,
+               o.spgemm_binned ? "; hypre's SpGEMM binned" : "",
                r.device == "gpu" ? "" : " (no effect on a CPU build)");
   std::fprintf(out, "  device pool   %s\n", pool_description(r).c_str());
   std::fprintf(out, "  products      %s\n", r.products.c_str());
@@ -269,6 +270,7 @@ std::string to_json(const Report& r) {
   j.str("device", r.device);
   j.integer("vendor_spgemm", o.vendor_spgemm);
   j.integer("vendor_spmv", o.vendor_spmv);
+  j.integer("spgemm_binned", o.spgemm_binned);
   j.integer("pool", o.pool);
   j.boolean("device_pool", r.device_pool);
   j.integer("rows", r.rows);

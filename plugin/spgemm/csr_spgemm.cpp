@@ -75,12 +75,24 @@ CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t
                                                                           : CsrSpgemmDesign::two_pass;
 }
 
+double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
+{
+   if (m <= 0 || k <= 0 || nnz_a <= 0 || nnz_b <= 0) return -1.0;
+   return (static_cast<double>(nnz_a) / static_cast<double>(m)) *
+          (static_cast<double>(nnz_b) / static_cast<double>(k));
+}
+
 bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
-   if (m < kRowsAutoMinRows || k <= 0 || nnz_a <= 0 || nnz_b <= 0) return false;
-   const double est_ub = (static_cast<double>(nnz_a) / static_cast<double>(m)) *
-                         (static_cast<double>(nnz_b) / static_cast<double>(k));
-   return est_ub <= kRowsAutoMaxEstUb;
+   if (m < kRowsAutoMinRows || m >= kRowsAutoMaxRows) return false;
+   return estimated_row_terms(m, nnz_a, k, nnz_b) >= kRowsAutoMinEstUb;
+}
+
+bool hypre_binned_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
+{
+   if (m < kBinnedMinRows) return false;
+   const double est_ub = estimated_row_terms(m, nnz_a, k, nnz_b);
+   return est_ub >= 0.0 && est_ub <= kBinnedMaxEstUb;
 }
 
 std::vector<int64_t> row_upper_bounds(const CsrView& A, const CsrView& B)

@@ -187,20 +187,33 @@ constexpr int64_t kTwoPassMaxMeanUb    = 64;
 inline bool light_rows(int64_t sum_ub, int64_t nrows) { return nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows; }
 CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes);
 
-// ---- which products the row-wise kernel takes under AMGT_SPGEMM=auto --------------------------
-// A rule on what the planner knows before any kernel runs: C's rows m = rows of A, the mean
-// row lengths of A and B, and their product est_ub (the mean terms, ub, per row of C when A's
-// columns meet B's rows evenly). Measured on the H100 (bench/RESULTS.md, amgt-kernel-bench
-// --only spgemm, 35 products of the setups of laplace7 n=160, laplace27 n=100, systems3
-// n=64, row-wise one-pass kernel against hypre's own): the row-wise kernel won where rows were
-// many and light -- laplace7 n=160 L0 A*P (4.1M rows, est_ub 21.5) 1.34-1.57x, A*A (4.1M,
-// 16.2) 1.09-1.47x, systems3 n=64 L0 A*P (786k, 45) 1.00-1.08x -- and lost on heavier rows
-// (laplace7 L1 A*P, 1.26M rows, est_ub 106: 0.82-0.95x; every P^T*(AP), est_ub >= 100:
-// 0.53-0.77x; laplace27 A*A, est_ub 700: 0.21-0.45x) and on every product below 2^18 rows
-// (0.7-0.95x: its fixed cost, three host synchronisations and ~15 launches, is ~0.25 ms).
-constexpr int64_t kRowsAutoMinRows  = int64_t{1} << 19;
-constexpr double  kRowsAutoMaxEstUb = 64.0;
+// ---- which kernel a device product runs on under AMGT_SPGEMM=auto ---------------------------
+// Rules on what the planner knows before any kernel runs: C's rows m = rows of A, the mean row
+// lengths of A and B, and their product est_ub (the mean terms, ub, per row of C when A's
+// columns meet B's rows evenly; negative when an operand is empty). Measured on the H100
+// (bench/RESULTS.md, sixth session: amgt-kernel-bench --only spgemm, the 32 products of the
+// setups of laplace7 n=160, laplace27 n=100, systems3 n=64; row-wise kernel, hypre's own in
+// its default (unbinned) mode and in its binned mode):
+// - hypre's binned mode won on many rows with short products: every product of >= 2^19 rows
+//   and est_ub <= 108 (laplace7 L0 A*P 2.67 ms against 5.79 unbinned and 3.48-3.59 row-wise;
+//   L0 P^T*(AP) 2.79 vs 3.07; laplace27 L0 A*P 2.27 vs 2.65; systems3 L0 A*P 1.28 vs 1.48
+//   and 1.35 row-wise). It lost on heavier rows at those sizes (laplace27 A*A, est_ub 700:
+//   7.09 vs 6.88; systems3 A*A, 219: 3.94 vs 3.64) and on every product below 2^18 rows (its
+//   per-bin launches and synchronisations: 0.4-0.6 ms where the unbinned kernel takes 0.2).
+// - the row-wise kernel won where the rows of C are long: est_ub >= 1446 (systems3 L1-L3
+//   P^T*(AP), 634-38k rows: 1.30 / 0.73 / 0.39 ms against hypre's 1.46 / 2.31 / 2.48, where
+//   hypre's 256-slot shared tables overflow into global memory) and lost at est_ub 950-1100
+//   (laplace7 L2-L3 and laplace27 L1 P^T*(AP): 0.97-0.88x) and on laplace27 A*A (est_ub 700,
+//   1M rows: 0.43x). Its earlier rule (>= 2^19 rows, est_ub <= 64) is now binned hypre's.
+// - everything else: hypre's default mode (what stock hypre runs).
+double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
+constexpr int64_t kBinnedMinRows      = int64_t{1} << 19;
+constexpr double  kBinnedMaxEstUb     = 128.0;
+constexpr int64_t kRowsAutoMinRows    = 512;
+constexpr int64_t kRowsAutoMaxRows    = int64_t{1} << 19;
+constexpr double  kRowsAutoMinEstUb   = 1300.0;
 bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
+bool hypre_binned_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 
 // ---- host versions of the passes (tests) -----------------------------------------------------
 // ub(i) of every row of A (the device's first pass).

@@ -704,7 +704,7 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
 
    // The design.
    // free memory only matters to automatic's choice for heavier rows (a runtime call saved
-   // on the light products auto sends here)
+   // on light products)
    size_t free_bytes = 0, total_bytes = 0;
    if (design == CsrSpgemmDesign::automatic && !cs::light_rows(st.sum_ub, static_cast<int64_t>(n)))
    {

@@ -199,32 +199,47 @@ TEST(Planner, DeviceMatricesWithoutDeviceKernelsGoToTheDeviceStandIn)
 #endif
 }
 
-// AMGT_SPGEMM=auto (the default) on device products: many light rows (a fine level's A*P)
-// go to the row-wise kernel in fp64, whatever the mode; heavier or fewer rows to hypre.
-TEST(Planner, AutoSendsManyLightRowsToTheRowWiseKernel)
+// AMGT_SPGEMM=auto (the default) on device products: long rows of C (systems3's coarse
+// P^T*(AP)) go to the row-wise kernel in fp64, whatever the mode; many short ones (a fine
+// level's A*P) to hypre in its binned mode; the rest to hypre in its default mode. Under
+// AMGT_SPGEMM=stock hypre keeps the application's mode.
+TEST(Planner, AutoSpreadsDeviceProductsOverTheRowWiseKernelAndHypresModes)
 {
    amgt_csr a = device_matrix(4096000, 28518400), p = device_matrix(4096000, 12594719);
    p.ncols    = 1263015;
-   amgt_csr pt = device_matrix(1263015, 12594719), ap = device_matrix(4096000, 44195915);
-   pt.ncols    = 4096000;
-   ap.ncols    = 1263015;
+   amgt_csr rt = device_matrix(4779, 137590), ap = device_matrix(38322, 3611281);
+   rt.ncols    = 38322;
+   ap.ncols    = 4779;
+   amgt_csr pt = device_matrix(169796, 4537220), ap1 = device_matrix(1263015, 28206178);
+   pt.ncols    = 1263015;
+   ap1.ncols   = 169796;
    for (Mode mode : {Mode::fp64, Mode::mixed, Mode::automatic})
    {
       Call        c(mode, {Precision::fp32, Precision::fp16});
-      MatrixState sa = tagged(0, AMGT_ROLE_A), sp = tagged(0, AMGT_ROLE_P), sr = tagged(0, AMGT_ROLE_R);
-      const SpgemmPlan light = plan_spgemm(c.ctx(), 0, sa, a, sp, p);
-      const SpgemmPlan heavy = plan_spgemm(c.ctx(), 0, sr, pt, sa, ap);
+      MatrixState sa = tagged(0, AMGT_ROLE_A), sp = tagged(0, AMGT_ROLE_P), sr = tagged(2, AMGT_ROLE_R);
+      const SpgemmPlan light  = plan_spgemm(c.ctx(), 0, sa, a, sp, p);
+      const SpgemmPlan longc  = plan_spgemm(c.ctx(), 2, sr, rt, sa, ap);
+      const SpgemmPlan middle = plan_spgemm(c.ctx(), 1, sr, pt, sa, ap1);
 #if defined(AMGT_WITH_DEVICE_KERNELS)
-      EXPECT_EQ(light.who, Executor::device) << to_string(mode);
-      EXPECT_TRUE(light.rows) << to_string(mode);
-      EXPECT_EQ(light.precision, Precision::fp64) << to_string(mode);
-      EXPECT_EQ(light.reason, nullptr) << to_string(mode);
-      EXPECT_EQ(heavy.who, Executor::stock) << to_string(mode);
-      EXPECT_STREQ(heavy.reason, "spgemm-stock-faster") << to_string(mode);
+      EXPECT_EQ(longc.who, Executor::device) << to_string(mode);
+      EXPECT_TRUE(longc.rows) << to_string(mode);
+      EXPECT_EQ(longc.precision, Precision::fp64) << to_string(mode);
+      EXPECT_EQ(longc.reason, nullptr) << to_string(mode);
+      for (const SpgemmPlan* g : {&light, &middle})
+      {
+         EXPECT_EQ(g->who, Executor::stock) << to_string(mode);
+         EXPECT_STREQ(g->reason, "spgemm-stock-faster") << to_string(mode);
+      }
+      EXPECT_TRUE(stock_spgemm_binned(c.ctx(), a.nrows, a.nnz, p.nrows, p.nnz)) << to_string(mode);
+      EXPECT_FALSE(stock_spgemm_binned(c.ctx(), pt.nrows, pt.nnz, ap1.nrows, ap1.nnz)) << to_string(mode);
+      EXPECT_FALSE(stock_spgemm_binned(c.ctx(), rt.nrows, rt.nnz, ap.nrows, ap.nnz)) << to_string(mode);
+      c.config.spgemm = KernelChoice::stock;
+      EXPECT_FALSE(stock_spgemm_binned(c.ctx(), a.nrows, a.nnz, p.nrows, p.nnz)) << "the application's mode";
 #else
       EXPECT_EQ(light.who, Executor::device) << "the stand-in, as for every device product";
       EXPECT_FALSE(light.rows);
-      EXPECT_EQ(heavy.who, Executor::device);
+      EXPECT_EQ(longc.who, Executor::device);
+      EXPECT_FALSE(stock_spgemm_binned(c.ctx(), a.nrows, a.nnz, p.nrows, p.nnz)) << "no device kernels";
 #endif
    }
 }

@@ -632,13 +632,36 @@ TEST(Selection, StockKernelRuleOverridesTheVendorSwitch)
    EXPECT_EQ(r.str("converged"), "true");
    std::smatch m;
    ASSERT_TRUE(std::regex_search(r.output, m,
-                                 std::regex(R"(SpGEMM (\d+) own, (\d+) vendor; SpMV (\d+) own \(< 2\^18 entries\), (\d+) vendor)")))
+                                 std::regex(R"(SpGEMM (\d+) own \((\d+) in its binned mode\), (\d+) vendor; SpMV (\d+) own \(< 2\^18 entries\), (\d+) vendor)")))
       << r.output;
    EXPECT_GT(std::stol(m[1]), 0) << "no product reached hypre's own kernel";
-   EXPECT_EQ(std::stol(m[2]), 0) << "a product ran on the vendor's kernel under AMGT=fp64";
+   EXPECT_EQ(std::stol(m[2]), 0) << "products of 14k rows are below the binned mode's rule";
+   EXPECT_EQ(std::stol(m[3]), 0) << "a product ran on the vendor's kernel under AMGT=fp64";
    DriverRun off = run("AMGT_STATS=1", "--problem laplace7 --n 24 --vendor-spgemm 1 --vendor-spmv 1");
    EXPECT_EQ(off.str("converged"), "true");
    EXPECT_EQ(off.output.find("hypre's kernels for what it computed itself"), std::string::npos) << off.output;
+}
+
+// AMGT_SPGEMM=auto leaves a fine level's products of many short rows (1M rows here) to hypre in
+// its binned mode (csr_spgemm::hypre_binned_wins), the smaller ones in its default mode; with
+// AMGT_SPGEMM=stock none runs binned. The answer converges in the same iterations (+-1: the
+// modes sum in different orders).
+TEST(Selection, AutoRunsHypresBinnedModeOnLargeLightProducts)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host products have no binned mode";
+   const std::string args = "--problem laplace7 --n 100 --solver pcg";
+   DriverRun         au   = run("AMGT=fp64 AMGT_STATS=1", args);
+   DriverRun         st   = run("AMGT=fp64 AMGT_SPGEMM=stock AMGT_STATS=1", args);
+   ASSERT_EQ(au.str("converged"), "true") << au.output;
+   ASSERT_EQ(st.str("converged"), "true") << st.output;
+   EXPECT_LE(std::fabs(au.num("iterations") - st.num("iterations")), 1.0) << au.output << st.output;
+   const std::regex binned(R"(SpGEMM (\d+) own \((\d+) in its binned mode\))");
+   std::smatch      m;
+   ASSERT_TRUE(std::regex_search(au.output, m, binned)) << au.output;
+   EXPECT_GT(std::stol(m[2]), 0) << au.output;
+   EXPECT_LT(std::stol(m[2]), std::stol(m[1])) << "coarse products stay in the default mode\n" << au.output;
+   ASSERT_TRUE(std::regex_search(st.output, m, binned)) << st.output;
+   EXPECT_EQ(std::stol(m[2]), 0) << st.output;
 }
 
 // The SpMV path AMGT_STATS reports for level 0 (the last column of its row), "" without one.

@@ -97,6 +97,16 @@ class Modes(unittest.TestCase):
         self.assertEqual(len(notes), 2)
         self.assertTrue(any("stock-default" in n and "did not run" in n for n in notes))
         self.assertEqual(bench_runner.parse_modes("stock-default,auto", False)[0], ["stock", "auto"])
+        modes, notes = bench_runner.parse_modes("stock-binned,fp64", False)
+        self.assertEqual(modes, ["stock", "fp64"])
+        self.assertTrue(any("stock-binned" in n and "did not run" in n for n in notes))
+
+    def test_stock_binned_asks_the_driver_for_hypres_binned_mode_only(self):
+        self.assertEqual(bench_runner.Runner.mode_args(bench_runner.MODES["stock-binned"]),
+                         ["--vendor-spgemm", "0", "--vendor-spmv", "0", "--pool", "1", "--spgemm-binned", "1"])
+        for mode in ("stock", "stock-default", "fp64", "auto"):
+            self.assertNotIn("--spgemm-binned", bench_runner.Runner.mode_args(bench_runner.MODES[mode]))
+        self.assertTrue(bench_runner.MODES["stock-binned"]["stock"], "a stock configuration for 'stock best'")
 
 
 def record(case, mode, setup, solve, cold_setup, cold_solve, status="ok", solves=1):

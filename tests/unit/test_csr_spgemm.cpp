@@ -235,29 +235,64 @@ TEST(CsrSpgemmPlan, DesignFollowsTheTemporarysSize)
        << "kept when asked for; automatic never picks it";
 }
 
-// AMGT_SPGEMM=auto's rule, on the measured products it was drawn from (csr_spgemm.h): the
-// fine-level A*P and A*A of the 7-point operator and systems3's A*P go to the row-wise
-// kernel; heavier rows (P^T*(AP), level 1's A*P, laplace27's A*A) and small products stay
-// with hypre; degenerate sizes never reach it.
-TEST(CsrSpgemmPlan, RowsKernelRuleTakesManyLightRowsOnly)
+// AMGT_SPGEMM=auto's rules, on the measured products they were drawn from (csr_spgemm.h): many
+// rows with short products go to hypre's binned mode (laplace7's L0 A*P, A*A, L0 P^T*(AP), L1
+// A*P; laplace27's and systems3's L0 A*P), long rows of C to the row-wise kernel (systems3's
+// L1-L3 P^T*(AP)); the rest (laplace27's and systems3's A*A, the 7-point and 27-point coarse
+// P^T*(AP), products below 2^19 rows with short rows) stay on hypre's default mode. No product
+// is claimed by both rules; degenerate sizes reach neither.
+TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
 {
-   // laplace7 n=160: L0 A*P, A*A; L1 A*P; L0 P^T*(AP)
-   EXPECT_TRUE(cs::rows_kernel_wins(4096000, 28518400, 4096000, 12594719));
-   EXPECT_TRUE(cs::rows_kernel_wins(4096000, 28518400, 4096000, 28518400));
-   EXPECT_FALSE(cs::rows_kernel_wins(1263015, 37074973, 1263015, 4537220));
-   EXPECT_FALSE(cs::rows_kernel_wins(1263015, 12594719, 4096000, 44195915));
-   // systems3 n=64 L0 A*P (est_ub 45), laplace27 n=100 A*A (est_ub 700)
-   EXPECT_TRUE(cs::rows_kernel_wins(786432, 11624832, 786432, 2407628));
-   EXPECT_FALSE(cs::rows_kernel_wins(1000000, 26463592, 1000000, 26463592));
-   // the same light rows, too few of them
-   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMinRows - 1, 7 * (cs::kRowsAutoMinRows - 1), 100000, 300000));
-   EXPECT_TRUE(cs::rows_kernel_wins(cs::kRowsAutoMinRows, 7 * cs::kRowsAutoMinRows, 100000, 300000));
-   // the bound itself, and degenerate operands
-   EXPECT_TRUE(cs::rows_kernel_wins(1 << 20, 8 << 20, 1 << 20, 8 << 20));
-   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 8 << 20, 1 << 20, (8 << 20) + 1));
-   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 0, 1 << 20, 100));
-   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 100, 0, 100));
-   EXPECT_FALSE(cs::rows_kernel_wins(1 << 20, 100, 1 << 20, 0));
+   struct P
+   {
+      const char* name;
+      int64_t     m, nnz_a, k, nnz_b;
+      bool        binned, rows;
+   };
+   const P products[] = {
+       {"laplace7 L0 A*P", 4096000, 28518400, 4096000, 12594719, true, false},
+       {"laplace7 A*A", 4096000, 28518400, 4096000, 28518400, true, false},
+       {"laplace7 L0 PT*AP", 1263015, 12594719, 4096000, 44195915, true, false},
+       {"laplace7 L1 A*P", 1263015, 37074973, 1263015, 4537220, true, false},
+       {"laplace7 L1 PT*AP", 169796, 4537220, 1263015, 28206178, false, false},
+       {"laplace7 L2 PT*AP", 18914, 621188, 169796, 5707467, false, false},
+       {"laplace27 L0 A*P", 1000000, 26463592, 1000000, 3751612, true, false},
+       {"laplace27 A*A", 1000000, 26463592, 1000000, 26463592, false, false},
+       {"laplace27 L1 PT*AP", 9690, 295889, 81677, 2537072, false, false},
+       {"systems3 L0 A*P", 786432, 11624832, 786432, 2407628, true, false},
+       {"systems3 A*A", 786432, 11624832, 786432, 11624832, false, false},
+       {"systems3 L1 PT*AP", 38322, 865050, 245978, 15763182, false, true},
+       {"systems3 L2 PT*AP", 4779, 137590, 38322, 3611281, false, true},
+       {"systems3 L3 PT*AP", 634, 15631, 4779, 413811, false, true},
+       {"systems3 L4 PT*AP", 58, 1243, 634, 21596, false, false},
+   };
+   for (const P& p : products)
+   {
+      EXPECT_EQ(cs::hypre_binned_wins(p.m, p.nnz_a, p.k, p.nnz_b), p.binned) << p.name;
+      EXPECT_EQ(cs::rows_kernel_wins(p.m, p.nnz_a, p.k, p.nnz_b), p.rows) << p.name;
+   }
+   EXPECT_NEAR(cs::estimated_row_terms(1263015, 12594719, 4096000, 44195915), 107.6, 0.1);
+   // the bounds themselves
+   const int64_t b = cs::kBinnedMinRows;
+   EXPECT_FALSE(cs::hypre_binned_wins(b - 1, 7 * (b - 1), b, 3 * b));
+   EXPECT_TRUE(cs::hypre_binned_wins(b, 7 * b, b, 3 * b));
+   EXPECT_TRUE(cs::hypre_binned_wins(1 << 20, 8 << 20, 1 << 20, 16 << 20));
+   EXPECT_FALSE(cs::hypre_binned_wins(1 << 20, 8 << 20, 1 << 20, (16 << 20) + 8));
+   const int64_t r = 4096;
+   EXPECT_TRUE(cs::rows_kernel_wins(r, 40 * r, r, 40 * r));   // est_ub 1600
+   EXPECT_FALSE(cs::rows_kernel_wins(r, 30 * r, r, 40 * r));  // 1200
+   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMinRows - 1, 40 * r, r, 40 * r));
+   EXPECT_TRUE(cs::rows_kernel_wins(cs::kRowsAutoMinRows, 40 * cs::kRowsAutoMinRows, r, 40 * r));
+   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMaxRows, 40 * cs::kRowsAutoMaxRows, r, 40 * r));
+   // degenerate operands
+   for (auto rule : {cs::rows_kernel_wins, cs::hypre_binned_wins})
+   {
+      EXPECT_FALSE(rule(1 << 20, 0, 1 << 20, 100));
+      EXPECT_FALSE(rule(1 << 20, 100, 0, 100));
+      EXPECT_FALSE(rule(1 << 20, 100, 1 << 20, 0));
+      EXPECT_FALSE(rule(0, 100, 1 << 20, 100));
+   }
+   EXPECT_LT(cs::estimated_row_terms(0, 1, 1, 1), 0.0);
 }
 
 TEST(CsrSpgemmPlan, BoundsHistogramAndOffsets)
