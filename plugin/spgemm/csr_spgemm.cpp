@@ -85,14 +85,15 @@ double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
    if (m < kRowsAutoMinRows || m >= kRowsAutoMaxRows) return false;
-   return estimated_row_terms(m, nnz_a, k, nnz_b) >= kRowsAutoMinEstUb;
+   return estimated_row_terms(m, nnz_a, k, nnz_b) >= kLongRowsMinEstUb;
 }
 
 bool hypre_binned_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
-   if (m < kBinnedMinRows) return false;
    const double est_ub = estimated_row_terms(m, nnz_a, k, nnz_b);
-   return est_ub >= 0.0 && est_ub <= kBinnedMaxEstUb;
+   if (est_ub < 0.0) return false;
+   if (m >= kBinnedMinRows && est_ub <= kBinnedMaxEstUb) return true;
+   return m >= kRowsAutoMaxRows && est_ub >= kLongRowsMinEstUb;
 }
 
 std::vector<int64_t> row_upper_bounds(const CsrView& A, const CsrView& B)

@@ -191,27 +191,28 @@ CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64
 // Rules on what the planner knows before any kernel runs: C's rows m = rows of A, the mean row
 // lengths of A and B, and their product est_ub (the mean terms, ub, per row of C when A's
 // columns meet B's rows evenly; negative when an operand is empty). Measured on the H100
-// (bench/RESULTS.md, sixth session: amgt-kernel-bench --only spgemm, the 32 products of the
-// setups of laplace7 n=160, laplace27 n=100, systems3 n=64; row-wise kernel, hypre's own in
-// its default (unbinned) mode and in its binned mode):
-// - hypre's binned mode won on many rows with short products: every product of >= 2^19 rows
-//   and est_ub <= 108 (laplace7 L0 A*P 2.67 ms against 5.79 unbinned and 3.48-3.59 row-wise;
-//   L0 P^T*(AP) 2.79 vs 3.07; laplace27 L0 A*P 2.27 vs 2.65; systems3 L0 A*P 1.28 vs 1.48
-//   and 1.35 row-wise). It lost on heavier rows at those sizes (laplace27 A*A, est_ub 700:
-//   7.09 vs 6.88; systems3 A*A, 219: 3.94 vs 3.64) and on every product below 2^18 rows (its
-//   per-bin launches and synchronisations: 0.4-0.6 ms where the unbinned kernel takes 0.2).
-// - the row-wise kernel won where the rows of C are long: est_ub >= 1446 (systems3 L1-L3
-//   P^T*(AP), 634-38k rows: 1.30 / 0.73 / 0.39 ms against hypre's 1.46 / 2.31 / 2.48, where
-//   hypre's 256-slot shared tables overflow into global memory) and lost at est_ub 950-1100
-//   (laplace7 L2-L3 and laplace27 L1 P^T*(AP): 0.97-0.88x) and on laplace27 A*A (est_ub 700,
-//   1M rows: 0.43x). Its earlier rule (>= 2^19 rows, est_ub <= 64) is now binned hypre's.
+// (bench/RESULTS.md, sixth session: amgt-kernel-bench --only spgemm, the products of the
+// setups of laplace7 n=160, laplace27 n=100, systems3 n=64 and n=126; row-wise kernel,
+// hypre's own in its default (unbinned) mode and in its binned mode):
+// - many rows with short products: hypre's binned mode won on every product of >= 2^19 rows
+//   and est_ub <= 108 (laplace7 L0 A*P 2.5-2.7 ms against 5.7 unbinned and 3.5-3.6
+//   row-wise; systems3 n=126 L0 A*P 7.0 vs 9.9) and lost on heavier rows at those sizes
+//   (est_ub 219-700: A*A of laplace27 and systems3; systems3 n=126 L0 P^T*(AP), 254) and
+//   below 2^18 rows with short rows (per-bin launches and synchronisations: 0.4-0.6 ms where
+//   the unbinned kernel takes 0.15-0.3);
+// - long rows of C (est_ub >= 1446: systems3's coarse P^T*(AP)), where hypre's unbinned
+//   kernel overflows its 256-slot shared tables into global memory (2.3-8.1 ms): the
+//   row-wise kernel won below 2^14 rows (453-4779 rows: 0.26-0.73 ms against binned
+//   0.68-1.39), hypre's binned mode above (34k rows, est_ub 3114: 2.67 against 3.79 row-wise;
+//   283k rows: 7.69 against 8.03 unbinned and 8.92 row-wise). At est_ub 950-1100 (7-point
+//   and 27-point coarse P^T*(AP)) the unbinned kernel was fastest.
 // - everything else: hypre's default mode (what stock hypre runs).
 double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
-constexpr int64_t kBinnedMinRows      = int64_t{1} << 19;
+constexpr int64_t kBinnedMinRows      = int64_t{1} << 19; // short rows
 constexpr double  kBinnedMaxEstUb     = 128.0;
-constexpr int64_t kRowsAutoMinRows    = 512;
-constexpr int64_t kRowsAutoMaxRows    = int64_t{1} << 19;
-constexpr double  kRowsAutoMinEstUb   = 1300.0;
+constexpr double  kLongRowsMinEstUb   = 1300.0;            // long rows
+constexpr int64_t kRowsAutoMinRows    = 64;
+constexpr int64_t kRowsAutoMaxRows    = int64_t{1} << 14;  // long rows: binned from here
 bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 bool hypre_binned_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 

@@ -199,9 +199,10 @@ TEST(Planner, DeviceMatricesWithoutDeviceKernelsGoToTheDeviceStandIn)
 #endif
 }
 
-// AMGT_SPGEMM=auto (the default) on device products: long rows of C (systems3's coarse
-// P^T*(AP)) go to the row-wise kernel in fp64, whatever the mode; many short ones (a fine
-// level's A*P) to hypre in its binned mode; the rest to hypre in its default mode. Under
+// AMGT_SPGEMM=auto (the default) on device products: long rows of C in few rows (systems3's
+// coarsest P^T*(AP)) go to the row-wise kernel in fp64, whatever the mode; many short rows (a
+// fine level's A*P) and long rows in many rows to hypre in its binned mode; the rest to hypre
+// in its default mode. Under
 // AMGT_SPGEMM=stock hypre keeps the application's mode.
 TEST(Planner, AutoSpreadsDeviceProductsOverTheRowWiseKernelAndHypresModes)
 {
@@ -233,6 +234,13 @@ TEST(Planner, AutoSpreadsDeviceProductsOverTheRowWiseKernelAndHypresModes)
       EXPECT_TRUE(stock_spgemm_binned(c.ctx(), a.nrows, a.nnz, p.nrows, p.nnz)) << to_string(mode);
       EXPECT_FALSE(stock_spgemm_binned(c.ctx(), pt.nrows, pt.nnz, ap1.nrows, ap1.nnz)) << to_string(mode);
       EXPECT_FALSE(stock_spgemm_binned(c.ctx(), rt.nrows, rt.nnz, ap.nrows, ap.nnz)) << to_string(mode);
+      // long rows of C past 2^14 rows (systems3 n=64 L1 P^T*(AP)): hypre, binned
+      amgt_csr rt1 = device_matrix(38322, 865050), ap2 = device_matrix(245978, 15763182);
+      rt1.ncols = 245978;
+      ap2.ncols = 38322;
+      const SpgemmPlan long_many = plan_spgemm(c.ctx(), 1, sr, rt1, sa, ap2);
+      EXPECT_EQ(long_many.who, Executor::stock) << to_string(mode);
+      EXPECT_TRUE(stock_spgemm_binned(c.ctx(), rt1.nrows, rt1.nnz, ap2.nrows, ap2.nnz)) << to_string(mode);
       c.config.spgemm = KernelChoice::stock;
       EXPECT_FALSE(stock_spgemm_binned(c.ctx(), a.nrows, a.nnz, p.nrows, p.nnz)) << "the application's mode";
 #else

@@ -237,8 +237,9 @@ TEST(CsrSpgemmPlan, DesignFollowsTheTemporarysSize)
 
 // AMGT_SPGEMM=auto's rules, on the measured products they were drawn from (csr_spgemm.h): many
 // rows with short products go to hypre's binned mode (laplace7's L0 A*P, A*A, L0 P^T*(AP), L1
-// A*P; laplace27's and systems3's L0 A*P), long rows of C to the row-wise kernel (systems3's
-// L1-L3 P^T*(AP)); the rest (laplace27's and systems3's A*A, the 7-point and 27-point coarse
+// A*P; the L0 A*P of laplace27 and systems3), long rows of C to the row-wise kernel below 2^14
+// rows (systems3's coarsest P^T*(AP)) and to the binned mode above (systems3's L1-L2
+// P^T*(AP)); the rest (laplace27's and systems3's A*A, the 7-point and 27-point coarse
 // P^T*(AP), products below 2^19 rows with short rows) stay on hypre's default mode. No product
 // is claimed by both rules; degenerate sizes reach neither.
 TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
@@ -261,10 +262,19 @@ TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
        {"laplace27 L1 PT*AP", 9690, 295889, 81677, 2537072, false, false},
        {"systems3 L0 A*P", 786432, 11624832, 786432, 2407628, true, false},
        {"systems3 A*A", 786432, 11624832, 786432, 11624832, false, false},
-       {"systems3 L1 PT*AP", 38322, 865050, 245978, 15763182, false, true},
+       {"systems3 L1 PT*AP", 38322, 865050, 245978, 15763182, true, false},
        {"systems3 L2 PT*AP", 4779, 137590, 38322, 3611281, false, true},
        {"systems3 L3 PT*AP", 634, 15631, 4779, 413811, false, true},
        {"systems3 L4 PT*AP", 58, 1243, 634, 21596, false, false},
+       // systems3 n=126
+       {"systems3 n126 L0 A*P", 6001128, 89350884, 6001128, 18436157, true, false},
+       {"systems3 n126 L0 PT*AP", 1855969, 18436157, 6001128, 153852296, false, false},
+       {"systems3 n126 L1 A*P", 1855969, 147464167, 1855969, 6555699, false, false},
+       {"systems3 n126 L1 PT*AP", 283220, 6555699, 1855969, 122594879, true, false},
+       {"systems3 n126 L2 PT*AP", 33951, 1028129, 283220, 29127189, true, false},
+       {"systems3 n126 L3 PT*AP", 4054, 119587, 33951, 3663668, false, true},
+       {"systems3 n126 L4 PT*AP", 453, 11740, 4054, 317970, false, true},
+       {"systems3 n126 L5 PT*AP", 28, 706, 453, 9929, false, false},
    };
    for (const P& p : products)
    {
@@ -281,9 +291,14 @@ TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
    const int64_t r = 4096;
    EXPECT_TRUE(cs::rows_kernel_wins(r, 40 * r, r, 40 * r));   // est_ub 1600
    EXPECT_FALSE(cs::rows_kernel_wins(r, 30 * r, r, 40 * r));  // 1200
-   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMinRows - 1, 40 * r, r, 40 * r));
+   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMinRows - 1, 40 * (cs::kRowsAutoMinRows - 1), r, 40 * r));
    EXPECT_TRUE(cs::rows_kernel_wins(cs::kRowsAutoMinRows, 40 * cs::kRowsAutoMinRows, r, 40 * r));
-   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMaxRows, 40 * cs::kRowsAutoMaxRows, r, 40 * r));
+   const int64_t l = cs::kRowsAutoMaxRows;
+   EXPECT_TRUE(cs::rows_kernel_wins(l - 1, 40 * (l - 1), r, 40 * r));
+   EXPECT_FALSE(cs::hypre_binned_wins(l - 1, 40 * (l - 1), r, 40 * r));
+   EXPECT_FALSE(cs::rows_kernel_wins(l, 40 * l, r, 40 * r)) << "long rows from 2^14 rows on: binned";
+   EXPECT_TRUE(cs::hypre_binned_wins(l, 40 * l, r, 40 * r));
+   EXPECT_FALSE(cs::hypre_binned_wins(l, 30 * l, r, 40 * r)) << "est_ub 1200: the default mode";
    // degenerate operands
    for (auto rule : {cs::rows_kernel_wins, cs::hypre_binned_wins})
    {
