@@ -309,8 +309,9 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       return plan;
    }
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
-   // AMGT_SPGEMM=auto: the same kernel where the rows of C are long (coarse Galerkin products
-   // of systems), where it beat hypre's (csr_spgemm.h: the rules and their measurements).
+   // AMGT_SPGEMM=auto: the same kernel for long rows of C in few rows (the coarse Galerkin
+   // products of systems), where it beat both of hypre's modes (csr_spgemm.h: the rules and
+   // their measurements).
    if (rows || (A.on_device && ctx.config->spgemm == KernelChoice::automatic &&
                 csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz)))
    {
