@@ -89,27 +89,37 @@ std::string bw_cell(double bytes, const Meas& m)
    return fmt("%.2f", bytes / (m.t.median_ms * 1e-3) / kPracticalBandwidth);
 }
 
-// AMGT_SPGEMM=auto's pick for a product (csr_spgemm.h's rules): "rows" (the row-wise kernel,
-// in the design automatic runs when memory suffices), "hypreB" (hypre's binned mode) or
-// "hypre" (its default mode); and that pick's measurement (nullptr if it did not run).
-const char* auto_pick(const SpgemmRecord& r)
+// AMGT_SPGEMM=auto's pick for a product (csr_spgemm.h's rules): the row-wise kernel (in the
+// design automatic runs when memory suffices), hypre's binned mode or its default mode.
+enum class AutoPick { rows, hypre_binned, hypre };
+
+AutoPick auto_pick(const SpgemmRecord& r)
 {
-   if (amgt::csr_spgemm::rows_kernel_wins(r.m, r.nnz_a, r.k, r.nnz_b)) return "rows";
-   if (amgt::csr_spgemm::hypre_binned_wins(r.m, r.nnz_a, r.k, r.nnz_b)) return "hypreB";
-   return "hypre";
+   if (amgt::csr_spgemm::rows_kernel_wins(r.m, r.nnz_a, r.k, r.nnz_b)) return AutoPick::rows;
+   if (amgt::csr_spgemm::hypre_binned_wins(r.m, r.nnz_a, r.k, r.nnz_b)) return AutoPick::hypre_binned;
+   return AutoPick::hypre;
 }
 
+const char* name(AutoPick p)
+{
+   return p == AutoPick::rows ? "rows" : p == AutoPick::hypre_binned ? "hypreB" : "hypre";
+}
+
+// The pick's measurement (nullptr if it did not run).
 const Meas* auto_pick_meas(const SpgemmRecord& r)
 {
-   const std::string pick = auto_pick(r);
-   const Meas*       m    = &r.hypre;
-   if (pick == "hypreB") m = &r.hypre_binned;
-   if (pick == "rows")
+   const Meas* m = &r.hypre;
+   switch (auto_pick(r))
    {
-      const bool one = amgt::csr_spgemm::choose_design(amgt::CsrSpgemmDesign::automatic, r.rows_sum_ub, r.m,
-                                                       std::numeric_limits<size_t>::max()) ==
-                       amgt::CsrSpgemmDesign::one_pass;
-      m = &r.rows[one ? 0 : 1];
+   case AutoPick::hypre: break;
+   case AutoPick::hypre_binned: m = &r.hypre_binned; break;
+   case AutoPick::rows:
+      m = &r.rows[amgt::csr_spgemm::choose_design(amgt::CsrSpgemmDesign::automatic, r.rows_sum_ub, r.m,
+                                                  std::numeric_limits<size_t>::max()) ==
+                          amgt::CsrSpgemmDesign::one_pass
+                      ? 0
+                      : 1];
+      break;
    }
    return m->ok() ? m : nullptr;
 }
@@ -447,7 +457,7 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    time_cell(r.rows[0], 1.0, "%.3f").c_str(), time_cell(r.rows[1], 1.0, "%.3f").c_str(),
                    time_cell(r.rows[2], 1.0, "%.3f").c_str(), ratio_cell(r.hypre, r.rows[0]).c_str(),
                    ratio_cell(r.hypre, r.rows[1]).c_str(), ratio_cell(r.hypre, r.rows[2]).c_str(),
-                   auto_pick(r),
+                   name(auto_pick(r)),
                    r.reference.c_str(), r.ours.path.empty() ? "-" : r.ours.path.c_str());
    }
    std::fprintf(out, "\n");
@@ -557,25 +567,19 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
          }
          if (r.hypre.ok())
          {
+            // the faster of hypre's two modes, the fastest row-wise design (0: none ran)
             double hyp_best  = r.hypre.t.median_ms;
             double rows_best = 0.0;
             if (r.hypre_binned.ok()) hyp_best = std::min(hyp_best, r.hypre_binned.t.median_ms);
             for (int d = 0; d < kRowDesignCount; ++d)
                if (r.rows[d].ok() && (rows_best == 0.0 || r.rows[d].t.median_ms < rows_best)) rows_best = r.rows[d].t.median_ms;
             if (rows_best > 0.0) best_rows_best_hyp[s].add(hyp_best, rows_best);
-         }
-         if (r.hypre.ok())
-         {
             // the rules' pick, in the design automatic then runs (memory assumed to suffice),
             // against hypre's default mode and against the fastest that ran (an oracle)
             if (const Meas* m = auto_pick_meas(r))
             {
                auto_hyp[s].add(r.hypre.t.median_ms, m->t.median_ms);
-               double best = r.hypre.t.median_ms;
-               if (r.hypre_binned.ok()) best = std::min(best, r.hypre_binned.t.median_ms);
-               for (int d = 0; d < kRowDesignCount; ++d)
-                  if (r.rows[d].ok()) best = std::min(best, r.rows[d].t.median_ms);
-               auto_oracle[s].add(best, m->t.median_ms);
+               auto_oracle[s].add(rows_best > 0.0 ? std::min(hyp_best, rows_best) : hyp_best, m->t.median_ms);
             }
          }
          if (!r.ours.ok()) continue;
