@@ -119,10 +119,25 @@ void amgt_glue_set_setup_level(int level);
 void amgt_glue_cycle_begin(int index);
 void amgt_glue_cycle_end(void);
 
-/* y = alpha*A*x + beta*y (hypre has already copied b into y). x has A->ncols entries and
- * y A->nrows entries (hypre's work vectors may be longer: the tail is never touched). */
+/* y = alpha*A*x + beta*y. x has A->ncols entries and y A->nrows entries (hypre's work
+ * vectors may be longer: the tail is never touched). */
 int amgt_glue_spmv(void **state_slot, const amgt_csr *A, double alpha, const double *x,
                    double beta, double *y);
+/* y = alpha*A*x + beta*b, hypre's out-of-place product: b (A->nrows entries, in A's memory,
+ * may be y or x) is read where it is, so hypre's copy b -> y is not made. Returns 0
+ * with y untouched when hypre is to compute it. */
+int amgt_glue_spmv_b(void **state_slot, const amgt_csr *A, double alpha, const double *x,
+                     double beta, const double *b, double *y);
+
+/* One l1-Jacobi sweep of BoomerAMG's smoother from u = 0 (plugin/smooth/jacobi.h) on n
+ * entries in host or device memory (on_device); slot: the state of the sweep's matrix
+ * (A's diagonal block), for the level it is counted under. vtemp = w*f, u = vtemp ./ l1.
+ * Returns 1 when computed, 0 to let hypre sweep. */
+int amgt_glue_jacobi_from_zero(void **state_slot, long n, double w, const double *f,
+                               const double *l1, double *u, double *vtemp, int on_device);
+/* Counts a sweep whose f - A*u hypre computed as an out-of-place product at the glue's
+ * request (AMGT_STATS). */
+void amgt_glue_count_sweep(void **state_slot);
 
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */

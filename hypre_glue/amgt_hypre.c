@@ -154,27 +154,18 @@ hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A, hypre
       amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "mixed-memory");
       return 0;
    }
-   if (hypre_VectorData(b) != hypre_VectorData(y))
+   if (hypre_VectorData(b) != hypre_VectorData(y) &&
+       amgt_on_device(hypre_VectorMemoryLocation(b)) != view.on_device)
    {
-      if (amgt_on_device(hypre_VectorMemoryLocation(b)) != view.on_device)
-      {
-         amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "mixed-memory");
-         return 0;
-      }
-      if (!view.on_device)
-      {
-         /* y = b first; the plugin then computes y = alpha*A*x + beta*y */
-         memcpy(hypre_VectorData(y), hypre_VectorData(b), (size_t) nrows * sizeof(HYPRE_Complex));
-      }
-      else
-      {
-         hypre_TMemcpy(hypre_VectorData(y), hypre_VectorData(b), HYPRE_Complex, nrows,
-                       hypre_VectorMemoryLocation(y), hypre_VectorMemoryLocation(b));
-      }
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(A), "mixed-memory");
+      return 0;
    }
-   return amgt_glue_spmv(&hypre_CSRMatrixAMGTData(A), &view, (double) alpha,
-                         (const double *) hypre_VectorData(x), (double) beta,
-                         (double *) hypre_VectorData(y));
+   /* y = alpha*A*x + beta*b with b read in place: on the device hypre calls this before its
+    * copy b -> y (patch 0002), so an out-of-place product (the cycle's residual, the
+    * smoother's f - A*u) costs no copy */
+   return amgt_glue_spmv_b(&hypre_CSRMatrixAMGTData(A), &view, (double) alpha,
+                           (const double *) hypre_VectorData(x), (double) beta,
+                           (const double *) hypre_VectorData(b), (double *) hypre_VectorData(y));
 }
 
 HYPRE_Int
@@ -350,6 +341,72 @@ hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A)
    amgt_invalidate_csr(hypre_ParCSRMatrixOffd(A));
    amgt_invalidate_csr(hypre_ParCSRMatrixDiagT(A));
    amgt_invalidate_csr(hypre_ParCSRMatrixOffdT(A));
+}
+
+/* One vector of at least n entries in the given memory, not aliasing `other`. */
+static HYPRE_Int
+amgt_sweep_vector(hypre_Vector *v, HYPRE_Int n, HYPRE_Int on_device)
+{
+   return v && hypre_VectorData(v) && hypre_VectorNumVectors(v) == 1 && hypre_VectorSize(v) >= n &&
+          amgt_on_device(hypre_VectorMemoryLocation(v)) == on_device;
+}
+
+HYPRE_Int
+hypre_AMGTRelaxJacobi(hypre_ParCSRMatrix *A, hypre_ParVector *f, HYPRE_Int relax_points,
+                      HYPRE_Real relax_weight, HYPRE_Real *l1_norms, hypre_ParVector *u,
+                      hypre_ParVector *Vtemp)
+{
+   hypre_CSRMatrix *diag;
+   hypre_Vector    *fl, *ul, *vl;
+   hypre_Vector     l1v;
+   HYPRE_Int        n, on_device;
+
+   if (amgt_bypass || !amgt_active() || !A || !f || !u || !Vtemp || !l1_norms) { return 0; }
+   diag = hypre_ParCSRMatrixDiag(A);
+   if (relax_points != 0)
+   {
+      /* C/F-marked sweeps keep hypre's marked update */
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(diag), "relax-cf-marked");
+      return 0;
+   }
+   fl        = hypre_ParVectorLocalVector(f);
+   ul        = hypre_ParVectorLocalVector(u);
+   vl        = hypre_ParVectorLocalVector(Vtemp);
+   n         = hypre_CSRMatrixNumRows(diag);
+   on_device = amgt_on_device(hypre_ParCSRMatrixMemoryLocation(A));
+   if (!amgt_sweep_vector(fl, n, on_device) || !amgt_sweep_vector(ul, n, on_device) ||
+       !amgt_sweep_vector(vl, n, on_device) || hypre_VectorData(fl) == hypre_VectorData(vl) ||
+       hypre_VectorData(ul) == hypre_VectorData(vl) || hypre_VectorData(ul) == hypre_VectorData(fl))
+   {
+      amgt_glue_count_fallback(hypre_CSRMatrixAMGTData(diag), "relax-vector-shape");
+      return 0;
+   }
+   if (n == 0) { return 0; }
+
+   if (hypre_ParVectorAllZeros(u))
+   {
+      /* Vtemp = w*f, u = Vtemp ./ l1 in one pass instead of hypre's copy, scale and update */
+      return amgt_glue_jacobi_from_zero(&hypre_CSRMatrixAMGTData(diag), (long) n, (double) relax_weight,
+                                        (const double *) hypre_VectorData(fl), (const double *) l1_norms,
+                                        (double *) hypre_VectorData(ul), (double *) hypre_VectorData(vl),
+                                        (int) on_device) ? 1 : 0;
+   }
+
+   /* Vtemp = w*(f - A*u) as one out-of-place product: the diagonal block's matvec reads f in
+    * place (hypre_AMGTMatvec), where hypre's Relax7 copies f into Vtemp first. Should the
+    * plugin decline it, hypre's own matvec copies and computes the same. Then hypre's own
+    * update u += Vtemp ./ l1, on a wrapper of l1_norms as Relax7 builds it. */
+   hypre_ParCSRMatrixMatvecOutOfPlace(-relax_weight, A, u, relax_weight, f, Vtemp);
+   memset(&l1v, 0, sizeof(l1v));
+   hypre_VectorNumVectors(&l1v)            = 1;
+   hypre_VectorMultiVecStorageMethod(&l1v) = 0;
+   hypre_VectorOwnsData(&l1v)              = 0;
+   hypre_VectorData(&l1v)                  = l1_norms;
+   hypre_VectorSize(&l1v)                  = n;
+   hypre_VectorMemoryLocation(&l1v)        = hypre_VectorMemoryLocation(fl);
+   hypre_SeqVectorElmdivpy(vl, &l1v, ul);
+   amgt_glue_count_sweep(&hypre_CSRMatrixAMGTData(diag));
+   return 1;
 }
 
 void

@@ -40,6 +40,12 @@ void hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_ar
                          hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels);
 /* The values of A changed in place (IJ Assemble, SetConstantValues): drop cached conversions. */
 void hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A);
+/* hypre's l1-Jacobi sweep (hypre_BoomerAMGRelax7Jacobi): u += w*(f - A*u) ./ l1_norms, Vtemp
+ * the work vector. Returns 1 when swept (without hypre's copy f -> Vtemp), 0 to let hypre's
+ * own code sweep (AMGT off, C/F-marked points, vectors it does not take). */
+HYPRE_Int hypre_AMGTRelaxJacobi(hypre_ParCSRMatrix *A, hypre_ParVector *f, HYPRE_Int relax_points,
+                                HYPRE_Real relax_weight, HYPRE_Real *l1_norms, hypre_ParVector *u,
+                                hypre_ParVector *Vtemp);
 #endif
 
 #ifdef __cplusplus

@@ -103,9 +103,10 @@ enum class ProductRun
 
 // Host executor (backend_host.cpp): the CPU reference kernels on host arrays, in the plan's
 // precision (choice.scaled: of D^-1/2 A D^-1/2). host_spmv always computes (returns 1).
+// Every SpMV here computes y = alpha*A*x + beta*b (b may be y).
 int        host_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
                      const PrecisionChoice& choice, double alpha, const double* x, double beta,
-                     double* y);
+                     const double* b, double* y);
 ProductRun host_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                        MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
                        bool diag_first, amgt_csr_out& C);
@@ -122,12 +123,15 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
 // to hypre (counted "spmv-stock-faster").
 int        device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
                        const PrecisionChoice& choice, bool race, double alpha, const double* x,
-                       double beta, double* y);
+                       double beta, const double* b, double* y);
 // An fp64 matvec on hypre's own arrays, read in place by the row-wise kernel: nothing
 // converted, allocated or cached (the matrix's cached copy, in its V-cycle precision, stays).
 // Returns 1 (computed).
 int        device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
-                            const double* x, double beta, double* y);
+                            const double* x, double beta, const double* b, double* y);
+// smooth/jacobi_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
+int        device_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f,
+                                   const double* l1, double* u, double* vtemp);
 ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                          MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
                          amgt_csr_out& C);
@@ -155,10 +159,22 @@ FillSample device_fill_sample(const Context& ctx, const amgt_csr& a);
 
 // The hooks (dispatch.cpp): ask the planner, run the plan. Both return 1 when the result was
 // computed, 0 to run stock hypre; they may throw (the caller in glue.cpp catches).
+// backend_spmv: y = alpha*A*x + beta*b (b == y: in place; nullptr means y). y is untouched
+// when it returns 0.
 int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
-                 const double* x, double beta, double* y);
+                 const double* x, double beta, const double* b, double* y);
+inline int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
+                        const double* x, double beta, double* y)
+{
+   return backend_spmv(ctx, state, A, alpha, x, beta, y, y);
+}
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C);
+// The smoother's l1-Jacobi sweep from u = 0 (smooth/jacobi.h) on host or device arrays of n
+// entries; 1 when computed (counted in AMGT_STATS under the state's level), 0 where the build
+// has no GPU kernels for device arrays.
+int backend_jacobi_from_zero(const Context& ctx, MatrixState& state, int64_t n, double w, const double* f,
+                             const double* l1, double* u, double* vtemp, bool on_device);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

@@ -25,6 +25,7 @@
 #include "spgemm/spgemm_device.h"
 #include "spmv/spmv_device.h"
 #include "rows/rows_device.h"
+#include "smooth/jacobi_device.h"
 
 #include <chrono>
 #include <cstdio>
@@ -261,10 +262,10 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
 // The SpMV of an entry in its layout (enqueues only).
 template <class V>
 void entry_spmv(DeviceEntry<V>& e, const device::SpmvPlan<V>* plan, double alpha, const double* x,
-                double beta, double* y, device::Stream s)
+                double beta, const double* b, double* y, device::Stream s)
 {
-   if (e.layout == Layout::rows) device::rows_spmv<V>(e.rows, alpha, x, beta, y, s, e.unscale_or_null());
-   else device::spmv<V>(e.m, *plan, alpha, x, beta, y, s, e.unscale_or_null());
+   if (e.layout == Layout::rows) device::rows_spmv<V>(e.rows, alpha, x, beta, y, s, e.unscale_or_null(), b);
+   else device::spmv<V>(e.m, *plan, alpha, x, beta, y, s, e.unscale_or_null(), b);
 }
 
 // Makes the entry ready for its SpMVs: the mBSR's plan (built once), and the device shape
@@ -342,7 +343,7 @@ SpmvOwner race_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr
    constexpr int kReps  = 3;
    bool          stock_ok = true;
    const double  t_plugin = time_calls(s, kReps, [&] {
-      entry_spmv<V>(e, plan, 1.0, x.get(), 0.0, y.get(), s);
+      entry_spmv<V>(e, plan, 1.0, x.get(), 0.0, y.get(), y.get(), s);
    });
    const double t_stock = time_calls(s, kReps, [&] {
       stock_ok = ctx.allocator_ref->stock_spmv(a.owner, x.get(), y.get()) && stock_ok;
@@ -424,7 +425,7 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
                 const PrecisionChoice& choice, bool race, double alpha, const double* x,
-                double beta, double* y)
+                double beta, const double* b, double* y)
 {
    const int level = state.level;
    return with_precision(choice.precision, [&](auto tag) {
@@ -442,22 +443,29 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
       }
       const device::Stream       s    = stream_of(ctx);
       Timer                      timer(ctx, s);
-      entry_spmv<V>(e, plan, alpha, x, beta, y, s);
+      entry_spmv<V>(e, plan, alpha, x, beta, b, y, s);
       ctx.stats->spmv(level, timer.seconds(), spmv_path_name(e), choice.precision);
       return 1;
    });
 }
 
 int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
-                     const double* x, double beta, double* y)
+                     const double* x, double beta, const double* b, double* y)
 {
    const device::Stream s = stream_of(ctx);
    Timer                timer(ctx, s);
    // fp64 without scaling or offsets: make_rows borrows row_ptr, col and val (no allocation)
    const device::DeviceRows<double> r =
       device::make_rows<double>(view_of(A), nullptr, false, s, device_allocator(ctx));
-   device::rows_spmv<double>(r, alpha, x, beta, y, s);
+   device::rows_spmv<double>(r, alpha, x, beta, y, s, nullptr, b);
    ctx.stats->spmv_lent(state.level, timer.seconds());
+   return 1;
+}
+
+int device_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f, const double* l1,
+                            double* u, double* vtemp)
+{
+   device::jacobi_from_zero(n, w, f, l1, u, vtemp, stream_of(ctx));
    return 1;
 }
 
@@ -573,7 +581,7 @@ FillSample device_fill_sample(const Context&, const amgt_csr&)
 }
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&,
-                bool, double, const double*, double, double*)
+                bool, double, const double*, double, const double*, double*)
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");
@@ -581,10 +589,16 @@ int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const P
 }
 
 int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr&, double, const double*, double,
-                     double*)
+                     const double*, double*)
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");
+   return 0;
+}
+
+int device_jacobi_from_zero(const Context&, int64_t, double, const double*, const double*, double*, double*)
+{
+   say_no_kernels_once();
    return 0;
 }
 

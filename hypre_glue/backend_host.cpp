@@ -8,6 +8,7 @@
 #include "spgemm/spgemm.h"
 #include "spmv/spmv.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <new>
@@ -143,13 +144,15 @@ void emit(const CsrMatrix& c, bool diag_first, const amgt_allocator& alloc, amgt
 } // namespace
 
 int host_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
-              const PrecisionChoice& choice, double alpha, const double* x, double beta, double* y)
+              const PrecisionChoice& choice, double alpha, const double* x, double beta,
+              const double* b, double* y)
 {
    const int level = state.level;
    return with_precision(choice.precision, [&](auto tag) {
       using V            = decltype(tag);
       const Mbsr<V>& m   = host_mbsr<V>(ctx, state, A, level, choice.scaled);
       auto           t0  = std::chrono::steady_clock::now();
+      if (b != y && beta != 0.0) { std::copy(b, b + A.nrows, y); } // the reference works in place
       spmv_ref(m, alpha, x, beta, y, state.host_scaled ? state.host_unscale.data() : nullptr);
       ctx.stats->spmv(level, seconds_since(t0), "cpu-ref", choice.precision);
       return 1;

@@ -3,21 +3,39 @@
 #include "backend.h"
 #include "planner.h"
 
+#include "smooth/jacobi.h"
+
 namespace amgt::glue {
 
 int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, double alpha,
-                 const double* x, double beta, double* y)
+                 const double* x, double beta, const double* b, double* y)
 {
+   if (b == nullptr) { b = y; }
    const SpmvPlan plan = plan_spmv(ctx, state, A);
    switch (plan.who)
    {
    case Executor::stock: ctx.stats->fallback(state.level, plan.reason); return 0;
-   case Executor::host: return host_spmv(ctx, state, A, plan.choice, alpha, x, beta, y);
+   case Executor::host: return host_spmv(ctx, state, A, plan.choice, alpha, x, beta, b, y);
    case Executor::device:
-      return plan.lent ? device_spmv_lent(ctx, state, A, alpha, x, beta, y)
-                       : device_spmv(ctx, state, A, plan.choice, plan.race, alpha, x, beta, y);
+      return plan.lent ? device_spmv_lent(ctx, state, A, alpha, x, beta, b, y)
+                       : device_spmv(ctx, state, A, plan.choice, plan.race, alpha, x, beta, b, y);
    }
    return 0;
+}
+
+int backend_jacobi_from_zero(const Context& ctx, MatrixState& state, int64_t n, double w, const double* f,
+                             const double* l1, double* u, double* vtemp, bool on_device)
+{
+   if (on_device)
+   {
+      if (!device_jacobi_from_zero(ctx, n, w, f, l1, u, vtemp)) { return 0; }
+   }
+   else
+   {
+      jacobi_from_zero_ref(n, w, f, l1, u, vtemp);
+   }
+   ctx.stats->sweep(state.level, true);
+   return 1;
 }
 
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,

@@ -307,14 +307,20 @@ void amgt_glue_cycle_end(void)
    }
 }
 
-int amgt_glue_spmv(void** slot, const amgt_csr* A, double alpha, const double* x, double beta,
-                   double* y)
+int amgt_glue_spmv_b(void** slot, const amgt_csr* A, double alpha, const double* x, double beta,
+                     const double* b, double* y)
 {
    MatrixState* state = nullptr;
    return guarded(state, [&] {
       state = state_of(slot);
-      return backend_spmv(context(), *state, *A, alpha, x, beta, y);
+      return backend_spmv(context(), *state, *A, alpha, x, beta, b, y);
    });
+}
+
+int amgt_glue_spmv(void** slot, const amgt_csr* A, double alpha, const double* x, double beta,
+                   double* y)
+{
+   return amgt_glue_spmv_b(slot, A, alpha, x, beta, y, y);
 }
 
 int amgt_glue_spgemm(void** slot_a, const amgt_csr* A, void** slot_b, const amgt_csr* B,
@@ -328,6 +334,29 @@ int amgt_glue_spgemm(void** slot_a, const amgt_csr* A, void** slot_b, const amgt
       if (level < 0) { level = state_a->level; }
       return backend_spgemm(context(), level, *state_a, *A, *state_b, *B, diag_first != 0, *C);
    });
+}
+
+int amgt_glue_jacobi_from_zero(void** slot, long n, double w, const double* f, const double* l1,
+                               double* u, double* vtemp, int on_device)
+{
+   MatrixState* state = nullptr;
+   return guarded(state, [&] {
+      state = state_of(slot);
+      return backend_jacobi_from_zero(context(), *state, static_cast<int64_t>(n), w, f, l1, u, vtemp,
+                                      on_device != 0);
+   });
+}
+
+void amgt_glue_count_sweep(void** slot)
+{
+   try
+   {
+      const MatrixState* s = (slot && *slot) ? static_cast<const MatrixState*>(*slot) : nullptr;
+      global().stats.sweep(s ? s->level : -1, false);
+   }
+   catch (...)
+   {
+   }
 }
 
 void amgt_glue_count_fallback(void* state, const char* reason)

@@ -77,6 +77,18 @@ void Stats::spmv_lent(int level, double seconds)
    if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'v', level, seconds, "rows-lent", Precision::fp64}); }
 }
 
+void Stats::sweep(int, bool from_zero)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   sweeps_[from_zero ? 1 : 0]++;
+}
+
+long Stats::sweeps(bool from_zero) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   return sweeps_[from_zero ? 1 : 0];
+}
+
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -120,6 +132,8 @@ void Stats::reset()
    levels_.clear();
    reasons_.clear();
    lent_calls_ = 0;
+   sweeps_[0]  = 0;
+   sweeps_[1]  = 0;
    notes_.clear();
    trace_.clear();
 }
@@ -169,7 +183,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    }
    const bool any_level = std::any_of(levels_.begin(), levels_.end(),
                                       [](const auto& entry) { return touched(entry.second); });
-   if (!any_level && reasons_.empty() && notes_.empty())
+   if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0)
    {
       std::snprintf(line, sizeof(line),
                     "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,
@@ -267,6 +281,14 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "AMGT: %ld fp64 matvecs outside the V-cycle (Krylov, residuals, later cycles) ran on "
                     "hypre's own arrays (row-wise kernel, no copy)\n",
                     lent_calls_);
+      out += line;
+   }
+   if (sweeps_[0] + sweeps_[1] > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: l1-Jacobi sweeps without hypre's copy f -> Vtemp: %ld from u = 0 in one pass, "
+                    "%ld with f read in place by an out-of-place product\n",
+                    sweeps_[1], sweeps_[0]);
       out += line;
    }
    if (!reasons_.empty())

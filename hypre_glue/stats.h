@@ -50,6 +50,9 @@ public:
    // An fp64 matvec of a lower-precision matrix on hypre's own arrays (planner.h, lent):
    // counted with the level's SpMVs; the level's path stays that of its V-cycle copy.
    void spmv_lent(int level, double seconds);
+   // One l1-Jacobi sweep of the smoother the glue took over (hypre_AMGTRelaxJacobi): from
+   // u = 0 in one pass (from_zero), or with f read in place by an out-of-place product.
+   void sweep(int level, bool from_zero);
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
@@ -68,6 +71,7 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
+   long          sweeps(bool from_zero) const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
@@ -76,6 +80,7 @@ private:
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;
    long                        lent_calls_ = 0;
+   long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
    std::vector<std::string>    notes_;
 
    struct TraceEntry

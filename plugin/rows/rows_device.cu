@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(kThreads)
    rows_spmv_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
                     const int16_t* __restrict__ col16, const int32_t* __restrict__ wide,
                     const typename SpmvArith<V>::Bits* __restrict__ val, int32_t nrows, double alpha,
-                    const double* __restrict__ x, double beta, double* __restrict__ y,
+                    const double* __restrict__ x, double beta, const double* yb, double* y,
                     const double* __restrict__ us)
 {
    using A    = SpmvArith<V>;
@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(kThreads)
    if (live && g == 0)
    {
       const double ax = row_of<Unscale>(static_cast<double>(sum), us, row);
-      y[row]          = combine(alpha, ax, beta, y + row);
+      y[row]          = combine(alpha, ax, beta, yb + row);
    }
 }
 
@@ -371,9 +371,10 @@ bool rows_narrow(const DeviceRows<V>& r, Stream s)
 
 template <class V>
 void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double beta, double* y,
-               Stream s, const double* unscale)
+               Stream s, const double* unscale, const double* b)
 {
-   if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, y, unscale, s)) return;
+   if (b == nullptr) b = y;
+   if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, b, y, unscale, s)) return;
    const auto* val = as_bits(A.val);
    with_lanes<1>(A.lanes, [&](auto lanes) {
       constexpr int  G      = decltype(lanes)::value;
@@ -381,7 +382,7 @@ void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double bet
       auto           launch = [&](auto narrow, auto unscaled) {
          constexpr bool N = decltype(narrow)::value, U = decltype(unscaled)::value;
          rows_spmv_kernel<V, G, N, U><<<blocks, kThreads, 0, s>>>(
-            A.row_ptr, A.col, A.col16.get(), A.wide.get(), val, A.nrows, alpha, x, beta, y, unscale);
+            A.row_ptr, A.col, A.col16.get(), A.wide.get(), val, A.nrows, alpha, x, beta, b, y, unscale);
       };
       using T = std::true_type;
       using F = std::false_type;
@@ -402,7 +403,7 @@ double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow)
    template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&, double); \
    template bool          rows_narrow<V>(const DeviceRows<V>&, Stream);                              \
    template void   rows_spmv<V>(const DeviceRows<V>&, double, const double*, double, double*, Stream, \
-                              const double*);                                                      \
+                              const double*, const double*);                                                      \
    template double rows_spmv_bytes<V>(const DeviceRows<V>&, bool);
 AMGT_ROWS_INSTANTIATE(double)
 AMGT_ROWS_INSTANTIATE(float)

@@ -81,10 +81,11 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
 template <class V>
 bool rows_narrow(const DeviceRows<V>& r, Stream s);
 
-// y = alpha * A * x + beta * y, as spmv (spmv_device.h); unscale as there (A.scaled matrices).
+// y = alpha * A * x + beta * y, as spmv (spmv_device.h); unscale as there (A.scaled matrices);
+// b as there (y = alpha * A * x + beta * b; nullptr: b = y).
 template <class V>
 void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double beta, double* y,
-               Stream s, const double* unscale = nullptr);
+               Stream s, const double* unscale = nullptr, const double* b = nullptr);
 
 // Bytes one rows_spmv reads and writes with narrow offsets or without (x and y each once).
 template <class V>

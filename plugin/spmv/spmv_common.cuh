@@ -43,18 +43,21 @@ __device__ inline double row_of(double s, const double* __restrict__ us, int64_t
    else return s;
 }
 
-// y_i = alpha * ax + beta * y_i rounded as the reference rounds it (no contraction); with
-// beta == 0 y_i is not read, so a NaN there does not survive.
-__device__ inline double combine(double alpha, double ax, double beta, const double* yi)
+// y_i = alpha * ax + beta * b_i rounded as the reference rounds it (no contraction); bi points
+// at b_i (b is y for hypre's in-place product, else the out-of-place product's b: the kernels
+// take it as `yb`, without __restrict__ since it may be y). With beta == 0 b_i is not read, so
+// a NaN there does not survive.
+__device__ inline double combine(double alpha, double ax, double beta, const double* bi)
 {
    const double a = __dmul_rn(alpha, ax);
-   return beta == 0.0 ? a : __dadd_rn(a, __dmul_rn(beta, *yi));
+   return beta == 0.0 ? a : __dadd_rn(a, __dmul_rn(beta, *bi));
 }
 
 // What every device SpMV checks and does before its product (spmv, rows_spmv): unscale only
-// with a square A; nothing without rows; y must exist; alpha == 0 only scales y (enqueued
-// on s; x is not read); x must exist unless A has no columns. False when y is already final.
-bool spmv_prologue(int32_t nrows, int32_t ncols, double alpha, const double* x, double beta, double* y,
-                   const double* unscale, Stream s);
+// with a square A; nothing without rows; y must exist, b too unless beta == 0; alpha == 0
+// only sets y = beta * b (enqueued on s; x is not read); x must exist unless A has no
+// columns. False when y is already final. b is y for the in-place product.
+bool spmv_prologue(int32_t nrows, int32_t ncols, double alpha, const double* x, double beta,
+                   const double* b, double* y, const double* unscale, Stream s);
 
 } // namespace amgt::device::spmv_detail

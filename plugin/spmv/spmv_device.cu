@@ -61,55 +61,55 @@ void launch_groups(const char* name, const DeviceMbsr<V>& A, const SpmvPlan<V>& 
 
 template <class V, bool Unscale>
 void launch_rows(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, int32_t long_row_tiles,
-                 double alpha, const double* x, const double* us, double beta, double* y, Stream s)
+                 double alpha, const double* x, const double* us, double beta, const double* yb, double* y, Stream s)
 {
    launch_groups("spmv_rows_kernel", A, plan, s,
                  [](auto g) { return spmv_rows_kernel<V, decltype(g)::value, Unscale>; },
                  A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
-                 packed_rows(A, plan), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, y);
+                 packed_rows(A, plan), A.block_rows, A.nrows, long_row_tiles, alpha, x, us, beta, yb, y);
 }
 
 template <class V, bool Unscale>
 void launch_tiles(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-                  const double* us, double beta, double* y, Stream s)
+                  const double* us, double beta, const double* yb, double* y, Stream s)
 {
    launch_groups("spmv_tiles_kernel", A, plan, s,
                  [](auto g) { return spmv_tiles_kernel<V, decltype(g)::value, Unscale>; },
                  A.blk_ptr.get(), A.blk_col.get(), A.blk_map.get(), as_bits(packed_values(A, plan)),
-                 packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
+                 packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, yb, y);
 }
 
 template <class V, bool Unscale>
 void launch_entries(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-                    const double* us, double beta, double* y, Stream s)
+                    const double* us, double beta, const double* yb, double* y, Stream s)
 {
    launch_groups("spmv_entries_kernel", A, plan, s,
                  [](auto g) { return spmv_entries_kernel<V, decltype(g)::value, Unscale>; },
                  A.blk_ptr.get(), A.blk_col.get(), as_bits(packed_values(A, plan)), packed_decode(A, plan),
-                 packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, y);
+                 packed_rows(A, plan), A.block_rows, A.nrows, alpha, x, us, beta, yb, y);
 }
 
 // The path's kernels, with (Unscale) or without the unscale vector us; false instantiates
 // kernels that never read it.
 template <class V, bool Unscale>
 void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-              const double* us, double beta, double* y, Stream s)
+              const double* us, double beta, const double* yb, double* y, Stream s)
 {
    using Acc = typename SpmvTraits<V>::acc_t;
    switch (plan.path)
    {
    case SpmvPath::cuda_core:
-      launch_rows<V, Unscale>(A, plan, std::numeric_limits<int32_t>::max(), alpha, x, us, beta, y, s);
+      launch_rows<V, Unscale>(A, plan, std::numeric_limits<int32_t>::max(), alpha, x, us, beta, yb, y, s);
       return;
    case SpmvPath::cuda_core_tiles:
-      launch_tiles<V, Unscale>(A, plan, alpha, x, us, beta, y, s);
+      launch_tiles<V, Unscale>(A, plan, alpha, x, us, beta, yb, y, s);
       return;
    case SpmvPath::cuda_core_entries:
-      launch_entries<V, Unscale>(A, plan, alpha, x, us, beta, y, s);
+      launch_entries<V, Unscale>(A, plan, alpha, x, us, beta, yb, y, s);
       return;
    case SpmvPath::cuda_core_balanced:
       // Short rows (and empty ones) straight to y; long rows by chunks, then combined.
-      launch_rows<V, Unscale>(A, plan, kSpmvBalancedTiles, alpha, x, us, beta, y, s);
+      launch_rows<V, Unscale>(A, plan, kSpmvBalancedTiles, alpha, x, us, beta, yb, y, s);
       if (plan.num_chunks > 0)
       {
          spmv_chunks_kernel<V, Unscale><<<blocks_for(plan.num_chunks * 32), kThreads, 0, s>>>(
@@ -119,7 +119,7 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
          AMGT_DEVICE_CHECK_LAUNCH("spmv_chunks_kernel");
          spmv_long_rows_kernel<Acc, Unscale><<<blocks_for(int64_t{plan.num_long_rows} * 32), kThreads, 0, s>>>(
             A.blk_ptr.get(), plan.long_row.get(), plan.long_chunk.get(), plan.num_long_rows, A.nrows,
-            plan.partial.get(), alpha, us, beta, y);
+            plan.partial.get(), alpha, us, beta, yb, y);
          AMGT_DEVICE_CHECK_LAUNCH("spmv_long_rows_kernel");
       }
       return;
@@ -130,7 +130,7 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
          spmv_tensor_kernel<kTensorPairs, 4 / kTensorPairs, Unscale>
             <<<blocks_for((int64_t{A.block_rows} + rows_per_warp - 1) / rows_per_warp * 32), kThreads, 0, s>>>(
                A.blk_ptr.get(), A.blk_col.get(), A.blk_val.get(), A.block_rows, A.nrows, A.ncols,
-               alpha, x, us, beta, y);
+               alpha, x, us, beta, yb, y);
          AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_kernel");
          return;
       }
@@ -139,7 +139,7 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
          spmv_tensor_h_kernel<kTensorHalfSteps, Unscale>
             <<<blocks_for((int64_t{A.block_rows} + 3) / 4 * 32), kThreads, 0, s>>>(
                A.blk_ptr.get(), A.blk_col.get(), as_bits(A.blk_val.get()), A.block_rows, A.nrows,
-               A.ncols, alpha, x, us, beta, y);
+               A.ncols, alpha, x, us, beta, yb, y);
          AMGT_DEVICE_CHECK_LAUNCH("spmv_tensor_h_kernel");
          return;
       }
@@ -153,14 +153,15 @@ void run_spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, con
 } // namespace
 
 bool spmv_detail::spmv_prologue(int32_t nrows, int32_t ncols, double alpha, const double* x, double beta,
-                                double* y, const double* unscale, Stream s)
+                                const double* b, double* y, const double* unscale, Stream s)
 {
    AMGT_REQUIRE(unscale == nullptr || nrows == ncols, "spmv: unscale needs a square matrix");
    if (nrows == 0) return false;
    AMGT_REQUIRE(y != nullptr, "spmv: y is null");
+   AMGT_REQUIRE(b != nullptr || beta == 0.0, "spmv: b is null with beta != 0");
    if (alpha == 0.0)
    {
-      spmv_detail::scale_kernel<<<blocks_for(nrows), kThreads, 0, s>>>(nrows, beta, y);
+      spmv_detail::scale_kernel<<<blocks_for(nrows), kThreads, 0, s>>>(nrows, beta, b, y);
       AMGT_DEVICE_CHECK_LAUNCH("scale_kernel");
       return false;
    }
@@ -170,21 +171,22 @@ bool spmv_detail::spmv_prologue(int32_t nrows, int32_t ncols, double alpha, cons
 
 template <class V>
 void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-          double beta, double* y, Stream s, const double* unscale)
+          double beta, double* y, Stream s, const double* unscale, const double* b)
 {
    AMGT_REQUIRE(plan.nrows == A.nrows && plan.ncols == A.ncols && plan.block_rows == A.block_rows &&
                     plan.num_tiles == A.num_tiles,
                 "spmv: the plan was made for a matrix of another shape");
-   if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, y, unscale, s)) return;
-   if (unscale != nullptr) run_spmv<V, true>(A, plan, alpha, x, unscale, beta, y, s);
-   else run_spmv<V, false>(A, plan, alpha, x, nullptr, beta, y, s);
+   if (b == nullptr) b = y;
+   if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, b, y, unscale, s)) return;
+   if (unscale != nullptr) run_spmv<V, true>(A, plan, alpha, x, unscale, beta, b, y, s);
+   else run_spmv<V, false>(A, plan, alpha, x, nullptr, beta, b, y, s);
 }
 
 template void spmv<double>(const DeviceMbsr<double>&, const SpmvPlan<double>&, double,
-                          const double*, double, double*, Stream, const double*);
+                          const double*, double, double*, Stream, const double*, const double*);
 template void spmv<float>(const DeviceMbsr<float>&, const SpmvPlan<float>&, double, const double*,
-                         double, double*, Stream, const double*);
+                         double, double*, Stream, const double*, const double*);
 template void spmv<half_t>(const DeviceMbsr<half_t>&, const SpmvPlan<half_t>&, double,
-                          const double*, double, double*, Stream, const double*);
+                          const double*, double, double*, Stream, const double*, const double*);
 
 } // namespace amgt::device

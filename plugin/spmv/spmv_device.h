@@ -126,6 +126,9 @@ constexpr double kSpmvTileMaxMeanTiles = 8.0;
 
 // y = alpha * A * x + beta * y. x: A.ncols device doubles, y: A.nrows device doubles, never
 // aliasing. beta == 0 overwrites y; alpha == 0 gives y = beta * y without reading A or x.
+// b (optional, device, A.nrows doubles, may be y, never x): y = alpha * A * x + beta * b with
+// the same rounding, y then only written (hypre's out-of-place product, which saves the copy
+// b -> y); nullptr means b = y.
 // Enqueues kernels on s and returns: no allocation, no copy, no synchronisation.
 // unscale (optional, device, nrows doubles, A square): y = alpha * diag(u) * A * diag(u) * x
 // + beta * y with the rounding of spmv_ref (spmv/spmv.h); nullptr runs kernels that never
@@ -136,7 +139,7 @@ constexpr double kSpmvTileMaxMeanTiles = 8.0;
 // for bit on small-integer inputs only.
 template <class V>
 void spmv(const DeviceMbsr<V>& A, const SpmvPlan<V>& plan, double alpha, const double* x,
-          double beta, double* y, Stream s, const double* unscale = nullptr);
+          double beta, double* y, Stream s, const double* unscale = nullptr, const double* b = nullptr);
 
 extern template SpmvPlan<double> make_spmv_plan<double>(const DeviceMbsr<double>&, Stream,
                                                         const Allocator&, SpmvPath);
@@ -145,10 +148,10 @@ extern template SpmvPlan<float>  make_spmv_plan<float>(const DeviceMbsr<float>&,
 extern template SpmvPlan<half_t> make_spmv_plan<half_t>(const DeviceMbsr<half_t>&, Stream,
                                                         const Allocator&, SpmvPath);
 extern template void spmv<double>(const DeviceMbsr<double>&, const SpmvPlan<double>&, double,
-                                  const double*, double, double*, Stream, const double*);
+                                  const double*, double, double*, Stream, const double*, const double*);
 extern template void spmv<float>(const DeviceMbsr<float>&, const SpmvPlan<float>&, double,
-                                 const double*, double, double*, Stream, const double*);
+                                 const double*, double, double*, Stream, const double*, const double*);
 extern template void spmv<half_t>(const DeviceMbsr<half_t>&, const SpmvPlan<half_t>&, double,
-                                  const double*, double, double*, Stream, const double*);
+                                  const double*, double, double*, Stream, const double*, const double*);
 
 } // namespace amgt::device

@@ -81,10 +81,10 @@ __device__ inline typename SpmvArith<V>::Acc row_product(uint32_t nib, const typ
    return s;
 }
 
-__global__ void scale_kernel(int32_t n, double beta, double* __restrict__ y)
+__global__ void scale_kernel(int32_t n, double beta, const double* yb, double* y)
 {
    const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, y[i]);
+   if (i < n) y[i] = beta == 0.0 ? 0.0 : __dmul_rn(beta, yb[i]);
 }
 
 // A group of G lanes (part of one warp) serves a block row: the block row of this thread's
@@ -126,7 +126,7 @@ __device__ __forceinline__ void group_reduce_rows(Acc (&s)[4], unsigned mask)
 template <bool Unscale, class Acc>
 __device__ __forceinline__ void store_group_rows(const Acc (&s)[4], int g, int64_t b, int32_t nrows,
                                                  double alpha, const double* __restrict__ us,
-                                                 double beta, double* __restrict__ y)
+                                                 double beta, const double* yb, double* y)
 {
    if (g < 4)
    {
@@ -135,7 +135,7 @@ __device__ __forceinline__ void store_group_rows(const Acc (&s)[4], int g, int64
       for (int r = 1; r < 4; ++r)
          if (g == r) v = s[r];
       const int64_t i = 4 * b + g;
-      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, y + i);
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, yb + i);
    }
 }
 
@@ -219,7 +219,7 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
                  const uint16_t* __restrict__ blk_map, const typename SpmvArith<V>::Bits* __restrict__ packed,
                  const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                  int32_t long_row_tiles, double alpha, const double* __restrict__ x,
-                 const double* __restrict__ us, double beta, double* __restrict__ y)
+                 const double* __restrict__ us, double beta, const double* yb, double* y)
 {
    const int64_t b = group_block_row<G>();
    if (b >= block_rows) return; // a whole group leaves: the group masks below stay valid
@@ -232,7 +232,7 @@ spmv_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict_
    if (g < 4)
    {
       const int64_t i = 4 * b + g;
-      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(s), us, i), beta, y + i);
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(s), us, i), beta, yb + i);
    }
 }
 
@@ -285,7 +285,7 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
                   const uint16_t* __restrict__ blk_map, const typename SpmvArith<V>::Bits* __restrict__ packed,
                   const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                   double alpha, const double* __restrict__ x, const double* __restrict__ us,
-                  double beta, double* __restrict__ y)
+                  double beta, const double* yb, double* y)
 {
    using Acc = typename SpmvArith<V>::Acc;
    const int64_t b = group_block_row<G>();
@@ -296,7 +296,7 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
    const auto*    vals  = start < end ? packed + __ldg(row_val + b) : packed;
    Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
    group_tile_sums<V, G, Unscale>(blk_col, blk_map, vals, start, end, x, us, g, mask, s);
-   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, y);
+   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, yb, y);
 }
 
 // cuda_core_entries: G lanes per block row, one stored entry per lane and step (see the notes
@@ -310,7 +310,7 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
                     const typename SpmvArith<V>::Bits* __restrict__ packed, const uint16_t* __restrict__ meta,
                     const int64_t* __restrict__ row_val, int32_t block_rows, int32_t nrows,
                     double alpha, const double* __restrict__ x, const double* __restrict__ us,
-                    double beta, double* __restrict__ y)
+                    double beta, const double* yb, double* y)
 {
    using A   = SpmvArith<V>;
    using Acc = typename A::Acc;
@@ -356,7 +356,7 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
       }
    }
    group_reduce_rows<G>(s, mask);
-   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, y);
+   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, yb, y);
 }
 
 // cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to
@@ -389,7 +389,7 @@ __global__ void __launch_bounds__(kThreads)
 spmv_long_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ long_row,
                       const int32_t* __restrict__ long_chunk, int32_t num_long, int32_t nrows,
                       const Acc* __restrict__ partial, double alpha, const double* __restrict__ us,
-                      double beta, double* __restrict__ y)
+                      double beta, const double* yb, double* y)
 {
    const int64_t j = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5;
    if (j >= num_long) return; // whole warp
@@ -405,7 +405,7 @@ spmv_long_rows_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __rest
    if (lane < 4)
    {
       const int64_t i = 4 * static_cast<int64_t>(b) + r;
-      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(acc), us, i), beta, y + i);
+      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(acc), us, i), beta, yb + i);
    }
 }
 

@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kThreads)
 spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
                    const double* __restrict__ blk_val, int32_t block_rows, int32_t nrows,
                    int32_t ncols, double alpha, const double* __restrict__ x,
-                   const double* __restrict__ us, double beta, double* __restrict__ y)
+                   const double* __restrict__ us, double beta, const double* yb, double* y)
 {
    const int64_t first = ((blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5) * (2 * R);
    if (first >= block_rows) return; // whole warp: mma.sync below needs all 32 lanes
@@ -147,7 +147,7 @@ spmv_tensor_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restric
       if (writer && b < block_rows)
       {
          const int64_t i = 4 * b + ((lane >> 2) & 3);
-         if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(d0[p], us, i), beta, y + i);
+         if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(d0[p], us, i), beta, yb + i);
       }
    }
 }
@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(kThreads)
 spmv_tensor_h_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
                      const unsigned short* __restrict__ blk_val, int32_t block_rows, int32_t nrows,
                      int32_t ncols, double alpha, const double* __restrict__ x,
-                     const double* __restrict__ us, double beta, double* __restrict__ y)
+                     const double* __restrict__ us, double beta, const double* yb, double* y)
 {
    const int64_t first = ((blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) >> 5) * 4;
    if (first >= block_rows) return; // whole warp: mma.sync below needs all 32 lanes
@@ -281,7 +281,7 @@ spmv_tensor_h_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restr
       const int64_t i = 4 * b + r;
       if (b < block_rows && i < nrows)
       {
-         y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(acc), us, i), beta, y + i);
+         y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(acc), us, i), beta, yb + i);
       }
    }
 }

@@ -115,6 +115,54 @@ TEST_F(Glue, SpmvUntaggedRunsFp64AndMatchesCsr)
    amgt_glue_matrix_release(state);
 }
 
+// y = alpha*A*x + beta*b with b apart from y (hypre's out-of-place product): the result of the
+// in-place call on y = b, b untouched, y not read (NaN there does not survive).
+TEST_F(Glue, OutOfPlaceSpmvEqualsInPlace)
+{
+   CsrMatrix           a = random_csr(41, 5, 11);
+   std::vector<double> x(41), b(41), y(41, std::nan("")), ref(41);
+   for (int i = 0; i < 41; ++i)
+   {
+      x[i] = 0.5 * (i % 5) - 1.0;
+      b[i] = (i % 3) - 1.0;
+   }
+   amgt_csr v  = view(a);
+   void*    s1 = nullptr;
+   void*    s2 = nullptr;
+   ref         = b;
+   ASSERT_EQ(amgt_glue_spmv(&s1, &v, -0.75, x.data(), 0.75, ref.data()), 1);
+   const std::vector<double> b0 = b;
+   ASSERT_EQ(amgt_glue_spmv_b(&s2, &v, -0.75, x.data(), 0.75, b.data(), y.data()), 1);
+   EXPECT_EQ(b, b0);
+   for (int i = 0; i < 41; ++i) EXPECT_EQ(y[i], ref[i]) << i;
+   // beta = 0: b is not read
+   std::vector<double> nanb(41, std::nan("")), y0(41, 5.0), r0(41, 5.0);
+   ASSERT_EQ(amgt_glue_spmv(&s1, &v, 2.0, x.data(), 0.0, r0.data()), 1);
+   ASSERT_EQ(amgt_glue_spmv_b(&s2, &v, 2.0, x.data(), 0.0, nanb.data(), y0.data()), 1);
+   for (int i = 0; i < 41; ++i) EXPECT_EQ(y0[i], r0[i]) << i;
+   amgt_glue_matrix_release(s1);
+   amgt_glue_matrix_release(s2);
+}
+
+// The smoother's sweep from u = 0 on host arrays: the reference's values, counted under the
+// level of its matrix in AMGT_STATS.
+TEST_F(Glue, JacobiSweepFromZeroIsComputedAndCounted)
+{
+   const std::vector<double> f{2.0, -6.0, 0.0, 9.0}, l1{4.0, 3.0, 5.0, 0.5};
+   std::vector<double>       u(4, 7.0), vt(4, 7.0);
+   void*                     state = nullptr;
+   amgt_glue_matrix_tag(&state, 1, AMGT_ROLE_A);
+   ASSERT_EQ(amgt_glue_jacobi_from_zero(&state, 4, 0.5, f.data(), l1.data(), u.data(), vt.data(), 0), 1);
+   EXPECT_EQ(u, (std::vector<double>{0.25, -1.0, 0.0, 9.0}));
+   EXPECT_EQ(vt, (std::vector<double>{1.0, -3.0, 0.0, 4.5}));
+   amgt_glue_count_sweep(&state);
+   const std::string t = stats_table();
+   EXPECT_NE(t.find("l1-Jacobi sweeps without hypre's copy"), std::string::npos) << t;
+   // a null vector is a caller's bug: refused (0), nothing thrown into C
+   EXPECT_EQ(amgt_glue_jacobi_from_zero(&state, 4, 0.5, f.data(), nullptr, u.data(), vt.data(), 0), 0);
+   amgt_glue_matrix_release(state);
+}
+
 TEST_F(Glue, TaggedLevelUsesItsScheduledPrecision)
 {
    CsrMatrix           a = random_csr(64, 5, 2);

@@ -735,6 +735,30 @@ TEST(Selection, KrylovMatvecsOfAnFp32FinestLevelRunFp64OnHypresArrays)
    EXPECT_EQ(au.output.find("spmv-outside-cycle-fp64="), std::string::npos) << au.output;
 }
 
+// hypre's l1-Jacobi sweeps under an AMGT mode skip hypre's copy f -> Vtemp: the sweeps from
+// u = 0 run as one pass, the others with f read in place by the out-of-place product; both
+// kinds occur in a PCG solve, none is refused, and convergence is stock's.
+TEST(Selection, SmootherSweepsSkipHypresCopy)
+{
+   const std::string args = "--problem laplace7 --n 20 --solver pcg";
+   DriverRun         off  = run("", args);
+   DriverRun         fp64 = run("AMGT=fp64 AMGT_STATS=1", args);
+   expect_same_convergence(off, fp64);
+   const std::string key = "l1-Jacobi sweeps without hypre's copy f -> Vtemp: ";
+   const size_t      at  = fp64.output.find(key);
+   ASSERT_NE(at, std::string::npos) << fp64.output;
+   long from_zero = 0, in_place = 0;
+   ASSERT_EQ(std::sscanf(fp64.output.c_str() + at + key.size(), "%ld from u = 0 in one pass, %ld with f", &from_zero,
+                         &in_place),
+             2)
+      << fp64.output;
+   // every level but the coarsest sweeps down from zero and up from the down sweep's u, per cycle
+   EXPECT_GE(from_zero, fp64.num("iterations")) << fp64.output;
+   EXPECT_GE(in_place, fp64.num("iterations")) << fp64.output;
+   EXPECT_EQ(fp64.output.find("relax-"), std::string::npos) << "a sweep went back to hypre:\n" << fp64.output;
+   EXPECT_EQ(off.output.find(key), std::string::npos);
+}
+
 TEST(Selection, TraceListsEveryPluginCallInOrder)
 {
    const fs::path trace = fs::temp_directory_path() / ("amgt_trace_" + std::to_string(getpid()) + ".csv");
