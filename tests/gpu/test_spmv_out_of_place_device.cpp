@@ -178,7 +178,8 @@ TEST_F(JacobiDevice, FromZeroEqualsReferenceBitForBit)
             ASSERT_EQ(bits_of(gu[i]), bits_of(kSentinel)) << "wrote u past n";
             ASSERT_EQ(bits_of(gv[i]), bits_of(kSentinel)) << "wrote vtemp past n";
          }
-         EXPECT_NE(gu[f.size() - 1], 0.0);
+         // n = 1 holds only the -0 special (u = +0); longer inputs have random nonzero entries
+         if (f.size() > special.size()) EXPECT_NE(gu[f.size() - 1], 0.0);
       }
    }
 }
