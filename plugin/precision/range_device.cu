@@ -1,21 +1,22 @@
 // Value statistics and symmetric scaling of a device CSR (precision/range_device.h).
 //
-// G lanes per row (G from the mean row length, 4..32): the row maximum, then the
-// significant-underflow counts against it, as the CPU reference (precision/policy.cpp) defines
-// them. Maxima and counts are exact and order-independent, so the GPU equals the reference bit
+// G lanes per row (G from the mean row length, 4..32): the maximum and the non-finite count,
+// and the significant-underflow counts against each row's maximum, as the CPU reference
+// (precision/policy.cpp) defines them; the plain statistics in one streaming pass (notes at
+// plain_stats). Maxima and counts are exact and order-independent, so the GPU equals the reference bit
 // for bit: per row by shuffles, per block in shared memory, then one integer atomic per block
 // and field (the maximum with atomicMax on the bit pattern: for non-negative doubles the order
 // of the bit patterns as unsigned integers is the order of the values). Per-row atomics on one
 // address serialise in L2 (a 5M-row level took milliseconds that way); one per block does not.
-// Row sums are reduced by a shuffle tree, then by cub: they agree with the reference within
-// rounding, not bit for bit (the only consumer compares |sum| with abs_sum).
+// The sums are reduced per thread, per block and over the blocks in a fixed order: they agree
+// with the reference within rounding, not bit for bit (the only consumer compares |sum| with
+// abs_sum).
 #include "precision/range_device.h"
 #include "device/warp.cuh"
 
 #include "common/error.h"
 #include "device/launch.h"
 
-#include "device/prim.cuh"
 #include "device/backend.h"
 
 #include <algorithm>
@@ -155,39 +156,97 @@ __device__ __forceinline__ int64_t row_stride()
    return static_cast<int64_t>(gridDim.x) * blockDim.x / G;
 }
 
-// row_sum/row_abs (square matrices; else nullptr): the row's finite values summed; the rows
-// are then reduced by cub.
+// The plain statistics in one streaming pass. Per value: the finite maximum and the non-finite
+// count go into the thread's accumulator (order-independent, flushed once per block), the sums
+// (square matrices) into the thread's running pair, and a flag notes a finite nonzero value
+// below fp16's smallest normal. Only such a value can count as an underflow (kFp32MinNormal <
+// kFp16MinNormal), so the second pass of the reference's add_row (the row maximum by the group,
+// then the counts against kSignificantRelative times it) runs only in warps where some lane
+// raised the flag: operators without tiny values are read once, with no shuffle per row. The
+// counts and maxima are exact, as before. The sums: each block writes its pair to partial[]
+// (a tree over the block, fixed order), which sum_partials adds in index order; the grid is a
+// function of the matrix and the GPU, so a run repeats its sums bit for bit; they differ from
+// the reference's row-by-row order only by rounding.
 template <int G>
-__global__ void plain_stats(const int32_t* row_ptr, const double* val, int32_t nrows,
-                            DevStats* out, double* row_sum, double* row_abs)
+__global__ void __launch_bounds__(kThreads)
+plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
+            DevStats* out, double* partial)
 {
-   RangeAcc acc;
-   const int t = static_cast<int>(threadIdx.x) % G;
+   RangeAcc  acc;
+   double    sum = 0.0, abs_sum = 0.0;
+   const int t   = static_cast<int>(threadIdx.x) % G;
    for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
    {
       const bool    live  = i < nrows;
       const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
-      add_row<G>(acc, begin, end, t, [&](int64_t k) { return value_at(val, k); });
-      if (row_sum)
+      double        row_max = 0.0;
+      bool          tiny    = false;
+      for (int64_t k = begin + t; k < end; k += G)
       {
-         double s = 0.0, a = 0.0;
-         for (int64_t k = begin + t; k < end; k += G)
+         const double v = value_at(val, k);
+         if (!isfinite(v))
          {
-            const double v = value_at(val, k);
-            if (!isfinite(v)) continue;
-            s = s + v;
-            a = a + fabs(v);
+            ++acc.nonfinite;
+            continue;
          }
-         s = group_sum<G>(s);
-         a = group_sum<G>(a);
-         if (live && t == 0)
-         {
-            row_sum[i] = s;
-            row_abs[i] = a;
-         }
+         const double m = fabs(v);
+         row_max        = fmax(row_max, m);
+         tiny           = tiny || (m > 0.0 && m < kFp16MinNormal);
+         sum            = sum + v;
+         abs_sum        = abs_sum + m;
+      }
+      acc.max_abs = fmax(acc.max_abs, row_max);
+      if (device::ballot(tiny) == 0u) continue; // uniform in the warp: its lanes make the same trips
+      row_max                  = group_max<G>(row_max);
+      const double significant = kSignificantRelative * row_max;
+      for (int64_t k = begin + t; k < end; k += G)
+      {
+         const double m = fabs(value_at(val, k));
+         if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
+         if (m < kFp16MinNormal) ++acc.u16;
+         if (m < kFp32MinNormal) ++acc.u32;
       }
    }
    flush_range(acc, &out->plain);
+   if (partial == nullptr) return;
+   // the block's sums: a fixed tree over each warp, then the warps in order
+   __shared__ double ws[kThreads / device::kWarpSize][2];
+#pragma unroll
+   for (int o = device::kWarpSize / 2; o > 0; o >>= 1)
+   {
+      sum += device::shfl_xor(sum, o);
+      abs_sum += device::shfl_xor(abs_sum, o);
+   }
+   const int lane = static_cast<int>(threadIdx.x) & (device::kWarpSize - 1);
+   const int warp = static_cast<int>(threadIdx.x) / device::kWarpSize;
+   if (lane == 0)
+   {
+      ws[warp][0] = sum;
+      ws[warp][1] = abs_sum;
+   }
+   __syncthreads();
+   if (threadIdx.x == 0)
+   {
+      double s = 0.0, a = 0.0;
+      for (int w = 0; w < kThreads / device::kWarpSize; ++w)
+      {
+         s = s + ws[w][0];
+         a = a + ws[w][1];
+      }
+      partial[2 * blockIdx.x]     = s;
+      partial[2 * blockIdx.x + 1] = a;
+   }
+}
+
+// out->sum and out->abs_sum from plain_stats' per-block pairs, added in block order by one
+// thread per field (a few thousand values: microseconds, and the same order every run).
+__global__ void sum_partials(const double* partial, unsigned blocks, DevStats* out)
+{
+   if (threadIdx.x > 1) return;
+   double s = 0.0;
+   for (unsigned b = 0; b < blocks; ++b) s = s + partial[2 * b + threadIdx.x];
+   if (threadIdx.x == 0) out->sum = s;
+   else out->abs_sum = s;
 }
 
 // u_i = sqrt(|sum of the row's diagonal entries|); NaN and a count where there is none
@@ -320,29 +379,23 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    Buffer<DevStats> d(1, alloc);
    AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, sizeof(DevStats), stream));
    const bool     square = a.nrows == a.ncols;
-   const size_t   rows   = square ? static_cast<size_t>(a.nrows) : 0;
-   Buffer<double> row_sum(rows, alloc), row_abs(rows, alloc);
+   // per-block sums of plain_stats (square matrices), reduced by sum_partials before the
+   // one read-back below
+   unsigned       blocks = 0;
+   Buffer<double> partial;
    if (a.nrows > 0)
    {
-      with_group(a, "plain_stats", [&](auto g, unsigned blocks) {
-         plain_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
-            a.row_ptr, a.val, a.nrows, d.get(), square ? row_sum.get() : nullptr,
-            square ? row_abs.get() : nullptr);
+      with_group(a, "plain_stats", [&](auto g, unsigned nblocks) {
+         blocks = nblocks;
+         if (square) partial = Buffer<double>(2 * static_cast<size_t>(nblocks), alloc);
+         plain_stats<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d.get(),
+                                                                          square ? partial.get() : nullptr);
       });
-   }
-   // temp lives until the read-back below, which the reductions finish before (one
-   // synchronisation per call, at the end)
-   Buffer<char> temp;
-   if (square && a.nrows > 0)
-   {
-      size_t bytes = 0;
-      AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(nullptr, bytes, row_sum.get(), &d.get()->sum,
-                                               a.nrows, stream));
-      temp = Buffer<char>(std::max<size_t>(bytes, 1), alloc);
-      AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(temp.get(), bytes, row_sum.get(), &d.get()->sum,
-                                               a.nrows, stream));
-      AMGT_DEVICE_CHECK(device::prim::DeviceReduce::Sum(temp.get(), bytes, row_abs.get(),
-                                               &d.get()->abs_sum, a.nrows, stream));
+      if (square)
+      {
+         sum_partials<<<1, 32, 0, stream>>>(partial.get(), blocks, d.get());
+         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
+      }
    }
    const bool     scaled = with_scaled && square && a.nrows > 0;
    Buffer<double> u(scaled ? static_cast<size_t>(a.nrows) : 0, alloc);

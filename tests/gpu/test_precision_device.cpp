@@ -132,6 +132,55 @@ TEST_F(DevicePrecision, RandomMatricesMatchTheReference)
    }
 }
 
+// n rows of per_row entries of magnitude 1..10 (a diagonal first), except every 997th row:
+// there the values shrink so that some entries underflow fp16 (or fp32) while being
+// significant against the row's maximum, and others are tiny but insignificant. Most warps
+// then hold no tiny value at all and plain_stats reads them once; the few that do take the
+// second pass, next to rows without one.
+CsrMatrix sparse_tiny(int n, int per_row, unsigned seed)
+{
+   std::mt19937                           rng(seed);
+   std::uniform_real_distribution<double> mag(1.0, 10.0);
+   std::uniform_int_distribution<int>     col(0, n - 1);
+   CsrMatrix                              a;
+   a.nrows = a.ncols = n;
+   a.row_ptr.push_back(0);
+   for (int i = 0; i < n; ++i)
+   {
+      const bool special = i % 997 == 5;
+      const int  kind    = (i / 997) % 3; // 0: fp16 range, 1: fp32 range, 2: insignificant
+      for (int k = 0; k < per_row; ++k)
+      {
+         a.col.push_back(k == 0 ? i : col(rng));
+         double v = (rng() & 1u ? -1.0 : 1.0) * mag(rng);
+         // kind 0: diagonal 1e-5..1e-4, the rest 1e-6..1e-5: below fp16's smallest normal and
+         // above 2^-11 of the row maximum (counted); kind 1: the same 38-39 binades lower, below
+         // fp32's smallest normal (counted twice); kind 2: one 1e-12 beside values of 1..10
+         // (tiny but insignificant: the second pass runs and counts nothing)
+         if (special && kind == 0) v *= k == 0 ? 1e-5 : 1e-6;
+         if (special && kind == 1) v *= k == 0 ? 1e-38 : 1e-39;
+         if (special && kind == 2 && k == 1) v = 1e-12;
+         a.val.push_back(v);
+      }
+      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+   }
+   return a;
+}
+
+// The one-pass plain statistics against the reference where few warps hold tiny values, for
+// every group width (4, 8, 16 and 32 lanes per row).
+TEST_F(DevicePrecision, FewTinyValuesAmongManyRows)
+{
+   for (int per_row : {3, 9, 20, 40, 70})
+   {
+      const CsrMatrix a   = sparse_tiny(30011, per_row, static_cast<unsigned>(per_row));
+      const ValueStats cpu = value_stats(a.view());
+      EXPECT_GT(cpu.plain.underflow_fp16, 0) << per_row;
+      EXPECT_GT(cpu.plain.underflow_fp32, 0) << per_row;
+      check_matrix(a, "sparse_tiny_" + std::to_string(per_row));
+   }
+}
+
 TEST_F(DevicePrecision, EdgeMatricesMatchTheReference)
 {
    for (const test::NamedMatrix& m : test::edge_matrices()) check_matrix(m.a, m.name);
