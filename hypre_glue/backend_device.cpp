@@ -53,7 +53,7 @@ struct DeviceEntry
    device::DeviceMbsr<V>              m;    // layout mbsr
    std::optional<device::SpmvPlan<V>> plan; // layout mbsr: built on first use by an SpMV
    device::DeviceRows<V>              rows; // layout rows
-   bool rows_narrow = false; // the offsets are in use (known only with AMGT_STATS: it reads back)
+   bool rows_narrow = false; // the offsets are in use (make_rows knows it)
    SpmvOwner                          owner = SpmvOwner::undecided;
    // AMGT=auto: the matrix holds D^-1/2 A D^-1/2 and unscale = sqrt|a_ii| (nrows doubles), the SpMV's
    // unscale argument (precision/policy.h)
@@ -226,7 +226,7 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       {
          // one pass (values rounded, scaled, offsets) or nothing in fp64
          e.rows = device::make_rows<V>(v, e.unscale_or_null(), lp.narrow, s, mem, lp.row_cv);
-         if (ctx.config->stats) e.rows_narrow = device::rows_narrow(e.rows, s);
+         e.rows_narrow = device::rows_narrow(e.rows, s);
       }
       else
       {

@@ -194,7 +194,7 @@ constexpr int kUnroll = 4;
 template <class V, int G, bool Narrow, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
    rows_spmv_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
-                    const int16_t* __restrict__ col16, const int32_t* __restrict__ wide,
+                    const int16_t* __restrict__ col16,
                     const typename SpmvArith<V>::Bits* __restrict__ val, int32_t nrows, double alpha,
                     const double* __restrict__ x, double beta, const double* yb, double* y,
                     const double* __restrict__ us)
@@ -205,8 +205,7 @@ __global__ void __launch_bounds__(kThreads)
    const int64_t row  = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
    const int     g    = static_cast<int>(threadIdx.x) & (G - 1);
    const bool    live = row < nrows;
-   bool          use16 = false;
-   if constexpr (Narrow) use16 = __ldg(wide) == 0;
+   constexpr bool use16 = Narrow; // one column type per kernel (rows_device.h: the registers)
    Acc sum = Acc(0);
    if (live)
    {
@@ -222,7 +221,8 @@ __global__ void __launch_bounds__(kThreads)
             j[u]             = -1;
             if (kk < end)
             {
-               j[u] = use16 ? row + __ldg(col16 + kk) : static_cast<int64_t>(__ldg(col + kk));
+               if constexpr (use16) j[u] = row + __ldg(col16 + kk);
+               else j[u] = static_cast<int64_t>(__ldg(col + kk));
                v[u] = __ldg(val + kk);
             }
          }
@@ -333,15 +333,17 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
       r.own_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
       r.val     = r.own_val.get();
    }
+   Buffer<int32_t> wide; // the build's flag: an entry's offset did not fit
    if (narrow)
    {
       r.col16 = Buffer<int16_t>(static_cast<size_t>(a.nnz), alloc);
-      r.wide  = Buffer<int32_t>(1, alloc);
-      AMGT_DEVICE_CHECK(device::memset_async(r.wide.get(), 0, sizeof(int32_t), s));
+      r.tried = true;
+      wide    = Buffer<int32_t>(1, alloc);
+      AMGT_DEVICE_CHECK(device::memset_async(wide.get(), 0, sizeof(int32_t), s));
    }
    V*       ov = r.own_val.get();
    int16_t* oc = r.col16.get();
-   int32_t* w  = r.wide.get();
+   int32_t* w  = wide.get();
    with_lanes<1>(r.lanes, [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;
       if (values && narrow)
@@ -356,17 +358,21 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
       }
       else launch_build<V, G, false, false, true>(a, unscale, ov, oc, w, s);
    });
+   if (narrow)
+   {
+      int32_t h = 1;
+      AMGT_DEVICE_CHECK(device::memcpy_async(&h, wide.get(), sizeof h, device::Copy::to_host, s));
+      AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // the build is done: col16 may go
+      r.narrow = h == 0;
+      if (!r.narrow) r.col16 = Buffer<int16_t>();
+   }
    return r;
 }
 
 template <class V>
-bool rows_narrow(const DeviceRows<V>& r, Stream s)
+bool rows_narrow(const DeviceRows<V>& r, Stream)
 {
-   if (!r.tried_narrow()) return false;
-   int32_t h = 1;
-   AMGT_DEVICE_CHECK(device::memcpy_async(&h, r.wide.get(), sizeof h, device::Copy::to_host, s));
-   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
-   return h == 0;
+   return r.narrow;
 }
 
 template <class V>
@@ -382,11 +388,11 @@ void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double bet
       auto           launch = [&](auto narrow, auto unscaled) {
          constexpr bool N = decltype(narrow)::value, U = decltype(unscaled)::value;
          rows_spmv_kernel<V, G, N, U><<<blocks, kThreads, 0, s>>>(
-            A.row_ptr, A.col, A.col16.get(), A.wide.get(), val, A.nrows, alpha, x, beta, b, y, unscale);
+            A.row_ptr, A.col, A.col16.get(), val, A.nrows, alpha, x, beta, b, y, unscale);
       };
       using T = std::true_type;
       using F = std::false_type;
-      if (A.tried_narrow()) { unscale ? launch(T{}, T{}) : launch(T{}, F{}); }
+      if (A.narrow) { unscale ? launch(T{}, T{}) : launch(T{}, F{}); }
       else { unscale ? launch(F{}, T{}) : launch(F{}, F{}); }
    });
    AMGT_DEVICE_CHECK_LAUNCH("rows_spmv_kernel");

@@ -14,9 +14,12 @@ namespace amgt::device {
 
 // row_ptr and col are the CSR's own arrays (borrowed: the matrix must outlive this, and its
 // structure must not change, which the glue's cache key guarantees); val too in fp64 without
-// scaling, else own_val. col16 (when a narrow offset was tried) holds col - row; whether
-// every entry fit is known on the device only (wide != 0: one did not and the SpMV reads
-// col): finding out on the host would cost the setup a synchronisation per matrix.
+// scaling, else own_val. col16 holds col - row where 16-bit offsets were tried and every
+// entry fit (narrow); make_rows reads the build's flag back once (one synchronisation per
+// matrix, in the setup) so that the SpMV runs a kernel compiled for one column type: with
+// both paths in one kernel its fp32/fp16 instantiations took 40 registers instead of 32 (6
+// blocks of 256 per SM instead of 8; bench/RESULTS.md, seventh session). When one entry did
+// not fit, col16 is released and the SpMV reads col.
 template <class V>
 struct DeviceRows
 {
@@ -26,12 +29,13 @@ struct DeviceRows
    const int32_t*   col     = nullptr;
    const V*         val     = nullptr;
    Buffer<V>        own_val;
-   Buffer<int16_t>  col16; // empty when no narrow offsets were tried
-   Buffer<int32_t>  wide;  // one flag, with col16
+   Buffer<int16_t>  col16; // the offsets, held only when narrow
    int32_t          lanes = 1; // per row (rows_lanes)
    bool             scaled = false;
+   bool             tried  = false; // 16-bit offsets were written (the build's bytes)
+   bool             narrow = false; // ... and every entry fit: the SpMV reads col16
 
-   bool tried_narrow() const { return col16.size() > 0; }
+   bool tried_narrow() const { return tried; }
 };
 
 // Lanes per row of the SpMV: the smallest power of two G (1..32) that leaves each lane at most
@@ -70,14 +74,15 @@ int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc);
 
 // A in the row-wise layout, values rounded once to V (unscale: of D^-1/2 A D^-1/2, the
 // values of precision/policy.h's scaled_values, u = unscale on the device, nrows doubles).
-// try_narrow: write 16-bit offsets (the SpMV falls back to col by itself if one entry does
-// not fit). Enqueues its kernels and returns; a is read by them and later by every SpMV.
+// try_narrow: write 16-bit offsets, and keep them if every entry fits (one read-back of the
+// build's flag: synchronises s). Otherwise enqueues its kernels and returns; a is read by them
+// and later by every SpMV.
 // row_cv: the rows' coefficient of variation (FillEstimate::row_cv) for the lane rule.
 template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
                         const Allocator& alloc, double row_cv = 0.0);
 
-// Whether the offsets are in use (reads the flag back: synchronises; for statistics and tests).
+// Whether the SpMV reads the 16-bit offsets (r.narrow; s is not used).
 template <class V>
 bool rows_narrow(const DeviceRows<V>& r, Stream s);
 

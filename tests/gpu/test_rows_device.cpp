@@ -102,6 +102,9 @@ TYPED_TEST(RowsDevice, ExactOnSmallIntegerInputs)
             if (narrow && nnz_of(a) > 0)
             {
                EXPECT_EQ(dev::rows_narrow(dm, nullptr), hm.narrow) << c.name;
+               // the offsets are kept only where the SpMV reads them
+               EXPECT_EQ(dm.col16.size(), hm.narrow ? static_cast<size_t>(nnz_of(a)) : size_t{0}) << c.name;
+               EXPECT_TRUE(dm.tried_narrow()) << c.name;
             }
             const std::vector<double> x = random_vector(a.ncols, Fill::small_int, 51);
             const std::vector<double> xn(x.size(), kNaN);
