@@ -131,13 +131,13 @@ int amgt_glue_spmv_b(void **state_slot, const amgt_csr *A, double alpha, const d
 
 /* One l1-Jacobi sweep of BoomerAMG's smoother from u = 0 (plugin/smooth/jacobi.h) on n
  * entries in host or device memory (on_device); slot: the state of the sweep's matrix
- * (A's diagonal block), for the level it is counted under. vtemp = w*f, u = vtemp ./ l1.
+ * (A's diagonal block), which an error is reported under. vtemp = w*f, u = vtemp ./ l1.
  * Returns 1 when computed, 0 to let hypre sweep. */
 int amgt_glue_jacobi_from_zero(void **state_slot, long n, double w, const double *f,
                                const double *l1, double *u, double *vtemp, int on_device);
 /* Counts a sweep whose f - A*u hypre computed as an out-of-place product at the glue's
  * request (AMGT_STATS). */
-void amgt_glue_count_sweep(void **state_slot);
+void amgt_glue_count_sweep(void);
 
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */

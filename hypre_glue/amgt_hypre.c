@@ -343,7 +343,7 @@ hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A)
    amgt_invalidate_csr(hypre_ParCSRMatrixOffdT(A));
 }
 
-/* One vector of at least n entries in the given memory, not aliasing `other`. */
+/* One vector of at least n entries in the given memory (aliasing is checked by the caller). */
 static HYPRE_Int
 amgt_sweep_vector(hypre_Vector *v, HYPRE_Int n, HYPRE_Int on_device)
 {
@@ -405,7 +405,7 @@ hypre_AMGTRelaxJacobi(hypre_ParCSRMatrix *A, hypre_ParVector *f, HYPRE_Int relax
    hypre_VectorSize(&l1v)                  = n;
    hypre_VectorMemoryLocation(&l1v)        = hypre_VectorMemoryLocation(fl);
    hypre_SeqVectorElmdivpy(vl, &l1v, ul);
-   amgt_glue_count_sweep(&hypre_CSRMatrixAMGTData(diag));
+   amgt_glue_count_sweep();
    return 1;
 }
 

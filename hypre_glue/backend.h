@@ -171,10 +171,10 @@ inline int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& 
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C);
 // The smoother's l1-Jacobi sweep from u = 0 (smooth/jacobi.h) on host or device arrays of n
-// entries; 1 when computed (counted in AMGT_STATS under the state's level), 0 where the build
-// has no GPU kernels for device arrays.
-int backend_jacobi_from_zero(const Context& ctx, MatrixState& state, int64_t n, double w, const double* f,
-                             const double* l1, double* u, double* vtemp, bool on_device);
+// entries; 1 when computed (counted in AMGT_STATS), 0 where the build has no GPU kernels for
+// device arrays.
+int backend_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f, const double* l1,
+                             double* u, double* vtemp, bool on_device);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

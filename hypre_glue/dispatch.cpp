@@ -23,8 +23,8 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
    return 0;
 }
 
-int backend_jacobi_from_zero(const Context& ctx, MatrixState& state, int64_t n, double w, const double* f,
-                             const double* l1, double* u, double* vtemp, bool on_device)
+int backend_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f, const double* l1,
+                             double* u, double* vtemp, bool on_device)
 {
    if (on_device)
    {
@@ -34,7 +34,7 @@ int backend_jacobi_from_zero(const Context& ctx, MatrixState& state, int64_t n, 
    {
       jacobi_from_zero_ref(n, w, f, l1, u, vtemp);
    }
-   ctx.stats->sweep(state.level, true);
+   ctx.stats->sweep(true);
    return 1;
 }
 

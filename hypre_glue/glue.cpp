@@ -342,17 +342,15 @@ int amgt_glue_jacobi_from_zero(void** slot, long n, double w, const double* f, c
    MatrixState* state = nullptr;
    return guarded(state, [&] {
       state = state_of(slot);
-      return backend_jacobi_from_zero(context(), *state, static_cast<int64_t>(n), w, f, l1, u, vtemp,
-                                      on_device != 0);
+      return backend_jacobi_from_zero(context(), static_cast<int64_t>(n), w, f, l1, u, vtemp, on_device != 0);
    });
 }
 
-void amgt_glue_count_sweep(void** slot)
+void amgt_glue_count_sweep(void)
 {
    try
    {
-      const MatrixState* s = (slot && *slot) ? static_cast<const MatrixState*>(*slot) : nullptr;
-      global().stats.sweep(s ? s->level : -1, false);
+      global().stats.sweep(false);
    }
    catch (...)
    {

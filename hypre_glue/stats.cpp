@@ -77,16 +77,10 @@ void Stats::spmv_lent(int level, double seconds)
    if (tracing_ && trace_.size() < kMaxTrace) { trace_.push_back({'v', level, seconds, "rows-lent", Precision::fp64}); }
 }
 
-void Stats::sweep(int, bool from_zero)
+void Stats::sweep(bool from_zero)
 {
    std::lock_guard<std::mutex> lock(mutex_);
    sweeps_[from_zero ? 1 : 0]++;
-}
-
-long Stats::sweeps(bool from_zero) const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return sweeps_[from_zero ? 1 : 0];
 }
 
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
@@ -286,8 +280,8 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    if (sweeps_[0] + sweeps_[1] > 0)
    {
       std::snprintf(line, sizeof(line),
-                    "AMGT: l1-Jacobi sweeps without hypre's copy f -> Vtemp: %ld from u = 0 in one pass, "
-                    "%ld with f read in place by an out-of-place product\n",
+                    "AMGT: l1-Jacobi sweeps taken from hypre's Relax7: %ld from u = 0 in one pass (no "
+                    "copy), %ld as one out-of-place product (no copy where the plugin computes it)\n",
                     sweeps_[1], sweeps_[0]);
       out += line;
    }

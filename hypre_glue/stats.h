@@ -51,8 +51,9 @@ public:
    // counted with the level's SpMVs; the level's path stays that of its V-cycle copy.
    void spmv_lent(int level, double seconds);
    // One l1-Jacobi sweep of the smoother the glue took over (hypre_AMGTRelaxJacobi): from
-   // u = 0 in one pass (from_zero), or with f read in place by an out-of-place product.
-   void sweep(int level, bool from_zero);
+   // u = 0 in one pass (from_zero), or as one out-of-place product f - A*u (which reads f in
+   // place wherever the plugin computes the product; hypre's own matvec copies it).
+   void sweep(bool from_zero);
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
@@ -71,7 +72,6 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
-   long          sweeps(bool from_zero) const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
