@@ -279,6 +279,10 @@ hypre_AMGTCycleEnd(void)
    if (amgt_active()) { amgt_glue_cycle_end(); }
 }
 
+/* Set while hypre_AMGTLevelDone tags a finished level: its device matrices are prepared
+ * beside the rest of the setup. */
+static int amgt_beside = 0;
+
 static void
 amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role)
 {
@@ -290,7 +294,9 @@ amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role)
    if (hypre_CSRMatrixNumNonzeros(M) > 0 && hypre_CSRMatrixI(M) != NULL)
    {
       amgt_view(M, &view);
-      if (view.on_device) { amgt_glue_matrix_prepare(&hypre_CSRMatrixAMGTData(M), &view); }
+      if (!view.on_device) { return; }
+      if (amgt_beside) { amgt_glue_matrix_prepare_beside(&hypre_CSRMatrixAMGTData(M), &view); }
+      else { amgt_glue_matrix_prepare(&hypre_CSRMatrixAMGTData(M), &view); }
    }
 }
 
@@ -306,12 +312,30 @@ amgt_tag_parcsr(hypre_ParCSRMatrix *M, HYPRE_Int level, int role)
 }
 
 void
+hypre_AMGTLevelDone(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                    hypre_ParCSRMatrix **R_array, HYPRE_Int level)
+{
+   if (!amgt_active() || level < 0 || !A_array) { return; }
+   amgt_beside = 1;
+   amgt_tag_parcsr(A_array[level], level, AMGT_ROLE_A);
+   /* P_level exists: the caller has built level + 1 from it */
+   amgt_tag_parcsr(P_array ? P_array[level] : NULL, level, AMGT_ROLE_P);
+   if (R_array && (!P_array || R_array[level] != P_array[level]))
+   {
+      amgt_tag_parcsr(R_array[level], level, AMGT_ROLE_R);
+   }
+   amgt_beside = 0;
+}
+
+void
 hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
                     hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels)
 {
    HYPRE_Int level;
 
    if (!amgt_active()) { return; }
+   /* what was queued beside the setup has run; a matrix prepared then is skipped below */
+   amgt_glue_prepare_settle();
    for (level = 0; level < num_levels; level++)
    {
       amgt_tag_parcsr(A_array ? A_array[level] : NULL, level, AMGT_ROLE_A);

@@ -38,6 +38,10 @@ HYPRE_Int hypre_AMGTStockMatvecUseVendor(hypre_CSRMatrix *A, HYPRE_Int app_choic
 #if defined(hypre_PARCSR_MV_HEADER)
 void hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
                          hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels);
+/* BoomerAMG's setup has finished level `level` (its A, P and R are final; the next level is
+ * being built): its matrices are tagged and their preparation starts beside the setup. */
+void hypre_AMGTLevelDone(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                         hypre_ParCSRMatrix **R_array, HYPRE_Int level);
 /* The values of A changed in place (IJ Assemble, SetConstantValues): drop cached conversions. */
 void hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A);
 /* hypre's l1-Jacobi sweep (hypre_BoomerAMGRelax7Jacobi): u += w*(f - A*u) ./ l1_norms, Vtemp

@@ -5,6 +5,7 @@
 
 #include "amgt_glue.h"
 #include "matrix_state.h"
+#include "prepare_queue.h"
 #include "stats.h"
 
 #include "common/half.h"
@@ -80,6 +81,10 @@ struct Context
    // cycles of a solve (see amgt_glue.h).
    bool                  in_cycle      = false;
    bool                  first_cycle   = false;
+   // The setup work of a matrix prepared beside hypre's setup (device_prepare_beside): on
+   // the queue's thread, on the plugin's second stream, with device memory whose releases
+   // wait for that stream.
+   bool                  side          = false;
 };
 
 // The process's configuration, read from the environment at the first call (glue.cpp).
@@ -118,6 +123,13 @@ void device_finalize();
 // The end of a setup: the device copy and its SpMV owner, as plan_device_copy plans them
 // (asked inside, so that AMGT_STATS times the plan with the conversion and the race).
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
+// The same, queued on `queue` (prepare_queue.h) to run beside hypre's setup: on the plugin's
+// second stream, after the work hypre has enqueued so far on its own. Marks the state
+// pending until the job has run. Returns false where it does not apply (AMGT_SPMV=race: the
+// race times kernels, which a busy GPU would distort; no conversion wanted; no queue thread):
+// the caller prepares in place then.
+bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                           PrepareQueue& queue);
 // choice: the matrix's SpMV precision; race: time both kernels once per device copy to
 // decide its owner (else the plugin). Returns 1 when computed, 0 when a race gave the matrix
 // to hypre (counted "spmv-stock-faster").

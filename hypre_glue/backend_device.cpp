@@ -28,6 +28,8 @@
 #include "smooth/jacobi_device.h"
 
 #include <chrono>
+#include <memory>
+#include <vector>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -124,17 +126,91 @@ CappedAllocator& capped_allocator(const amgt_allocator* base = nullptr)
 // Device memory for the plugin (cached blocks of hypre's allocator). An allocation refused
 // by the cap or by hypre returns nullptr: device::Buffer throws std::bad_alloc, the C
 // boundary (glue.cpp) catches it, says so once and hands the call to stock hypre.
-device::Allocator device_allocator(const Context& ctx)
+device::Allocator shared_allocator(const Context& ctx)
 {
    AMGT_REQUIRE(ctx.allocator_ref && ctx.allocator_ref->alloc && ctx.allocator_ref->release,
                 "no allocator installed for device memory");
    CappedAllocator& ca = capped_allocator(ctx.allocator_ref);
-   ca.base             = ctx.allocator_ref;
+   if (ca.base != ctx.allocator_ref) ca.base = ctx.allocator_ref; // the same address every call
    device::Allocator a;
    a.ctx     = &ca;
    a.alloc   = [](size_t bytes, void* c) -> void* { return static_cast<CappedAllocator*>(c)->cache.alloc(bytes); };
    a.release = [](void* p, void* c) { static_cast<CappedAllocator*>(c)->cache.release(p); };
    return a;
+}
+
+// The setup work beside hypre's setup (device_prepare_beside) runs on the plugin's second
+// stream while hypre's thread goes on with its own kernels on its compute stream, and both
+// take blocks from the same allocator (hypre's device pool hands a block freed on one thread
+// to the other at once: it orders reuse by hypre's one compute stream). Hence:
+// - a block the side work receives may still be read or written by hypre kernels enqueued
+//   before its release: the second stream waits for hypre's stream after every allocation
+//   (an event, no host wait);
+// - a block the side work releases is held back until its stream has finished the job
+//   (flush, on the queue's thread after its synchronisation), so hypre never receives one
+//   that the second stream still uses.
+// Buffers allocated here and released later by hypre's thread (a device copy freed with its
+// matrix) go straight back: that job's stream work is long finished.
+struct SideMemory
+{
+   device::Allocator  base;            // shared_allocator's
+   device::Stream     compute = nullptr; // hypre's compute stream
+   std::vector<void*> held;            // released during the current job
+};
+
+SideMemory& side_memory()
+{
+   static SideMemory* m = new SideMemory(); // outlives every buffer that points at it
+   return *m;
+}
+
+thread_local bool t_side_job = false; // this thread runs a side job now
+
+device::Allocator side_allocator(const Context& ctx)
+{
+   SideMemory& m = side_memory();
+   m.base        = shared_allocator(ctx); // the same functions and context every call
+   device::Allocator a;
+   a.ctx   = &m;
+   a.alloc = [](size_t bytes, void* c) -> void* {
+      auto& sm = *static_cast<SideMemory*>(c);
+      void* p  = sm.base.alloc(bytes, sm.base.ctx);
+      if (p && t_side_job && !device::order_after(device::side_stream(), sm.compute))
+      {
+         sm.base.release(p, sm.base.ctx);
+         return nullptr; // Buffer: std::bad_alloc; the job is counted as failed
+      }
+      return p;
+   };
+   a.release = [](void* p, void* c) {
+      auto& sm = *static_cast<SideMemory*>(c);
+      if (t_side_job) // only the queue's thread sets it
+      {
+         try
+         {
+            sm.held.push_back(p);
+            return;
+         }
+         catch (...)
+         {
+            // no room to hold it: wait for the stream instead (a destructor cannot report)
+            try
+            {
+               device::synchronize(device::side_stream());
+            }
+            catch (...)
+            {
+            }
+         }
+      }
+      sm.base.release(p, sm.base.ctx);
+   };
+   return a;
+}
+
+device::Allocator device_allocator(const Context& ctx)
+{
+   return ctx.side ? side_allocator(ctx) : shared_allocator(ctx);
 }
 
 // A buffer's array becomes hypre's (a product's output, freed by hypre itself): the block
@@ -155,6 +231,7 @@ T* hand_over(device::Buffer<T>& b)
 
 device::Stream stream_of(const Context& ctx)
 {
+   if (ctx.side) return device::side_stream();
    if (ctx.allocator_ref && ctx.allocator_ref->compute_stream)
    {
       return static_cast<device::Stream>(ctx.allocator_ref->compute_stream());
@@ -423,6 +500,88 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
    ctx.stats->prepare(level, parts[0], parts[1], parts[2]);
 }
 
+bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_csr& A,
+                           PrepareQueue& queue)
+{
+   if (!device_copy_wanted(ctx) || ctx.config->spmv == KernelChoice::race) return false;
+   if (!ctx.allocator_ref || !ctx.allocator_ref->compute_stream) return false;
+   const int      dev     = device::current_device_id();
+   const device::Stream compute = stream_of(ctx);
+   // what hypre has enqueued so far (the kernels that wrote A) comes before the job's work
+   auto ready = std::make_shared<device::Marker>();
+   ready->record(compute);
+   Context side = ctx;
+   side.side    = true;
+   side_memory().compute = compute; // read by the queue's thread after the queue's lock
+   state.pending.on.store(true, std::memory_order_release);
+   try
+   {
+      queue.submit([side, &state, A, ready, dev] {
+         // nothing may leave a job (the queue's contract): every report is guarded
+         auto tell = [&](const std::string& what, const char* reason) noexcept {
+            try
+            {
+               if (!what.empty()) report_once(what);
+               side.stats->fallback(state.level, reason);
+            }
+            catch (...)
+            {
+            }
+         };
+         SideMemory& m = side_memory();
+         t_side_job    = true;
+         try
+         {
+            device::use_device(dev);
+            ready->wait(device::side_stream());
+            device_prepare(side, state, A);
+            device::synchronize(device::side_stream());
+         }
+         catch (const std::bad_alloc&)
+         {
+            tell("out of memory preparing a matrix beside hypre's setup; it is converted at its "
+                 "first product, or runs stock hypre",
+                 "prepare-beside-out-of-memory");
+         }
+         catch (const std::exception& e)
+         {
+            tell(std::string(e.what()) + " (preparing a matrix beside hypre's setup; it is "
+                                         "converted at its first product, or runs stock hypre)",
+                 "prepare-beside-error");
+         }
+         catch (...)
+         {
+            tell("", "prepare-beside-error");
+         }
+         // after an error the stream may still hold the job's kernels: the held blocks wait
+         try
+         {
+            device::synchronize(device::side_stream());
+         }
+         catch (...)
+         {
+         }
+         t_side_job = false;
+         for (void* p : m.held) m.base.release(p, m.base.ctx);
+         m.held.clear();
+         try
+         {
+            side.stats->prepared_beside();
+         }
+         catch (...)
+         {
+         }
+         state.pending.on.store(false, std::memory_order_release);
+      });
+   }
+   catch (...)
+   {
+      state.pending.on.store(false, std::memory_order_release);
+      return false; // no thread: prepared in place
+   }
+   return true;
+}
+
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
                 const PrecisionChoice& choice, bool race, double alpha, const double* x,
                 double beta, const double* b, double* y)
@@ -561,6 +720,11 @@ void say_no_kernels_once()
 void device_prepare(const Context&, MatrixState&, const amgt_csr&)
 {
    say_no_kernels_once();
+}
+
+bool device_prepare_beside(const Context&, MatrixState&, const amgt_csr&, PrepareQueue&)
+{
+   return false; // nothing to overlap: device_prepare says why once
 }
 
 void device_finalize() {}

@@ -68,6 +68,7 @@ struct Global
    std::atomic<int>  cycle_index{0}; // the current (innermost) cycle's number in its solve
    Stats          stats;
    LevelFloors    floors;
+   PrepareQueue   prepare_queue; // AMGT_SETUP_OVERLAP (prepare_queue.h)
 };
 
 Global*        g_global = nullptr;
@@ -134,10 +135,26 @@ void report_once(const std::string& what)
 
 namespace {
 
+// hypre's thread waits for the queue's work before it reads or changes a state the queue
+// is preparing (or before a new setup, or the end of one: settle_all).
+void settle_all()
+{
+   Global&      g = global();
+   const double w = g.prepare_queue.drain();
+   if (w > 0.0) g.stats.waited_for_prepare(w);
+}
+
+void settle(MatrixState* s)
+{
+   if (s && s->pending.on.load(std::memory_order_acquire)) settle_all();
+}
+
 MatrixState* state_of(void** slot)
 {
    if (*slot == nullptr) { *slot = new MatrixState(); }
-   return static_cast<MatrixState*>(*slot);
+   MatrixState* s = static_cast<MatrixState*>(*slot);
+   settle(s);
+   return s;
 }
 
 template <class F>
@@ -230,11 +247,25 @@ void amgt_glue_set_allocator(const amgt_allocator* allocator)
 
 void amgt_glue_matrix_release(void* state)
 {
+   try
+   {
+      settle(static_cast<MatrixState*>(state));
+   }
+   catch (...)
+   {
+   }
    delete static_cast<MatrixState*>(state); // destructors do not throw
 }
 
 void amgt_glue_matrix_invalidate(void* state)
 {
+   try
+   {
+      settle(static_cast<MatrixState*>(state));
+   }
+   catch (...)
+   {
+   }
    if (MatrixState* s = static_cast<MatrixState*>(state)) { s->invalidate(); } // noexcept
 }
 
@@ -255,15 +286,54 @@ void amgt_glue_matrix_prepare(void** slot, const amgt_csr* A)
    MatrixState* state = nullptr;
    guarded(nullptr, [&] {
       state = state_of(slot);
-      if (A && A->on_device) { device_prepare(context(), *state, *A); }
+      if (!A || !A->on_device) return 1;
+      const Context ctx = context();
+      const CsrKey  key = key_of(*A, ctx.epoch);
+      if (state->prepared_key == key) return 1; // made, or queued and finished (state_of)
+      state->prepared_key = key;
+      device_prepare(ctx, *state, *A);
       return 1;
    });
+}
+
+void amgt_glue_matrix_prepare_beside(void** slot, const amgt_csr* A)
+{
+   MatrixState* state = nullptr;
+   guarded(nullptr, [&] {
+      state = state_of(slot);
+      if (!A || !A->on_device) return 1;
+      const Context ctx = context();
+      if (!ctx.config->setup_overlap)
+      {
+         return 1; // prepared at the end of the setup (hypre_AMGTTagLevels), as it waits
+      }
+      const CsrKey key = key_of(*A, ctx.epoch);
+      if (state->prepared_key == key) return 1;
+      state->prepared_key = key;
+      if (!device_prepare_beside(ctx, *state, *A, global().prepare_queue))
+      {
+         device_prepare(ctx, *state, *A);
+      }
+      return 1;
+   });
+}
+
+void amgt_glue_prepare_settle(void)
+{
+   try
+   {
+      settle_all();
+   }
+   catch (...)
+   {
+   }
 }
 
 void amgt_glue_setup_begin(void)
 {
    try
    {
+      settle_all(); // nothing of an earlier setup still running beside this one
       global().epoch.fetch_add(1);
       global().setup_level.store(-1);
       global().floors.reset();
@@ -446,6 +516,7 @@ void amgt_glue_finalize(void)
    {
       // Counters restart if hypre is initialised again in the same process; the
       // configuration is kept (it is read once per process).
+      if (g_global) { settle_all(); }
       if (g_global) { g_global->stats.reset(); }
       device_finalize();
    }

@@ -8,6 +8,7 @@
 #include "mbsr/mbsr.h"
 #include "precision/policy.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <variant>
@@ -89,6 +90,24 @@ struct MatrixState
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
    LevelShape                                       device_shape; // of the device copy
 
+   // The end-of-setup preparation (amgt_glue_matrix_prepare*) was made or queued for these
+   // arrays: the end of the setup does not prepare them again.
+   CsrKey prepared_key;
+   // Set while the queue's thread prepares this state (device_prepare_beside): the glue's
+   // entry points on hypre's thread wait for the queue before touching it (glue.cpp, settle).
+   struct PendingFlag
+   {
+      std::atomic<bool> on{false};
+      PendingFlag() = default;
+      // a state is moved only before it is shared (tests build states by value)
+      PendingFlag(PendingFlag&& o) noexcept : on(o.on.load()) {}
+      PendingFlag& operator=(PendingFlag&& o) noexcept
+      {
+         on.store(o.on.load());
+         return *this;
+      }
+   } pending;
+
    // Drops every cached conversion (host and device) and the kernel choices made for them.
    void invalidate() noexcept
    {
@@ -105,6 +124,7 @@ struct MatrixState
       remembered_plugin = CsrKey{};
       device.reset();
       device_shape = LevelShape{};
+      prepared_key = CsrKey{};
    }
 
    LevelShape shape() const

@@ -113,6 +113,24 @@ void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
    p[2] += race_s;
 }
 
+void Stats::prepared_beside()
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   ++beside_;
+}
+
+long Stats::prepared_beside_count() const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   return beside_;
+}
+
+void Stats::waited_for_prepare(double seconds)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   beside_wait_s_ += seconds;
+}
+
 void Stats::note(const std::string& line)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -128,6 +146,8 @@ void Stats::reset()
    lent_calls_ = 0;
    sweeps_[0]  = 0;
    sweeps_[1]  = 0;
+   beside_        = 0;
+   beside_wait_s_ = 0.0;
    notes_.clear();
    trace_.clear();
 }
@@ -268,6 +288,14 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "race %.3f), by level:",
                     (parts[0] + parts[1] + parts[2]) * 1e3, parts[0] * 1e3, parts[1] * 1e3, parts[2] * 1e3);
       out += line + prepare_levels + "\n";
+   }
+   if (beside_ > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: %ld matrices prepared beside hypre's setup (second thread and stream, "
+                    "AMGT_SETUP_OVERLAP); hypre's thread waited %.3f ms for them\n",
+                    beside_, beside_wait_s_ * 1e3);
+      out += line;
    }
    if (lent_calls_ > 0)
    {

@@ -60,6 +60,10 @@ public:
    // seconds of the plugin's setup work for one matrix of the level: the precision choice
    // (AMGT=auto's value checks), the conversion and SpMV plan, the race
    void prepare(int level, double choice_s, double convert_s, double race_s);
+   // GPU: one matrix prepared beside hypre's setup (device_prepare_beside), and the seconds
+   // hypre's thread waited for such work (at the end of a setup, or for a matrix it needed)
+   void prepared_beside();
+   void waited_for_prepare(double seconds);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
    // Per-call trace (AMGT_TRACE): every plugin SpGEMM/SpMV in call order, written as CSV.
@@ -72,6 +76,7 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
+   long          prepared_beside_count() const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
@@ -81,6 +86,8 @@ private:
    std::map<std::string, long> reasons_;
    long                        lent_calls_ = 0;
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
+   long                        beside_     = 0;      // matrices prepared beside hypre's setup
+   double                      beside_wait_s_ = 0.0; // hypre's thread waited for them
    std::vector<std::string>    notes_;
 
    struct TraceEntry

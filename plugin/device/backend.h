@@ -94,6 +94,8 @@ template <class T>
 inline Status      device_malloc(T** p, size_t bytes) { return hipMalloc(reinterpret_cast<void**>(p), bytes); }
 inline Status      device_free(void* p) { return hipFree(p); }
 inline Status      event_create(Event* e) { return hipEventCreate(e); }
+inline Status      event_create_untimed(Event* e) { return hipEventCreateWithFlags(e, hipEventDisableTiming); }
+inline Status      stream_wait_event(Stream s, Event e) { return hipStreamWaitEvent(s, e, 0); }
 inline Status      event_destroy(Event e) { return hipEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return hipEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return hipEventSynchronize(e); }
@@ -186,6 +188,8 @@ template <class T>
 inline Status      device_malloc(T** p, size_t bytes) { return cudaMalloc(reinterpret_cast<void**>(p), bytes); }
 inline Status      device_free(void* p) { return cudaFree(p); }
 inline Status      event_create(Event* e) { return cudaEventCreate(e); }
+inline Status      event_create_untimed(Event* e) { return cudaEventCreateWithFlags(e, cudaEventDisableTiming); }
+inline Status      stream_wait_event(Stream s, Event e) { return cudaStreamWaitEvent(s, e, 0); }
 inline Status      event_destroy(Event e) { return cudaEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return cudaEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return cudaEventSynchronize(e); }

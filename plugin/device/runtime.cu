@@ -94,6 +94,71 @@ double EventTimer::stop(Stream s)
    return 1e-3 * ms;
 }
 
+int current_device_id()
+{
+   int dev = 0;
+   AMGT_DEVICE_CHECK(current_device(&dev));
+   return dev;
+}
+
+void use_device(int device)
+{
+   AMGT_DEVICE_CHECK(set_device(device));
+}
+
+Stream side_stream()
+{
+   // one per process; a failure is thrown to every caller (the static is not set)
+   static Stream s = [] {
+      Stream created = nullptr;
+      AMGT_DEVICE_CHECK(stream_create_non_blocking(&created));
+      return created;
+   }();
+   return s;
+}
+
+Marker::Marker()
+{
+   device::Event e = nullptr;
+   AMGT_DEVICE_CHECK(device::event_create_untimed(&e));
+   event_ = e;
+}
+
+Marker::~Marker()
+{
+   (void)device::event_destroy(static_cast<device::Event>(event_)); // a destructor reports nothing
+}
+
+void Marker::record(Stream s)
+{
+   AMGT_DEVICE_CHECK(device::event_record(static_cast<device::Event>(event_), s));
+}
+
+void Marker::wait(Stream waiter) const
+{
+   AMGT_DEVICE_CHECK(device::stream_wait_event(waiter, static_cast<device::Event>(event_)));
+}
+
+bool order_after(Stream waiter, Stream producer) noexcept
+{
+   if (waiter == producer) return true;
+   // one event per thread, reused: a wait takes the event's state at the time of the call
+   thread_local device::Event e = nullptr;
+   if (!e && device::event_create_untimed(&e) != device::kSuccess)
+   {
+      (void)device::last_error();
+      e = nullptr;
+      return false;
+   }
+   if (device::event_record(e, producer) != device::kSuccess ||
+       device::stream_wait_event(waiter, e) != device::kSuccess)
+   {
+      (void)device::last_error();
+      return false;
+   }
+   return true;
+}
+
 void throw_device_out_of_memory(size_t)
 {
    throw std::bad_alloc();

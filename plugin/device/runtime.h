@@ -63,6 +63,33 @@ private:
    void* stop_  = nullptr;
 };
 
+// Work of a second host thread beside the embedding library's (hypre_glue/prepare_queue.h).
+// The current device of the calling thread, and making it another thread's.
+int  current_device_id();    // throws amgt::Error
+void use_device(int device); // throws amgt::Error
+// A stream of the plugin's own, non-blocking: the legacy default stream's implicit
+// synchronisation (blocking copies of the embedding library) does not wait for it, nor it for
+// them. Created once per process on first use, never destroyed.
+Stream side_stream(); // throws amgt::Error
+// An event without timing: record() on one stream, then wait() makes another stream wait for
+// what the first had enqueued at the record (no host wait).
+class Marker
+{
+public:
+   Marker(); // throws amgt::Error
+   ~Marker();
+   Marker(const Marker&)            = delete;
+   Marker& operator=(const Marker&) = delete;
+   void record(Stream s);
+   void wait(Stream waiter) const;
+
+private:
+   void* event_ = nullptr;
+};
+// Makes `waiter` wait for everything enqueued on `producer` so far; false when the runtime
+// refused (nothing thrown: an allocator callback calls it).
+bool order_after(Stream waiter, Stream producer) noexcept;
+
 // Owning, move-only device array of T from an Allocator; freed on destruction.
 template <class T>
 class Buffer

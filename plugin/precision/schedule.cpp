@@ -242,7 +242,7 @@ const std::vector<std::string>& library_variables()
    static const std::vector<std::string> v{
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
-      "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT"};
+      "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP"};
    return v;
 }
 
@@ -349,6 +349,18 @@ Config parse_environment(const Environment& env)
                      "AMGT_STATS=\"" + std::string(amgt_stats) +
                         "\" is not a valid value (accepted: 0, off, 1, on, all)",
                      "statistics stay off");
+   }
+
+   const char*       overlap_value = value_of("AMGT_SETUP_OVERLAP");
+   const std::string overlap       = normalized(overlap_value);
+   if (overlap.empty() || overlap == "1" || overlap == "on") { c.setup_overlap = true; }
+   else if (overlap == "0" || overlap == "off") { c.setup_overlap = false; }
+   else
+   {
+      report_invalid(c,
+                     "AMGT_SETUP_OVERLAP=\"" + std::string(overlap_value) +
+                        "\" is not a valid value (accepted: 0, off, 1, on)",
+                     "the setup work overlaps hypre's setup (on)");
    }
 
    // Any file name; the trace is written at HYPRE_Finalize, which reports a failure then.

@@ -74,6 +74,10 @@ struct Config
    // backend's default, which depends on hypre's allocator (0 with hypre's device pool, 1G
    // without), known only there.
    std::optional<size_t> device_cache;
+   // AMGT_SETUP_OVERLAP (default on): on the GPU, a level's matrices are prepared for the
+   // plugin (value checks, layout, conversion) by a second host thread on a second stream while
+   // hypre's setup builds the next level; off: all of them at the end of the setup, in turn.
+   bool setup_overlap = true;
    // AMGT_STRICT: an invalid value or an unknown AMGT_* variable stops the process (exit
    // status 2, glue.cpp) instead of falling back.
    bool strict = false;

@@ -735,6 +735,36 @@ TEST(Selection, KrylovMatvecsOfAnFp32FinestLevelRunFp64OnHypresArrays)
    EXPECT_EQ(au.output.find("spmv-outside-cycle-fp64="), std::string::npos) << au.output;
 }
 
+// AMGT_SETUP_OVERLAP (default): the matrices of each finished level are prepared by the
+// plugin's second thread and stream while hypre builds the next level. The hierarchy and
+// the answer are those of the preparation at the end of the setup (AMGT_SETUP_OVERLAP=0), in
+// fp64 and under auto (whose value checks run there too), over two setups of one process;
+// every matrix queued was prepared without an error, and the solve found them ready.
+TEST(Selection, SetupWorkBesideHypresSetup)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: host matrices are not prepared (nothing to overlap)";
+   const std::string args = "--problem laplace7 --n 64 --solver pcg --repeat 2";
+   for (const char* mode : {"fp64", "auto"})
+   {
+      SCOPED_TRACE(mode);
+      DriverRun at_end = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_SETUP_OVERLAP=0", args);
+      DriverRun beside = run(std::string("AMGT=") + mode + " AMGT_STATS=1", args);
+      expect_same_convergence(at_end, beside);
+      EXPECT_EQ(at_end.output.find("prepared beside"), std::string::npos) << at_end.output;
+      const std::string key = "AMGT: ";
+      const size_t      at  = beside.output.find(" matrices prepared beside hypre's setup");
+      ASSERT_NE(at, std::string::npos) << beside.output;
+      const size_t line = beside.output.rfind(key, at);
+      ASSERT_NE(line, std::string::npos);
+      const long queued = std::strtol(beside.output.c_str() + line + key.size(), nullptr, 10);
+      // level 0's A and P at least, in each of the two setups and the driver's warm-up
+      EXPECT_GE(queued, 4) << beside.output;
+      EXPECT_EQ(beside.output.find("prepare-beside"), std::string::npos) << "a queued preparation failed:\n" << beside.output;
+      EXPECT_EQ(beside.output.find("out-of-memory"), std::string::npos) << beside.output;
+      EXPECT_EQ(beside.output.find("error="), std::string::npos) << beside.output;
+   }
+}
+
 // hypre's l1-Jacobi sweeps under an AMGT mode skip hypre's copy f -> Vtemp: the sweeps from
 // u = 0 run as one pass, the others as one out-of-place product (f read in place); both
 // kinds occur in a PCG solve, none is refused, and convergence is stock's.

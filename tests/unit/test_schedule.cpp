@@ -353,6 +353,7 @@ std::vector<VariableCase> every_variable()
        "K, M or G"},
       {"AMGT_DEVICE_CACHE", {"0", "256M", "2g"}, {"lots", "-1", "1e9"}, "K, M or G"},
       {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
+      {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
    };
 }
 
@@ -546,16 +547,27 @@ TEST(Environment, LayoutRequest)
    EXPECT_STREQ(amgt::to_string(amgt::LayoutRequest::rows), "rows");
 }
 
+TEST(Environment, SetupOverlap)
+{
+   EXPECT_TRUE(parse_environment({}).setup_overlap) << "on by default";
+   EXPECT_FALSE(parse_environment({{"AMGT_SETUP_OVERLAP", "0"}}).setup_overlap);
+   EXPECT_FALSE(parse_environment({{"AMGT_SETUP_OVERLAP", "off"}}).setup_overlap);
+   EXPECT_TRUE(parse_environment({{"AMGT_SETUP_OVERLAP", "1"}}).setup_overlap);
+   const Config bad = parse_environment({{"AMGT_SETUP_OVERLAP", "maybe"}});
+   EXPECT_TRUE(bad.setup_overlap) << "an invalid value keeps the default";
+   EXPECT_EQ(bad.invalid, 1);
+}
+
 TEST(Environment, LibraryVariables)
 {
    const std::vector<std::string>& v = amgt::library_variables();
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
-                            "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT"})
+                            "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 11u);
+   EXPECT_EQ(v.size(), 12u);
 }
 
 } // namespace
