@@ -256,6 +256,14 @@ hypre_AMGTCSRMatrixRelease(hypre_CSRMatrix *A)
 }
 
 void
+hypre_AMGTInitialize(void)
+{
+#if defined(HYPRE_USING_GPU)
+   if (amgt_active()) { amgt_glue_initialize(); }
+#endif
+}
+
+void
 hypre_AMGTSetupBegin(void)
 {
    if (amgt_active()) { amgt_glue_setup_begin(); }

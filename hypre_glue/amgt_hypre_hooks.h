@@ -10,6 +10,9 @@
 extern "C" {
 #endif
 
+/* The end of HYPRE_Initialize: the plugin may start loading its GPU kernels beside the
+ * application (AMGT_PRELOAD). */
+void hypre_AMGTInitialize(void);
 void hypre_AMGTSetupBegin(void);
 void hypre_AMGTSetSetupLevel(HYPRE_Int level);
 /* Around one BoomerAMG V-cycle of hypre_BoomerAMGSolve, index = the cycle's number in that

@@ -130,6 +130,12 @@ void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A);
 // the caller prepares in place then.
 bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_csr& A,
                            PrepareQueue& queue);
+// AMGT_PRELOAD (HYPRE_Initialize): loads the plugin's kernels on a second thread and stream
+// while the application assembles its matrix, so that CUDA's lazy loading does not fall
+// into the first setup and solve. Once per process; nothing without device kernels or with
+// AMGT off. join waits for it (HYPRE_Finalize) and reports its time to stats.
+void device_preload_start(const Context& ctx);
+void device_preload_join(Stats* stats);
 // choice: the matrix's SpMV precision; race: time both kernels once per device copy to
 // decide its owner (else the plugin). Returns 1 when computed, 0 when a race gave the matrix
 // to hypre (counted "spmv-stock-faster").

@@ -318,6 +318,18 @@ void amgt_glue_matrix_prepare_beside(void** slot, const amgt_csr* A)
    });
 }
 
+void amgt_glue_initialize(void)
+{
+   try
+   {
+      device_preload_start(context());
+   }
+   catch (...)
+   {
+      // no thread, no device: the kernels load at first use, as without the preload
+   }
+}
+
 void amgt_glue_prepare_settle(void)
 {
    try
@@ -463,6 +475,7 @@ void amgt_glue_print_stats(int rank, int nranks)
    try
    {
       Global& g = global();
+      device_preload_join(&g.stats); // its time is reported below
       const long own_p = g_stock_kernels[1][0].exchange(0), ven_p = g_stock_kernels[1][1].exchange(0);
       const long own_m = g_stock_kernels[0][0].exchange(0), ven_m = g_stock_kernels[0][1].exchange(0);
       const long binned = g_stock_binned.exchange(0);
@@ -517,6 +530,7 @@ void amgt_glue_finalize(void)
       // Counters restart if hypre is initialised again in the same process; the
       // configuration is kept (it is read once per process).
       if (g_global) { settle_all(); }
+      device_preload_join(nullptr);
       if (g_global) { g_global->stats.reset(); }
       device_finalize();
    }

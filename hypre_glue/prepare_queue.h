@@ -6,7 +6,9 @@
 // done at the end of the setup, added their full time to it even where they made the
 // products faster. A level's operator and transfer operators are final once the next level
 // exists; from then on this thread prepares them beside hypre's next level, and the end of
-// the setup waits only for what is left (drain).
+// the setup waits only for what is left (drain). Measured on the H100 it did not pay: the
+// work was hidden completely, but hypre's kernels queued behind the plugin's on the GPU lost
+// more (AMGT_SETUP_OVERLAP, off by default; bench/RESULTS.md, eighth session).
 //
 // The queue knows nothing of matrices: a job is a function that does not throw (the glue
 // wraps device_prepare: an error is counted and leaves the matrix to be converted on first

@@ -125,6 +125,14 @@ long Stats::prepared_beside_count() const
    return beside_;
 }
 
+void Stats::preloaded(double seconds, int steps, const std::string& problem)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   preload_s_       = seconds;
+   preload_steps_   = steps;
+   preload_problem_ = problem;
+}
+
 void Stats::waited_for_prepare(double seconds)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -148,6 +156,9 @@ void Stats::reset()
    sweeps_[1]  = 0;
    beside_        = 0;
    beside_wait_s_ = 0.0;
+   preload_s_      = -1.0;
+   preload_steps_  = 0;
+   preload_problem_.clear();
    notes_.clear();
    trace_.clear();
 }
@@ -288,6 +299,16 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "race %.3f), by level:",
                     (parts[0] + parts[1] + parts[2]) * 1e3, parts[0] * 1e3, parts[1] * 1e3, parts[2] * 1e3);
       out += line + prepare_levels + "\n";
+   }
+   if (preload_s_ >= 0.0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: the plugin's kernels were loaded on a second thread from HYPRE_Initialize on "
+                    "(AMGT_PRELOAD): %d steps, %.1f ms",
+                    preload_steps_, preload_s_ * 1e3);
+      out += line;
+      if (!preload_problem_.empty()) out += "; " + preload_problem_ + " (those kernels load at first use)";
+      out += "\n";
    }
    if (beside_ > 0)
    {

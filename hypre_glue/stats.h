@@ -64,6 +64,9 @@ public:
    // hypre's thread waited for such work (at the end of a setup, or for a matrix it needed)
    void prepared_beside();
    void waited_for_prepare(double seconds);
+   // GPU: the preload of the plugin's kernels (device_preload_start) took this long on its
+   // thread, in `steps` steps; problem: what failed (empty: nothing)
+   void preloaded(double seconds, int steps, const std::string& problem);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
    // Per-call trace (AMGT_TRACE): every plugin SpGEMM/SpMV in call order, written as CSV.
@@ -88,6 +91,9 @@ private:
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
    long                        beside_     = 0;      // matrices prepared beside hypre's setup
    double                      beside_wait_s_ = 0.0; // hypre's thread waited for them
+   double                      preload_s_     = -1.0; // < 0: no preload ran
+   int                         preload_steps_  = 0;
+   std::string                 preload_problem_;
    std::vector<std::string>    notes_;
 
    struct TraceEntry

@@ -18,8 +18,8 @@
 #                    auto-h, fp64-mbsr, auto-mbsr, fp64-rows, auto-rows (AMGT_SPGEMM=rows:
 #                    the row-wise CSR SpGEMM for every device product), fp64-hspgemm,
 #                    auto-hspgemm (AMGT_SPGEMM=stock: hypre's kernel for every device
-#                    product), fp64-end, auto-end (AMGT_SETUP_OVERLAP=0: the plugin's setup
-#                    work at the end of the setup instead of beside it). stock: hypre's own kernels with its device pool (the headline's
+#                    product), fp64-beside, auto-beside (AMGT_SETUP_OVERLAP=1: the plugin's
+#                    setup work beside hypre's setup instead of at its end). stock: hypre's own kernels with its device pool (the headline's
 #                    reference); vendor: cuSPARSE kernels; stock-default: hypre's default
 #                    configuration, no pool and cuSPARSE (--pool 0 --vendor-spgemm 1
 #                    --vendor-spmv 1); stock-binned: hypre's own SpGEMM in its binned mode

@@ -242,7 +242,8 @@ const std::vector<std::string>& library_variables()
    static const std::vector<std::string> v{
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
-      "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP"};
+      "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
+      "AMGT_PRELOAD"};
    return v;
 }
 
@@ -353,14 +354,26 @@ Config parse_environment(const Environment& env)
 
    const char*       overlap_value = value_of("AMGT_SETUP_OVERLAP");
    const std::string overlap       = normalized(overlap_value);
-   if (overlap.empty() || overlap == "1" || overlap == "on") { c.setup_overlap = true; }
-   else if (overlap == "0" || overlap == "off") { c.setup_overlap = false; }
+   if (overlap.empty() || overlap == "0" || overlap == "off") { c.setup_overlap = false; }
+   else if (overlap == "1" || overlap == "on") { c.setup_overlap = true; }
    else
    {
       report_invalid(c,
                      "AMGT_SETUP_OVERLAP=\"" + std::string(overlap_value) +
                         "\" is not a valid value (accepted: 0, off, 1, on)",
-                     "the setup work overlaps hypre's setup (on)");
+                     "the setup work runs at the end of the setup (off)");
+   }
+
+   const char*       preload_value = value_of("AMGT_PRELOAD");
+   const std::string preload       = normalized(preload_value);
+   if (preload.empty() || preload == "1" || preload == "on") { c.preload = true; }
+   else if (preload == "0" || preload == "off") { c.preload = false; }
+   else
+   {
+      report_invalid(c,
+                     "AMGT_PRELOAD=\"" + std::string(preload_value) +
+                        "\" is not a valid value (accepted: 0, off, 1, on)",
+                     "the kernels are preloaded (on)");
    }
 
    // Any file name; the trace is written at HYPRE_Finalize, which reports a failure then.

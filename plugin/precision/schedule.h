@@ -74,10 +74,16 @@ struct Config
    // backend's default, which depends on hypre's allocator (0 with hypre's device pool, 1G
    // without), known only there.
    std::optional<size_t> device_cache;
-   // AMGT_SETUP_OVERLAP (default on): on the GPU, a level's matrices are prepared for the
+   // AMGT_SETUP_OVERLAP (default off): on the GPU, a level's matrices are prepared for the
    // plugin (value checks, layout, conversion) by a second host thread on a second stream while
    // hypre's setup builds the next level; off: all of them at the end of the setup, in turn.
-   bool setup_overlap = true;
+   // Off by default: on the H100 the overlap made setups 1-4% slower (geomean of four cases,
+   // bench/RESULTS.md, eighth session), its kernels delaying hypre's.
+   bool setup_overlap = false;
+   // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that runs
+   // the plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of
+   // them happens while the application assembles its matrix, not inside its first setup.
+   bool preload = true;
    // AMGT_STRICT: an invalid value or an unknown AMGT_* variable stops the process (exit
    // status 2, glue.cpp) instead of falling back.
    bool strict = false;

@@ -735,9 +735,9 @@ TEST(Selection, KrylovMatvecsOfAnFp32FinestLevelRunFp64OnHypresArrays)
    EXPECT_EQ(au.output.find("spmv-outside-cycle-fp64="), std::string::npos) << au.output;
 }
 
-// AMGT_SETUP_OVERLAP (default): the matrices of each finished level are prepared by the
+// AMGT_SETUP_OVERLAP=1: the matrices of each finished level are prepared by the
 // plugin's second thread and stream while hypre builds the next level. The hierarchy and
-// the answer are those of the preparation at the end of the setup (AMGT_SETUP_OVERLAP=0), in
+// the answer are those of the preparation at the end of the setup (the default), in
 // fp64 and under auto (whose value checks run there too), over two setups of one process;
 // every matrix queued was prepared without an error, and the solve found them ready.
 TEST(Selection, SetupWorkBesideHypresSetup)
@@ -747,8 +747,8 @@ TEST(Selection, SetupWorkBesideHypresSetup)
    for (const char* mode : {"fp64", "auto"})
    {
       SCOPED_TRACE(mode);
-      DriverRun at_end = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_SETUP_OVERLAP=0", args);
-      DriverRun beside = run(std::string("AMGT=") + mode + " AMGT_STATS=1", args);
+      DriverRun at_end = run(std::string("AMGT=") + mode + " AMGT_STATS=1", args);
+      DriverRun beside = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_SETUP_OVERLAP=1", args);
       expect_same_convergence(at_end, beside);
       EXPECT_EQ(at_end.output.find("prepared beside"), std::string::npos) << at_end.output;
       const std::string key = "AMGT: ";
@@ -763,6 +763,30 @@ TEST(Selection, SetupWorkBesideHypresSetup)
       EXPECT_EQ(beside.output.find("out-of-memory"), std::string::npos) << beside.output;
       EXPECT_EQ(beside.output.find("error="), std::string::npos) << beside.output;
    }
+}
+
+// AMGT_PRELOAD (default on): HYPRE_Initialize starts loading the plugin's kernels on a second
+// thread. It finishes without an error (AMGT_STATS reports its time), and the answer is that
+// of a process without it.
+TEST(Selection, KernelsPreloadedFromInitialize)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: no GPU kernels to load";
+   const std::string args = "--problem laplace27 --n 40 --solver pcg --repeat 1";
+   for (const char* mode : {"fp64", "auto"})
+   {
+      SCOPED_TRACE(mode);
+      DriverRun off = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_PRELOAD=0", args);
+      DriverRun on  = run(std::string("AMGT=") + mode + " AMGT_STATS=1", args);
+      expect_same_convergence(off, on);
+      EXPECT_EQ(off.output.find("AMGT_PRELOAD"), std::string::npos) << off.output;
+      const size_t at = on.output.find("AMGT: the plugin's kernels were loaded on a second thread");
+      ASSERT_NE(at, std::string::npos) << on.output;
+      const std::string line = on.output.substr(at, on.output.find('\n', at) - at);
+      EXPECT_EQ(line.find("failed"), std::string::npos) << line;
+      EXPECT_EQ(line.find("stopped"), std::string::npos) << line;
+   }
+   DriverRun stock = run("AMGT_STATS=1", args);
+   EXPECT_EQ(stock.output.find("AMGT_PRELOAD"), std::string::npos) << "AMGT off: nothing preloaded\n" << stock.output;
 }
 
 // hypre's l1-Jacobi sweeps under an AMGT mode skip hypre's copy f -> Vtemp: the sweeps from

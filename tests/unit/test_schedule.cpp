@@ -354,6 +354,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_DEVICE_CACHE", {"0", "256M", "2g"}, {"lots", "-1", "1e9"}, "K, M or G"},
       {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
+      {"AMGT_PRELOAD", {"0", "off", "1", "on"}, {"eager", "2"}, "0, off, 1, on"},
    };
 }
 
@@ -547,14 +548,24 @@ TEST(Environment, LayoutRequest)
    EXPECT_STREQ(amgt::to_string(amgt::LayoutRequest::rows), "rows");
 }
 
+TEST(Environment, Preload)
+{
+   EXPECT_TRUE(parse_environment({}).preload) << "on by default";
+   EXPECT_FALSE(parse_environment({{"AMGT_PRELOAD", "0"}}).preload);
+   EXPECT_TRUE(parse_environment({{"AMGT_PRELOAD", "on"}}).preload);
+   const Config bad = parse_environment({{"AMGT_PRELOAD", "eager"}});
+   EXPECT_TRUE(bad.preload) << "an invalid value keeps the default";
+   EXPECT_EQ(bad.invalid, 1);
+}
+
 TEST(Environment, SetupOverlap)
 {
-   EXPECT_TRUE(parse_environment({}).setup_overlap) << "on by default";
+   EXPECT_FALSE(parse_environment({}).setup_overlap) << "off by default";
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_OVERLAP", "0"}}).setup_overlap);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_OVERLAP", "off"}}).setup_overlap);
    EXPECT_TRUE(parse_environment({{"AMGT_SETUP_OVERLAP", "1"}}).setup_overlap);
    const Config bad = parse_environment({{"AMGT_SETUP_OVERLAP", "maybe"}});
-   EXPECT_TRUE(bad.setup_overlap) << "an invalid value keeps the default";
+   EXPECT_FALSE(bad.setup_overlap) << "an invalid value keeps the default";
    EXPECT_EQ(bad.invalid, 1);
 }
 
@@ -563,11 +574,12 @@ TEST(Environment, LibraryVariables)
    const std::vector<std::string>& v = amgt::library_variables();
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
-                            "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP"})
+                            "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
+                            "AMGT_PRELOAD"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 12u);
+   EXPECT_EQ(v.size(), 13u);
 }
 
 } // namespace
