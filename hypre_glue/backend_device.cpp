@@ -785,6 +785,17 @@ Preload* g_preload = nullptr; // started once per process, joined at HYPRE_Final
 void device_preload_start(const Context& ctx)
 {
    if (!ctx.config || ctx.config->mode == Mode::off || !ctx.config->preload || g_preload) return;
+   // HYPRE_Initialize creates no device context; the preload would, on the current device. With
+   // one visible GPU that is the one the application uses. With several, an application that
+   // selects its GPU after HYPRE_Initialize would find a context (and its memory) on another:
+   // no preload then, the kernels load at first use.
+   int visible = 0;
+   if (device::device_count(&visible) != device::kSuccess)
+   {
+      (void)device::last_error();
+      return;
+   }
+   if (visible != 1) return;
    const int dev = device::current_device_id();
    auto*     p   = new Preload(); // never freed: the thread may outlive a missing HYPRE_Finalize
    p->thread     = std::thread([p, dev] {

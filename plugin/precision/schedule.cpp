@@ -237,6 +237,25 @@ const char* to_string(KernelChoice c)
    return "?";
 }
 
+namespace {
+
+// An on/off variable (0, off, 1, on; unset: `value` keeps its default); an invalid value keeps
+// the default too, and says which (`fallback`).
+void parse_switch(Config& c, const char* name, const char* raw, bool& value, const char* fallback)
+{
+   const std::string v = normalized(raw);
+   if (v.empty()) return;
+   if (v == "0" || v == "off") value = false;
+   else if (v == "1" || v == "on") value = true;
+   else
+   {
+      report_invalid(c, std::string(name) + "=\"" + raw + "\" is not a valid value (accepted: 0, off, 1, on)",
+                     fallback);
+   }
+}
+
+} // namespace
+
 const std::vector<std::string>& library_variables()
 {
    static const std::vector<std::string> v{
@@ -352,29 +371,9 @@ Config parse_environment(const Environment& env)
                      "statistics stay off");
    }
 
-   const char*       overlap_value = value_of("AMGT_SETUP_OVERLAP");
-   const std::string overlap       = normalized(overlap_value);
-   if (overlap.empty() || overlap == "0" || overlap == "off") { c.setup_overlap = false; }
-   else if (overlap == "1" || overlap == "on") { c.setup_overlap = true; }
-   else
-   {
-      report_invalid(c,
-                     "AMGT_SETUP_OVERLAP=\"" + std::string(overlap_value) +
-                        "\" is not a valid value (accepted: 0, off, 1, on)",
-                     "the setup work runs at the end of the setup (off)");
-   }
-
-   const char*       preload_value = value_of("AMGT_PRELOAD");
-   const std::string preload       = normalized(preload_value);
-   if (preload.empty() || preload == "1" || preload == "on") { c.preload = true; }
-   else if (preload == "0" || preload == "off") { c.preload = false; }
-   else
-   {
-      report_invalid(c,
-                     "AMGT_PRELOAD=\"" + std::string(preload_value) +
-                        "\" is not a valid value (accepted: 0, off, 1, on)",
-                     "the kernels are preloaded (on)");
-   }
+   parse_switch(c, "AMGT_SETUP_OVERLAP", value_of("AMGT_SETUP_OVERLAP"), c.setup_overlap,
+                "the setup work runs at the end of the setup (off)");
+   parse_switch(c, "AMGT_PRELOAD", value_of("AMGT_PRELOAD"), c.preload, "the kernels are preloaded (on)");
 
    // Any file name; the trace is written at HYPRE_Finalize, which reports a failure then.
    if (const char* trace = value_of("AMGT_TRACE"); trace && *trace) { c.trace_path = trace; }
