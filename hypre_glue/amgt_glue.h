@@ -104,11 +104,13 @@ void amgt_glue_matrix_tag(void **state_slot, int level, int role);
  * an error leaves the matrix to be converted at its first product, or to stock hypre. */
 void amgt_glue_matrix_prepare(void **state_slot, const amgt_csr *A);
 /* The same, for a matrix of a level whose setup is finished while hypre's setup goes on
- * (the next level is being built): under AMGT_SETUP_OVERLAP=1 the work is queued to
- * the plugin's second thread and stream (prepare_queue.h) and this returns at once; the
- * matrix is then not prepared again at the end of the setup. Without the overlap nothing
- * happens here. Never fails. */
+ * (the next level is being built), called under AMGT_SETUP_OVERLAP=1 only
+ * (amgt_glue_setup_overlap): the work is queued to the plugin's second thread and stream
+ * (prepare_queue.h) and this returns at once; the matrix is then not prepared again at the
+ * end of the setup. Never fails. */
 void amgt_glue_matrix_prepare_beside(void **state_slot, const amgt_csr *A);
+/* 1 under AMGT_SETUP_OVERLAP=1: finished levels are prepared beside the setup. */
+int amgt_glue_setup_overlap(void);
 /* HYPRE_Initialize: under an AMGT mode on the GPU, starts loading the plugin's kernels on a
  * second thread (AMGT_PRELOAD). Never fails. */
 void amgt_glue_initialize(void);

@@ -323,7 +323,8 @@ void
 hypre_AMGTLevelDone(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
                     hypre_ParCSRMatrix **R_array, HYPRE_Int level)
 {
-   if (!amgt_active() || level < 0 || !A_array) { return; }
+   /* without the overlap the level is tagged and prepared at the end (hypre_AMGTTagLevels) */
+   if (!amgt_active() || level < 0 || !A_array || !amgt_glue_setup_overlap()) { return; }
    amgt_beside = 1;
    amgt_tag_parcsr(A_array[level], level, AMGT_ROLE_A);
    /* P_level exists: the caller has built level + 1 from it */

@@ -28,8 +28,8 @@
 #include "smooth/jacobi_device.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 #include <memory>
@@ -157,9 +157,9 @@ device::Allocator shared_allocator(const Context& ctx)
 // matrix) go straight back: that job's stream work is long finished.
 struct SideMemory
 {
-   device::Allocator  base;            // shared_allocator's
-   device::Stream     compute = nullptr; // hypre's compute stream
-   std::vector<void*> held;            // released during the current job
+   std::once_flag     once;
+   device::Allocator  base; // shared_allocator's, set once (the same functions and context)
+   std::vector<void*> held; // released during the current job (the queue's thread only)
 };
 
 SideMemory& side_memory()
@@ -168,18 +168,21 @@ SideMemory& side_memory()
    return *m;
 }
 
-thread_local bool t_side_job = false; // this thread runs a side job now
+// Set by a side job for its duration, on the queue's thread: whether this thread runs one, and
+// hypre's compute stream, which the job's allocations wait for.
+thread_local bool           t_side_job     = false;
+thread_local device::Stream t_side_compute = nullptr;
 
 device::Allocator side_allocator(const Context& ctx)
 {
    SideMemory& m = side_memory();
-   m.base        = shared_allocator(ctx); // the same functions and context every call
+   std::call_once(m.once, [&] { m.base = shared_allocator(ctx); });
    device::Allocator a;
    a.ctx   = &m;
    a.alloc = [](size_t bytes, void* c) -> void* {
       auto& sm = *static_cast<SideMemory*>(c);
       void* p  = sm.base.alloc(bytes, sm.base.ctx);
-      if (p && t_side_job && !device::order_after(device::side_stream(), sm.compute))
+      if (p && t_side_job && !device::order_after(device::side_stream(), t_side_compute))
       {
          sm.base.release(p, sm.base.ctx);
          return nullptr; // Buffer: std::bad_alloc; the job is counted as failed
@@ -188,7 +191,7 @@ device::Allocator side_allocator(const Context& ctx)
    };
    a.release = [](void* p, void* c) {
       auto& sm = *static_cast<SideMemory*>(c);
-      if (t_side_job) // only the queue's thread sets it
+      if (t_side_job)
       {
          try
          {
@@ -516,11 +519,10 @@ bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_cs
    ready->record(compute);
    Context side = ctx;
    side.side    = true;
-   side_memory().compute = compute; // read by the queue's thread after the queue's lock
    state.pending.on.store(true, std::memory_order_release);
    try
    {
-      queue.submit([side, &state, A, ready, dev] {
+      queue.submit([side, &state, A, ready, dev, compute] {
          // nothing may leave a job (the queue's contract): every report is guarded
          auto tell = [&](const std::string& what, const char* reason) noexcept {
             try
@@ -532,8 +534,8 @@ bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_cs
             {
             }
          };
-         SideMemory& m = side_memory();
-         t_side_job    = true;
+         t_side_job     = true;
+         t_side_compute = compute;
          try
          {
             device::use_device(dev);
@@ -565,7 +567,8 @@ bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_cs
          catch (...)
          {
          }
-         t_side_job = false;
+         t_side_job         = false;
+         SideMemory& m      = side_memory(); // base is set: the job allocated through it, or holds nothing
          for (void* p : m.held) m.base.release(p, m.base.ctx);
          m.held.clear();
          try

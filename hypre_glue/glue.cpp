@@ -197,6 +197,27 @@ Context context()
    return ctx;
 }
 
+// The end-of-setup preparation of a device matrix, once per arrays and setup (prepared_key):
+// in place, or queued beside hypre's setup (falling back to in place where that does not
+// apply). Never fails: an error leaves the matrix to its first product, or to stock hypre.
+void prepare_matrix(void** slot, const amgt_csr* A, bool beside)
+{
+   MatrixState* state = nullptr;
+   guarded(nullptr, [&] {
+      state = state_of(slot);
+      if (!A || !A->on_device) return 1;
+      const Context ctx = context();
+      const CsrKey  key = key_of(*A, ctx.epoch);
+      if (state->prepared_key == key) return 1; // made, or queued and finished (state_of)
+      state->prepared_key = key;
+      if (!beside || !device_prepare_beside(ctx, *state, *A, global().prepare_queue))
+      {
+         device_prepare(ctx, *state, *A);
+      }
+      return 1;
+   });
+}
+
 } // namespace
 } // namespace amgt::glue
 
@@ -283,39 +304,24 @@ void amgt_glue_matrix_tag(void** slot, int level, int role)
 
 void amgt_glue_matrix_prepare(void** slot, const amgt_csr* A)
 {
-   MatrixState* state = nullptr;
-   guarded(nullptr, [&] {
-      state = state_of(slot);
-      if (!A || !A->on_device) return 1;
-      const Context ctx = context();
-      const CsrKey  key = key_of(*A, ctx.epoch);
-      if (state->prepared_key == key) return 1; // made, or queued and finished (state_of)
-      state->prepared_key = key;
-      device_prepare(ctx, *state, *A);
-      return 1;
-   });
+   prepare_matrix(slot, A, false);
 }
 
 void amgt_glue_matrix_prepare_beside(void** slot, const amgt_csr* A)
 {
-   MatrixState* state = nullptr;
-   guarded(nullptr, [&] {
-      state = state_of(slot);
-      if (!A || !A->on_device) return 1;
-      const Context ctx = context();
-      if (!ctx.config->setup_overlap)
-      {
-         return 1; // prepared at the end of the setup (hypre_AMGTTagLevels), as it waits
-      }
-      const CsrKey key = key_of(*A, ctx.epoch);
-      if (state->prepared_key == key) return 1;
-      state->prepared_key = key;
-      if (!device_prepare_beside(ctx, *state, *A, global().prepare_queue))
-      {
-         device_prepare(ctx, *state, *A);
-      }
-      return 1;
-   });
+   prepare_matrix(slot, A, true);
+}
+
+int amgt_glue_setup_overlap(void)
+{
+   try
+   {
+      return global().config.setup_overlap ? 1 : 0;
+   }
+   catch (...)
+   {
+      return 0;
+   }
 }
 
 void amgt_glue_initialize(void)

@@ -24,7 +24,6 @@ void PrepareQueue::submit(Job job)
       try
       {
          thread_ = std::thread([this] { run(); });
-         id_     = thread_.get_id();
       }
       catch (...)
       {
@@ -45,23 +44,6 @@ double PrepareQueue::drain()
    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-bool PrepareQueue::idle() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return jobs_.empty() && !busy_;
-}
-
-long PrepareQueue::jobs_run() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return run_;
-}
-
-bool PrepareQueue::on_queue_thread() const
-{
-   return std::this_thread::get_id() == id_;
-}
-
 void PrepareQueue::run()
 {
    std::unique_lock<std::mutex> lock(mutex_);
@@ -76,7 +58,6 @@ void PrepareQueue::run()
       job(); // does not throw (the queue's contract)
       lock.lock();
       busy_ = false;
-      ++run_;
       if (jobs_.empty()) done_.notify_all();
    }
 }

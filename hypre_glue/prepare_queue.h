@@ -16,7 +16,6 @@
 #pragma once
 
 #include <condition_variable>
-#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -41,25 +40,17 @@ public:
    // Waits until every job submitted so far has run. Returns the seconds waited (0 when
    // nothing was pending: one lock). Safe from any thread but the queue's own.
    double drain();
-   // Nothing queued or running.
-   bool idle() const;
-   // Jobs run since construction.
-   long jobs_run() const;
-   // Whether the calling thread is the queue's own (a job's code asks).
-   bool on_queue_thread() const;
 
 private:
    void run();
 
-   mutable std::mutex      mutex_;
+   std::mutex              mutex_;
    std::condition_variable wake_;  // the thread: a job or stop
    std::condition_variable done_;  // drain: the queue emptied
    std::deque<Job>         jobs_;
    bool                    busy_ = false; // a job is running
    bool                    stop_ = false;
-   long                    run_  = 0;
    std::thread             thread_;
-   std::thread::id         id_;
 };
 
 } // namespace amgt::glue

@@ -119,12 +119,6 @@ void Stats::prepared_beside()
    ++beside_;
 }
 
-long Stats::prepared_beside_count() const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return beside_;
-}
-
 void Stats::preloaded(double seconds, int steps, const std::string& problem)
 {
    std::lock_guard<std::mutex> lock(mutex_);

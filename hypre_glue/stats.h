@@ -79,7 +79,6 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
-   long          prepared_beside_count() const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
