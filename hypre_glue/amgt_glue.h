@@ -98,6 +98,10 @@ void amgt_glue_matrix_release(void *state);
 void amgt_glue_matrix_invalidate(void *state);
 void amgt_glue_matrix_tag(void **state_slot, int level, int role);
 
+/* Marks a tagged matrix as the off-diagonal block of a ParCSR matrix (its columns are other
+ * ranks' unknowns): AMGT_STATS counts its matvecs apart, on the plugin and left to hypre. */
+void amgt_glue_matrix_mark_offd(void **state_slot);
+
 /* Called for each tagged matrix at the end of BoomerAMG's setup: a device matrix is
  * converted to mBSR and its SpMV plan is built now, so that the solve loop finds them
  * ready (no conversion, allocation or synchronisation inside the solve). Never fails:

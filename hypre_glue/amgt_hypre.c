@@ -292,12 +292,13 @@ hypre_AMGTCycleEnd(void)
 static int amgt_beside = 0;
 
 static void
-amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role)
+amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role, int offd)
 {
    amgt_csr view;
 
    if (!M) { return; }
    amgt_glue_matrix_tag(&hypre_CSRMatrixAMGTData(M), (int) level, role);
+   if (offd) { amgt_glue_matrix_mark_offd(&hypre_CSRMatrixAMGTData(M)); }
    /* device matrices: convert and plan now, inside the setup, not in the first solve call */
    if (hypre_CSRMatrixNumNonzeros(M) > 0 && hypre_CSRMatrixI(M) != NULL)
    {
@@ -312,11 +313,11 @@ static void
 amgt_tag_parcsr(hypre_ParCSRMatrix *M, HYPRE_Int level, int role)
 {
    if (!M) { return; }
-   amgt_tag_csr(hypre_ParCSRMatrixDiag(M), level, role);
-   amgt_tag_csr(hypre_ParCSRMatrixOffd(M), level, role);
+   amgt_tag_csr(hypre_ParCSRMatrixDiag(M), level, role, 0);
+   amgt_tag_csr(hypre_ParCSRMatrixOffd(M), level, role, 1);
    /* stored transposes (keep-transpose): restriction runs as their forward product */
-   amgt_tag_csr(hypre_ParCSRMatrixDiagT(M), level, role == AMGT_ROLE_P ? AMGT_ROLE_R : role);
-   amgt_tag_csr(hypre_ParCSRMatrixOffdT(M), level, role == AMGT_ROLE_P ? AMGT_ROLE_R : role);
+   amgt_tag_csr(hypre_ParCSRMatrixDiagT(M), level, role == AMGT_ROLE_P ? AMGT_ROLE_R : role, 0);
+   amgt_tag_csr(hypre_ParCSRMatrixOffdT(M), level, role == AMGT_ROLE_P ? AMGT_ROLE_R : role, 1);
 }
 
 void

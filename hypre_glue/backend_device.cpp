@@ -789,16 +789,29 @@ void device_preload_start(const Context& ctx)
 {
    if (!ctx.config || ctx.config->mode == Mode::off || !ctx.config->preload || g_preload) return;
    // HYPRE_Initialize creates no device context; the preload would, on the current device. With
-   // one visible GPU that is the one the application uses. With several, an application that
-   // selects its GPU after HYPRE_Initialize would find a context (and its memory) on another:
-   // no preload then, the kernels load at first use.
+   // one visible GPU that is the one the application uses. With several (a node's GPUs shared
+   // by its ranks), the current device is the application's only once it has chosen one:
+   // hypre's ij driver and amgt-solve bind each rank to its GPU (hypre_bind_device,
+   // cudaSetDevice) before HYPRE_Initialize, which creates that device's primary context. An
+   // application that selects its GPU after HYPRE_Initialize finds no context yet, and would
+   // find the preload's on another GPU: no preload then, the kernels load at first use.
    int visible = 0;
    if (device::device_count(&visible) != device::kSuccess)
    {
       (void)device::last_error();
       return;
    }
-   if (visible != 1) return;
+   if (visible < 1) return;
+   if (visible > 1)
+   {
+      int current = 0;
+      if (device::current_device(&current) != device::kSuccess)
+      {
+         (void)device::last_error();
+         return;
+      }
+      if (!device::device_context_active(current)) return;
+   }
    const int dev = device::current_device_id();
    auto*     p   = new Preload(); // never freed: the thread may outlive a missing HYPRE_Finalize
    p->thread     = std::thread([p, dev] {

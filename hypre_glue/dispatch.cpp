@@ -12,15 +12,21 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
 {
    if (b == nullptr) { b = y; }
    const SpmvPlan plan = plan_spmv(ctx, state, A);
+   int            done = 0;
    switch (plan.who)
    {
-   case Executor::stock: ctx.stats->fallback(state.level, plan.reason); return 0;
-   case Executor::host: return host_spmv(ctx, state, A, plan.choice, alpha, x, beta, b, y);
+   case Executor::stock: ctx.stats->fallback(state.level, plan.reason); break;
+   case Executor::host: done = host_spmv(ctx, state, A, plan.choice, alpha, x, beta, b, y); break;
    case Executor::device:
-      return plan.lent ? device_spmv_lent(ctx, state, A, alpha, x, beta, b, y)
+      done = plan.lent ? device_spmv_lent(ctx, state, A, alpha, x, beta, b, y)
                        : device_spmv(ctx, state, A, plan.choice, plan.race, alpha, x, beta, b, y);
+      break;
    }
-   return 0;
+   if (state.offd)
+   {
+      ctx.stats->offd_spmv(state.level, done != 0, plan.who == Executor::stock ? plan.reason : "declined");
+   }
+   return done;
 }
 
 int backend_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f, const double* l1,

@@ -302,6 +302,14 @@ void amgt_glue_matrix_tag(void** slot, int level, int role)
    });
 }
 
+void amgt_glue_matrix_mark_offd(void** slot)
+{
+   guarded(nullptr, [&] {
+      state_of(slot)->offd = true;
+      return 1;
+   });
+}
+
 void amgt_glue_matrix_prepare(void** slot, const amgt_csr* A)
 {
    prepare_matrix(slot, A, false);

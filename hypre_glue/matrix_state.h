@@ -64,6 +64,7 @@ struct MatrixState
 {
    int       level = -1;
    int       role  = AMGT_ROLE_NONE;
+   bool      offd  = false; // an off-diagonal block (columns of other ranks): AMGT_STATS counts it apart
    CsrKey    key;
    HostMbsr  host; // valid when key matches the current arrays and epoch
    Precision precision = Precision::fp64;

@@ -104,6 +104,27 @@ void Stats::fallback(int level, const char* reason)
    reasons_[reason]++;
 }
 
+void Stats::offd_spmv(int level, bool plugin, const char* reason)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   if (plugin)
+   {
+      ++offd_plugin_;
+      ++offd_plugin_levels_[level];
+   }
+   else
+   {
+      ++offd_stock_;
+      ++offd_reasons_[reason ? reason : "declined"];
+   }
+}
+
+long Stats::offd_spmv_calls(bool plugin) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   return plugin ? offd_plugin_ : offd_stock_;
+}
+
 void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -146,6 +167,10 @@ void Stats::reset()
    levels_.clear();
    reasons_.clear();
    lent_calls_ = 0;
+   offd_plugin_ = 0;
+   offd_stock_  = 0;
+   offd_reasons_.clear();
+   offd_plugin_levels_.clear();
    sweeps_[0]  = 0;
    sweeps_[1]  = 0;
    beside_        = 0;
@@ -319,6 +344,31 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "hypre's own arrays (row-wise kernel, no copy)\n",
                     lent_calls_);
       out += line;
+   }
+   if (offd_plugin_ + offd_stock_ > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: off-diagonal blocks (columns of other ranks): %ld matvecs on the plugin, %ld on "
+                    "hypre",
+                    offd_plugin_, offd_stock_);
+      out += line;
+      const char* sep = " (plugin by level:";
+      for (const auto& [lvl, count] : offd_plugin_levels_)
+      {
+         std::snprintf(line, sizeof(line), "%s L%d=%ld", sep, lvl, count);
+         out += line;
+         sep = "";
+      }
+      if (!offd_plugin_levels_.empty()) out += ")";
+      sep = " (hypre by reason:";
+      for (const auto& [reason, count] : offd_reasons_)
+      {
+         std::snprintf(line, sizeof(line), "%s %s=%ld", sep, reason.c_str(), count);
+         out += line;
+         sep = "";
+      }
+      if (!offd_reasons_.empty()) out += ")";
+      out += "\n";
    }
    if (sweeps_[0] + sweeps_[1] > 0)
    {

@@ -57,6 +57,10 @@ public:
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
+   // One matvec of an off-diagonal block (a ParCSR matrix's offd part, whose columns are other
+   // ranks' unknowns): on the plugin, or left to hypre for `reason`. Counted apart so that a
+   // multi-rank run shows where the neighbours' couplings ran (besides the level's counts).
+   void offd_spmv(int level, bool plugin, const char* reason);
    // seconds of the plugin's setup work for one matrix of the level: the precision choice
    // (AMGT=auto's value checks), the conversion and SpMV plan, the race
    void prepare(int level, double choice_s, double convert_s, double race_s);
@@ -79,6 +83,7 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
+   long          offd_spmv_calls(bool plugin) const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
@@ -87,6 +92,9 @@ private:
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;
    long                        lent_calls_ = 0;
+   long                        offd_plugin_ = 0, offd_stock_ = 0; // off-diagonal blocks' matvecs
+   std::map<std::string, long> offd_reasons_;                      // of offd_stock_
+   std::map<int, long>         offd_plugin_levels_;                // of offd_plugin_, by level
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
    long                        beside_     = 0;      // matrices prepared beside hypre's setup
    double                      beside_wait_s_ = 0.0; // hypre's thread waited for them

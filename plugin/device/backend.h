@@ -131,6 +131,14 @@ inline Status occupancy_blocks_per_sm(int* blocks, F* kernel, int threads, size_
 inline Status device_synchronize() { return hipDeviceSynchronize(); }
 inline Status memcpy_blocking(void* dst, const void* src, size_t bytes, Copy k) { return hipMemcpy(dst, src, bytes, copy_kind(k)); }
 inline Status device_count(int* n) { return hipGetDeviceCount(n); }
+// Whether device d's primary context is active: the application (or a library before ours)
+// has already chosen or used that device. false when the runtime cannot tell.
+inline bool device_context_active(int d)
+{
+   unsigned int flags  = 0;
+   int          active = 0;
+   return hipDevicePrimaryCtxGetState(d, &flags, &active) == hipSuccess && active != 0;
+}
 inline Status set_device(int d) { return hipSetDevice(d); }
 inline Status stream_create_non_blocking(Stream* s) { return hipStreamCreateWithFlags(s, hipStreamNonBlocking); }
 inline Status stream_destroy(Stream s) { return hipStreamDestroy(s); }
@@ -223,6 +231,26 @@ inline Status device_synchronize() { return cudaDeviceSynchronize(); }
 // memcpy_blocking: the runtime's blocking copy (cudaMemcpy, with its synchronisation rules).
 inline Status memcpy_blocking(void* dst, const void* src, size_t bytes, Copy k) { return cudaMemcpy(dst, src, bytes, copy_kind(k)); }
 inline Status device_count(int* n) { return cudaGetDeviceCount(n); }
+// Whether device d's primary context is active: the application (or a library before ours)
+// has already chosen or used that device (cudaSetDevice creates it since CUDA 12). The runtime
+// has no query of its own; the driver's cuDevicePrimaryCtxGetState is reached through the
+// runtime's entry-point lookup, so nothing links libcuda. false when either cannot tell.
+inline bool device_context_active(int d)
+{
+   using GetState = int (*)(int, unsigned int*, int*); // CUresult (CUdevice, unsigned*, int*)
+   void*                           fn     = nullptr;
+   cudaDriverEntryPointQueryResult found  = cudaDriverEntryPointSymbolNotFound;
+   if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &fn, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess ||
+       found != cudaDriverEntryPointSuccess || !fn)
+   {
+      (void)cudaGetLastError();
+      return false;
+   }
+   unsigned int flags  = 0;
+   int          active = 0;
+   return reinterpret_cast<GetState>(fn)(d, &flags, &active) == 0 && active != 0;
+}
 inline Status set_device(int d) { return cudaSetDevice(d); }
 inline Status stream_create_non_blocking(Stream* s) { return cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
 inline Status stream_destroy(Stream s) { return cudaStreamDestroy(s); }

@@ -876,7 +876,7 @@ TEST(Mpi, TwoRanksAgreeWithOne)
    for (const std::string& mode : {"off", "fp64", "mixed"})
    {
       const std::string args = "--problem laplace7 --n 16 --solver pcg";
-      DriverRun               one  = run("AMGT=" + mode, args, 1);
+      DriverRun               one  = run("AMGT=" + mode + " AMGT_STATS=1", args, 1);
       DriverRun               two  = run("AMGT=" + mode + " AMGT_STATS=all", args, 2);
       ASSERT_FALSE(two.json.empty()) << two.output;
       EXPECT_EQ(two.num("np"), 2);
@@ -886,6 +886,21 @@ TEST(Mpi, TwoRanksAgreeWithOne)
       {
          // level tags reached the second rank: its own table shows plugin SpMV on level 1
          EXPECT_NE(two.output.find("AMGT statistics (rank 1 of 2)"), std::string::npos) << two.output;
+         // the off-diagonal blocks' matvecs are counted on each rank: on the plugin, or on
+         // hypre with the planner's reason (GPU: blocks of fewer than 2^18 entries, all of them
+         // at this size); CPU builds run the plugin's reference kernel on every one. With one
+         // rank there is no off-diagonal block, hence no such line.
+         static const std::regex offd(R"(off-diagonal blocks \(columns of other ranks\): (\d+) matvecs on the plugin, (\d+) on hypre)");
+         int lines = 0;
+         for (auto it = std::sregex_iterator(two.output.begin(), two.output.end(), offd); it != std::sregex_iterator(); ++it)
+         {
+            ++lines;
+            const long plugin = std::stol((*it)[1]), stock = std::stol((*it)[2]);
+            EXPECT_GT(plugin + stock, 0) << two.output;
+            if (!AMGT_TEST_GPU_BUILD) EXPECT_EQ(stock, 0) << two.output;
+         }
+         EXPECT_EQ(lines, 2) << two.output;
+         EXPECT_EQ(one.output.find("off-diagonal blocks"), std::string::npos) << one.output;
       }
    }
 }
