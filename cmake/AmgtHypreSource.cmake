@@ -107,7 +107,9 @@ endfunction()
 function(amgt_prepare_hypre_source out_dir)
   amgt_obtain_hypre_tarball(_tarball)
 
-  file(GLOB _patches "${PROJECT_SOURCE_DIR}/patches/*.patch")
+  # CONFIGURE_DEPENDS: a patch added later also re-runs the configure step (and so the
+  # re-extraction), not only an edit of a patch that was there
+  file(GLOB _patches CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/patches/*.patch")
   list(SORT _patches)
   set(_stamp_text "${AMGT_HYPRE_SHA256}\n")
   foreach(_p IN LISTS _patches)

@@ -905,4 +905,22 @@ TEST(Mpi, TwoRanksAgreeWithOne)
    }
 }
 
+// patches/0005: on two ranks the off-diagonal block of a matrix assembled in host memory has
+// rownnz (the indices of its few nonzero rows), and hypre 2.32.0's hypre_CSRMatrixMigrate
+// copied num_rows entries of it to the device instead of num_rownnz. At 8M rows (4M per rank,
+// 40,000 nonzero offd rows) that read 16 MB from a 160 KB host array: a segmentation fault in
+// cudaMemcpy on the H100, stock hypre included (smaller problems read garbage inside mapped
+// memory and did not fail). This size failed before the patch; one iteration suffices.
+TEST(Mpi, OffdBlockMovesToTheDeviceOnTwoRanks)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "host-to-device migration exists in GPU builds only";
+   for (const std::string& mode : {"off", "fp64"})
+   {
+      DriverRun two = run("AMGT=" + mode, "--problem laplace7 --n 200 --solver pcg --max-iter 1 --repeat 0", 2, false);
+      EXPECT_EQ(two.exit_code, 0) << two.output;
+      EXPECT_EQ(two.num("np"), 2) << two.output;
+      EXPECT_EQ(two.num("rows"), 8000000) << two.output;
+   }
+}
+
 } // namespace
