@@ -58,6 +58,24 @@ int bind_device(MPI_Comm comm) {
   return local_rank;
 }
 
+std::string device_label() {
+#if defined(AMGT_SOLVE_DEVICE_MEMORY)
+  int dev = -1;
+  if (amgt::device::current_device(&dev) != amgt::device::kSuccess) {
+    (void)amgt::device::last_error();
+    return "GPU ?";
+  }
+  char bus[32] = {0};
+  if (amgt::device::pci_bus_id(bus, static_cast<int>(sizeof(bus)), dev) != amgt::device::kSuccess) {
+    (void)amgt::device::last_error();
+    bus[0] = '\0';
+  }
+  return "GPU " + std::to_string(dev) + (bus[0] ? std::string(" (") + bus + ")" : std::string());
+#else
+  return "";
+#endif
+}
+
 void configure_library(int vendor_spgemm, int vendor_spmv, int spgemm_binned) {
 #if defined(HYPRE_USING_GPU)
   HYPRE_DeviceInitialize();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "HYPRE.h"
@@ -17,6 +18,8 @@ const char* device_name();  // "gpu" or "cpu"
 // GPU builds: binds one GPU per MPI rank (by node-local rank). Before HYPRE_Initialize.
 // Returns the node-local rank (0 on CPU builds).
 int bind_device(MPI_Comm comm);
+// GPU builds: this process's device after bind_device, "GPU <id> (<PCI bus id>)"; "" otherwise.
+std::string device_label();
 
 // After HYPRE_Initialize: memory location, execution policy and the vendor switches of a
 // GPU build (no effect on CPU builds).

@@ -257,6 +257,17 @@ int drive(int argc, char** argv) {
   if (o.problem) rep.n = o.n;
   rep.np = size;
   rep.device = backend::device_name();
+  {
+    // which GPU each rank runs on (one GPU per rank, or ranks sharing one): gathered once
+    constexpr int kLabel = 64;
+    char mine[kLabel] = {0};
+    std::snprintf(mine, sizeof(mine), "%s", backend::device_label().c_str());
+    std::vector<char> all(static_cast<std::size_t>(kLabel) * static_cast<std::size_t>(size));
+    MPI_Allgather(mine, kLabel, MPI_CHAR, all.data(), kLabel, MPI_CHAR, comm);
+    if (mine[0]) {
+      for (int r = 0; r < size; ++r) rep.rank_devices.emplace_back(&all[static_cast<std::size_t>(r) * kLabel]);
+    }
+  }
   rep.hypre_version = HYPRE_RELEASE_VERSION;
   rep.products = backend::products_description();
   rep.module_rap2 = backend::sets_module_rap2();

@@ -193,6 +193,13 @@ void print_summary(std::FILE* out, const Report& r) {
   if (r.empty_rows > 0) std::fprintf(out, ", %lld empty rows", static_cast<long long>(r.empty_rows));
   std::fprintf(out, "; b = 1, x0 = 0\n");
   std::fprintf(out, "  ranks         %d (%s)\n", r.np, r.device.c_str());
+  if (!r.rank_devices.empty()) {
+    std::fprintf(out, "  devices      ");
+    for (std::size_t i = 0; i < r.rank_devices.size(); ++i) {
+      std::fprintf(out, "%s rank %zu: %s", i ? "," : "", i, r.rank_devices[i].c_str());
+    }
+    std::fprintf(out, "\n");
+  }
   std::fprintf(out, "  AMGT          %s, AMGT_LEVELS %s\n", r.mode.c_str(),
                r.levels_schedule ? r.levels_schedule->c_str() : "(unset)");
   std::fprintf(out, "  vendor        spgemm %d, spmv %d%s%s\n", o.vendor_spgemm, o.vendor_spmv,
@@ -268,6 +275,11 @@ std::string to_json(const Report& r) {
   j.str("solver", cli::name(o.solver));
   j.integer("np", r.np);
   j.str("device", r.device);
+  {
+    std::string joined;
+    for (std::size_t i = 0; i < r.rank_devices.size(); ++i) joined += (i ? "; " : "") + r.rank_devices[i];
+    j.str("rank_devices", joined);
+  }
   j.integer("vendor_spgemm", o.vendor_spgemm);
   j.integer("vendor_spmv", o.vendor_spmv);
   j.integer("spgemm_binned", o.spgemm_binned);

@@ -20,6 +20,8 @@ struct Report {
   std::optional<std::int64_t> n;               // grid size for --problem
   int np = 1;
   std::string device;  // "gpu" | "cpu"
+  // GPU builds: each rank's device ("GPU <id> (<PCI bus id>)"), rank by rank
+  std::vector<std::string> rank_devices;
   std::string hypre_version;
   std::string products;  // backend::products_description()
   bool module_rap2 = false;

@@ -131,6 +131,7 @@ inline Status occupancy_blocks_per_sm(int* blocks, F* kernel, int threads, size_
 inline Status device_synchronize() { return hipDeviceSynchronize(); }
 inline Status memcpy_blocking(void* dst, const void* src, size_t bytes, Copy k) { return hipMemcpy(dst, src, bytes, copy_kind(k)); }
 inline Status device_count(int* n) { return hipGetDeviceCount(n); }
+inline Status pci_bus_id(char* buf, int len, int d) { return hipDeviceGetPCIBusId(buf, len, d); }
 // Whether device d's primary context is active: the application (or a library before ours)
 // has already chosen or used that device. false when the runtime cannot tell.
 inline bool device_context_active(int d)
@@ -231,6 +232,7 @@ inline Status device_synchronize() { return cudaDeviceSynchronize(); }
 // memcpy_blocking: the runtime's blocking copy (cudaMemcpy, with its synchronisation rules).
 inline Status memcpy_blocking(void* dst, const void* src, size_t bytes, Copy k) { return cudaMemcpy(dst, src, bytes, copy_kind(k)); }
 inline Status device_count(int* n) { return cudaGetDeviceCount(n); }
+inline Status pci_bus_id(char* buf, int len, int d) { return cudaDeviceGetPCIBusId(buf, len, d); }
 // Whether device d's primary context is active: the application (or a library before ours)
 // has already chosen or used that device (cudaSetDevice creates it since CUDA 12). The runtime
 // has no query of its own; the driver's cuDevicePrimaryCtxGetState is reached through the
