@@ -9,13 +9,18 @@
 //     order, so such a matrix goes there), a column outside [0, ncols) is refused. The same
 //     pass counts dense tiles and the longest block row (the SpMV plan's statistics).
 //   scan of the counts straight into blk_ptr; the one read-back (tile count, flags);
-//   pass 2: the table is built again, its keys are compacted with their slots, bitonic-sorted
+//   pass 2: the table is built again, the fresh inserts list the block row's tiles with their
+//     slots as they are found, the list is bitonic-sorted
 //     (so a tile's rank is its position among the block row's sorted block columns), and
 //     every entry finds its slot, hence its tile, and writes its value where it belongs: in
 //     the dense layout (the block row's tiles zeroed first) and/or the packed layout (offset =
 //     the block row's first entry + the popcounts of the tiles before it + the bits before it
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
+//   A group clears its table once; after a block row it clears only the slots that row used
+//   (the listed tiles), so a block row costs O(E + D log D), not O(T) (clearing and scanning
+//   all T slots dominated block rows far below their tier's bound: systems3's coarse A, 320
+//   entries on the 1024-slot tier, took 6.9 ms in pass 2 against 1.6 in pass 1).
 //   Block rows are served by four tiers by entry count E (the table keeps T >= 2E slots):
 //   E <= 32 one warp and 64 slots, E <= 128 one warp and 256, E <= 512 one warp and 1024,
 //   E <= 4096 one block of 256 threads and 8192 slots. Longer block rows (and duplicates) take
@@ -55,12 +60,13 @@ __host__ __device__ constexpr int tier_of(int32_t E)
    return E <= kTiers[0].hi ? 0 : E <= kTiers[1].hi ? 1 : E <= kTiers[2].hi ? 2 : 3;
 }
 
-// Shared memory of one group. Pass 1: keys (T) | maps (T) | count + red (34 ints). Pass 2:
-// comp (u64, T/2) | keys | maps | rank (T) | toff (T/2) | count + red. Multiples of 8 bytes.
+// Shared memory of one group. Pass 1: keys (T) | maps (T) | slots (T/2) | count + red (34
+// ints). Pass 2: comp (u64, T/2) | keys | maps | rank (T) | toff (T/2) | count + red. Multiples
+// of 8 bytes.
 constexpr size_t hash_group_bytes(int log2t, bool pass2)
 {
    const size_t T = size_t{1} << log2t;
-   return pass2 ? 8 * (T / 2) + 4 * T * 3 + 4 * (T / 2) + 4 * 34 : 4 * T * 2 + 4 * 34;
+   return pass2 ? 8 * (T / 2) + 4 * T * 3 + 4 * (T / 2) + 4 * 34 : 4 * T * 2 + 4 * (T / 2) + 4 * 34;
 }
 
 // Block row b's five row pointers (the rows past nrows repeat the last one); false if they
@@ -166,7 +172,8 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    auto* maps  = reinterpret_cast<uint32_t*>(keys + T);
    auto* rank  = reinterpret_cast<int32_t*>(maps + T);         // pass 2 only
    auto* toff  = rank + T;                                     // pass 2 only
-   auto* count = kPass2 ? toff + T / 2 : rank;
+   auto* slots = rank;                                         // pass 1 only: T/2 entries
+   auto* count = kPass2 ? toff + T / 2 : slots + T / 2;
    int*  red   = count + 2;
 
    const int32_t  nlist = args.meta->tier_rows[tier];
@@ -189,6 +196,17 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          block_row_ptrs(args.row_ptr, args.nrows, args.nnz, b_next, rp_next);
       }
    }
+   // The table is cleared once here; after each block row only the slots it used are cleared
+   // again (the D fresh inserts, listed as they happen), so a block row costs O(E + D log D)
+   // and not O(T): with T = 2 hi, a block row far below its tier's hi (320 entries on the
+   // 1024-slot tier) spent most of its time clearing and scanning empty slots.
+   for (int k = t; k < T; k += G)
+   {
+      keys[k] = kEmptyKey;
+      maps[k] = 0u;
+   }
+   if (t == 0) *count = 0;
+   group::sync<G>();
    for (int64_t i0 = static_cast<int64_t>(blockIdx.x) * kRows; i0 < nlist; i0 += stride)
    {
       const int64_t i = i0 + g;
@@ -202,14 +220,6 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          b_next = list[i + stride];
          block_row_ptrs(args.row_ptr, args.nrows, args.nnz, b_next, rp_next);
       }
-
-      for (int k = t; k < T; k += G)
-      {
-         keys[k] = kEmptyKey;
-         maps[k] = 0u;
-      }
-      if (t == 0) *count = 0;
-      group::sync<G>();
 
       int  fresh = 0;
       bool dup = false, bad_col = false;
@@ -228,14 +238,22 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          const auto old   = atomicOr(&maps[slot], 1u << bit);
          fresh += isnew;
          dup = dup || ((old >> bit) & 1u);
+         if (isnew)
+         {
+            // the block row's tiles, in the order they were found (pass 2 sorts them)
+            const int p = atomicAdd(count, 1);
+            if constexpr (kPass2) comp[p] = (static_cast<unsigned long long>(c >> 2) << 32) | static_cast<uint32_t>(slot);
+            else slots[p] = slot;
+         }
       }
       group::sync<G>();
+      const int found = *count; // the block row's tiles
 
       if constexpr (!kPass2)
       {
          int dense = 0;
-         for (int k = t; k < T; k += G)
-            if (keys[k] != kEmptyKey && __popc(maps[k]) >= kDenseTileNnz) ++dense;
+         for (int p = t; p < found; p += G)
+            if (__popc(maps[slots[p]]) >= kDenseTileNnz) ++dense;
          const int tiles = group::sum<G>(fresh, red);
          dense           = group::sum<G>(dense, red);
          if (bad_col) flags |= kBadColumn;
@@ -246,22 +264,19 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             max_tiles      = max(max_tiles, tiles);
             dense_total += static_cast<uint64_t>(dense);
          }
-         group::sync<G>(); // the table is reset by the next block row
+         group::sync<G>(); // every read of the table is done: clear what this block row used
+         for (int p = t; p < found; p += G)
+         {
+            keys[slots[p]] = kEmptyKey;
+            maps[slots[p]] = 0u;
+         }
+         if (t == 0) *count = 0;
+         group::sync<G>();
       }
       else
       {
          const int32_t out = args.blk_ptr[b];
-         const int     D   = args.blk_ptr[b + 1] - out; // == the fresh inserts (pass 1)
-         for (int k = t; k < T; k += G)
-         {
-            const int32_t key = keys[k];
-            if (key != kEmptyKey)
-            {
-               const int p = atomicAdd(count, 1);
-               comp[p]     = (static_cast<unsigned long long>(key) << 32) | static_cast<uint32_t>(k);
-            }
-         }
-         group::sync<G>();
+         const int     D   = found; // == blk_ptr[b + 1] - out, the fresh inserts of pass 1
          int P = 1;
          while (P < D) P <<= 1;
          for (int k = D + t; k < P; k += G) comp[k] = ~0ull;
@@ -317,7 +332,15 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
                if (args.packed_meta) args.packed_meta[q] = static_cast<uint16_t>((p << 4) | bit);
             }
          }
-         group::sync<G>(); // the table is reset by the next block row
+         group::sync<G>(); // every read of the table is done: clear what this block row used
+         for (int p = t; p < D; p += G)
+         {
+            const int slot = static_cast<int>(comp[p] & 0xffffffffu);
+            keys[slot]     = kEmptyKey;
+            maps[slot]     = 0u;
+         }
+         if (t == 0) *count = 0;
+         group::sync<G>();
       }
    }
 

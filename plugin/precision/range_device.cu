@@ -164,7 +164,7 @@ __device__ __forceinline__ int64_t row_stride()
 // then the counts against kSignificantRelative times it) runs only in warps where some lane
 // raised the flag: operators without tiny values are read once, with no shuffle per row. The
 // counts and maxima are exact, as before. The sums: each block writes its pair to partial[]
-// (a tree over the block, fixed order), which sum_partials adds in index order; the grid is a
+// (a tree over the block, fixed order), which sum_partials adds in a fixed order; the grid is a
 // function of the matrix and the GPU, so a run repeats its sums bit for bit; they differ from
 // the reference's row-by-row order only by rounding.
 template <int G>
@@ -238,15 +238,39 @@ plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val,
    }
 }
 
-// out->sum and out->abs_sum from plain_stats' per-block pairs, added in block order by one
-// thread per field (a few thousand values: microseconds, and the same order every run).
-__global__ void sum_partials(const double* partial, unsigned blocks, DevStats* out)
+// out->sum and out->abs_sum from plain_stats' per-block pairs, in a fixed order that depends
+// only on the number of blocks: thread t adds the pairs t, t + kSumThreads, ... in index
+// order, then a fixed tree over the threads (shared memory, halving strides). The same
+// matrix on the same GPU gives the same sums bit for bit, run after run. (One thread adding a
+// few thousand values in a chain of dependent loads took 60-100 us a matrix on the H100.)
+constexpr int kSumThreads = 256;
+__global__ void __launch_bounds__(kSumThreads) sum_partials(const double* partial, unsigned blocks, DevStats* out)
 {
-   if (threadIdx.x > 1) return;
-   double s = 0.0;
-   for (unsigned b = 0; b < blocks; ++b) s = s + partial[2 * b + threadIdx.x];
-   if (threadIdx.x == 0) out->sum = s;
-   else out->abs_sum = s;
+   __shared__ double acc[2][kSumThreads];
+   const unsigned t = threadIdx.x;
+   double         s = 0.0, a = 0.0;
+   for (unsigned b = t; b < blocks; b += kSumThreads)
+   {
+      s = s + partial[2 * b];
+      a = a + partial[2 * b + 1];
+   }
+   acc[0][t] = s;
+   acc[1][t] = a;
+   __syncthreads();
+   for (unsigned half = kSumThreads / 2; half > 0; half >>= 1)
+   {
+      if (t < half)
+      {
+         acc[0][t] = acc[0][t] + acc[0][t + half];
+         acc[1][t] = acc[1][t] + acc[1][t + half];
+      }
+      __syncthreads();
+   }
+   if (t == 0)
+   {
+      out->sum     = acc[0][0];
+      out->abs_sum = acc[1][0];
+   }
 }
 
 // u_i = sqrt(|sum of the row's diagonal entries|); NaN and a count where there is none
@@ -393,7 +417,7 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
       });
       if (square)
       {
-         sum_partials<<<1, 32, 0, stream>>>(partial.get(), blocks, d.get());
+         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d.get());
          AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
       }
    }

@@ -682,7 +682,12 @@ std::string level0_path(const std::string& output)
 // AMGT_SPGEMM=rows: on the GPU the row-wise CSR SpGEMM builds every one of the setup's products
 // (level 0's path gpu-rows: matvecs are left to hypre so that the path stays the product's)
 // and none is left to hypre by auto's rule; CPU builds run their reference kernel as with
-// plugin. The solve converges as with the defaults.
+// plugin. The solve converges as with the defaults, within the iteration bound of the
+// low-precision modes (1.1x): the row-wise kernel adds a row's products in the order its
+// hash table receives them, so its last bits, and through PMIS and P's truncation the
+// hierarchy, vary from run to run. Measured on the H100 (laplace7 n=24, AMG as the solver, six
+// processes each): the defaults 31 31 31 31 31 31, AMGT_SPGEMM=rows 32 31 31 30 31 31, and 33 in
+// an earlier run; a bound of one iteration failed there.
 TEST(Selection, RowWiseSpgemmOnRequest)
 {
    const std::string args = "--problem laplace7 --n 24";
@@ -691,7 +696,7 @@ TEST(Selection, RowWiseSpgemmOnRequest)
    EXPECT_EQ(base.str("converged"), "true") << base.output;
    EXPECT_EQ(rows.str("converged"), "true") << rows.output;
    const double its = base.num("iterations");
-   EXPECT_LE(std::fabs(rows.num("iterations") - its), std::max(1.0, std::ceil(0.03 * its))) << rows.output;
+   EXPECT_LE(std::fabs(rows.num("iterations") - its), std::max(1.0, std::ceil(0.1 * its))) << rows.output;
    EXPECT_EQ(level0_path(rows.output), AMGT_TEST_GPU_BUILD ? "gpu-rows" : "cpu-ref") << rows.output;
    EXPECT_EQ(rows.output.find("spgemm-stock-faster"), std::string::npos) << rows.output;
 }
