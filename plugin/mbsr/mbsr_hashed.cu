@@ -18,9 +18,11 @@
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
 //   A group clears its table once; after a block row it clears only the slots that row used
-//   (the listed tiles), so a block row costs O(E + D log D), not O(T) (clearing and scanning
-//   all T slots dominated block rows far below their tier's bound: systems3's coarse A, 320
-//   entries on the 1024-slot tier, took 6.9 ms in pass 2 against 1.6 in pass 1).
+//   (the listed tiles), so a block row's table work is O(E + D log D), not O(T). Measured on
+//   the H100 (bench/RESULTS.md, ninth session) this took 2-6% off the conversions' kernel
+//   time, less than hoped: pass 2 of the 1024-slot tier still costs about 3.5x its pass 1
+//   (systems3's coarse A, 320 entries a block row: 6.6 against 1.9 ms), and the table's
+//   clearing and scanning were not what made it so.
 //   Block rows are served by four tiers by entry count E (the table keeps T >= 2E slots):
 //   E <= 32 one warp and 64 slots, E <= 128 one warp and 256, E <= 512 one warp and 1024,
 //   E <= 4096 one block of 256 threads and 8192 slots. Longer block rows (and duplicates) take
@@ -197,9 +199,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       }
    }
    // The table is cleared once here; after each block row only the slots it used are cleared
-   // again (the D fresh inserts, listed as they happen), so a block row costs O(E + D log D)
-   // and not O(T): with T = 2 hi, a block row far below its tier's hi (320 entries on the
-   // 1024-slot tier) spent most of its time clearing and scanning empty slots.
+   // again (the D fresh inserts, listed as they happen): O(E + D log D) a block row, not O(T).
    for (int k = t; k < T; k += G)
    {
       keys[k] = kEmptyKey;

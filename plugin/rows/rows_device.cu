@@ -95,28 +95,15 @@ __global__ void __launch_bounds__(kThreads)
       const unsigned long long o = device::shfl_xor(span, d);
       span                       = o > span ? o : span;
    }
-   // the block's warps are added in shared memory first: one atomic per field and block, not
-   // per warp (4096 samples' atomics on the same seven words serialised in L2: ~60 us a sample)
-   __shared__ unsigned long long part[kSampleWarps][7];
-   if (lane == 0)
+   if (lane == 0 && s < samples)
    {
-      const bool live = s < samples;
-      part[warp][0]   = live ? counted : 0;
-      part[warp][1]   = live ? entries : 0;
-      part[warp][2]   = live ? tiles : 0;
-      part[warp][3]   = live ? span : 0;
-      part[warp][4]   = live ? nrow : 0;
-      part[warp][5]   = live ? len_sum : 0;
-      part[warp][6]   = live ? len_sq : 0;
-   }
-   __syncthreads();
-   if (threadIdx.x < 7)
-   {
-      const int          f = static_cast<int>(threadIdx.x);
-      unsigned long long v = 0;
-      for (int w = 0; w < kSampleWarps; ++w) v = f == 3 ? (part[w][f] > v ? part[w][f] : v) : v + part[w][f];
-      if (f == 3) atomicMax(out + 3, v);
-      else if (v) atomicAdd(out + f, v);
+      atomicAdd(out + 0, counted);
+      atomicAdd(out + 1, entries);
+      atomicAdd(out + 2, tiles);
+      atomicMax(out + 3, span);
+      atomicAdd(out + 4, nrow);
+      atomicAdd(out + 5, len_sum);
+      atomicAdd(out + 6, len_sq);
    }
 }
 

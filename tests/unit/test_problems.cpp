@@ -136,11 +136,11 @@ TEST(Problems, AnisotropicValues) {
 }
 
 TEST(Problems, JumpValues) {
-  const int n = 8;  // cubes of 2 x 2 x 2 nodes
+  constexpr int n = 8;  // cubes of 2 x 2 x 2 nodes (a constant: the lambda needs no capture of it)
   const auto m = entries(whole(problems::Problem{problems::Kind::Jump7, n}));
   const double big = problems::kJumpContrast;
   const double mixed = 2.0 * big / (1.0 + big);
-  auto k_of = [n, big](std::int64_t node) {
+  auto k_of = [big](std::int64_t node) {
     const std::int64_t i = node % n, j = (node / n) % n, k = node / (n * n);
     const int cubes = problems::kJumpCubes;
     return ((i * cubes / n) + (j * cubes / n) + (k * cubes / n)) % 2 ? big : 1.0;
