@@ -19,7 +19,7 @@
 //     atomics on values, results reproducible and equal to the reference bit for bit.
 //   A group clears its table once; after a block row it clears only the slots that row used
 //   (the listed tiles), so a block row's table work is O(E + D log D), not O(T). Measured on
-//   the H100 (bench/RESULTS.md, ninth session) this took 2-6% off the conversions' kernel
+//   the H100 (bench/RESULTS.md, ninth session) this took 1-6% off the conversions' kernel
 //   time, less than hoped: pass 2 of the 1024-slot tier still costs about 3.5x its pass 1
 //   (systems3's coarse A, 320 entries a block row: 6.6 against 1.9 ms), and the table's
 //   clearing and scanning were not what made it so.
