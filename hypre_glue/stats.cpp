@@ -119,12 +119,6 @@ void Stats::offd_spmv(int level, bool plugin, const char* reason)
    }
 }
 
-long Stats::offd_spmv_calls(bool plugin) const
-{
-   std::lock_guard<std::mutex> lock(mutex_);
-   return plugin ? offd_plugin_ : offd_stock_;
-}
-
 void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
 {
    std::lock_guard<std::mutex> lock(mutex_);

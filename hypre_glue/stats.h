@@ -83,7 +83,6 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
-   long          offd_spmv_calls(bool plugin) const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);

@@ -242,9 +242,12 @@ inline bool device_context_active(int d)
    using GetState = int (*)(int, unsigned int*, int*); // CUresult (CUdevice, unsigned*, int*)
    void*                           fn     = nullptr;
    cudaDriverEntryPointQueryResult found  = cudaDriverEntryPointSymbolNotFound;
-   if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &fn, 12000, cudaEnableDefault, &found) !=
-          cudaSuccess ||
-       found != cudaDriverEntryPointSuccess || !fn)
+#if CUDART_VERSION >= 12050
+   const Status status = cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &fn, 12000, cudaEnableDefault, &found);
+#else // the versioned lookup is CUDA 12.5's; before it, the unversioned one (12.0's ABI of the call)
+   const Status status = cudaGetDriverEntryPoint("cuDevicePrimaryCtxGetState", &fn, cudaEnableDefault, &found);
+#endif
+   if (status != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn)
    {
       (void)cudaGetLastError();
       return false;

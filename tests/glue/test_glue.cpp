@@ -184,6 +184,64 @@ TEST_F(Glue, JacobiSweepFromZeroIsComputedAndCounted)
    amgt_glue_matrix_release(state);
 }
 
+// The off-diagonal counts of AMGT_STATS's table (0 and 0 when it has no such line).
+std::pair<long, long> offd_counts()
+{
+   const std::string t   = stats_table();
+   const std::string key = "off-diagonal blocks (columns of other ranks): ";
+   const size_t      at  = t.find(key);
+   long              plugin = 0, stock = 0;
+   if (at != std::string::npos)
+   {
+      EXPECT_EQ(std::sscanf(t.c_str() + at + key.size(), "%ld matvecs on the plugin, %ld on hypre", &plugin, &stock), 2)
+         << t;
+   }
+   return {plugin, stock};
+}
+
+// A matrix marked as an off-diagonal block (hypre's offd part of a ParCSR matrix: few columns,
+// other ranks' unknowns) has its matvecs counted apart: on the plugin here (the CPU reference
+// runs every tagged product); the diagonal block's are not counted there. The product itself is
+// the reference's.
+TEST_F(Glue, OffDiagonalBlockMatvecsAreCountedApart)
+{
+   CsrMatrix offd;
+   offd.nrows = 24;
+   offd.ncols = 5;
+   offd.row_ptr.push_back(0);
+   for (int i = 0; i < offd.nrows; ++i)
+   {
+      if (i % 3 == 0) // most rows of an offd block are empty
+      {
+         offd.col.push_back(i % offd.ncols);
+         offd.val.push_back(-1.0 - (i % 4));
+      }
+      offd.row_ptr.push_back(static_cast<int>(offd.col.size()));
+   }
+   CsrMatrix           diag = random_csr(24, 4, 5);
+   std::vector<double> x(5), xd(24, 0.5), y(24, 1.0), yd(24, 0.0), ref(24, 1.0);
+   for (int j = 0; j < 5; ++j) x[j] = j + 1.0;
+   amgt_csr   vo = view(offd), vd = view(diag);
+   void*      so = nullptr;
+   void*      sd = nullptr;
+   const auto before = offd_counts();
+   amgt_glue_matrix_tag(&so, 0, AMGT_ROLE_A);
+   amgt_glue_matrix_mark_offd(&so);
+   amgt_glue_matrix_tag(&sd, 0, AMGT_ROLE_A);
+   ASSERT_EQ(amgt_glue_spmv(&so, &vo, 1.0, x.data(), 1.0, y.data()), 1);
+   ASSERT_EQ(amgt_glue_spmv(&sd, &vd, 1.0, xd.data(), 0.0, yd.data()), 1);
+   const auto after = offd_counts();
+   EXPECT_EQ(after.first - before.first, 1);
+   EXPECT_EQ(after.second - before.second, 0);
+   for (int i = 0; i < 24; ++i)
+   {
+      for (int k = offd.row_ptr[i]; k < offd.row_ptr[i + 1]; ++k) ref[i] += offd.val[k] * x[offd.col[k]];
+      EXPECT_EQ(y[i], ref[i]) << i;
+   }
+   amgt_glue_matrix_release(so);
+   amgt_glue_matrix_release(sd);
+}
+
 TEST_F(Glue, TaggedLevelUsesItsScheduledPrecision)
 {
    CsrMatrix           a = random_csr(64, 5, 2);
