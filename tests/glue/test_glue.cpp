@@ -146,21 +146,22 @@ TEST_F(Glue, OutOfPlaceSpmvEqualsInPlace)
    amgt_glue_matrix_release(s2);
 }
 
-// The two sweep counts of AMGT_STATS's table (0 and 0 when it has no sweep line).
+// Two counts of a line of AMGT_STATS's table: the text after `key`, read with `format` (two
+// %ld); 0 and 0 when the table has no such line.
+std::pair<long, long> table_counts(const std::string& key, const char* format)
+{
+   const std::string t  = stats_table();
+   const size_t      at = t.find(key);
+   long              a = 0, b = 0;
+   if (at != std::string::npos) { EXPECT_EQ(std::sscanf(t.c_str() + at + key.size(), format, &a, &b), 2) << t; }
+   return {a, b};
+}
+
+// The two sweep counts (from u = 0, out of place).
 std::pair<long, long> sweep_counts()
 {
-   const std::string t   = stats_table();
-   const std::string key = "l1-Jacobi sweeps taken from hypre's Relax7: ";
-   const size_t      at  = t.find(key);
-   long              z = 0, o = 0;
-   if (at != std::string::npos)
-   {
-      EXPECT_EQ(std::sscanf(t.c_str() + at + key.size(),
-                            "%ld from u = 0 in one pass (no copy), %ld as one out-of-place product", &z, &o),
-                2)
-         << t;
-   }
-   return {z, o};
+   return table_counts("l1-Jacobi sweeps taken from hypre's Relax7: ",
+                       "%ld from u = 0 in one pass (no copy), %ld as one out-of-place product");
 }
 
 // The smoother's sweep from u = 0 on host arrays: the reference's values; each kind of sweep
@@ -184,19 +185,10 @@ TEST_F(Glue, JacobiSweepFromZeroIsComputedAndCounted)
    amgt_glue_matrix_release(state);
 }
 
-// The off-diagonal counts of AMGT_STATS's table (0 and 0 when it has no such line).
+// The off-diagonal blocks' matvecs (on the plugin, on hypre).
 std::pair<long, long> offd_counts()
 {
-   const std::string t   = stats_table();
-   const std::string key = "off-diagonal blocks (columns of other ranks): ";
-   const size_t      at  = t.find(key);
-   long              plugin = 0, stock = 0;
-   if (at != std::string::npos)
-   {
-      EXPECT_EQ(std::sscanf(t.c_str() + at + key.size(), "%ld matvecs on the plugin, %ld on hypre", &plugin, &stock), 2)
-         << t;
-   }
-   return {plugin, stock};
+   return table_counts("off-diagonal blocks (columns of other ranks): ", "%ld matvecs on the plugin, %ld on hypre");
 }
 
 // A matrix marked as an off-diagonal block (hypre's offd part of a ParCSR matrix: few columns,
