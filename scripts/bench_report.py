@@ -71,6 +71,37 @@ class Report:
             row[k] = st.get(k)
         return row
 
+    def scaling(self):
+        """With several rank counts (--np 1,2): per case and mode, each count's times against the
+        smallest count's that ran: parallel efficiency = (t_ref * np_ref) / (np * t) per phase
+        (1: perfect strong scaling; 1/np: no faster than the reference)."""
+        counts = getattr(self.a, "np_list", [self.a.np])
+        if len(counts) < 2:
+            return []
+        groups = {}
+        for r in self.records:
+            groups.setdefault((r.get("base_case", r["case"]), r["mode"]), {})[r["np"]] = r
+        rows = []
+        for (case, mode), by_np in groups.items():
+            ok = {n: r for n, r in by_np.items() if r["status"] == "ok" and r["result"]}
+            if not ok:
+                continue
+            ref_np = min(ok)
+            ref = ok[ref_np]["result"]
+            for n in sorted(ok):
+                if n == ref_np:
+                    continue
+                res = ok[n]["result"]
+                row = {"case": case, "mode": mode, "mode_label": ok[n]["mode_label"], "np": n,
+                       "ref_np": ref_np, "iterations": res.get("iterations"),
+                       "ref_iterations": ref.get("iterations")}
+                for ph in PHASES:
+                    t, t0 = res.get(f"{ph}_s"), ref.get(f"{ph}_s")
+                    row[f"{ph}_s"], row[f"ref_{ph}_s"] = t, t0
+                    row[f"efficiency_{ph}"] = (t0 * ref_np) / (n * t) if (t and t0) else None
+                rows.append(row)
+        return rows
+
     def write_outputs(self, notes):
         a = self.a
         self.derive()
@@ -100,6 +131,7 @@ class Report:
                    "stock_best_config": {c: {ph: (b[ph][1] if b[ph] else None) for ph in b}
                                          for c, b in self.best.items()},
                    "stock_default": self.dref,
+                   "scaling": self.scaling(),
                    "runs": len(self.records),
                    "failed_runs": sum(r["status"] != "ok" for r in self.records)}
         with open(os.path.join(a.out, "summary.json"), "w") as f:
@@ -161,7 +193,7 @@ class Report:
             desc = (f"{res.get('rows')} rows, {res.get('nnz')} nnz" if res else "no result")
             runs = f"median of {self.a.repeat} runs" if self.a.repeat > 1 else "one timed run"
             per = f", {solves} solves per setup" if solves > 1 else ""
-            lines.append(f"\n{case}  ({desc}, np {self.a.np}, {res.get('device', '?')}, {runs}{per})")
+            lines.append(f"\n{case}  ({desc}, np {rs[0].get('np', self.a.np)}, {res.get('device', '?')}, {runs}{per})")
             lines.append(group_line())
             lines.append(f"  {'mode':13} {'status':13} {'levels':>6} {'iters':>5} {'rel.res':>9} "
                          + " ".join(f"{c[1]:>{c[2]}}" for c in cols))
@@ -214,6 +246,18 @@ class Report:
         for mode, g in self.geo.items():
             lines.append(f"  {g['label']:13} {g['cold_cases']:>5} {ratio(g['cold_setup'], 3):>7} "
                          f"{ratio(g['cold_solve'], 3):>7}")
+        scal = self.scaling()
+        if scal:
+            lines.append("\nParallel efficiency against the smallest rank count that ran (t_ref * np_ref / "
+                         "(np * t): 1 = np/np_ref times as fast, np_ref/np = no faster)")
+            lines.append(f"  {'case':24} {'mode':13} {'np':>4} {'iters':>9} {'setup s':>15} {'solve s':>15} "
+                         f"{'total s':>15} {'efficiency setup/solve/total':>29}")
+            for s in scal:
+                its = f"{fmt(s['ref_iterations'], 'd')}/{fmt(s['iterations'], 'd')}"
+                times = " ".join(f"{fmt(s[f'ref_{ph}_s'], '.4f'):>7}/{fmt(s[f'{ph}_s'], '.4f'):<7}" for ph in PHASES)
+                eff = " / ".join(fmt(s[f"efficiency_{ph}"], ".2f") for ph in PHASES)
+                lines.append(f"  {s['case']:24} {s['mode_label']:13} {s['ref_np']:>1}->{s['np']:<2} {its:>9} "
+                             f"{times} {eff:>29}")
         if solves > 1:
             lines.append(f"  with --solves {solves}: solve s = median per solve, '{solves} solves' = their sum "
                          f"(median over runs), total s = setup + {solves} solves")

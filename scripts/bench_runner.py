@@ -374,7 +374,8 @@ class Runner(Report):
                                          os.path.join(a.out, log_rel))
         result = last_json(out)
         status, error = classify(rc, result, err)
-        rec = {"case": case["label"], "set": case.get("set", ""), "mode": mode,
+        rec = {"case": case["label"], "base_case": case.get("base", case["label"]), "set": case.get("set", ""),
+               "mode": mode,
                "mode_label": m["label"], "amgt": m["amgt"], "vendor": m["vendor"],
                "pool": m.get("pool", 1), "np": a.np, "repeat": a.repeat, "solves": a.solves,
                "status": status, "exit_code": rc, "wall_s": round(wall, 3),
@@ -534,7 +535,8 @@ def main(argv=None):
     p.add_argument("--modes", default=DEFAULT_MODES)
     p.add_argument("--repeat", type=int, default=3, help="timed runs after one warm-up; medians (0: one run, no warm-up)")
     p.add_argument("--solves", type=int, default=1, help="solves per setup in every run (same matrix and rhs)")
-    p.add_argument("--np", type=int, default=1, help="MPI ranks (mpirun)")
+    p.add_argument("--np", default="1", help="MPI ranks (mpirun); a list such as 1,2 runs every case at "
+                   "each count and adds a table of parallel efficiency")
     p.add_argument("--mpirun", default="mpirun", help="launcher and its options, before -np N")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
     p.add_argument("--out", help="results folder (default build/results/<timestamp>)")
@@ -560,7 +562,14 @@ def main(argv=None):
             raise SystemExit(f"run.sh: {x} is set by the runner (use run.sh's --repeat and --solves, and "
                              "--modes stock,vendor,stock-default for hypre's own kernels, vendor kernels and "
                              "hypre's default configuration)")
-    if a.repeat < 0 or a.np < 1 or a.solves < 1:
+    try:
+        a.np_list = [int(x) for x in str(a.np).split(",") if x.strip()]
+    except ValueError:
+        raise SystemExit(f"run.sh: --np {a.np}: a rank count or a comma-separated list of them (1,2)")
+    if not a.np_list or len(set(a.np_list)) != len(a.np_list):
+        raise SystemExit(f"run.sh: --np {a.np}: give each rank count once")
+    a.np = a.np_list[0]
+    if a.repeat < 0 or min(a.np_list) < 1 or a.solves < 1:
         raise SystemExit("run.sh: --repeat >= 0, --solves >= 1 and --np >= 1")
     if not os.access(a.solve, os.X_OK):
         raise SystemExit(f"run.sh: {a.solve} is not executable (build first)")
@@ -596,6 +605,12 @@ def main(argv=None):
     if not cases:
         raise SystemExit("run.sh: no cases to run")
     unique_labels(cases)
+    for c in cases:
+        c["base"] = c["label"]
+    if len(a.np_list) > 1:
+        # every case at each rank count, as its own case "<label> npN" (stock best per count);
+        # the scaling table pairs them by their base label
+        cases = [dict(c, label=f"{c['base']} np{n}", np=n) for n in a.np_list for c in cases]
 
     if not a.out:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -624,7 +639,8 @@ def main(argv=None):
         for c in cases:
             f.write(c["label"] + "\t" + shlex.join(list(c["args"]) + driver_args) + "\n")
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": socket.gethostname(),
-            "git": git_rev(), "solve": a.solve, "gpu_build": a.gpu_build, "np": a.np, "repeat": a.repeat,
+            "git": git_rev(), "solve": a.solve, "gpu_build": a.gpu_build,
+            "np": a.np_list if len(a.np_list) > 1 else a.np, "repeat": a.repeat,
             "solves": a.solves,
             "modes": modes, "stats": a.stats, "timeout_s": a.timeout, "driver_args": driver_args,
             "cases": len(cases), "argv": sys.argv,
@@ -638,13 +654,14 @@ def main(argv=None):
     stats_modes = [m for m in modes if not MODES[m]["stock"]] if a.stats else []
     log(f"{len(cases)} case(s) x {len(modes)} mode(s) = {total} runs"
         + (f" (+ up to {len(cases) * len(stats_modes)} AMGT_STATS runs)" if stats_modes else "")
-        + f"; repeat {a.repeat}; solves {a.solves}; np {a.np}; results in {a.out}")
+        + f"; repeat {a.repeat}; solves {a.solves}; np {','.join(map(str, a.np_list))}; results in {a.out}")
     for n in notes:
         log("note: " + n)
     interrupted = False
     idx = 0
     try:
         for case in cases:
+            a.np = case.get("np", a.np)
             for mode in modes:
                 idx += 1
                 runner.run_case_mode(case, mode, idx, total)

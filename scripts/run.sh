@@ -29,7 +29,8 @@
 #                    (default 3; 0: one run, no warm-up, which is then the cold one)
 #   --solves K       one setup then K solves of the same system per run (default 1): solve =
 #                    median per solve, solves = their sum, total = setup + solves
-#   --np N           MPI ranks through mpirun (default 1)
+#   --np N[,M...]    MPI ranks through mpirun (default 1); a list (1,2) runs every case at each
+#                    count and adds a table of parallel efficiency against the smallest
 #   --suite          every matrix scripts/matrix.py finds (the paper's 16 once fetched, the
 #                    offline datasets) plus the generated problems at --rows (default 1e6 in
 #                    GPU builds, 3e4 in CPU builds); --set, --kinds, --only select

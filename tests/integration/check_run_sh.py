@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ctest run_sh_tiny: scripts/run.sh end to end on tiny cases with one repeat, on an existing
 build (--no-build): a converging case, one stopped before convergence, one unreadable matrix
-file; then an MPI run (np 2, two solves per setup) when the build has MPI. Checks that
+file; then one and two MPI ranks in one call (--np 1,2, two solves per setup) when the build has
+MPI, with its table of parallel efficiency. Checks that
 runs.jsonl, runs.csv, stats.jsonl (the AMGT_STATS tables, read from their AMGT_STATS_FILE),
 summary.txt/json exist and agree with each other and with the definitions: speedups against
 stock best, against stock-default (GPU builds), cold ratios, total = setup + solves.
@@ -193,11 +194,27 @@ def main():
               "CPU build: the stock-default note is missing")
     consistent(out, {"lap": "ok", "stall": "not-converged", "broken": "input-error"}, modes, gpu)
     if "AMGT_WITH_MPI:BOOL=OFF" not in cache and shutil.which("mpirun"):
-        out = os.path.join(work, "np2")
-        run(src, build, out, ["--problem", "laplace7", "--n", "6", "--np", "2", "--modes", "off,fp64",
+        # one and two ranks in one call: each count its own case, and the table of parallel
+        # efficiency (t(np 1) / (2 t(np 2)) per phase, paired by the case's base label)
+        out = os.path.join(work, "np12")
+        run(src, build, out, ["--problem", "laplace7", "--n", "6", "--np", "1,2", "--modes", "off,fp64",
                               "--solves", "2"])
-        recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"], gpu, solves=2)
-        check(all(r["result"]["np"] == 2 for r in recs), "np 2 runs report np 2")
+        recs = consistent(out, {"laplace7-n6 np1": "ok", "laplace7-n6 np2": "ok"}, ["stock", "fp64"], gpu,
+                          solves=2)
+        for r in recs:
+            n = 2 if r["case"].endswith("np2") else 1
+            check(r["np"] == n and r["result"]["np"] == n and r["base_case"] == "laplace7-n6",
+                  f"{r['case']}: runs report np {n}")
+        _, _, _, summary, text = load(out)
+        check("Parallel efficiency" in text, "summary.txt has no parallel efficiency table")
+        check(len(summary["scaling"]) == 2, f"summary.json scaling: {summary['scaling']}")
+        for sc in summary["scaling"]:
+            one = next(r for r in recs if r["mode"] == sc["mode"] and r["np"] == 1)["result"]
+            two = next(r for r in recs if r["mode"] == sc["mode"] and r["np"] == 2)["result"]
+            check(sc["np"] == 2 and sc["ref_np"] == 1, "scaling pairs np 2 with np 1")
+            for ph in ("setup", "solve", "total"):
+                check(close(sc[f"efficiency_{ph}"], one[f"{ph}_s"] / (2 * two[f"{ph}_s"])),
+                      f"{sc['mode']}: efficiency of {ph}")
     print("PASS: run.sh results consistent")
 
 
