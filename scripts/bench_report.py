@@ -44,7 +44,7 @@ def ratio(v, digits=2):
 
 class Report:
     """Runner's outputs; a mixin of bench_runner.Runner, whose derive() sets what these read
-    (self.best, self.dref, self.geo, self.by_case; self.a, self.records)."""
+    (self.best, self.dref, self.geo, self.by_case, self.scaling; self.a, self.records)."""
 
     def flat(self, r):
         res = r["result"] or {}
@@ -71,10 +71,10 @@ class Report:
             row[k] = st.get(k)
         return row
 
-    def scaling(self):
+    def derive_scaling(self):
         """With several rank counts (--np 1,2): per case and mode, each count's times against the
         smallest count's that ran: parallel efficiency = (t_ref * np_ref) / (np * t) per phase
-        (1: perfect strong scaling; 1/np: no faster than the reference)."""
+        (1: perfect strong scaling; np_ref/np: no faster than the reference)."""
         counts = getattr(self.a, "np_list", [self.a.np])
         if len(counts) < 2:
             return []
@@ -131,7 +131,7 @@ class Report:
                    "stock_best_config": {c: {ph: (b[ph][1] if b[ph] else None) for ph in b}
                                          for c, b in self.best.items()},
                    "stock_default": self.dref,
-                   "scaling": self.scaling(),
+                   "scaling": self.scaling,
                    "runs": len(self.records),
                    "failed_runs": sum(r["status"] != "ok" for r in self.records)}
         with open(os.path.join(a.out, "summary.json"), "w") as f:
@@ -246,7 +246,7 @@ class Report:
         for mode, g in self.geo.items():
             lines.append(f"  {g['label']:13} {g['cold_cases']:>5} {ratio(g['cold_setup'], 3):>7} "
                          f"{ratio(g['cold_solve'], 3):>7}")
-        scal = self.scaling()
+        scal = self.scaling
         if scal:
             lines.append("\nParallel efficiency against the smallest rank count that ran (t_ref * np_ref / "
                          "(np * t): 1 = np/np_ref times as fast, np_ref/np = no faster)")

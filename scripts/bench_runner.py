@@ -512,6 +512,7 @@ class Runner(Report):
             for ph in COLD_PHASES:
                 geo[mode][f"cold_{ph}"] = geomean([r[f"cold_ratio_{ph}"] for r in cold])
         self.best, self.dref, self.geo, self.by_case = best, dref, geo, by_case
+        self.scaling = self.derive_scaling()
 
 
 def git_rev():
