@@ -10,21 +10,27 @@
 //     pass counts dense tiles and the longest block row (the SpMV plan's statistics).
 //   scan of the counts straight into blk_ptr; the one read-back (tile count, flags);
 //   pass 2: the table is built again, the fresh inserts list the block row's tiles with their
-//     slots as they are found, the list is bitonic-sorted
-//     (so a tile's rank is its position among the block row's sorted block columns), and
-//     every entry finds its slot, hence its tile, and writes its value where it belongs: in
+//     slots as they are found, the tiles are ranked by block column (each thread counts the
+//     smaller keys of the list for its few tiles; a bitonic sort of the list where a block row
+//     has more than 8 tiles a thread), and every entry, which kept its slot from the insert,
+//     finds its tile's rank in the slot and writes its value where it belongs: in
 //     the dense layout (the block row's tiles zeroed first) and/or the packed layout (offset =
 //     the block row's first entry + the popcounts of the tiles before it + the bits before it
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
+//   Both passes load a block row's columns (and values) into registers before the table work,
+//   so the loads are in flight together. Before that, each entry's load sat behind the previous
+//   entry's shared-memory atomics: on systems3's level-1 A (320 entries a block row) pass 2 of
+//   the 1024-slot tier took 6.9 ms, about 23 us a block row and warp, 5% of the bandwidth
+//   bound (bench/RESULTS.md, ninth and tenth sessions).
 //   A group clears its table once; after a block row it clears only the slots that row used
-//   (the listed tiles), so a block row's table work is O(E + D log D), not O(T). Measured on
-//   the H100 (bench/RESULTS.md, ninth session) this took 1-6% off the conversions' kernel
-//   time, less than hoped: pass 2 of the 1024-slot tier still costs about 3.5x its pass 1
-//   (systems3's coarse A, 320 entries a block row: 6.6 against 1.9 ms), and the table's
-//   clearing and scanning were not what made it so.
+//   (the listed tiles), so a block row's table work is O(E + D), not O(T).
 //   Block rows are served by four tiers by entry count E (the table keeps T >= 2E slots):
-//   E <= 32 one warp and 64 slots, E <= 128 one warp and 256, E <= 512 one warp and 1024,
+//   E <= 32 one warp and 64 slots, E <= 128 one block of 64 threads and 256, E <= 512 one
+//   block of 128 threads and 1024 (one warp per block row there held 3 groups of 14.5 KB per
+//   SM, 12 warps, and its 16 entries a lane unrolled into a kernel too large for the
+//   instruction cache: ncu on the H100; 128 threads took systems3's level-1 A from 8.2 to
+//   4.0 ms, 64 threads for E <= 128 another 3-8% off the operators of that tier),
 //   E <= 4096 one block of 256 threads and 8192 slots. Longer block rows (and duplicates) take
 //   the sorted conversion. A classification pass (one thread per block row) puts each block
 //   row on its tier's list, and each tier's kernel walks only its list: tiers that walked all
@@ -50,6 +56,7 @@
 #include "device/prim.cuh"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 namespace amgt::device::mbsr_detail {
@@ -63,12 +70,13 @@ __host__ __device__ constexpr int tier_of(int32_t E)
 }
 
 // Shared memory of one group. Pass 1: keys (T) | maps (T) | slots (T/2) | count + red (34
-// ints). Pass 2: comp (u64, T/2) | keys | maps | rank (T) | toff (T/2) | count + red. Multiples
-// of 8 bytes.
+// ints). Pass 2: comp (u64, T/2) | keys | maps | toff (T/2) | count + red. Multiples of 8
+// bytes. In pass 2 a slot's map holds the tile's bitmap in its low 16 bits and, once the tiles
+// are ranked, the tile's rank in the high 16 (ranks < 4096).
 constexpr size_t hash_group_bytes(int log2t, bool pass2)
 {
    const size_t T = size_t{1} << log2t;
-   return pass2 ? 8 * (T / 2) + 4 * T * 3 + 4 * (T / 2) + 4 * 34 : 4 * T * 2 + 4 * (T / 2) + 4 * 34;
+   return pass2 ? 8 * (T / 2) + 4 * T * 2 + 4 * (T / 2) + 4 * 34 : 4 * T * 2 + 4 * (T / 2) + 4 * 34;
 }
 
 // Block row b's five row pointers (the rows past nrows repeat the last one); false if they
@@ -149,22 +157,89 @@ __device__ __forceinline__ int hash_insert(int32_t* keys, int32_t key, bool& fre
    }
 }
 
-// Slot of a key known to be in the table (after a barrier).
-template <int kLog2T>
-__device__ __forceinline__ int hash_find(const int32_t* keys, int32_t key)
+// Ranks of this thread's NT listed tiles (t + k G, k < NT) among all D, by counting the smaller
+// keys: 32-bit compares of the block columns (distinct, >= 0), read from the high words of comp
+// with broadcast loads; place(entry, rank) for each tile the thread has.
+template <int G, int NT, class Place>
+__device__ __forceinline__ void count_ranks(const unsigned long long* comp, int D, int t, Place& place)
 {
-   constexpr uint32_t kMask = (1u << kLog2T) - 1;
-   uint32_t           h     = group::hash_slot<kLog2T>(key);
-   while (keys[h] != key) h = (h + 1) & kMask;
-   return static_cast<int>(h);
+   const int32_t* key = reinterpret_cast<const int32_t*>(comp) + 1; // tile j's key at key[2 j]
+   int32_t        mine[NT];
+   int            r[NT];
+#pragma unroll
+   for (int k = 0; k < NT; ++k)
+   {
+      mine[k] = t + k * G < D ? key[2 * (t + k * G)] : INT32_MAX;
+      r[k]    = 0;
+   }
+#pragma unroll 4
+   for (int j = 0; j < D; ++j)
+   {
+      const int32_t c = key[2 * j];
+#pragma unroll
+      for (int k = 0; k < NT; ++k) r[k] += c < mine[k] ? 1 : 0;
+   }
+#pragma unroll
+   for (int k = 0; k < NT; ++k)
+      if (t + k * G < D) place(comp[t + k * G], r[k]);
 }
 
-// The block rows of one tier's list (classify_rows), one group each.
+// count_ranks with the smallest NT in [NT0, kMax] that covers D tiles.
+template <int G, int NT0, int kMax, class Place>
+__device__ __forceinline__ void count_ranks_upto(const unsigned long long* comp, int D, int t, Place& place)
+{
+   if constexpr (NT0 >= kMax) { count_ranks<G, kMax>(comp, D, t, place); }
+   else
+   {
+      if (D <= NT0 * G) count_ranks<G, NT0>(comp, D, t, place);
+      else count_ranks_upto<G, NT0 + 1, kMax>(comp, D, t, place);
+   }
+}
+
+// Ranks of the D listed tiles by key (comp[p] = key << 32 | slot, keys distinct) when D <=
+// kRankPer * G: each thread takes its ceil(D / G) tiles and counts the smaller keys among all D
+// (no barrier inside; ncu on the H100: a fixed 8 tiles a thread in 64-bit compares was 42% of
+// pass 2's samples on systems3's coarse A); above that the group bitonic-sorts comp (padded to a
+// power of two), so a tile's rank is its position. Either way each listed tile's slot gets its
+// rank in the high 16 bits of its map, toff[rank] its popcount, and the tile is written at
+// out + rank. Ends with a group barrier.
+template <int G, int kRankPer>
+__device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* maps, int32_t* toff, int D, int t,
+                                           int32_t* blk_col, uint16_t* blk_map, int64_t out)
+{
+   auto place = [&](unsigned long long v, int r) {
+      const int      slot = static_cast<int>(v & 0xffffffffu);
+      const uint32_t m    = maps[slot];
+      maps[slot]          = m | (static_cast<uint32_t>(r) << 16);
+      toff[r]             = __popc(m);
+      blk_col[out + r]    = static_cast<int32_t>(v >> 32);
+      blk_map[out + r]    = static_cast<uint16_t>(m);
+   };
+   if (D <= kRankPer * G) { count_ranks_upto<G, 1, kRankPer>(comp, D, t, place); }
+   else
+   {
+      int P = 1;
+      while (P < D) P <<= 1;
+      for (int k = D + t; k < P; k += G) comp[k] = ~0ull;
+      group::sync<G>();
+      group::bitonic_sort<G>(comp, P, t);
+      for (int p = t; p < D; p += G) place(comp[p], p);
+   }
+   group::sync<G>();
+}
+
+// The block rows of one tier's list (classify_rows), one group each. A block row's columns
+// (and, in pass 2, values) are loaded into registers before any table work, kPer = T/(2G) a
+// thread (T >= 2E): issued together, their loads overlap. Loading them inside the insert loop
+// made every entry a global load's latency behind the previous entry's shared atomics.
 template <int G, int kLog2T, int kRows, bool kPass2, class V>
 __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int tier)
 {
    static_assert(G == group::kWarpSize || kRows == 1, "block-wide groups hold one row per block");
-   constexpr int T = 1 << kLog2T;
+   constexpr int T        = 1 << kLog2T;
+   constexpr int kPer     = T / (2 * G);
+   constexpr int kRankPer = G == group::kWarpSize ? (kPer < 8 ? kPer : 8) : 2; // ranking by counting up to kRankPer G tiles
+   static_assert(kPer >= 1, "a tier's table holds at least two slots per thread");
    extern __shared__ unsigned long long smem_u64[];
    const int g = static_cast<int>(threadIdx.x) / G, t = static_cast<int>(threadIdx.x) % G;
    unsigned char* base = reinterpret_cast<unsigned char*>(smem_u64) +
@@ -172,22 +247,21 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    auto* comp  = reinterpret_cast<unsigned long long*>(base); // pass 2 only
    auto* keys  = reinterpret_cast<int32_t*>(kPass2 ? base + 8 * (T / 2) : base);
    auto* maps  = reinterpret_cast<uint32_t*>(keys + T);
-   auto* rank  = reinterpret_cast<int32_t*>(maps + T);         // pass 2 only
-   auto* toff  = rank + T;                                     // pass 2 only
-   auto* slots = rank;                                         // pass 1 only: T/2 entries
-   auto* count = kPass2 ? toff + T / 2 : slots + T / 2;
+   auto* toff  = reinterpret_cast<int32_t*>(maps + T); // pass 2: T/2 entries
+   auto* slots = toff;                                  // pass 1: T/2 entries
+   auto* count = toff + T / 2;
    int*  red   = count + 2;
 
    const int32_t  nlist = args.meta->tier_rows[tier];
    const int32_t* list  = args.lists + static_cast<int64_t>(tier) * args.block_rows;
+   const bool     vals  = kPass2 && (args.blk_val || args.packed_val) && args.val;
    // pass 1 totals of this group, flushed once at the end (no atomics per block row)
-   int      flags = 0, max_tiles = 0;
-   uint64_t dense_total = 0;
+   int flags = 0, max_tiles = 0;
+   int dense_total = 0; // this thread's dense tiles (< 2^31: a thread's share of one matrix's tiles)
 
    // The next block row's list entry and row pointers are loaded while this one is worked
    // on: otherwise every block row starts with two dependent global loads (list, then row
-   // pointers) that nothing hides, and at one block row per group that latency bounds the
-   // kernel.
+   // pointers) that nothing hides.
    const int64_t stride = static_cast<int64_t>(gridDim.x) * kRows;
    int32_t       b_next = 0, rp_next[5] = {0, 0, 0, 0, 0};
    {
@@ -199,7 +273,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       }
    }
    // The table is cleared once here; after each block row only the slots it used are cleared
-   // again (the D fresh inserts, listed as they happen): O(E + D log D) a block row, not O(T).
+   // again (the D fresh inserts, listed as they happen): O(E + D) a block row, not O(T).
    for (int k = t; k < T; k += G)
    {
       keys[k] = kEmptyKey;
@@ -221,11 +295,27 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          block_row_ptrs(args.row_ptr, args.nrows, args.nnz, b_next, rp_next);
       }
 
-      int  fresh = 0;
-      bool dup = false, bad_col = false;
-      for (int64_t e = rp[0] + t; e < rp[4]; e += G)
+      // the block row's entries: entry j of this thread is rp[0] + t + j G
+      int32_t cj[kPer];
+      double  vj[kPer];
+#pragma unroll
+      for (int j = 0; j < kPer; ++j)
       {
-         const int32_t c = __ldg(args.col + e);
+         const int64_t e = rp[0] + t + static_cast<int64_t>(j) * G;
+         cj[j]           = e < rp[4] ? __ldg(args.col + e) : 0;
+         vj[j]           = vals && e < rp[4] ? __ldg(args.val + e) : 1.0;
+      }
+
+      // insert: each valid entry's slot and bit, kept as slot | bit << 16 (slots < 8192)
+      bool dup = false, bad_col = false;
+      int  sb[kPer];
+#pragma unroll
+      for (int j = 0; j < kPer; ++j)
+      {
+         sb[j]           = -1;
+         const int64_t e = rp[0] + t + static_cast<int64_t>(j) * G;
+         if (e >= rp[4]) continue;
+         const int32_t c = cj[j];
          if (c < 0 || c >= args.ncols)
          {
             bad_col = true;
@@ -236,11 +326,11 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          bool       isnew = false;
          const int  slot  = hash_insert<kLog2T>(keys, c >> 2, isnew);
          const auto old   = atomicOr(&maps[slot], 1u << bit);
-         fresh += isnew;
-         dup = dup || ((old >> bit) & 1u);
+         dup              = dup || ((old >> bit) & 1u);
+         sb[j]            = slot | (bit << 16);
          if (isnew)
          {
-            // the block row's tiles, in the order they were found (pass 2 sorts them)
+            // the block row's tiles, in the order they were found (pass 2 ranks them)
             const int p = atomicAdd(count, 1);
             if constexpr (kPass2) comp[p] = (static_cast<unsigned long long>(c >> 2) << 32) | static_cast<uint32_t>(slot);
             else slots[p] = slot;
@@ -251,18 +341,14 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
 
       if constexpr (!kPass2)
       {
-         int dense = 0;
          for (int p = t; p < found; p += G)
-            if (__popc(maps[slots[p]]) >= kDenseTileNnz) ++dense;
-         const int tiles = group::sum<G>(fresh, red);
-         dense           = group::sum<G>(dense, red);
+            if (__popc(maps[slots[p]]) >= kDenseTileNnz) ++dense_total;
          if (bad_col) flags |= kBadColumn;
          if (dup) flags |= kDuplicate;
          if (t == 0)
          {
-            args.counts[b] = tiles;
-            max_tiles      = max(max_tiles, tiles);
-            dense_total += static_cast<uint64_t>(dense);
+            args.counts[b] = found;
+            max_tiles      = max(max_tiles, found);
          }
          group::sync<G>(); // every read of the table is done: clear what this block row used
          for (int p = t; p < found; p += G)
@@ -275,29 +361,17 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       }
       else
       {
+         (void)dup; // pass 1 found them (and refused the matrix)
+         (void)bad_col;
          const int32_t out = args.blk_ptr[b];
          const int     D   = found; // == blk_ptr[b + 1] - out, the fresh inserts of pass 1
-         int P = 1;
-         while (P < D) P <<= 1;
-         for (int k = D + t; k < P; k += G) comp[k] = ~0ull;
-         group::sync<G>();
-         group::bitonic_sort<G>(comp, P, t);
-         for (int p = t; p < D; p += G)
-         {
-            const unsigned long long v    = comp[p];
-            const int                slot = static_cast<int>(v & 0xffffffffu);
-            const uint32_t           m    = maps[slot];
-            rank[slot]                    = p;
-            toff[p]                       = __popc(m);
-            args.blk_col[out + p]         = static_cast<int32_t>(v >> 32);
-            args.blk_map[out + p]         = static_cast<uint16_t>(m);
-         }
          if (args.blk_val)
          {
             V* tiles = args.blk_val + static_cast<int64_t>(out) * 16;
             for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
          }
-         group::sync<G>(); // ranks and popcounts complete; the zeros are ordered before the values
+         // ranks and popcounts complete; the zeros are ordered before the values
+         rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out);
          if (args.packed_val && !args.entry_order)
          {
             int carry = 0;
@@ -312,22 +386,22 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             }
             group::sync<G>();
          }
-         for (int64_t e = rp[0] + t; e < rp[4]; e += G)
+#pragma unroll
+         for (int j = 0; j < kPer; ++j)
          {
-            const int32_t c    = __ldg(args.col + e);
-            const int     r    = (e >= rp[1]) + (e >= rp[2]) + (e >= rp[3]);
-            const int     bit  = 4 * r + (c & 3);
-            const int     slot = hash_find<kLog2T>(keys, c >> 2);
-            const int     p    = rank[slot];
-            const bool    vals = args.blk_val || args.packed_val;
-            const V       v    = Arith<V>::from_double(vals && args.val ? __ldg(args.val + e) : 1.0);
+            if (sb[j] < 0) continue;
+            const int64_t  e    = rp[0] + t + static_cast<int64_t>(j) * G;
+            const int      slot = sb[j] & 0xffff, bit = sb[j] >> 16;
+            const uint32_t m    = maps[slot];
+            const int      p    = static_cast<int>(m >> 16);
+            const V        v    = Arith<V>::from_double(vj[j]);
             if (args.blk_val) args.blk_val[(static_cast<int64_t>(out) + p) * 16 + bit] = v;
             if (args.packed_val || args.packed_meta)
             {
                // entry order: the entry's own CSR position; else its place in bitmap order
                const int64_t q = args.entry_order ? e
                                                   : static_cast<int64_t>(rp[0]) + toff[p] +
-                                                       __popc(maps[slot] & ((1u << bit) - 1u));
+                                                       __popc(m & ((1u << bit) - 1u));
                if (args.packed_val) args.packed_val[q] = v;
                if (args.packed_meta) args.packed_meta[q] = static_cast<uint16_t>((p << 4) | bit);
             }
@@ -346,13 +420,12 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
 
    if constexpr (!kPass2)
    {
-      // one flush per thread that saw something (flags: any thread; totals: the group's t == 0)
+      // one flush per thread that saw something (flags: any thread; the longest block row: the
+      // group's t == 0), the dense tiles summed over the group once (every thread is here)
       if (flags) atomicOr(&args.meta->flags, flags);
-      if (t == 0 && max_tiles > 0)
-      {
-         atomicMax(&args.meta->max_tiles, max_tiles);
-         if (dense_total) atomicAdd(&args.meta->dense_tiles, static_cast<unsigned long long>(dense_total));
-      }
+      if (t == 0 && max_tiles > 0) atomicMax(&args.meta->max_tiles, max_tiles);
+      const int dense = group::sum<G>(dense_total, red);
+      if (t == 0 && dense > 0) atomicAdd(&args.meta->dense_tiles, static_cast<unsigned long long>(dense));
    }
 }
 

@@ -33,7 +33,7 @@ struct HashTier
    int32_t lo, hi;
 };
 constexpr HashTier kTiers[kConversionTiers] = {
-   {32, 6, 8, 0, 32}, {32, 8, 8, 32, 128}, {32, 10, 4, 128, 512}, {256, 13, 1, 512, 4096}};
+   {32, 6, 8, 0, 32}, {64, 8, 1, 32, 128}, {128, 10, 1, 128, 512}, {256, 13, 1, 512, 4096}};
 static_assert(kTiers[kConversionTiers - 1].hi == kHashedMaxEntries, "the last tier takes the longest hashed rows");
 
 template <class V>

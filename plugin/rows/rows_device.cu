@@ -10,6 +10,7 @@
 #include "device/warp.cuh"
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "device/arith.cuh"
 #include "device/launch.h"
 #include "spmv/spmv_common.cuh"
@@ -29,26 +30,36 @@ using spmv_detail::x_of;
 
 // ---------------------------------------------------------------------------------------
 // Fill sample: one warp per sampled block row (rows 4b..4b+3, whose entries are one contiguous
-// stretch of the CSR). A tile is counted where an entry's block column appears for the first
-// time in the stretch (compared against the entries before it, kept in shared memory).
+// stretch of the CSR). Its tiles are the distinct block columns, counted as the fresh inserts
+// into a hash table in shared memory (2 kFillSampleMaxEntries slots a warp, so probing ends);
+// the columns are loaded into registers first, so their loads are in flight together. (It
+// compared each entry with every entry before it, a chain of dependent shared loads: about
+// E^2/32 a lane, 60-100 us a matrix on the H100 where block rows hold hundreds of entries.)
 constexpr int kSampleWarps = kThreads / 32;
+constexpr int kSampleLog2T = 10;
+constexpr int kSamplePer   = kFillSampleMaxEntries / 32; // entries a lane
+static_assert((1 << kSampleLog2T) >= 2 * kFillSampleMaxEntries, "the table stays at most half full");
+constexpr int32_t kSampleEmpty = INT32_MIN; // never a key: keys are columns >> 2
 
 __global__ void __launch_bounds__(kThreads)
    fill_sample_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
                       int32_t nrows, int64_t block_rows, int64_t samples,
                       unsigned long long* __restrict__ out)
 {
-   __shared__ int32_t keys[kSampleWarps][kFillSampleMaxEntries];
+   __shared__ int32_t table[kSampleWarps][1 << kSampleLog2T];
    const int     warp = static_cast<int>(threadIdx.x) / 32;
    const int     lane = static_cast<int>(threadIdx.x) & 31;
    const int64_t s    = blockIdx.x * static_cast<int64_t>(kSampleWarps) + warp;
    unsigned long long entries = 0, tiles = 0, span = 0, counted = 0, nrow = 0, len_sum = 0, len_sq = 0;
    if (s < samples)
    {
-      const int64_t b     = s * block_rows / samples; // evenly spread, strictly increasing
-      const int32_t r0    = static_cast<int32_t>(4 * b);
-      const int32_t r1    = min(r0 + 4, nrows);
-      const int32_t begin = row_ptr[r0], end = row_ptr[r1];
+      const int64_t b  = s * block_rows / samples; // evenly spread, strictly increasing
+      const int32_t r0 = static_cast<int32_t>(4 * b);
+      const int32_t r1 = min(r0 + 4, nrows);
+      int32_t       rp[5];
+#pragma unroll
+      for (int q = 0; q < 5; ++q) rp[q] = row_ptr[min(r0 + q, r1)];
+      const int32_t begin = rp[0], end = rp[4];
       const int32_t n     = end - begin;
       const bool    count = n <= kFillSampleMaxEntries;
       if (lane < r1 - r0)
@@ -58,31 +69,54 @@ __global__ void __launch_bounds__(kThreads)
          len_sum = len;
          len_sq  = len * len;
       }
-      for (int32_t k = begin + lane; k < end; k += 32)
-      {
-         int32_t r = r0;
-         while (r + 1 < r1 && row_ptr[r + 1] <= k) ++r;
-         const int32_t     c = col[k];
-         const long long   d = static_cast<long long>(c) - r;
+      auto spread = [&](int32_t k, int32_t c) {
+         const int32_t            r = r0 + (k >= rp[1]) + (k >= rp[2]) + (k >= rp[3]);
+         const long long          d = static_cast<long long>(c) - r;
          const unsigned long long a = static_cast<unsigned long long>(d < 0 ? -d : d);
-         span = a > span ? a : span;
-         if (count) keys[warp][k - begin] = c >> 2;
-      }
-      device::sync_warp();
+         span                       = a > span ? a : span;
+      };
       if (count)
       {
-         for (int32_t e = lane; e < n; e += 32)
+         int32_t* keys = table[warp];
+         for (int k = lane; k < (1 << kSampleLog2T); k += 32) keys[k] = kSampleEmpty;
+         int32_t cj[kSamplePer];
+#pragma unroll
+         for (int j = 0; j < kSamplePer; ++j)
          {
-            const int32_t key   = keys[warp][e];
-            bool          first = true;
-            for (int32_t p = 0; p < e && first; ++p) first = keys[warp][p] != key;
-            tiles += first ? 1 : 0;
+            const int32_t k = begin + lane + 32 * j;
+            cj[j]           = k < end ? col[k] : 0;
+         }
+         device::sync_warp();
+#pragma unroll
+         for (int j = 0; j < kSamplePer; ++j)
+         {
+            const int32_t k = begin + lane + 32 * j;
+            if (k >= end) continue;
+            spread(k, cj[j]);
+            const int32_t key = cj[j] >> 2;
+            uint32_t      h   = fibonacci_slot(key, kSampleLog2T);
+            while (true)
+            {
+               const int32_t cur = *reinterpret_cast<volatile int32_t*>(&keys[h]);
+               if (cur == key) break;
+               if (cur == kSampleEmpty)
+               {
+                  const int32_t prev = atomicCAS(&keys[h], kSampleEmpty, key);
+                  if (prev == kSampleEmpty) ++tiles;
+                  if (prev == kSampleEmpty || prev == key) break;
+               }
+               h = (h + 1) & ((1u << kSampleLog2T) - 1);
+            }
          }
          if (lane == 0)
          {
             entries = static_cast<unsigned long long>(n);
             counted = 1;
          }
+      }
+      else
+      {
+         for (int32_t k = begin + lane; k < end; k += 32) spread(k, col[k]);
       }
    }
 #pragma unroll

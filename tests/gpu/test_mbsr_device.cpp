@@ -252,6 +252,58 @@ TEST_F(DeviceConversion, HashedTiersAgainstTheReference)
    for (int k = 0; k < device::kConversionTiers; ++k) EXPECT_EQ(info.tier_rows[k], want[k]) << "tier " << k;
 }
 
+// Pass 2 ranks a block row's tiles by counting when they are few (at most 2 a thread: 128 in
+// tier 1, 64 threads, which never sorts; 256 in tier 2, 128 threads; 512 in tier 3, 256 threads)
+// and by a bitonic sort above that: both ways in tiers 2 and 3. 1500 block columns; expected distinct tiles of E random positions
+// 1500 (1 - (1 - 1/1500)^E): E = 200 -> ~187, 300 -> ~272 (tier 2, counting up to 256, so
+// sorted), 129 -> ~124, 600 -> ~495 (tier 3, counting up to 512), 1500 -> ~948 and 4096 ->
+// ~1400 (tier 3, sorted). The exact counts are checked against the reference's.
+TEST_F(DeviceConversion, HashedTileRankingByCountingAndBySorting)
+{
+   const CsrMatrix a = block_rows_of({200, 300, 129, 600, 1500, 4096, 40, 100}, 6000, 25);
+   const Mbsr<double> ref = csr_to_mbsr<double>(a.view());
+   int counted = 0, sorted = 0;
+   for (int32_t b = 0; b < ref.block_rows(); ++b)
+   {
+      const int32_t E = a.row_ptr[std::min(4 * b + 4, a.nrows)] - a.row_ptr[4 * b];
+      const int32_t D = ref.blk_ptr[b + 1] - ref.blk_ptr[b];
+      const int     cap = E <= 32 ? 0 : E <= 128 ? 2 * 64 : E <= 512 ? 2 * 128 : 2 * 256;
+      if (E > 32) (D <= cap ? counted : sorted) += 1;
+   }
+   EXPECT_GE(counted, 4); // 200, 129, 600, 40, 100
+   EXPECT_GE(sorted, 3);  // 300, 1500, 4096
+   EXPECT_TRUE(check_all_layouts<double>(a));
+   EXPECT_TRUE(check_all_layouts<float>(a));
+   EXPECT_TRUE(check_all_layouts<half_t>(a));
+   for (const bool lend : {false, true})
+   {
+      device::ConvertOptions opt;
+      opt.dense       = false;
+      opt.packed      = true;
+      opt.entry_order = true;
+      opt.lend_values = lend;
+      device::ConversionInfo info;
+      const DeviceCsr        d(a, Empty::one);
+      const auto             dm = device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator(), opt, &info);
+      ASSERT_TRUE(info.hashed);
+      expect_structure_equal(dm, ref);
+      // each entry's decode names its tile (by rank in the block row) and its bit
+      const auto meta = download(dm.packed_meta.get(), dm.packed_meta.size());
+      ASSERT_EQ(meta.size(), a.col.size());
+      for (int32_t i = 0; i < a.nrows; ++i)
+      {
+         const int32_t b = i / 4;
+         for (int32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e)
+         {
+            const int tile = meta[e] >> 4, bit = meta[e] & 15;
+            ASSERT_LT(ref.blk_ptr[b] + tile, ref.blk_ptr[b + 1]);
+            EXPECT_EQ(ref.blk_col[ref.blk_ptr[b] + tile], a.col[e] / 4) << "entry " << e;
+            EXPECT_EQ(bit, 4 * (i % 4) + a.col[e] % 4) << "entry " << e;
+         }
+      }
+   }
+}
+
 // Past the last tier, with duplicates, or on request: the sorted conversion, same results.
 TEST_F(DeviceConversion, SortedFallbacks)
 {

@@ -253,6 +253,11 @@ TEST(RowsDeviceFill, SampleOfEveryBlockRowIsExact)
    c.push_back({"random_2000", random_csr(2000, 2000, 0.004, Fill::small_int, 81)});
    c.push_back({"laplacian_101x37", laplacian_2d(101, 37)});
    c.push_back({"ragged_3000", ragged(3000, Fill::small_int, 82)});
+   // block rows of 40-500 entries (the hash table's probing across its whole range) and of
+   // more than kFillSampleMaxEntries (span only)
+   c.push_back({"wide_600x2000", random_csr(600, 2000, 0.03, Fill::small_int, 83)});
+   c.push_back({"wide_300x1200", random_csr(300, 1200, 0.1, Fill::small_int, 84)});
+   c.push_back({"wider_64x3000", random_csr(64, 3000, 0.2, Fill::small_int, 85)});
    int checked = 0;
    for (const NamedMatrix& m : c)
    {
@@ -286,7 +291,7 @@ TEST(RowsDeviceFill, SampleOfEveryBlockRowIsExact)
       EXPECT_EQ(e.row_sq, sq) << m.name;
       ++checked;
    }
-   EXPECT_GT(checked, 15);
+   EXPECT_GT(checked, 18);
 }
 
 // A sample of a few block rows of a regular matrix gives its fill.
