@@ -103,6 +103,7 @@ inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return hipEve
 inline Status      current_device(int* d) { return hipGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeMultiprocessorCount, dev); }
 inline Status      smem_optin(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeSharedMemPerBlockOptin, dev); }
+inline Status      l2_bytes(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeL2CacheSize, dev); }
 inline bool        is_out_of_memory(Status e) { return e == hipErrorOutOfMemory; }
 inline const char* error_name(Status e) { return hipGetErrorName(e); }
 inline const char* error_string(Status e) { return hipGetErrorString(e); }
@@ -206,6 +207,7 @@ inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return cudaEv
 inline Status      current_device(int* d) { return cudaGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMultiProcessorCount, dev); }
 inline Status      smem_optin(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev); }
+inline Status      l2_bytes(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrL2CacheSize, dev); }
 inline bool        is_out_of_memory(Status e) { return e == cudaErrorMemoryAllocation; }
 inline const char* error_name(Status e) { return cudaGetErrorName(e); }
 inline const char* error_string(Status e) { return cudaGetErrorString(e); }

@@ -36,6 +36,7 @@ DeviceLimits device_limits()
    DeviceLimits l;
    AMGT_DEVICE_CHECK(sm_count(&l.sms, dev));
    AMGT_DEVICE_CHECK(smem_optin(&l.smem_optin, dev));
+   AMGT_DEVICE_CHECK(l2_bytes(&l.l2_bytes, dev));
    return l;
 }
 

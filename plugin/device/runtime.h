@@ -29,6 +29,7 @@ struct DeviceLimits
 {
    int sms        = 1;         // multiprocessors
    int smem_optin = 48 * 1024; // most dynamic shared memory a block may ask for (opt-in)
+   int l2_bytes   = 0;         // L2 cache (0: unknown)
 };
 DeviceLimits device_limits();
 

@@ -16,6 +16,7 @@
 #include "spmv/spmv_common.cuh"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -289,12 +290,30 @@ double FillEstimate::row_cv() const
    return std::sqrt(var) / mean;
 }
 
-int32_t rows_lanes(double mean_row_length, double row_length_cv)
+int32_t rows_lanes(double mean_row_length, double row_length_cv, bool x_beyond_l2)
 {
    const double per_lane = (mean_row_length > 16.0 && row_length_cv <= kRowsIrregular) ? 16.0 : 8.0;
    int32_t      g        = 1;
    while (g < 32 && g * per_lane < mean_row_length) g *= 2;
+   if (x_beyond_l2 && mean_row_length > 16.0 && g < 32) g *= 2;
    return g;
+}
+
+bool x_beyond_l2(int64_t ncols)
+{
+   // the L2 size of each device, read once (the solve's lent matvecs ask on every call)
+   constexpr int                  kDevices = 64;
+   static std::atomic<long long>  l2[kDevices]; // 0: not read yet, else bytes + 1
+   int                            dev = 0;
+   AMGT_DEVICE_CHECK(current_device(&dev));
+   long long bytes = 0;
+   if (dev >= 0 && dev < kDevices && (bytes = l2[dev].load(std::memory_order_relaxed)) > 0) { --bytes; }
+   else
+   {
+      bytes = device_limits().l2_bytes;
+      if (dev >= 0 && dev < kDevices) l2[dev].store(bytes + 1, std::memory_order_relaxed);
+   }
+   return bytes > 0 && ncols * static_cast<int64_t>(sizeof(double)) > bytes;
 }
 
 FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, int32_t max_samples)
@@ -357,7 +376,7 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    r.row_ptr = a.row_ptr;
    r.col     = a.col;
    r.scaled  = unscale != nullptr;
-   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0, row_cv);
+   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0, row_cv, x_beyond_l2(a.ncols));
    const bool values = !(std::is_same_v<V, double> && unscale == nullptr && a.val != nullptr);
    if (!values) r.val = reinterpret_cast<const V*>(a.val);
    const bool narrow = try_narrow && a.nnz > 0;

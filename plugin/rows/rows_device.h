@@ -43,8 +43,16 @@ struct DeviceRows
 // coefficient of variation at most kRowsIrregular), else 8. Measured on the H100
 // (bench/RESULTS.md): long regular rows (coarse operators, 27-point stencils) ran fastest
 // with 8-16 entries per lane, short or irregular rows (fine 7-point stencils, P^T) with 5-8.
+// x_beyond_l2 (x, ncols doubles, larger than the L2 cache): rows of more than 16 entries get
+// twice the lanes (at most 32). There the gathers of x come from DRAM and more rows in flight
+// hide their latency: laplace27 n=200's fine A (27 entries a row, x 64 MB against the H100's
+// 50 MB) took 1651 us with 2 lanes and 1275 with 4 in fp64, 2048 and 996 in fp32, where with x
+// in L2 (n=100, laplace7 n=250's level 1) 2 lanes were as fast or faster (bench/RESULTS.md,
+// tenth session).
 constexpr double kRowsIrregular = 0.5;
-int32_t rows_lanes(double mean_row_length, double row_length_cv = 0.0);
+int32_t rows_lanes(double mean_row_length, double row_length_cv = 0.0, bool x_beyond_l2 = false);
+// Whether a vector of ncols doubles is larger than the current device's L2 cache.
+bool x_beyond_l2(int64_t ncols);
 
 // What a sample of A's 4x4 block rows shows (one kernel, one read-back: setup only).
 struct FillEstimate

@@ -243,6 +243,51 @@ TEST(RowsDeviceRules, LanesFollowTheRowLength)
    EXPECT_EQ(dev::rows_lanes(26.5, 0.8), 4);  // irregular: 8 per lane
    EXPECT_EQ(dev::rows_lanes(70.0), 8);
    EXPECT_EQ(dev::rows_lanes(500.0), 32);
+   // x beyond the L2 cache: rows of more than 16 entries get twice the lanes, up to 32
+   EXPECT_EQ(dev::rows_lanes(7.0, 0.0, true), 1);
+   EXPECT_EQ(dev::rows_lanes(16.0, 0.0, true), 2);
+   EXPECT_EQ(dev::rows_lanes(26.5, 0.0, true), 4);
+   EXPECT_EQ(dev::rows_lanes(26.5, 0.8, true), 8);
+   EXPECT_EQ(dev::rows_lanes(500.0, 0.0, true), 32);
+}
+
+// make_rows asks the device: a matrix whose x (ncols doubles) passes the L2 cache gets the
+// doubled lanes, the same rows with few columns do not; the SpMV is right either way.
+TEST(RowsDeviceRules, LanesDoubleWhereXPassesTheL2Cache)
+{
+   int dev = 0, l2 = 0;
+   ASSERT_EQ(amgt::device::current_device(&dev), amgt::device::kSuccess);
+   ASSERT_EQ(amgt::device::l2_bytes(&l2, dev), amgt::device::kSuccess);
+   ASSERT_GT(l2, 0);
+   EXPECT_FALSE(dev::x_beyond_l2(1000));
+   EXPECT_TRUE(dev::x_beyond_l2(int64_t{l2} / 8 + 1));
+   EXPECT_FALSE(dev::x_beyond_l2(int64_t{l2} / 8));
+   const int32_t wide_cols = l2 / 8 + 4096;
+   for (const int32_t ncols : {int32_t{4096}, wide_cols})
+   {
+      SCOPED_TRACE(ncols);
+      // 64 rows of 24 entries spread over the columns (integers: exact in fp64)
+      std::vector<Entry> e;
+      for (int32_t i = 0; i < 64; ++i)
+         for (int32_t k = 0; k < 24; ++k)
+            e.push_back({i, static_cast<int32_t>((static_cast<int64_t>(i) * 977 + static_cast<int64_t>(k) * (ncols / 24)) % ncols),
+                         static_cast<double>(1 + (i + k) % 5)});
+      const CsrMatrix a = from_entries(64, ncols, e);
+      DeviceCsr       da(a);
+      const dev::DeviceRows<double> r = dev::make_rows<double>(da.view, nullptr, false, nullptr, dev::runtime_allocator());
+      EXPECT_EQ(r.lanes, ncols == wide_cols ? 4 : 2);
+      std::vector<double> x(static_cast<size_t>(ncols));
+      for (int32_t j = 0; j < ncols; ++j) x[j] = static_cast<double>(j % 7) - 3.0;
+      DeviceArray<double> dx(x), dy(std::vector<double>(64, 0.0));
+      dev::rows_spmv<double>(r, 1.0, dx.get(), 0.0, dy.get(), nullptr);
+      const std::vector<double> y = dy.to_host();
+      for (int32_t i = 0; i < 64; ++i)
+      {
+         double want = 0.0;
+         for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) want += a.val[k] * x[a.col[k]];
+         EXPECT_EQ(y[i], want) << "row " << i;
+      }
+   }
 }
 
 // With every block row sampled, the estimate is the exact count of mBSR (duplicates once per
