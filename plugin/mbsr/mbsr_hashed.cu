@@ -11,18 +11,20 @@
 //   scan of the counts straight into blk_ptr; the one read-back (tile count, flags);
 //   pass 2: the table is built again, the fresh inserts list the block row's tiles with their
 //     slots as they are found, the tiles are ranked by block column (each thread counts the
-//     smaller keys of the list for its few tiles; a bitonic sort of the list where a block row
-//     has more than 8 tiles a thread), and every entry, which kept its slot from the insert,
-//     finds its tile's rank in the slot and writes its value where it belongs: in
+//     smaller keys of the list for its ceil(D/G) tiles; a bitonic sort of the list where a
+//     block row has more than 2 tiles a thread), and every entry, which kept its slot from the
+//     insert, finds its tile's rank in the slot and writes its value where it belongs: in
 //     the dense layout (the block row's tiles zeroed first) and/or the packed layout (offset =
 //     the block row's first entry + the popcounts of the tiles before it + the bits before it
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
-//   Both passes load a block row's columns (and values) into registers before the table work,
-//   so the loads are in flight together. Before that, each entry's load sat behind the previous
-//   entry's shared-memory atomics: on systems3's level-1 A (320 entries a block row) pass 2 of
-//   the 1024-slot tier took 6.9 ms, about 23 us a block row and warp, 5% of the bandwidth
-//   bound (bench/RESULTS.md, ninth and tenth sessions).
+//   Both passes load a block row's columns (and values) into registers before the table work.
+//   What bounded these kernels was not the loads' latency but instruction issue and occupancy
+//   (ncu on the H100, bench/RESULTS.md, tenth session): a warp per block row of up to 512
+//   entries left 12 warps per SM and a kernel too large for the instruction cache, and the
+//   ranking (then 8 tiles a lane in 64-bit compares, before that a bitonic sort of every
+//   list) took 40% of pass 2. Still about 0.1 of the bandwidth bound on the large coarse
+//   operators.
 //   A group clears its table once; after a block row it clears only the slots that row used
 //   (the listed tiles), so a block row's table work is O(E + D), not O(T).
 //   Block rows are served by four tiers by entry count E (the table keeps T >= 2E slots):
@@ -230,8 +232,8 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
 
 // The block rows of one tier's list (classify_rows), one group each. A block row's columns
 // (and, in pass 2, values) are loaded into registers before any table work, kPer = T/(2G) a
-// thread (T >= 2E): issued together, their loads overlap. Loading them inside the insert loop
-// made every entry a global load's latency behind the previous entry's shared atomics.
+// thread (T >= 2E): issued together, their loads overlap, and pass 2 keeps each entry's slot
+// from the insert instead of looking it up again.
 template <int G, int kLog2T, int kRows, bool kPass2, class V>
 __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int tier)
 {
