@@ -124,7 +124,7 @@ class Report:
                                         "pool, cuSPARSE kernels); speedup_default = its time / mode",
                    "gpu_build": bool(a.gpu_build),
                    "cpu_note": None if a.gpu_build else CPU_NOTE,
-                   "solves": a.solves, "repeat": a.repeat,
+                   "solves": a.solves, "repeat": a.repeat, "rounds": getattr(a, "rounds", 1),
                    "notes": notes, "modes": self.geo,
                    "stock_best": {c: {ph: (b[ph][0] if b[ph] else None) for ph in b}
                                   for c, b in self.best.items()},
@@ -192,6 +192,10 @@ class Report:
             res = next((r["result"] for r in rs if r["result"]), {}) or {}
             desc = (f"{res.get('rows')} rows, {res.get('nnz')} nnz" if res else "no result")
             runs = f"median of {self.a.repeat} runs" if self.a.repeat > 1 else "one timed run"
+            rounds = getattr(self.a, "rounds", 1)
+            if rounds > 1:
+                runs = f"median of {rounds} processes' " + (f"medians of {self.a.repeat} runs" if self.a.repeat > 1
+                                                             else "timed runs")
             per = f", {solves} solves per setup" if solves > 1 else ""
             lines.append(f"\n{case}  ({desc}, np {rs[0].get('np', self.a.np)}, {res.get('device', '?')}, {runs}{per})")
             lines.append(group_line())
@@ -203,6 +207,13 @@ class Report:
                     f"  {r['mode_label']:13} {r['status']:13} {fmt(x.get('levels'), 'd'):>6} "
                     f"{fmt(x.get('iterations'), 'd'):>5} {fmt(x.get('rel_residual'), '.2e'):>9} "
                     + " ".join(f"{c[3](r, x):>{c[2]}}" for c in cols))
+            if rounds > 1:
+                spreads = [f"{r['mode_label']} " + "/".join(fmt(None if r.get("spread", {}).get(k) is None
+                                                                else 100 * r["spread"][k], ".0f") + "%"
+                                                            for k in ("setup", "solve", "cold_setup"))
+                           for r in rs]
+                lines.append("  spread of the process medians, (max - min) / median, setup/solve/cold setup: "
+                             + ", ".join(spreads))
             b = self.best[case]
             if b["total"]:
                 lines.append(f"  stock best: setup {b['setup'][0]:.4f} s ({b['setup'][1]}), solve "
@@ -266,7 +277,8 @@ class Report:
                          "AMGT_STATS=1 run with one solve (rank 0; stock runs have no plugin counters)")
         for n in notes:
             lines.append(f"  note: {n}")
-        files = ["runs.jsonl", "runs.csv"] + (["stats.jsonl", "stats/"] if self.a.stats else []) + \
+        files = ["runs.jsonl", "runs.csv"] + (["processes.jsonl"] if getattr(self.a, "rounds", 1) > 1 else []) + \
+            (["stats.jsonl", "stats/"] if self.a.stats else []) + \
             ["summary.txt", "summary.json", "logs/"] + (["figures/"] if self.a.plots else [])
         lines.append(f"\nresults: {self.a.out}/  ({', '.join(files)})")
         return "\n".join(lines) + "\n"

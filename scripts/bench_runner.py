@@ -57,6 +57,7 @@ import math
 import os
 import re
 import shlex
+import statistics
 import signal
 import socket
 import subprocess
@@ -361,7 +362,7 @@ class Runner(Report):
             args += ["--spgemm-binned", str(m["binned"])]
         return args
 
-    def run_case_mode(self, case, mode, idx, total):
+    def run_case_mode(self, case, mode, idx, total, rnd=0):
         a = self.a
         m = MODES[mode]
         args = list(case["args"]) + list(a.driver_args)
@@ -380,7 +381,7 @@ class Runner(Report):
                "pool": m.get("pool", 1), "np": a.np, "repeat": a.repeat, "solves": a.solves,
                "status": status, "exit_code": rc, "wall_s": round(wall, 3),
                "log": log_rel, "args": shlex.join(args), "error": error, "result": result,
-               "stats": None}
+               "stats": None, "round": rnd}
         r = result or {}
         line = (f"[{idx:>{len(str(total))}}/{total}] {case['label']} {m['label']}: {status:13}")
         if result:
@@ -392,7 +393,7 @@ class Runner(Report):
         else:
             line += f" {error[:120]}"
         log(line + f"  ({wall:.1f} s)")
-        if a.stats and not m["stock"] and status not in ("input-error", "timeout"):
+        if a.stats and rnd == 0 and not m["stock"] and status not in ("input-error", "timeout"):
             rec["stats"] = self.stats_run(case, mode, args, vendor, idx)
         self.records.append(rec)
         with open(os.path.join(a.out, "runs.jsonl"), "a") as f:
@@ -455,6 +456,57 @@ class Runner(Report):
         return summary
 
     # --- after all runs ----------------------------------------------------------------------
+
+    # result fields that are one process's medians (or its cold run): pooled as the median over
+    # the processes; lists of samples: concatenated
+    POOLED_MEDIANS = ("setup_s", "solve_s", "total_s", "solves_total_s", "cold_setup_s", "cold_solve_s",
+                      "cold_total_s")  # total_s then set to setup_s + solves_total_s
+    POOLED_LISTS = ("setup_all", "solve_all", "total_all", "solves_total_all", "iterations_all")
+
+    def pool_rounds(self):
+        """--rounds R: the R processes of each case and mode (runs.jsonl's records so far, one per
+        process) become one record: the median of the processes' medians per phase, their
+        samples together, and the spread of the process medians ((max - min) / median). The
+        per-process records go to processes.jsonl."""
+        with open(os.path.join(self.a.out, "processes.jsonl"), "w") as f:
+            for r in self.records:
+                f.write(json.dumps(r) + "\n")
+        groups = {}
+        for r in self.records:
+            groups.setdefault((r["case"], r["mode"]), []).append(r)
+        pooled = []
+        for (case, mode), rs in groups.items():
+            ok = [r for r in rs if r["status"] == "ok" and r["result"]]
+            bad = next((r for r in rs if r["status"] != "ok"), None)
+            rec = dict(bad or rs[0])
+            rec["rounds"] = len(rs)
+            rec["wall_s"] = round(sum(r["wall_s"] for r in rs), 3)
+            rec["stats"] = next((r["stats"] for r in rs if r["stats"]), None)
+            rec["processes"] = [{"round": r.get("round"), "status": r["status"], "log": r["log"],
+                                 **{k: (r["result"] or {}).get(k) for k in self.POOLED_MEDIANS}} for r in rs]
+            spread = {}
+            if ok:
+                res = dict(ok[0]["result"])
+                for k in self.POOLED_MEDIANS:
+                    vals = [r["result"][k] for r in ok if r["result"].get(k) is not None]
+                    res[k] = statistics.median(vals) if vals else None
+                    if k in ("setup_s", "solve_s", "total_s", "cold_setup_s") and len(vals) > 1 and res[k]:
+                        spread[k[:-2]] = (max(vals) - min(vals)) / res[k]
+                # total = setup + solves, as the driver defines it (not the median of the totals)
+                if res.get("setup_s") is not None and res.get("solves_total_s") is not None:
+                    res["total_s"] = res["setup_s"] + res["solves_total_s"]
+                for k in self.POOLED_LISTS:
+                    if all(isinstance(r["result"].get(k), list) for r in ok):
+                        res[k] = [v for r in ok for v in r["result"][k]]
+                its = sorted({r["result"].get("iterations") for r in ok if r["result"].get("iterations") is not None})
+                res["iterations"] = its[-1] if its else None  # the most any process took
+                res["iterations_by_process"] = [r["result"].get("iterations") for r in ok]
+                rec["result"] = res
+                if bad is None:
+                    rec["status"], rec["error"], rec["exit_code"], rec["log"] = "ok", "", 0, ok[0]["log"]
+            rec["spread"] = spread
+            pooled.append(rec)
+        self.records = pooled
 
     def derive(self):
         """Stock best per case and phase, speedups per run (against stock best, against
@@ -536,6 +588,9 @@ def main(argv=None):
     p.add_argument("--modes", default=DEFAULT_MODES)
     p.add_argument("--repeat", type=int, default=3, help="timed runs after one warm-up; medians (0: one run, no warm-up)")
     p.add_argument("--solves", type=int, default=1, help="solves per setup in every run (same matrix and rhs)")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="processes per case and mode, interleaved (round by round: every case, every mode); "
+                        "the tables take the median of the processes' medians and print their spread")
     p.add_argument("--np", default="1", help="MPI ranks (mpirun); a list such as 1,2 runs every case at "
                    "each count and adds a table of parallel efficiency")
     p.add_argument("--mpirun", default="mpirun", help="launcher and its options, before -np N")
@@ -570,8 +625,8 @@ def main(argv=None):
     if not a.np_list or len(set(a.np_list)) != len(a.np_list):
         raise SystemExit(f"run.sh: --np {a.np}: give each rank count once")
     a.np = a.np_list[0]
-    if a.repeat < 0 or min(a.np_list) < 1 or a.solves < 1:
-        raise SystemExit("run.sh: --repeat >= 0, --solves >= 1 and --np >= 1")
+    if a.repeat < 0 or min(a.np_list) < 1 or a.solves < 1 or a.rounds < 1:
+        raise SystemExit("run.sh: --repeat >= 0, --solves >= 1, --rounds >= 1 and --np >= 1")
     if not os.access(a.solve, os.X_OK):
         raise SystemExit(f"run.sh: {a.solve} is not executable (build first)")
     modes, notes = parse_modes(a.modes, bool(a.gpu_build))
@@ -642,7 +697,7 @@ def main(argv=None):
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": socket.gethostname(),
             "git": git_rev(), "solve": a.solve, "gpu_build": a.gpu_build,
             "np": a.np_list if len(a.np_list) > 1 else a.np, "repeat": a.repeat,
-            "solves": a.solves,
+            "solves": a.solves, "rounds": a.rounds,
             "modes": modes, "stats": a.stats, "timeout_s": a.timeout, "driver_args": driver_args,
             "cases": len(cases), "argv": sys.argv,
             "env": {k: v for k, v in os.environ.items()
@@ -651,21 +706,25 @@ def main(argv=None):
         json.dump(meta, f, indent=1)
 
     runner = Runner(a)
-    total = len(cases) * len(modes)
+    total = len(cases) * len(modes) * a.rounds
     stats_modes = [m for m in modes if not MODES[m]["stock"]] if a.stats else []
     log(f"{len(cases)} case(s) x {len(modes)} mode(s) = {total} runs"
         + (f" (+ up to {len(cases) * len(stats_modes)} AMGT_STATS runs)" if stats_modes else "")
+        + (f" ({a.rounds} rounds)" if a.rounds > 1 else "")
         + f"; repeat {a.repeat}; solves {a.solves}; np {','.join(map(str, a.np_list))}; results in {a.out}")
     for n in notes:
         log("note: " + n)
     interrupted = False
     idx = 0
     try:
-        for case in cases:
-            a.np = case.get("np", a.np)
-            for mode in modes:
-                idx += 1
-                runner.run_case_mode(case, mode, idx, total)
+        # rounds outermost: the processes of one case and mode are spread over the whole run, so
+        # a slow spell of the machine does not fall on one mode
+        for rnd in range(a.rounds):
+            for case in cases:
+                a.np = case.get("np", a.np)
+                for mode in modes:
+                    idx += 1
+                    runner.run_case_mode(case, mode, idx, total, rnd)
     except KeyboardInterrupt:
         interrupted = True
         notes.append(f"interrupted after {len(runner.records)} of {total} runs")
@@ -673,6 +732,8 @@ def main(argv=None):
     if not runner.records:
         log("no run finished")
         return 130 if interrupted else 1
+    if a.rounds > 1:
+        runner.pool_rounds()
     text = runner.write_outputs(notes)
     print(text, end="")
     if a.plots and not interrupted:

@@ -29,6 +29,11 @@
 #                    (default 3; 0: one run, no warm-up, which is then the cold one)
 #   --solves K       one setup then K solves of the same system per run (default 1): solve =
 #                    median per solve, solves = their sum, total = setup + solves
+#   --rounds R       R processes per case and mode (default 1), interleaved: round by round,
+#                    every case and mode; the tables take the median of the processes'
+#                    medians and print their spread (the 1M-row setups move by 8-20% from one
+#                    process to the next on an H100, stock's included); processes.jsonl
+#                    keeps each process's record
 #   --np N[,M...]    MPI ranks through mpirun (default 1); a list (1,2) runs every case at each
 #                    count and adds a table of parallel efficiency against the smallest
 #   --suite          every matrix scripts/matrix.py finds (the paper's 16 once fetched, the
@@ -55,12 +60,12 @@ plots=1
 case_given=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --modes|--repeat|--solves|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
+    --modes|--repeat|--solves|--rounds|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
       [ $# -ge 2 ] || amgt_die "$1 needs a value"
       runner+=("$1" "$2")
       case "$1" in --cases) case_given=1 ;; esac
       shift 2 ;;
-    --modes=*|--repeat=*|--solves=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
+    --modes=*|--repeat=*|--solves=*|--rounds=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
       runner+=("$1")
       case "$1" in --cases=*) case_given=1 ;; esac
       shift ;;

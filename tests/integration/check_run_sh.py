@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """ctest run_sh_tiny: scripts/run.sh end to end on tiny cases with one repeat, on an existing
 build (--no-build): a converging case, one stopped before convergence, one unreadable matrix
-file; then one and two MPI ranks in one call (--np 1,2, two solves per setup) when the build has
-MPI, with its table of parallel efficiency. Checks that
+file; then three interleaved processes per mode (--rounds 3), pooled; then one and two MPI ranks
+in one call (--np 1,2, two solves per setup) when the build has MPI, with its table of parallel
+efficiency. Checks that
 runs.jsonl, runs.csv, stats.jsonl (the AMGT_STATS tables, read from their AMGT_STATS_FILE),
 summary.txt/json exist and agree with each other and with the definitions: speedups against
 stock best, against stock-default (GPU builds), cold ratios, total = setup + solves.
@@ -193,6 +194,32 @@ def main():
         check("stock-default (hypre's default configuration" in p.stdout + p.stderr,
               "CPU build: the stock-default note is missing")
     consistent(out, {"lap": "ok", "stall": "not-converged", "broken": "input-error"}, modes, gpu)
+    # --rounds 3: three interleaved processes per case and mode, pooled as the median of their
+    # medians, with their spread; each process's record in processes.jsonl
+    out = os.path.join(work, "rounds")
+    p = run(src, build, out, ["--problem", "laplace7", "--n", "6", "--modes", "off,fp64", "--rounds", "3"])
+    recs = consistent(out, {"laplace7-n6": "ok"}, ["stock", "fp64"], gpu)
+    with open(os.path.join(out, "processes.jsonl")) as f:
+        procs = [json.loads(l) for l in f if l.strip()]
+    check(len(procs) == 6, f"processes.jsonl: {len(procs)} records, want 6")
+    check([r["round"] for r in procs] == [0, 0, 1, 1, 2, 2], "processes run round by round, every mode each round")
+    for r in recs:
+        mine = [q for q in procs if q["mode"] == r["mode"]]
+        check(r["rounds"] == 3 and len(r["processes"]) == 3, f"{r['mode']}: pooled over 3 processes")
+        for k in ("setup_s", "solve_s", "solves_total_s", "cold_setup_s"):
+            vals = sorted(q["result"][k] for q in mine)
+            check(close(r["result"][k], vals[1]), f"{r['mode']}: {k} is the median of the process medians")
+            if k != "solves_total_s":
+                want = (vals[2] - vals[0]) / vals[1]
+                check(close(r["spread"][k[:-2]], want), f"{r['mode']}: spread of {k}")
+        check(close(r["result"]["total_s"], r["result"]["setup_s"] + r["result"]["solves_total_s"]),
+              f"{r['mode']}: pooled total = setup + solves")
+        check(len(r["result"]["setup_all"]) == 3 * len(mine[0]["result"]["setup_all"]),
+              f"{r['mode']}: the samples of all processes")
+    _, _, _, summary, text = load(out)
+    check(summary["rounds"] == 3, "summary.json records the rounds")
+    check("median of 3 processes' " in text and "spread of the process medians" in text,
+          "summary.txt says the medians are over processes and prints their spread")
     if "AMGT_WITH_MPI:BOOL=OFF" not in cache and shutil.which("mpirun"):
         # one and two ranks in one call: each count its own case, and the table of parallel
         # efficiency (t(np 1) / (2 t(np 2)) per phase, paired by the case's base label)
