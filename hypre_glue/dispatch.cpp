@@ -24,7 +24,7 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
    }
    if (state.offd)
    {
-      ctx.stats->offd_spmv(state.level, done != 0, plan.who == Executor::stock ? plan.reason : "declined");
+      ctx.stats->offd_spmv(state.level, done != 0, plan.who == Executor::stock ? plan.reason : nullptr);
    }
    return done;
 }

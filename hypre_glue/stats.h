@@ -58,7 +58,8 @@ public:
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
    // One matvec of an off-diagonal block (a ParCSR matrix's offd part, whose columns are other
-   // ranks' unknowns): on the plugin, or left to hypre for `reason`. Counted apart so that a
+   // ranks' unknowns): on the plugin, or left to hypre for `reason` (nullptr: the plugin's path
+   // declined it, counted as "declined"). Counted apart so that a
    // multi-rank run shows where the neighbours' couplings ran (besides the level's counts).
    void offd_spmv(int level, bool plugin, const char* reason);
    // seconds of the plugin's setup work for one matrix of the level: the precision choice

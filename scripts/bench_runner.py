@@ -458,9 +458,9 @@ class Runner(Report):
     # --- after all runs ----------------------------------------------------------------------
 
     # result fields that are one process's medians (or its cold run): pooled as the median over
-    # the processes; lists of samples: concatenated
-    POOLED_MEDIANS = ("setup_s", "solve_s", "total_s", "solves_total_s", "cold_setup_s", "cold_solve_s",
-                      "cold_total_s")  # total_s then set to setup_s + solves_total_s
+    # the processes (total_s is then setup_s + solves_total_s); lists of samples: concatenated
+    POOLED_MEDIANS = ("setup_s", "solve_s", "solves_total_s", "cold_setup_s", "cold_solve_s", "cold_total_s")
+    SPREAD_OF = ("setup_s", "solve_s", "cold_setup_s")  # what summary.txt prints the spread of
     POOLED_LISTS = ("setup_all", "solve_all", "total_all", "solves_total_all", "iterations_all")
 
     def pool_rounds(self):
@@ -478,19 +478,20 @@ class Runner(Report):
         for (case, mode), rs in groups.items():
             ok = [r for r in rs if r["status"] == "ok" and r["result"]]
             bad = next((r for r in rs if r["status"] != "ok"), None)
-            rec = dict(bad or rs[0])
+            rec = dict(bad or rs[0])  # a failed process marks the pooled record failed
             rec["rounds"] = len(rs)
             rec["wall_s"] = round(sum(r["wall_s"] for r in rs), 3)
             rec["stats"] = next((r["stats"] for r in rs if r["stats"]), None)
             rec["processes"] = [{"round": r.get("round"), "status": r["status"], "log": r["log"],
-                                 **{k: (r["result"] or {}).get(k) for k in self.POOLED_MEDIANS}} for r in rs]
+                                 **{k: (r["result"] or {}).get(k) for k in self.POOLED_MEDIANS + ("total_s",)}}
+                                for r in rs]
             spread = {}
             if ok:
                 res = dict(ok[0]["result"])
                 for k in self.POOLED_MEDIANS:
                     vals = [r["result"][k] for r in ok if r["result"].get(k) is not None]
                     res[k] = statistics.median(vals) if vals else None
-                    if k in ("setup_s", "solve_s", "total_s", "cold_setup_s") and len(vals) > 1 and res[k]:
+                    if k in self.SPREAD_OF and len(vals) > 1 and res[k]:
                         spread[k[:-2]] = (max(vals) - min(vals)) / res[k]
                 # total = setup + solves, as the driver defines it (not the median of the totals)
                 if res.get("setup_s") is not None and res.get("solves_total_s") is not None:
@@ -498,12 +499,10 @@ class Runner(Report):
                 for k in self.POOLED_LISTS:
                     if all(isinstance(r["result"].get(k), list) for r in ok):
                         res[k] = [v for r in ok for v in r["result"][k]]
-                its = sorted({r["result"].get("iterations") for r in ok if r["result"].get("iterations") is not None})
-                res["iterations"] = its[-1] if its else None  # the most any process took
-                res["iterations_by_process"] = [r["result"].get("iterations") for r in ok]
+                its = [r["result"].get("iterations") for r in ok]
+                res["iterations"] = max((i for i in its if i is not None), default=None)  # the most any took
+                res["iterations_by_process"] = its
                 rec["result"] = res
-                if bad is None:
-                    rec["status"], rec["error"], rec["exit_code"], rec["log"] = "ok", "", 0, ok[0]["log"]
             rec["spread"] = spread
             pooled.append(rec)
         self.records = pooled
