@@ -299,6 +299,13 @@ int32_t rows_lanes(double mean_row_length, double row_length_cv, bool x_beyond_l
    return g;
 }
 
+int32_t rows_build_lanes(double mean_row_length)
+{
+   int32_t g = 1;
+   while (g < 32 && g < mean_row_length) g *= 2;
+   return g;
+}
+
 bool x_beyond_l2(int64_t ncols)
 {
    // the L2 size of each device, read once (the solve's lent matvecs ask on every call)
@@ -397,7 +404,7 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    V*       ov = r.own_val.get();
    int16_t* oc = r.col16.get();
    int32_t* w  = wide.get();
-   with_lanes<1>(r.lanes, [&](auto lanes) {
+   with_lanes<1>(rows_build_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0), [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;
       if (values && narrow)
       {

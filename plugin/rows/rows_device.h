@@ -54,6 +54,12 @@ int32_t rows_lanes(double mean_row_length, double row_length_cv = 0.0, bool x_be
 // Whether a vector of ncols doubles is larger than the current device's L2 cache.
 bool x_beyond_l2(int64_t ncols);
 
+// Lanes per row of make_rows' build (not of the SpMV): the smallest power of two (1..32) at
+// least the mean row length, so a row's entries are read and written in one coalesced step.
+// With the SpMV's lanes (2 for 27 entries a row) the build of laplace27 n=200's fine A in fp32
+// moved 0.42 of 3.0 TB/s, with twice as many 0.74 (H100, bench/RESULTS.md, tenth session).
+int32_t rows_build_lanes(double mean_row_length);
+
 // What a sample of A's 4x4 block rows shows (one kernel, one read-back: setup only).
 struct FillEstimate
 {

@@ -249,6 +249,14 @@ TEST(RowsDeviceRules, LanesFollowTheRowLength)
    EXPECT_EQ(dev::rows_lanes(26.5, 0.0, true), 4);
    EXPECT_EQ(dev::rows_lanes(26.5, 0.8, true), 8);
    EXPECT_EQ(dev::rows_lanes(500.0, 0.0, true), 32);
+   // the build: a row in one step (the smallest power of two >= the mean row length)
+   EXPECT_EQ(dev::rows_build_lanes(0.0), 1);
+   EXPECT_EQ(dev::rows_build_lanes(1.0), 1);
+   EXPECT_EQ(dev::rows_build_lanes(3.1), 4);
+   EXPECT_EQ(dev::rows_build_lanes(7.0), 8);
+   EXPECT_EQ(dev::rows_build_lanes(8.0), 8);
+   EXPECT_EQ(dev::rows_build_lanes(26.7), 32);
+   EXPECT_EQ(dev::rows_build_lanes(500.0), 32);
 }
 
 // make_rows asks the device: a matrix whose x (ncols doubles) passes the L2 cache gets the
