@@ -88,6 +88,10 @@ struct ConvertOptions
    // lend_values, the matrix reads a.val in place: a must outlive it, unchanged.
    bool entry_order = false;
    bool lend_values = false;
+   // Without the dense layout the hashed conversion groups the entries once (one pass over the
+   // block rows, the tiles written to a scratch of 6 bytes an entry and then compacted) instead
+   // of twice (count, scan, write). false, or a scratch the allocator cannot give: two passes.
+   bool one_pass = true;
 };
 
 // Tiers of the hashed conversion by entries per block row (mbsr_hashed.cu): <= 32, <= 128,
@@ -97,16 +101,18 @@ constexpr int kConversionTiers = 4;
 // What a conversion did, for tests and statistics.
 struct ConversionInfo
 {
-   bool        hashed = false;
-   const char* reason = "";                      // why the sorted conversion ran ("" when hashed)
+   bool        hashed   = false;
+   bool        one_pass = false;                 // hashed in one pass (ConvertOptions::one_pass)
+   const char* reason   = "";                      // why the sorted conversion ran ("" when hashed)
    int64_t     tier_rows[kConversionTiers] = {}; // hashed: non-empty block rows per tier
 };
 
 // A CSR matrix in device memory (columns unsorted within a row; val == nullptr: all ones).
 // Duplicate entries are summed in input order, as in the CPU reference (by the sorted
 // conversion, to which a matrix with duplicates always goes). Structure and values equal the
-// CPU reference's bit for bit on either path. Synchronises the stream: twice when hashed (the
-// tile count, the end), a few times when sorted; returns after its work is done.
+// CPU reference's bit for bit on either path (and in one pass or two). Synchronises the stream:
+// twice when hashed (the tile count, the end), a few times when sorted; returns after its work
+// is done.
 // The sorted path always builds the dense layout (it sums duplicates there): it may come
 // back with blk_val even when options.dense is false, and without the packed layout
 // (the SpMV plan packs dense values itself).

@@ -55,10 +55,12 @@
 #include "device/group_ops.cuh"
 #include "device/launch.h"
 
+#include "device/backend.h"
 #include "device/prim.cuh"
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <type_traits>
 
 namespace amgt::device::mbsr_detail {
@@ -204,16 +206,17 @@ __device__ __forceinline__ void count_ranks_upto(const unsigned long long* comp,
 // pass 2's samples on systems3's coarse A); above that the group bitonic-sorts comp (padded to a
 // power of two), so a tile's rank is its position. Either way each listed tile's slot gets its
 // rank in the high 16 bits of its map, toff[rank] its popcount, and the tile is written at
-// out + rank. Ends with a group barrier.
+// out + rank; dense counts the thread's dense tiles. Ends with a group barrier.
 template <int G, int kRankPer>
 __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* maps, int32_t* toff, int D, int t,
-                                           int32_t* blk_col, uint16_t* blk_map, int64_t out)
+                                           int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense)
 {
    auto place = [&](unsigned long long v, int r) {
       const int      slot = static_cast<int>(v & 0xffffffffu);
       const uint32_t m    = maps[slot];
       maps[slot]          = m | (static_cast<uint32_t>(r) << 16);
       toff[r]             = __popc(m);
+      dense += __popc(m) >= kDenseTileNnz ? 1 : 0;
       blk_col[out + r]    = static_cast<int32_t>(v >> 32);
       blk_map[out + r]    = static_cast<uint16_t>(m);
    };
@@ -257,6 +260,8 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    const int32_t  nlist = args.meta->tier_rows[tier];
    const int32_t* list  = args.lists + static_cast<int64_t>(tier) * args.block_rows;
    const bool     vals  = kPass2 && (args.blk_val || args.packed_val) && args.val;
+   // what pass 2 does of pass 1's work when it runs alone (uniform over the grid)
+   const bool     tally = !kPass2 || args.one_pass;
    // pass 1 totals of this group, flushed once at the end (no atomics per block row)
    int flags = 0, max_tiles = 0;
    int dense_total = 0; // this thread's dense tiles (< 2^31: a thread's share of one matrix's tiles)
@@ -363,17 +368,27 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       }
       else
       {
-         (void)dup; // pass 1 found them (and refused the matrix)
-         (void)bad_col;
-         const int32_t out = args.blk_ptr[b];
-         const int     D   = found; // == blk_ptr[b + 1] - out, the fresh inserts of pass 1
+         // two passes: pass 1 found bad columns and duplicates (and refused the matrix); one
+         // pass: they are flagged here and what this pass writes is discarded
+         if (bad_col) flags |= kBadColumn;
+         if (dup) flags |= kDuplicate;
+         // one pass: the scratch at the block row's first CSR entry (room for E >= D tiles)
+         const int64_t out = args.one_pass ? static_cast<int64_t>(rp[0]) : static_cast<int64_t>(args.blk_ptr[b]);
+         const int     D   = found; // two passes: == blk_ptr[b + 1] - out, the fresh inserts of pass 1
+         if (args.one_pass && t == 0)
+         {
+            args.counts[b] = D;
+            max_tiles      = max(max_tiles, D);
+         }
+         int dense_here = 0;
          if (args.blk_val)
          {
             V* tiles = args.blk_val + static_cast<int64_t>(out) * 16;
             for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
          }
          // ranks and popcounts complete; the zeros are ordered before the values
-         rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out);
+         rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out, dense_here);
+         if (args.one_pass) dense_total += dense_here;
          if (args.packed_val && !args.entry_order)
          {
             int carry = 0;
@@ -420,7 +435,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       }
    }
 
-   if constexpr (!kPass2)
+   if (tally) // uniform over the grid
    {
       // one flush per thread that saw something (flags: any thread; the longest block row: the
       // group's t == 0), the dense tiles summed over the group once (every thread is here)
@@ -428,6 +443,43 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       if (t == 0 && max_tiles > 0) atomicMax(&args.meta->max_tiles, max_tiles);
       const int dense = group::sum<G>(dense_total, red);
       if (t == 0 && dense > 0) atomicAdd(&args.meta->dense_tiles, static_cast<unsigned long long>(dense));
+   }
+}
+
+// One pass: block row b's counts[b] tiles from the scratch at row_ptr[4b] to blk_ptr[b], G lanes
+// per block row (G: the smallest power of two >= the mean tiles a block row, 4..32, so a block
+// row's tiles move in one or two coalesced steps). The next block row's three offsets are
+// loaded while this one is copied: with 8 lanes and the offsets loaded in turn, the copy of
+// laplace7 n=250's level-1 A (60M tiles) took 0.95 ms on the H100, a quarter of its bytes'
+// bound, waiting on those dependent loads.
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+compact_tiles(const int32_t* row_ptr, int32_t nrows, int32_t block_rows, const int32_t* counts,
+              const int32_t* blk_ptr, const int32_t* tmp_col, const uint16_t* tmp_map, int32_t* blk_col,
+              uint16_t* blk_map)
+{
+   const int     t      = static_cast<int>(threadIdx.x) % G;
+   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+   auto          offsets = [&](int64_t b, int32_t& from, int32_t& to, int32_t& n) {
+      from = b < block_rows ? __ldg(row_ptr + min(4 * b, static_cast<int64_t>(nrows))) : 0;
+      to   = b < block_rows ? __ldg(blk_ptr + b) : 0;
+      n    = b < block_rows ? __ldg(counts + b) : 0;
+   };
+   int64_t b = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+   int32_t from, to, n;
+   offsets(b, from, to, n);
+   for (; b < block_rows; b += stride)
+   {
+      int32_t nf, nt, nn;
+      offsets(b + stride, nf, nt, nn);
+      for (int j = t; j < n; j += G)
+      {
+         blk_col[to + j] = __ldg(tmp_col + from + j);
+         blk_map[to + j] = __ldg(tmp_map + from + j);
+      }
+      from = nf;
+      to   = nt;
+      n    = nn;
    }
 }
 
@@ -478,10 +530,48 @@ bool hashed_fits(const DeviceLimits& lim)
           launch_tier<3, false>(none, 0, lim, nullptr, true);
 }
 
+// The scratch of one pass (6 bytes an entry) is taken only while it is at most this fraction
+// of the device memory free at the time, as the one-pass SpGEMM's temporary
+// (csr_spgemm.h): the plugin's scratch must not crowd hypre out. (A pooled allocator may hold
+// memory that mem_get_info counts as used: the bound is then conservative, never unsafe; an
+// allocation that still fails makes the conversion take two passes.)
+constexpr double kOnePassFreeFraction = 0.25;
+
+// The scratch of one pass, or none (two passes) when it is not asked for, there is a dense
+// layout to write (its tiles' values go straight to blk_ptr), or memory is short.
+bool one_pass_scratch(const CsrView& a, const ConvertOptions& opt, const Allocator& alloc, Buffer<int32_t>& col,
+                      Buffer<uint16_t>& map)
+{
+   if (!opt.one_pass || opt.dense || a.nnz == 0) return false;
+   size_t free_bytes = 0, total_bytes = 0;
+   AMGT_DEVICE_CHECK(device::mem_get_info(&free_bytes, &total_bytes));
+   const double need = static_cast<double>(a.nnz) * (sizeof(int32_t) + sizeof(uint16_t));
+   if (need > kOnePassFreeFraction * static_cast<double>(free_bytes)) return false;
+   try
+   {
+      col = Buffer<int32_t>(static_cast<size_t>(a.nnz), alloc);
+      map = Buffer<uint16_t>(static_cast<size_t>(a.nnz), alloc);
+   }
+   catch (const std::bad_alloc&)
+   {
+      col = Buffer<int32_t>();
+      map = Buffer<uint16_t>();
+      return false;
+   }
+   return true;
+}
+
 } // namespace
 
 // The hashed conversion; returns false (nothing built, the stream idle) when the matrix needs
 // the sorted one, with the reason in info.
+//   Two passes (the dense layout, or no room for the scratch): classify, pass 1 (count), scan
+//   into blk_ptr, read-back, pass 2 (write at blk_ptr), read-back.
+//   One pass: classify, pass 2 alone (tiles to the scratch at each block row's first CSR
+//   entry, packed values and decodes to their places, pass 1's counts and flags), scan,
+//   read-back, compact_tiles, read-back. The block rows are grouped once instead of twice;
+//   the tiles are written twice and read once more (6 bytes each), fewer bytes than a second
+//   read of the columns (4 bytes an entry, 1.5-4 entries a tile in AMG operators).
 template <class V>
 bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
                         const ConvertOptions& opt, DeviceMbsr<V>& m, ConversionInfo& info)
@@ -496,6 +586,9 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    Buffer<int32_t>  counts(static_cast<size_t>(brows) + 1, alloc);
    Buffer<int32_t>  lists(static_cast<size_t>(brows) * kConversionTiers, alloc);
    Buffer<HashMeta> meta(1, alloc);
+   Buffer<int32_t>  tmp_col;
+   Buffer<uint16_t> tmp_map;
+   const bool       one_pass = one_pass_scratch(a, opt, alloc, tmp_col, tmp_map);
    if (opt.packed) m.packed_row = Buffer<int64_t>(static_cast<size_t>(brows) + 1, alloc);
    AMGT_DEVICE_CHECK(device::memset_async(counts.get(), 0, counts.size() * sizeof(int32_t), stream));
    AMGT_DEVICE_CHECK(device::memset_async(meta.get(), 0, sizeof(HashMeta), stream));
@@ -515,7 +608,34 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    args.lists      = lists.get();
    args.counts     = counts.get();
    args.meta       = meta.get();
-   launch_tiers<false>(args, nullptr, lim, stream);
+   args.one_pass   = one_pass;
+
+   // entry order: the decode is what makes the order readable, so it is always built (a block
+   // row of the hashed tiers holds at most 4096 entries, so its tiles fit the decode's 12 bits)
+   const bool entry_order = opt.packed && opt.entry_order;
+   const bool lend        = entry_order && opt.lend_values && std::is_same_v<V, double> && a.val != nullptr;
+   // the packed layout's places do not depend on blk_ptr (a block row's entries start at
+   // row_ptr[4b]): one pass writes it directly
+   auto packed_arrays = [&] {
+      if (opt.packed)
+      {
+         if (!lend) m.packed_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
+         m.packed_meta = Buffer<uint16_t>(static_cast<size_t>(a.nnz), alloc);
+      }
+      m.entry_order = entry_order;
+      if (lend) m.packed_lent = reinterpret_cast<const V*>(a.val);
+      args.packed_val  = m.packed_val.get();
+      args.packed_meta = m.packed_meta.get();
+      args.entry_order = entry_order;
+   };
+   if (one_pass)
+   {
+      packed_arrays();
+      args.blk_col = tmp_col.get();
+      args.blk_map = tmp_map.get();
+      launch_tiers<true>(args, nullptr, lim, stream);
+   }
+   else { launch_tiers<false>(args, nullptr, lim, stream); }
 
    size_t scan_bytes = 0;
    AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts.get(), m.blk_ptr.get(),
@@ -529,46 +649,58 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    AMGT_DEVICE_CHECK(device::memcpy_async(&ntiles, m.blk_ptr.get() + brows, sizeof ntiles, device::Copy::to_host, stream));
    AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // the one read-back
    require_valid_input(h.flags);
-   if (h.flags & kDuplicate)
-   {
-      info.reason = "duplicate entries (summed in input order by the sorted conversion)";
+   auto refuse = [&](const char* why) {
+      // one pass: what was written is discarded (the stream is idle)
+      m.packed_val    = Buffer<V>();
+      m.packed_meta   = Buffer<uint16_t>();
+      m.packed_lent   = nullptr;
+      m.entry_order   = false;
+      info            = ConversionInfo{};
+      info.reason     = why;
       return false;
-   }
-   if (h.flags & kTooLong)
-   {
-      info.reason = "a block row holds more than 4096 entries";
-      return false;
-   }
+   };
+   if (h.flags & kDuplicate) return refuse("duplicate entries (summed in input order by the sorted conversion)");
+   if (h.flags & kTooLong) return refuse("a block row holds more than 4096 entries");
 
    m.num_tiles = ntiles;
    m.blk_col   = Buffer<int32_t>(static_cast<size_t>(ntiles), alloc);
    m.blk_map   = Buffer<uint16_t>(static_cast<size_t>(ntiles), alloc);
    if (opt.dense) m.blk_val = Buffer<V>(static_cast<size_t>(ntiles) * 16, alloc);
-   // entry order: the decode is what makes the order readable, so it is always built (a block
-   // row of the hashed tiers holds at most 4096 entries, so its tiles fit the decode's 12 bits)
-   const bool entry_order = opt.packed && opt.entry_order;
-   const bool lend        = entry_order && opt.lend_values && std::is_same_v<V, double> && a.val != nullptr;
-   if (opt.packed)
-   {
-      if (!lend) m.packed_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
-      m.packed_meta = Buffer<uint16_t>(static_cast<size_t>(a.nnz), alloc);
-   }
-   m.entry_order = entry_order;
-   if (lend) m.packed_lent = reinterpret_cast<const V*>(a.val);
    m.summary.known                   = true;
    m.summary.nnz                     = a.nnz; // no duplicates: one stored entry per CSR entry
    m.summary.dense_tiles             = static_cast<int64_t>(h.dense_tiles);
    m.summary.max_tiles_per_block_row = h.max_tiles;
-   info.hashed = true;
+   info.hashed   = true;
+   info.one_pass = one_pass;
    for (int k = 0; k < kConversionTiers; ++k) info.tier_rows[k] = h.tier_rows[k];
 
-   args.blk_ptr     = m.blk_ptr.get();
-   args.blk_col     = m.blk_col.get();
-   args.blk_map     = m.blk_map.get();
-   args.blk_val     = m.blk_val.get();
-   args.packed_val  = m.packed_val.get();
-   args.packed_meta = m.packed_meta.get();
-   args.entry_order = entry_order;
+   if (one_pass)
+   {
+      m.summary.dense_tiles += static_cast<int64_t>(h.dense_tiles_tier0);
+      if (ntiles > 0)
+      {
+         int32_t lanes = 4;
+         while (lanes < 32 && static_cast<int64_t>(lanes) * brows < ntiles) lanes *= 2;
+         const int64_t groups = static_cast<int64_t>(brows) * lanes;
+         const auto    grid   = static_cast<unsigned>(
+            std::max<int64_t>(1, std::min<int64_t>((groups + kThreads - 1) / kThreads, int64_t{lim.sms} * 16)));
+         with_lanes<4>(lanes, [&](auto g) {
+            compact_tiles<decltype(g)::value><<<grid, kThreads, 0, stream>>>(
+               a.row_ptr, a.nrows, brows, counts.get(), m.blk_ptr.get(), tmp_col.get(), tmp_map.get(),
+               m.blk_col.get(), m.blk_map.get());
+         });
+         AMGT_DEVICE_CHECK_LAUNCH("compact_tiles");
+      }
+      // the scratch is released when this returns, after the compaction ran
+      AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
+      return true;
+   }
+
+   packed_arrays();
+   args.blk_ptr = m.blk_ptr.get();
+   args.blk_col = m.blk_col.get();
+   args.blk_map = m.blk_map.get();
+   args.blk_val = m.blk_val.get();
    launch_tiers<true>(args, h.tier_rows, lim, stream);
    // pass 2 reads the tier lists: they are released when this returns, after it ran (one more
    // synchronisation, but no allocator's reuse rules to rely on); tier 0's dense tiles come

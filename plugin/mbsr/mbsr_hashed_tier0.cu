@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
          if (b < args.block_rows)
          {
             if (lane < 5) mine[u] = __ldg(args.row_ptr + min(4 * b + lane, static_cast<int64_t>(args.nrows)));
-            else if (kPass2 && lane == 5) mine[u] = args.blk_ptr[b];
+            else if (kPass2 && lane == 5 && !args.one_pass) mine[u] = args.blk_ptr[b];
          }
       }
       int32_t rp[kUnroll][5], out[kUnroll], c[kUnroll];
@@ -58,7 +58,8 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
       {
 #pragma unroll
          for (int q = 0; q < 5; ++q) rp[u][q] = device::shfl(mine[u], q);
-         out[u]    = kPass2 ? device::shfl(mine[u], 5) : 0;
+         // one pass: the tiles go to the scratch at the block row's first CSR entry
+         out[u]    = !kPass2 ? 0 : args.one_pass ? rp[u][0] : device::shfl(mine[u], 5);
          const int32_t E = rp[u][4] - rp[u][0];
          bool ok = b0 + u < args.block_rows && rp[u][0] >= 0 && rp[u][4] <= args.nnz;
 #pragma unroll
@@ -94,6 +95,11 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
                max_tiles      = max(max_tiles, tiles);
             }
             continue;
+         }
+         if (args.one_pass && lane == 0)
+         {
+            args.counts[b] = tiles;
+            max_tiles      = max(max_tiles, tiles);
          }
          uint32_t map  = 0;
          int      rank = 0, before = 0;
@@ -150,10 +156,16 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
    }
    // pass 2 counts the dense tiles and finds duplicates (its loop visits every tile); both
    // are read back at the end
-   else if (lane == 0)
+   else
    {
-      if (dense_total) atomicAdd(&args.meta->dense_tiles_tier0, static_cast<unsigned long long>(dense_total));
-      if (flags) atomicOr(&args.meta->flags, flags);
+      // one pass: the longest block row as pass 1 finds it
+      if (args.one_pass) max_tiles = device::reduce_max(static_cast<unsigned>(max_tiles));
+      if (lane == 0)
+      {
+         if (dense_total) atomicAdd(&args.meta->dense_tiles_tier0, static_cast<unsigned long long>(dense_total));
+         if (flags) atomicOr(&args.meta->flags, flags);
+         if (args.one_pass && max_tiles > 0) atomicMax(&args.meta->max_tiles, max_tiles);
+      }
    }
 }
 

@@ -55,6 +55,11 @@ struct HashArgs
    V*             packed_val;  // nullptr: no packed layout
    uint16_t*      packed_meta; // nullptr: no decode
    bool           entry_order; // packed entries (and decodes) at their CSR positions
+   // One pass (no dense layout): pass 2 runs without pass 1, writes block row b's tiles at
+   // blk_col/blk_map + row_ptr[4b] (scratch of nnz entries: a block row has at most E tiles)
+   // and does pass 1's bookkeeping itself (counts, flags, dense tiles, the longest block row);
+   // compact_tiles then moves the tiles to their places once blk_ptr is known.
+   bool           one_pass;
 };
 
 // Sets kBadRowPtr in *bad unless row_ptr starts at 0, ends at nnz and never decreases

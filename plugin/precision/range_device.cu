@@ -1,9 +1,10 @@
 // Value statistics and symmetric scaling of a device CSR (precision/range_device.h).
 //
-// G lanes per row (G from the mean row length, 4..32): the maximum and the non-finite count,
-// and the significant-underflow counts against each row's maximum, as the CPU reference
-// (precision/policy.cpp) defines them; the plain statistics in one streaming pass (notes at
-// plain_stats). Maxima and counts are exact and order-independent, so the GPU equals the reference bit
+// The plain statistics from one flat pass over the values (flat_stats) and, only where a value
+// below fp16's smallest normal exists, a row-wise pass for the significant-underflow counts
+// against each row's maximum, as the CPU reference (precision/policy.cpp) defines them (notes
+// at flat_stats); the scaled ones with G lanes per row (G from the mean row length, 4..32).
+// Maxima and counts are exact and order-independent, so the GPU equals the reference bit
 // for bit: per row by shuffles, per block in shared memory, then one integer atomic per block
 // and field (the maximum with atomicMax on the bit pattern: for non-negative doubles the order
 // of the bit patterns as unsigned integers is the order of the values). Per-row atomics on one
@@ -40,6 +41,7 @@ struct DevStats
    DevRange           plain;
    DevRange           scaled;
    unsigned long long bad_diagonal; // rows without a finite nonzero diagonal
+   unsigned long long tiny;         // finite nonzero values below fp16's smallest normal (0: none)
    double             sum;          // square only: sum of the finite values
    double             abs_sum;      // and of their magnitudes
 };
@@ -156,58 +158,59 @@ __device__ __forceinline__ int64_t row_stride()
    return static_cast<int64_t>(gridDim.x) * blockDim.x / G;
 }
 
-// The plain statistics in one streaming pass. Per value: the finite maximum and the non-finite
-// count go into the thread's accumulator (order-independent, flushed once per block), the sums
-// (square matrices) into the thread's running pair, and a flag notes a finite nonzero value
-// below fp16's smallest normal. Only such a value can count as an underflow (kFp32MinNormal <
-// kFp16MinNormal), so the second pass of the reference's add_row (the row maximum by the group,
-// then the counts against kSignificantRelative times it) runs only in warps where some lane
-// raised the flag: operators without tiny values are read once, with no shuffle per row. The
-// counts and maxima are exact, as before. The sums: each block writes its pair to partial[]
-// (a tree over the block, fixed order), which sum_partials adds in a fixed order; the grid is a
-// function of the matrix and the GPU, so a run repeats its sums bit for bit; they differ from
-// the reference's row-by-row order only by rounding.
-template <int G>
+// The plain statistics. Every quantity but the underflow counts is a function of the values
+// alone (the finite maximum, the non-finite count, the sums), so flat_stats reads the value
+// array as one stream, kFlatUnroll coalesced loads a thread in flight, without row pointers:
+// the row-wise pass it replaces (G lanes a row) read laplace7 n=250's P and coarse A at
+// 0.3-0.4 of 3.0 TB/s on the H100. It also counts the finite nonzero values below fp16's
+// smallest normal: only such a value can be an underflow (kFp32MinNormal < kFp16MinNormal),
+// and only then does underflow_rows (launched always, returning at once on a zero count, so
+// the host waits for nothing) compute the reference's row maxima and the counts against
+// kSignificantRelative times them. Counts and maxima are exact, as before. The sums: each
+// thread adds its values in index order, each block writes a fixed tree of its threads' pairs
+// to partial[], and sum_partials adds the blocks in a fixed order; the grid is a function of
+// the matrix and the GPU, so a run repeats its sums bit for bit; they differ from the
+// reference's row-by-row order only by rounding.
+constexpr int kFlatUnroll = 4;
+
 __global__ void __launch_bounds__(kThreads)
-plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
-            DevStats* out, double* partial)
+flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* partial)
 {
-   RangeAcc  acc;
-   double    sum = 0.0, abs_sum = 0.0;
-   const int t   = static_cast<int>(threadIdx.x) % G;
-   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
+   RangeAcc           acc;
+   unsigned long long tiny = 0;
+   double             sum = 0.0, abs_sum = 0.0;
+   const int64_t      step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+   auto               add  = [&](double v) {
+      if (!isfinite(v))
+      {
+         ++acc.nonfinite;
+         return;
+      }
+      const double m = fabs(v);
+      acc.max_abs    = fmax(acc.max_abs, m);
+      tiny += (m > 0.0 && m < kFp16MinNormal) ? 1 : 0;
+      sum     = sum + v;
+      abs_sum = abs_sum + m;
+   };
+   int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+   for (; k + (kFlatUnroll - 1) * step < nnz; k += kFlatUnroll * step)
    {
-      const bool    live  = i < nrows;
-      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
-      double        row_max = 0.0;
-      bool          tiny    = false;
-      for (int64_t k = begin + t; k < end; k += G)
-      {
-         const double v = value_at(val, k);
-         if (!isfinite(v))
-         {
-            ++acc.nonfinite;
-            continue;
-         }
-         const double m = fabs(v);
-         row_max        = fmax(row_max, m);
-         tiny           = tiny || (m > 0.0 && m < kFp16MinNormal);
-         sum            = sum + v;
-         abs_sum        = abs_sum + m;
-      }
-      acc.max_abs = fmax(acc.max_abs, row_max);
-      if (device::ballot(tiny) == 0u) continue; // uniform in the warp: its lanes make the same trips
-      row_max                  = group_max<G>(row_max);
-      const double significant = kSignificantRelative * row_max;
-      for (int64_t k = begin + t; k < end; k += G)
-      {
-         const double m = fabs(value_at(val, k));
-         if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
-         if (m < kFp16MinNormal) ++acc.u16;
-         if (m < kFp32MinNormal) ++acc.u32;
-      }
+      double v[kFlatUnroll];
+#pragma unroll
+      for (int u = 0; u < kFlatUnroll; ++u) v[u] = value_at(val, k + u * step);
+#pragma unroll
+      for (int u = 0; u < kFlatUnroll; ++u) add(v[u]);
    }
+   for (; k < nnz; k += step) add(value_at(val, k));
    flush_range(acc, &out->plain);
+   {
+      __shared__ unsigned long long st;
+      if (threadIdx.x == 0) st = 0;
+      __syncthreads();
+      if (tiny) atomicAdd(&st, tiny);
+      __syncthreads();
+      if (threadIdx.x == 0 && st) atomicAdd(&out->tiny, st);
+   }
    if (partial == nullptr) return;
    // the block's sums: a fixed tree over each warp, then the warps in order
    __shared__ double ws[kThreads / device::kWarpSize][2];
@@ -238,7 +241,48 @@ plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val,
    }
 }
 
-// out->sum and out->abs_sum from plain_stats' per-block pairs, in a fixed order that depends
+// The underflow counts of the reference's add_row (G lanes a row), where flat_stats found a
+// candidate; nothing to do (and nothing read but one word) otherwise. Only warps with a
+// candidate in one of their rows reduce their row maxima (the flag is uniform in the warp, so
+// its lanes make the same trips).
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows, DevStats* out)
+{
+   if (*reinterpret_cast<volatile unsigned long long*>(&out->tiny) == 0) return;
+   unsigned long long u16 = 0, u32 = 0;
+   const int          t   = static_cast<int>(threadIdx.x) % G;
+   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
+   {
+      const bool    live  = i < nrows;
+      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
+      double        row_max = 0.0;
+      bool          tiny    = false;
+      for (int64_t k = begin + t; k < end; k += G)
+      {
+         const double m = fabs(value_at(val, k));
+         if (!isfinite(m)) continue;
+         row_max = fmax(row_max, m);
+         tiny    = tiny || (m > 0.0 && m < kFp16MinNormal);
+      }
+      if (device::ballot(tiny) == 0u) continue; // uniform in the warp
+      row_max                  = group_max<G>(row_max);
+      const double significant = kSignificantRelative * row_max;
+      for (int64_t k = begin + t; k < end; k += G)
+      {
+         const double m = fabs(value_at(val, k));
+         if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
+         if (m < kFp16MinNormal) ++u16;
+         if (m < kFp32MinNormal) ++u32;
+      }
+   }
+   RangeAcc acc;
+   acc.u16 = u16;
+   acc.u32 = u32;
+   flush_range(acc, &out->plain);
+}
+
+// out->sum and out->abs_sum from flat_stats' per-block pairs, in a fixed order that depends
 // only on the number of blocks: thread t adds the pairs t, t + kSumThreads, ... in index
 // order, then a fixed tree over the threads (shared memory, halving strides). The same
 // matrix on the same GPU gives the same sums bit for bit, run after run. (One thread adding a
@@ -403,23 +447,25 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    Buffer<DevStats> d(1, alloc);
    AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, sizeof(DevStats), stream));
    const bool     square = a.nrows == a.ncols;
-   // per-block sums of plain_stats (square matrices), reduced by sum_partials before the
+   // per-block sums of flat_stats (square matrices), reduced by sum_partials before the
    // one read-back below
-   unsigned       blocks = 0;
    Buffer<double> partial;
-   if (a.nrows > 0)
+   if (a.nrows > 0 && a.nnz > 0)
    {
-      with_group(a, "plain_stats", [&](auto g, unsigned nblocks) {
-         blocks = nblocks;
-         if (square) partial = Buffer<double>(2 * static_cast<size_t>(nblocks), alloc);
-         plain_stats<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d.get(),
-                                                                          square ? partial.get() : nullptr);
-      });
+      const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(
+         1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),
+                              int64_t{device_limits().sms} * 8)));
+      if (square) partial = Buffer<double>(2 * static_cast<size_t>(blocks), alloc);
+      flat_stats<<<blocks, kThreads, 0, stream>>>(a.val, a.nnz, d.get(), square ? partial.get() : nullptr);
+      AMGT_DEVICE_CHECK_LAUNCH("flat_stats");
       if (square)
       {
          sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d.get());
          AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
       }
+      with_group(a, "underflow_rows", [&](auto g, unsigned nblocks) {
+         underflow_rows<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d.get());
+      });
    }
    const bool     scaled = with_scaled && square && a.nrows > 0;
    Buffer<double> u(scaled ? static_cast<size_t>(a.nrows) : 0, alloc);

@@ -2,6 +2,7 @@
 #include "mbsr/mbsr.h"
 #include "mbsr/mbsr_device.h"
 #include "common/error.h"
+#include "common/precision.h"
 
 #include "conversion_inputs.h"
 #include "gpu_test_util.h"
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace {
@@ -329,6 +331,111 @@ TEST_F(DeviceConversion, DuplicatesGoToTheSortedConversion)
    a.val.push_back(0.5);
    a.row_ptr.back() += 1;
    EXPECT_FALSE(check_all_layouts<double>(a));
+}
+
+// One pass (no dense layout: tiles to a scratch at each block row's first CSR entry, then
+// compacted) and two passes give the same matrix, equal to the reference bit for bit, in every
+// tier, precision and packed order; the dense layout always takes two passes.
+template <class V>
+void check_one_and_two_passes(const CsrMatrix& a)
+{
+   for (const bool entry_order : {false, true})
+   {
+      for (const bool one_pass : {true, false})
+      {
+         SCOPED_TRACE(std::string("entry_order=") + (entry_order ? "1" : "0") + " one_pass=" + (one_pass ? "1" : "0"));
+         device::ConvertOptions opt;
+         opt.dense       = false;
+         opt.packed      = true;
+         opt.entry_order = entry_order;
+         opt.one_pass    = one_pass;
+         device::ConversionInfo info;
+         const DeviceCsr        d(a, Empty::one);
+         const auto             dm = device::csr_to_mbsr<V>(d.view, nullptr, device::runtime_allocator(), opt, &info);
+         ASSERT_TRUE(info.hashed) << info.reason;
+         EXPECT_EQ(info.one_pass, one_pass);
+         const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
+         expect_structure_equal(dm, ref); // with the summary: dense tiles, the longest block row
+         ASSERT_TRUE(dm.summary.known);
+         if (!entry_order) expect_packed_equal(dm, ref);
+         else
+         {
+            // entry order: the values where the CSR has them, decodes naming tile and bit
+            const auto meta = download(dm.packed_meta.get(), dm.packed_meta.size());
+            const auto val  = download(dm.packed_val.get(), dm.packed_val.size());
+            ASSERT_EQ(meta.size(), a.col.size());
+            ASSERT_EQ(val.size(), a.col.size());
+            for (int32_t i = 0; i < a.nrows; ++i)
+            {
+               const int32_t b = i / 4;
+               for (int32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e)
+               {
+                  const int tile = meta[e] >> 4, bit = meta[e] & 15;
+                  ASSERT_LT(ref.blk_ptr[b] + tile, ref.blk_ptr[b + 1]);
+                  ASSERT_EQ(ref.blk_col[ref.blk_ptr[b] + tile], a.col[e] / 4) << "entry " << e;
+                  ASSERT_EQ(bit, 4 * (i % 4) + a.col[e] % 4) << "entry " << e;
+                  const V want = StorageTraits<V>::from_double(a.val[e]);
+                  ASSERT_EQ(std::memcmp(&val[e], &want, sizeof(V)), 0) << "entry " << e;
+               }
+            }
+         }
+      }
+   }
+   device::ConvertOptions dense;
+   dense.packed = true; // dense and packed: two passes whatever one_pass says
+   device::ConversionInfo info;
+   check_conversion<V>(a, device::runtime_allocator(), dense, &info);
+   EXPECT_TRUE(info.hashed);
+   EXPECT_FALSE(info.one_pass);
+}
+
+TEST_F(DeviceConversion, OnePassEqualsTwoPassesInEveryTier)
+{
+   // tiers 0-3 by entries a block row, ranking by counting and by sorting, empty block rows
+   const CsrMatrix a = block_rows_of({0, 1, 8, 9, 16, 17, 32, 33, 128, 129, 300, 512, 513, 2000, 4096, 7, 0, 3}, 1500, 41);
+   check_one_and_two_passes<double>(a);
+   check_one_and_two_passes<float>(a);
+   check_one_and_two_passes<half_t>(a);
+   // many short block rows (tier 0 walks them in fours) and a random matrix
+   check_one_and_two_passes<double>(conversion_csr(4003, 3001, 0.002, 42, false));
+   check_one_and_two_passes<float>(conversion_csr(203, 190, 0.3, 43, false));
+   EXPECT_EQ(device::last_error(), device::kSuccess);
+}
+
+// One pass finds duplicates and bad columns itself (there is no pass 1): a duplicate in any
+// tier sends the matrix to the sorted conversion with what one pass wrote discarded, a
+// column out of range is refused, and nothing is left on the device's error state.
+TEST_F(DeviceConversion, OnePassFindsDuplicatesAndBadColumns)
+{
+   device::ConvertOptions opt;
+   opt.dense  = false;
+   opt.packed = true;
+   for (const int32_t E : {10, 100, 400, 3000}) // tiers 0, 1, 2, 3
+   {
+      SCOPED_TRACE("block row of " + std::to_string(E) + " entries");
+      CsrMatrix a = block_rows_of({3, E, 10}, 1500, 44);
+      // the fullest row of the second block row repeats its first entry's column at its end
+      int32_t row = 4;
+      for (int32_t i = 5; i < 8; ++i)
+         if (a.row_ptr[i + 1] - a.row_ptr[i] > a.row_ptr[row + 1] - a.row_ptr[row]) row = i;
+      const int32_t first = a.row_ptr[row];
+      ASSERT_LT(first, a.row_ptr[row + 1]);
+      a.col.insert(a.col.begin() + a.row_ptr[row + 1], a.col[first]);
+      a.val.insert(a.val.begin() + a.row_ptr[row + 1], 0.5);
+      for (int32_t i = row + 1; i <= a.nrows; ++i) a.row_ptr[i] += 1;
+      device::ConversionInfo info;
+      const auto dm = check_conversion<double>(a, device::runtime_allocator(), opt, &info);
+      EXPECT_FALSE(info.hashed);
+      EXPECT_FALSE(info.one_pass);
+      EXPECT_STRNE(info.reason, "");
+      EXPECT_EQ(device::mbsr_nnz(dm, nullptr, device::runtime_allocator()), static_cast<int64_t>(a.col.size()) - 1);
+
+      CsrMatrix bad = block_rows_of({3, E, 10}, 1500, 45);
+      bad.col[bad.row_ptr[4]] = bad.ncols; // out of range: the second block row's first entry
+      const DeviceCsr d(bad, Empty::one);
+      EXPECT_THROW(device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator(), opt), amgt::Error);
+      EXPECT_EQ(device::last_error(), device::kSuccess);
+   }
 }
 
 // The summary (counted by the hashed conversion) serves mbsr_nnz without a pass.
