@@ -468,14 +468,15 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, vsp::Spmv* vs, HypreSpmv
 void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& in, const SpmvReference& ref)
 {
    const dev::Allocator alloc        = plugin_allocator();
-   auto                 conv_sampler = [&](bool hashed, bool entry_order) {
-      return std::function<double()>([&, hashed, entry_order] {
+   auto                 conv_sampler = [&](bool hashed, bool entry_order, bool one_pass) {
+      return std::function<double()>([&, hashed, entry_order, one_pass] {
          dev::ConvertOptions co;
          co.dense       = !hashed;
          co.packed      = hashed;
          co.path        = hashed ? dev::ConversionPath::automatic : dev::ConversionPath::sorted;
          co.entry_order = entry_order;
          co.lend_values = entry_order;
+         co.one_pass    = one_pass;
          EventPair e;
          double    ms  = 0.0;
          auto      run = [&](auto tag) {
@@ -508,11 +509,12 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
          return ms;
       });
    };
-   r.conv_sorted.status = r.conv_hashed.status = r.conv_entry.status = Status::ok;
+   r.conv_sorted.status = r.conv_hashed.status = r.conv_entry.status = r.conv_entry2.status = Status::ok;
    std::vector<Timed> tc;
-   tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false, false), &r.conv_sorted});
-   tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true, false), &r.conv_hashed});
-   tc.push_back(Timed{"conversion entry order+plan", conv_sampler(true, true), &r.conv_entry});
+   tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false, false, true), &r.conv_sorted});
+   tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true, false, true), &r.conv_hashed});
+   tc.push_back(Timed{"conversion entry order+plan", conv_sampler(true, true, true), &r.conv_entry});
+   tc.push_back(Timed{"conversion entry order, two passes+plan", conv_sampler(true, true, false), &r.conv_entry2});
    if (r.rowwise.ok())
    {
       r.rowwise_build.status = Status::ok;

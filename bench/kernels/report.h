@@ -61,6 +61,9 @@ struct SpmvRecord
    // the entry-order conversion + plan (packed entries in CSR order, fp64 values lent: what the
    // library converts when its rule picks mBSR for the entries kernel) and that copy's SpMV
    Meas        conv_entry, spmv_entry;
+   // the same entry-order conversion in two passes (ConvertOptions::one_pass = false: count,
+   // scan, write) where conv_entry takes one (tiles to a scratch, then compacted)
+   Meas        conv_entry2;
    std::string reference;       // what ours was compared with
    Meas        vendor, hypre, ours; // ours: automatic path
    Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,
