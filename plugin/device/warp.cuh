@@ -126,6 +126,9 @@ __device__ __forceinline__ int reduce_add(int v, LaneMask = kAllLanes)
    return hip_warp_reduce(v, [](int a, int b) { return a + b; });
 }
 
+// Asks for the line holding p in the cache nearest the lane (a hint; none on this backend).
+__device__ __forceinline__ void prefetch_l1(const void*) {}
+
 #else // CUDA
 
 template <class T>
@@ -161,6 +164,9 @@ __device__ __forceinline__ unsigned reduce_max(unsigned v, LaneMask m = kAllLane
 __device__ __forceinline__ int      reduce_max(int v, LaneMask m = kAllLanes) { return __reduce_max_sync(m, v); }
 __device__ __forceinline__ unsigned reduce_add(unsigned v, LaneMask m = kAllLanes) { return __reduce_add_sync(m, v); }
 __device__ __forceinline__ int      reduce_add(int v, LaneMask m = kAllLanes) { return __reduce_add_sync(m, v); }
+
+// Asks for the 128-byte line holding p in this SM's L1 (a hint: nothing is returned).
+__device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
 
 #endif // vendor
 

@@ -223,8 +223,11 @@ void launch_build(const CsrView& a, const double* u, V* out_val, int16_t* out_co
 // SpMV. Each lane takes kUnroll entries of its row per step (entries g, g + G, g + 2G, ...):
 // their columns and values are loaded first, then their x, then the multiply-adds, so a lane
 // has kUnroll independent load chains in flight (one chain per lane, column -> x -> FMA, left
-// the kernel bound by latency at a quarter of the bandwidth).
-constexpr int kUnroll = 4;
+// the kernel bound by latency at a quarter of the bandwidth). Lane 0 loads its row's b first
+// (kLoadBFirst), so that load does not wait until after the reduction (the same change took
+// 6% of the entries kernel's stall samples away; bench/RESULTS.md, eleventh session).
+constexpr int  kUnroll     = 4;
+constexpr bool kLoadBFirst = true;
 
 template <class V, int G, bool Narrow, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
@@ -242,6 +245,9 @@ __global__ void __launch_bounds__(kThreads)
    const bool    live = row < nrows;
    constexpr bool use16 = Narrow; // one column type per kernel (rows_device.h: the registers)
    Acc sum = Acc(0);
+   // yb may be y (the in-place product): row's b is read here and y[row] written at the end by
+   // the same lane only
+   const double bi = kLoadBFirst && live && g == 0 && beta != 0.0 ? yb[row] : 0.0;
    if (live)
    {
       const int32_t begin = __ldg(row_ptr + row), end = __ldg(row_ptr + row + 1);
@@ -276,7 +282,7 @@ __global__ void __launch_bounds__(kThreads)
    if (live && g == 0)
    {
       const double ax = row_of<Unscale>(static_cast<double>(sum), us, row);
-      y[row]          = combine(alpha, ax, beta, yb + row);
+      y[row]          = kLoadBFirst ? combine(alpha, ax, beta, &bi) : combine(alpha, ax, beta, yb + row);
    }
 }
 

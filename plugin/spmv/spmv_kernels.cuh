@@ -42,7 +42,7 @@
 // cuda_core_entries: the plan adds entry_meta, 2 bytes per stored entry: (index of its tile
 // inside the block row) << 4 | r*4+c, built from the bitmaps. G lanes per block row take the
 // block row's packed entries k0+g, k0+g+G, ... (coalesced value and decode loads), the tile's
-// column from blk_col (the block row's tiles are contiguous: L1 hits) and x_j; four entries per
+// column from blk_col (prefetched into L1 with the block row's offsets) and x_j; four entries per
 // lane and pass, each load stage issued for all four before the next needs it. Every lane is
 // busy whatever the tile fill (cuda_core and cuda_core_tiles test up to 16 bitmap positions per
 // tile: at fill ~2 most lanes idle). Bytes per entry: sizeof(V) + 2 + 6/fill. G =
@@ -299,11 +299,23 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
    store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, yb, y);
 }
 
+// cuda_core_entries is bound by the latency of its dependent loads: ncu on the H100 (laplace27
+// n=200, fine A, fp32, 824 us) counted 22.6 cycles of long-scoreboard stall per issued
+// instruction; a quarter of the stall samples waited on the decodes, a quarter on the tile
+// columns (the first lookup of a block row's tiles goes to DRAM), 9% on the block row's
+// offsets and 6% on b, read only after the reduction. Prefetching the block row's tile
+// columns into L1 with the offsets and loading b at the start took that SpMV to 737 us (fp64
+// 1024 -> 945 us). Eight entries a pass instead of four (913 / 1021 us with the prefetch), the
+// next pass's decodes and values loaded before this pass's columns (64 registers: 764 /
+// 971 us) and register caps for more resident warps (spills: 1.2-2.5 ms) were slower
+// (bench/RESULTS.md, eleventh session).
+constexpr int kEntriesUnroll = 4;
+
 // cuda_core_entries: G lanes per block row, one stored entry per lane and step (see the notes
 // at the top): the value and its 2-byte decode are coalesced loads, the tile's column comes
-// from blk_col (the block row's tiles are contiguous, so it is an L1 hit after the first),
-// x_j is gathered; each lane keeps the 4 row sums of the block row and the group reduces them
-// once at the end.
+// from blk_col (the block row's tiles are contiguous: prefetched into L1 at the start), x_j is
+// gathered; each lane keeps the 4 row sums of the block row and the group reduces them once at
+// the end. Lanes g < 4 load their row's b at the start (it is needed only after the reduction).
 template <class V, int G, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
 spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict__ blk_col,
@@ -319,13 +331,25 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
    const auto [g, mask] = group_lane<G>();
    const int32_t  start = __ldg(blk_ptr + b);
    const int64_t  k0    = __ldg(row_val + b), k1 = __ldg(row_val + b + 1);
+   const int64_t  iy    = 4 * b + g;
+   const bool     owns  = g < 4 && iy < nrows; // writes y[iy]
+   // yb may be y (the in-place product): each y row is read here and written at the end by the
+   // same lane only
+   const double   bi    = owns && beta != 0.0 ? yb[iy] : 0.0;
    Acc            s[4]  = {Acc(0), Acc(0), Acc(0), Acc(0)};
+   {
+      // the block row's tile columns into L1 (their first lookup waits on the decodes): one
+      // 128-byte line (32 tile columns) per lane
+      const int32_t end = __ldg(blk_ptr + b + 1);
+      for (int32_t t = start + 32 * g; t < end; t += 32 * G) device::prefetch_l1(blk_col + t);
+   }
    // kUnroll entries per lane and pass, each stage (decode, tile column, x, value) loaded for
    // all of them before the next stage needs it: kUnroll independent chains in flight.
-   constexpr int kUnroll = 4;
+   constexpr int kUnroll = kEntriesUnroll;
    for (int64_t kb = k0 + g; kb < k1; kb += int64_t{kUnroll} * G)
    {
       uint32_t m[kUnroll];
+      Acc      p[kUnroll];
       bool     in[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
@@ -333,18 +357,15 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
          const int64_t k = kb + int64_t{u} * G;
          in[u]           = k < k1;
          m[u]            = in[u] ? __ldg(meta + k) : 0u;
+         p[u]            = in[u] ? A::widen(__ldg(packed + k)) : Acc(0);
       }
       int32_t tc[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) tc[u] = in[u] ? __ldg(blk_col + start + static_cast<int32_t>(m[u] >> 4)) : 0;
-      Acc xj[kUnroll], p[kUnroll];
+      Acc xj[kUnroll];
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
-      {
-         const int64_t k = kb + int64_t{u} * G;
          xj[u] = in[u] ? A::round_x(x_of<Unscale>(x, us, 4 * static_cast<int64_t>(tc[u]) + (m[u] & 3u))) : Acc(0);
-         p[u]  = in[u] ? A::widen(__ldg(packed + k)) : Acc(0);
-      }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
       {
@@ -356,7 +377,16 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
       }
    }
    group_reduce_rows<G>(s, mask);
-   store_group_rows<Unscale>(s, g, b, nrows, alpha, us, beta, yb, y);
+   if (owns)
+   {
+      Acc v = s[0];
+#pragma unroll
+      for (int r = 1; r < 4; ++r)
+         if (g == r) v = s[r];
+      // combine() with b_i already loaded
+      const double a = __dmul_rn(alpha, row_of<Unscale>(static_cast<double>(v), us, iy));
+      y[iy]          = beta == 0.0 ? a : __dadd_rn(a, __dmul_rn(beta, bi));
+   }
 }
 
 // cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to
