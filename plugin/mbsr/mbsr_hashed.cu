@@ -679,6 +679,18 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
       m.summary.dense_tiles += static_cast<int64_t>(h.dense_tiles_tier0);
       if (ntiles > 0)
       {
+         // every width's kernel is looked up once per process: with CUDA's lazy loading that
+         // loads all four in the first conversion (the preload's, AMGT_PRELOAD), not one of
+         // them in a later setup
+         static const bool loaded = [] {
+            device::FuncAttributes attr{};
+            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<4>));
+            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<8>));
+            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<16>));
+            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<32>));
+            return true;
+         }();
+         (void)loaded;
          int32_t lanes = 4;
          while (lanes < 32 && static_cast<int64_t>(lanes) * brows < ntiles) lanes *= 2;
          const int64_t groups = static_cast<int64_t>(brows) * lanes;
