@@ -18,6 +18,10 @@
 //     the block row's first entry + the popcounts of the tiles before it + the bits before it
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
+//   One pass (no dense layout asked for: the solve's copies): pass 2 runs alone, its tiles
+//   go to a scratch at the block row's first CSR entry (a block row has at most E tiles), it
+//   does pass 1's bookkeeping itself, and compact_tiles moves the tiles to blk_ptr after the
+//   scan (csr_to_mbsr_hashed says when; 1.03-1.36x two passes on the large AMG operators).
 //   Both passes load a block row's columns (and values) into registers before the table work.
 //   What bounded these kernels was not the loads' latency but instruction issue and occupancy
 //   (ncu on the H100, bench/RESULTS.md, tenth session): a warp per block row of up to 512
