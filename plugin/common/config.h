@@ -26,4 +26,11 @@ constexpr T by_enum(E e, const T (&table)[N], T other)
    return i < N ? table[i] : other;
 }
 
+// The most a plugin temporary (the one-pass SpGEMM's, the one-pass conversion's scratch) may
+// take of the device memory free at the time (device::mem_get_info): the plugin's scratch must
+// not crowd hypre out. A pooled allocator may hold memory mem_get_info counts as used: the
+// bound is then conservative, never unsafe; an allocation that still fails takes the path
+// without the temporary.
+constexpr double kScratchFreeFraction = 0.25;
+
 } // namespace amgt

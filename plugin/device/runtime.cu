@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -31,12 +32,30 @@ Allocator runtime_allocator()
 
 DeviceLimits device_limits()
 {
-   int dev = 0;
+   // A device's attributes do not change while the process runs: read once per device (the
+   // conversions, the statistics and every lent matvec ask), under a lock.
+   constexpr int               kDevices = 64;
+   static std::mutex           mutex;
+   static DeviceLimits         known[kDevices];
+   static bool                 read[kDevices] = {};
+   int                         dev = 0;
    AMGT_DEVICE_CHECK(current_device(&dev));
+   const bool                  cacheable = dev >= 0 && dev < kDevices;
+   if (cacheable)
+   {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (read[dev]) return known[dev];
+   }
    DeviceLimits l;
    AMGT_DEVICE_CHECK(sm_count(&l.sms, dev));
    AMGT_DEVICE_CHECK(smem_optin(&l.smem_optin, dev));
    AMGT_DEVICE_CHECK(l2_bytes(&l.l2_bytes, dev));
+   if (cacheable)
+   {
+      std::lock_guard<std::mutex> lock(mutex);
+      known[dev] = l;
+      read[dev]  = true;
+   }
    return l;
 }
 

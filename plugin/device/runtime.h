@@ -31,6 +31,7 @@ struct DeviceLimits
    int smem_optin = 48 * 1024; // most dynamic shared memory a block may ask for (opt-in)
    int l2_bytes   = 0;         // L2 cache (0: unknown)
 };
+// Of the current device; read from the runtime once per device, then remembered.
 DeviceLimits device_limits();
 
 // Throws amgt::Error naming the call and the device runtime's error (std::bad_alloc for

@@ -55,6 +55,8 @@
 //   sorted one.)
 #include "mbsr/mbsr_internal.cuh"
 
+#include "common/config.h"
+
 #include "device/arith.cuh"
 #include "device/group_ops.cuh"
 #include "device/launch.h"
@@ -534,15 +536,9 @@ bool hashed_fits(const DeviceLimits& lim)
           launch_tier<3, false>(none, 0, lim, nullptr, true);
 }
 
-// The scratch of one pass (6 bytes an entry) is taken only while it is at most this fraction
-// of the device memory free at the time, as the one-pass SpGEMM's temporary
-// (csr_spgemm.h): the plugin's scratch must not crowd hypre out. (A pooled allocator may hold
-// memory that mem_get_info counts as used: the bound is then conservative, never unsafe; an
-// allocation that still fails makes the conversion take two passes.)
-constexpr double kOnePassFreeFraction = 0.25;
-
 // The scratch of one pass, or none (two passes) when it is not asked for, there is a dense
-// layout to write (its tiles' values go straight to blk_ptr), or memory is short.
+// layout to write (its tiles' values go straight to blk_ptr), or memory is short (more than
+// kScratchFreeFraction of the free device memory, or an allocation that fails).
 bool one_pass_scratch(const CsrView& a, const ConvertOptions& opt, const Allocator& alloc, Buffer<int32_t>& col,
                       Buffer<uint16_t>& map)
 {
@@ -550,7 +546,7 @@ bool one_pass_scratch(const CsrView& a, const ConvertOptions& opt, const Allocat
    size_t free_bytes = 0, total_bytes = 0;
    AMGT_DEVICE_CHECK(device::mem_get_info(&free_bytes, &total_bytes));
    const double need = static_cast<double>(a.nnz) * (sizeof(int32_t) + sizeof(uint16_t));
-   if (need > kOnePassFreeFraction * static_cast<double>(free_bytes)) return false;
+   if (need > kScratchFreeFraction * static_cast<double>(free_bytes)) return false;
    try
    {
       col = Buffer<int32_t>(static_cast<size_t>(a.nnz), alloc);
@@ -680,7 +676,6 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
 
    if (one_pass)
    {
-      m.summary.dense_tiles += static_cast<int64_t>(h.dense_tiles_tier0);
       if (ntiles > 0)
       {
          // every width's kernel is looked up once per process: with CUDA's lazy loading that
@@ -719,8 +714,8 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    args.blk_val = m.blk_val.get();
    launch_tiers<true>(args, h.tier_rows, lim, stream);
    // pass 2 reads the tier lists: they are released when this returns, after it ran (one more
-   // synchronisation, but no allocator's reuse rules to rely on); tier 0's dense tiles come
-   // back with it
+   // synchronisation, but no allocator's reuse rules to rely on); the dense tiles, tier 0's
+   // included, come back with it
    HashMeta h2{};
    AMGT_DEVICE_CHECK(device::memcpy_async(&h2, meta.get(), sizeof h2, device::Copy::to_host, stream));
    AMGT_DEVICE_CHECK(device::stream_synchronize(stream));
@@ -731,7 +726,7 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
       info.reason = "duplicate entries (summed in input order by the sorted conversion)";
       return false;
    }
-   m.summary.dense_tiles += static_cast<int64_t>(h2.dense_tiles_tier0);
+   m.summary.dense_tiles = static_cast<int64_t>(h2.dense_tiles);
    return true;
 }
 

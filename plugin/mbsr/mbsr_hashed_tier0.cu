@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(kThreads) tier0_kernel(HashArgs<V> args)
       if (args.one_pass) max_tiles = device::reduce_max(static_cast<unsigned>(max_tiles));
       if (lane == 0)
       {
-         if (dense_total) atomicAdd(&args.meta->dense_tiles_tier0, static_cast<unsigned long long>(dense_total));
+         if (dense_total) atomicAdd(&args.meta->dense_tiles, static_cast<unsigned long long>(dense_total));
          if (flags) atomicOr(&args.meta->flags, flags);
          if (args.one_pass && max_tiles > 0) atomicMax(&args.meta->max_tiles, max_tiles);
       }

@@ -20,8 +20,8 @@ struct HashMeta
 {
    int                flags; // kBad*, kDuplicate, kTooLong
    int32_t            max_tiles;
-   unsigned long long dense_tiles;       // tiers 1-3, pass 1
-   unsigned long long dense_tiles_tier0; // tier 0, pass 2
+   unsigned long long dense_tiles; // tiers 1-3 in pass 1 (or the one pass), tier 0 in pass 2: complete
+                                   // at the last read-back
    int32_t            tier_rows[kConversionTiers]; // block rows in each tier's list
 };
 

@@ -16,7 +16,6 @@
 #include "spmv/spmv_common.cuh"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -223,11 +222,10 @@ void launch_build(const CsrView& a, const double* u, V* out_val, int16_t* out_co
 // SpMV. Each lane takes kUnroll entries of its row per step (entries g, g + G, g + 2G, ...):
 // their columns and values are loaded first, then their x, then the multiply-adds, so a lane
 // has kUnroll independent load chains in flight (one chain per lane, column -> x -> FMA, left
-// the kernel bound by latency at a quarter of the bandwidth). Lane 0 loads its row's b first
-// (kLoadBFirst), so that load does not wait until after the reduction (the same change took
-// 6% of the entries kernel's stall samples away; bench/RESULTS.md, eleventh session).
-constexpr int  kUnroll     = 4;
-constexpr bool kLoadBFirst = true;
+// the kernel bound by latency at a quarter of the bandwidth). Lane 0 loads its row's b first,
+// so that load does not wait until after the reduction (laplace27 n=200's fine A on the H100:
+// fp64 1266 -> 1039 us, fp32 997 -> 747; bench/RESULTS.md, eleventh session).
+constexpr int kUnroll = 4;
 
 template <class V, int G, bool Narrow, bool Unscale>
 __global__ void __launch_bounds__(kThreads)
@@ -247,7 +245,7 @@ __global__ void __launch_bounds__(kThreads)
    Acc sum = Acc(0);
    // yb may be y (the in-place product): row's b is read here and y[row] written at the end by
    // the same lane only
-   const double bi = kLoadBFirst && live && g == 0 && beta != 0.0 ? yb[row] : 0.0;
+   const double bi = live && g == 0 && beta != 0.0 ? yb[row] : 0.0;
    if (live)
    {
       const int32_t begin = __ldg(row_ptr + row), end = __ldg(row_ptr + row + 1);
@@ -282,7 +280,7 @@ __global__ void __launch_bounds__(kThreads)
    if (live && g == 0)
    {
       const double ax = row_of<Unscale>(static_cast<double>(sum), us, row);
-      y[row]          = kLoadBFirst ? combine(alpha, ax, beta, &bi) : combine(alpha, ax, beta, yb + row);
+      y[row]          = combine(alpha, ax, beta, &bi);
    }
 }
 
@@ -314,18 +312,7 @@ int32_t rows_build_lanes(double mean_row_length)
 
 bool x_beyond_l2(int64_t ncols)
 {
-   // the L2 size of each device, read once (the solve's lent matvecs ask on every call)
-   constexpr int                  kDevices = 64;
-   static std::atomic<long long>  l2[kDevices]; // 0: not read yet, else bytes + 1
-   int                            dev = 0;
-   AMGT_DEVICE_CHECK(current_device(&dev));
-   long long bytes = 0;
-   if (dev >= 0 && dev < kDevices && (bytes = l2[dev].load(std::memory_order_relaxed)) > 0) { --bytes; }
-   else
-   {
-      bytes = device_limits().l2_bytes;
-      if (dev >= 0 && dev < kDevices) l2[dev].store(bytes + 1, std::memory_order_relaxed);
-   }
+   const int64_t bytes = device_limits().l2_bytes; // read once per device (runtime.cu)
    return bytes > 0 && ncols * static_cast<int64_t>(sizeof(double)) > bytes;
 }
 

@@ -71,7 +71,7 @@ CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t
    if (requested != CsrSpgemmDesign::automatic) return requested;
    if (light_rows(sum_ub, nrows)) return CsrSpgemmDesign::two_pass;
    const double temp = static_cast<double>(one_pass_temp_bytes(sum_ub));
-   return temp <= kOnePassFreeFraction * static_cast<double>(free_bytes) ? CsrSpgemmDesign::one_pass
+   return temp <= kScratchFreeFraction * static_cast<double>(free_bytes) ? CsrSpgemmDesign::one_pass
                                                                           : CsrSpgemmDesign::two_pass;
 }
 

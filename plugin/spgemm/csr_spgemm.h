@@ -174,14 +174,11 @@ size_t one_pass_temp_bytes(int64_t sum_ub);
 // on the H100, two_pass was faster on all three such products -- laplace7 n=160 L0 A*P 3.71
 // vs 4.35 ms, its A*A 5.64 vs 7.62, systems3 n=64 L0 A*P 1.42 vs 1.53 -- where hashing a row
 // twice costs less than writing and compacting the temporary); otherwise one_pass when its
-// temporary takes at most kOnePassFreeFraction of the device memory free at the time
-// (device::mem_get_info), else two_pass; the others as requested. On AMG
-// products sum(ub) is 2-5x nnz(C) (a laplace27 A*P at 1M rows: ~1.3 GB), affordable on an
-// 80 GB device but not at any size: the bound keeps the plugin's temporary from crowding hypre
-// out. (A pooled allocator may hold memory mem_get_info counts as used: the bound is then
-// conservative, never unsafe; an allocation that still fails makes automatic run two_pass.)
-constexpr double  kOnePassFreeFraction = 0.25;
-constexpr int64_t kTwoPassMaxMeanUb    = 64;
+// temporary takes at most kScratchFreeFraction (common/config.h) of the device memory free at
+// the time (device::mem_get_info), else two_pass; the others as requested. On AMG products
+// sum(ub) is 2-5x nnz(C) (a laplace27 A*P at 1M rows: ~1.3 GB), affordable on an 80 GB device
+// but not at any size. (An allocation that still fails makes automatic run two_pass.)
+constexpr int64_t kTwoPassMaxMeanUb = 64;
 // Light rows: a mean ub of at most kTwoPassMaxMeanUb (automatic's two_pass whatever the
 // memory, so the free memory need not be asked for).
 inline bool light_rows(int64_t sum_ub, int64_t nrows) { return nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows; }

@@ -122,21 +122,28 @@ __device__ __forceinline__ void group_reduce_rows(Acc (&s)[4], unsigned mask)
    }
 }
 
+// Lane g < 4 writes row i = 4b + g of y from the reduced sums s; bi points at b_i (read only
+// when beta != 0).
+template <bool Unscale, class Acc>
+__device__ __forceinline__ void store_group_row(const Acc (&s)[4], int g, int64_t i, double alpha,
+                                                const double* __restrict__ us, double beta, const double* bi,
+                                                double* y)
+{
+   Acc v = s[0];
+#pragma unroll
+   for (int r = 1; r < 4; ++r)
+      if (g == r) v = s[r];
+   y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, bi);
+}
+
 // Lanes g < 4 write row 4b + g of y from the reduced sums s (rows past nrows: nothing).
 template <bool Unscale, class Acc>
 __device__ __forceinline__ void store_group_rows(const Acc (&s)[4], int g, int64_t b, int32_t nrows,
                                                  double alpha, const double* __restrict__ us,
                                                  double beta, const double* yb, double* y)
 {
-   if (g < 4)
-   {
-      Acc v = s[0];
-#pragma unroll
-      for (int r = 1; r < 4; ++r)
-         if (g == r) v = s[r];
-      const int64_t i = 4 * b + g;
-      if (i < nrows) y[i] = combine(alpha, row_of<Unscale>(static_cast<double>(v), us, i), beta, yb + i);
-   }
+   const int64_t i = 4 * b + g;
+   if (g < 4 && i < nrows) store_group_row<Unscale>(s, g, i, alpha, us, beta, yb + i, y);
 }
 
 // One step of a group of G lanes over the tiles [c, c + G) of a range ending at `end`: lane g
@@ -377,16 +384,7 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
       }
    }
    group_reduce_rows<G>(s, mask);
-   if (owns)
-   {
-      Acc v = s[0];
-#pragma unroll
-      for (int r = 1; r < 4; ++r)
-         if (g == r) v = s[r];
-      // combine() with b_i already loaded
-      const double a = __dmul_rn(alpha, row_of<Unscale>(static_cast<double>(v), us, iy));
-      y[iy]          = beta == 0.0 ? a : __dadd_rn(a, __dmul_rn(beta, bi));
-   }
+   if (owns) store_group_row<Unscale>(s, g, iy, alpha, us, beta, &bi, y); // b_i already loaded
 }
 
 // cuda_core_balanced: one warp per 64-tile chunk of a long row; its 4 row sums go to

@@ -87,6 +87,32 @@ device::DeviceMbsr<V> check_conversion(const CsrMatrix& a, const device::Allocat
    return dm;
 }
 
+// An entry-order conversion of a against the reference's tiles: each CSR entry's decode names its
+// tile (by rank in the block row) and its bit; with values, its stored value is the CSR's
+// rounded once to V (without: the values are lent, nothing to compare).
+template <class V>
+void expect_entry_decodes(const CsrMatrix& a, const Mbsr<V>& ref, const device::DeviceMbsr<V>& dm, bool values)
+{
+   const auto meta = download(dm.packed_meta.get(), dm.packed_meta.size());
+   const auto val  = download(dm.packed_val.get(), dm.packed_val.size());
+   ASSERT_EQ(meta.size(), a.col.size());
+   if (values) { ASSERT_EQ(val.size(), a.col.size()); }
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      const int32_t b = i / 4;
+      for (int32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e)
+      {
+         const int tile = meta[e] >> 4, bit = meta[e] & 15;
+         ASSERT_LT(ref.blk_ptr[b] + tile, ref.blk_ptr[b + 1]);
+         ASSERT_EQ(ref.blk_col[ref.blk_ptr[b] + tile], a.col[e] / 4) << "entry " << e;
+         ASSERT_EQ(bit, 4 * (i % 4) + a.col[e] % 4) << "entry " << e;
+         if (!values) continue;
+         const V want = StorageTraits<V>::from_double(a.val[e]);
+         ASSERT_EQ(std::memcmp(&val[e], &want, sizeof(V)), 0) << "entry " << e;
+      }
+   }
+}
+
 // Every layout choice of the conversion (dense, packed, both), each against the reference;
 // returns whether the hashed conversion ran (the same answer for all three).
 template <class V>
@@ -289,20 +315,7 @@ TEST_F(DeviceConversion, HashedTileRankingByCountingAndBySorting)
       const auto             dm = device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator(), opt, &info);
       ASSERT_TRUE(info.hashed);
       expect_structure_equal(dm, ref);
-      // each entry's decode names its tile (by rank in the block row) and its bit
-      const auto meta = download(dm.packed_meta.get(), dm.packed_meta.size());
-      ASSERT_EQ(meta.size(), a.col.size());
-      for (int32_t i = 0; i < a.nrows; ++i)
-      {
-         const int32_t b = i / 4;
-         for (int32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e)
-         {
-            const int tile = meta[e] >> 4, bit = meta[e] & 15;
-            ASSERT_LT(ref.blk_ptr[b] + tile, ref.blk_ptr[b + 1]);
-            EXPECT_EQ(ref.blk_col[ref.blk_ptr[b] + tile], a.col[e] / 4) << "entry " << e;
-            EXPECT_EQ(bit, 4 * (i % 4) + a.col[e] % 4) << "entry " << e;
-         }
-      }
+      expect_entry_decodes(a, ref, dm, /*values=*/!lend);
    }
 }
 
@@ -358,27 +371,7 @@ void check_one_and_two_passes(const CsrMatrix& a)
          expect_structure_equal(dm, ref); // with the summary: dense tiles, the longest block row
          ASSERT_TRUE(dm.summary.known);
          if (!entry_order) expect_packed_equal(dm, ref);
-         else
-         {
-            // entry order: the values where the CSR has them, decodes naming tile and bit
-            const auto meta = download(dm.packed_meta.get(), dm.packed_meta.size());
-            const auto val  = download(dm.packed_val.get(), dm.packed_val.size());
-            ASSERT_EQ(meta.size(), a.col.size());
-            ASSERT_EQ(val.size(), a.col.size());
-            for (int32_t i = 0; i < a.nrows; ++i)
-            {
-               const int32_t b = i / 4;
-               for (int32_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e)
-               {
-                  const int tile = meta[e] >> 4, bit = meta[e] & 15;
-                  ASSERT_LT(ref.blk_ptr[b] + tile, ref.blk_ptr[b + 1]);
-                  ASSERT_EQ(ref.blk_col[ref.blk_ptr[b] + tile], a.col[e] / 4) << "entry " << e;
-                  ASSERT_EQ(bit, 4 * (i % 4) + a.col[e] % 4) << "entry " << e;
-                  const V want = StorageTraits<V>::from_double(a.val[e]);
-                  ASSERT_EQ(std::memcmp(&val[e], &want, sizeof(V)), 0) << "entry " << e;
-               }
-            }
-         }
+         else { expect_entry_decodes(a, ref, dm, /*values=*/true); } // not lent: the values were copied
       }
    }
    device::ConvertOptions dense;
