@@ -161,7 +161,9 @@ ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, 
 
 // Device measurements for the planner (backend_device.cpp; they throw in CPU builds).
 // value_stats of device arrays (synchronises: setup only).
-ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled = true);
+// likely_tiny: a Galerkin coarse operator (range_device.h: the order of the passes only).
+ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled = true,
+                              bool likely_tiny = false);
 // The exact largest |col - row| of a (rows_device.h max_span): one pass, a read-back.
 int64_t    device_max_span(const Context& ctx, const amgt_csr& a);
 // What a sample of a's 4x4 block rows shows (rows_device.h estimate_fill): stored entries per

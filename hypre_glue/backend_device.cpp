@@ -463,9 +463,9 @@ void device_finalize()
    capped_allocator().cache.trim(); // before hypre tears its device memory down
 }
 
-ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled)
+ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled, bool likely_tiny)
 {
-   return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx), with_scaled);
+   return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx), with_scaled, likely_tiny);
 }
 
 int64_t device_max_span(const Context& ctx, const amgt_csr& a)
@@ -748,6 +748,7 @@ void preload_shape(PreloadLog& log, const HostCsr& h, device::Stream s, Arena& a
    log.step("value statistics", [&] {
       (void)device::value_stats(v, s, mem, square);
       (void)device::value_stats(v, s, mem, false);
+      (void)device::value_stats(v, s, mem, false, /*likely_tiny=*/true);
    });
    if (square)
    {
@@ -1013,7 +1014,7 @@ void device_preload_join(Stats*) {}
 
 void device_finalize() {}
 
-ValueStats device_value_stats(const Context&, const amgt_csr&, bool)
+ValueStats device_value_stats(const Context&, const amgt_csr&, bool, bool)
 {
    AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
 }

@@ -136,7 +136,10 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
    const bool with_scaled = schedule == Precision::fp16;
    if (!(state.stats_key == key) || (with_scaled && !state.value_stats.scaled_known))
    {
-      state.value_stats = a.on_device ? device_value_stats(ctx, a, with_scaled) : value_stats(view_of(a));
+      // a square matrix below level 0 is a Galerkin coarse operator: values below fp16's range
+      // are likely there, and the device takes its plain statistics in one row-wise pass
+      const bool coarse = level > 0 && a.nrows == a.ncols;
+      state.value_stats = a.on_device ? device_value_stats(ctx, a, with_scaled, coarse) : value_stats(view_of(a));
       state.stats_key   = key;
    }
    // a square matrix of the level is its operator (or a square temporary, treated alike)

@@ -1,9 +1,10 @@
 // Value statistics and symmetric scaling of a device CSR (precision/range_device.h).
 //
-// The plain statistics from one flat pass over the values (flat_stats) and, only where a value
-// below fp16's smallest normal exists, a row-wise pass for the significant-underflow counts
-// against each row's maximum, as the CPU reference (precision/policy.cpp) defines them (notes
-// at flat_stats); the scaled ones with G lanes per row (G from the mean row length, 4..32).
+// The plain statistics: for a matrix likely to hold tiny values one row-wise pass (plain_stats,
+// G lanes a row), for the others one flat pass over the values (flat_stats) and, only where a
+// value below fp16's smallest normal exists, a row-wise pass for the significant-underflow counts against each row's
+// maximum, as the CPU reference (precision/policy.cpp) defines them (notes at the kernels); the
+// scaled ones with G lanes per row (G from the mean row length, 4..32).
 // Maxima and counts are exact and order-independent, so the GPU equals the reference bit
 // for bit: per row by shuffles, per block in shared memory, then one integer atomic per block
 // and field (the maximum with atomicMax on the bit pattern: for non-negative doubles the order
@@ -58,6 +59,7 @@ int group_for(int64_t nnz, int64_t nrows)
    const int64_t mean = nrows > 0 ? nnz / nrows : 0;
    return mean <= 6 ? 4 : mean <= 12 ? 8 : mean <= 24 ? 16 : 32;
 }
+
 
 template <int G>
 __device__ __forceinline__ double group_max(double v)
@@ -158,11 +160,99 @@ __device__ __forceinline__ int64_t row_stride()
    return static_cast<int64_t>(gridDim.x) * blockDim.x / G;
 }
 
-// The plain statistics. Every quantity but the underflow counts is a function of the values
-// alone (the finite maximum, the non-finite count, the sums), so flat_stats reads the value
-// array as one stream, kFlatUnroll coalesced loads a thread in flight, without row pointers:
-// the row-wise pass it replaces (G lanes a row) read laplace7 n=250's P and coarse A at
-// 0.3-0.4 of 3.0 TB/s on the H100. It also counts the finite nonzero values below fp16's
+// The plain statistics of a matrix likely to hold tiny values in one streaming pass. Per value: the
+// finite maximum and the non-finite count go into the thread's accumulator (order-independent,
+// flushed once per block), the sums
+// (square matrices) into the thread's running pair, and a flag notes a finite nonzero value
+// below fp16's smallest normal. Only such a value can count as an underflow (kFp32MinNormal <
+// kFp16MinNormal), so the second pass of the reference's add_row (the row maximum by the group,
+// then the counts against kSignificantRelative times it) runs only in warps where some lane
+// raised the flag: operators without tiny values are read once, with no shuffle per row. The
+// counts and maxima are exact, as before. The sums: each block writes its pair to partial[]
+// (a tree over the block, fixed order), which sum_partials adds in a fixed order; the grid is a
+// function of the matrix and the GPU, so a run repeats its sums bit for bit; they differ from
+// the reference's row-by-row order only by rounding.
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
+            DevStats* out, double* partial)
+{
+   RangeAcc  acc;
+   double    sum = 0.0, abs_sum = 0.0;
+   const int t   = static_cast<int>(threadIdx.x) % G;
+   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
+   {
+      const bool    live  = i < nrows;
+      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
+      double        row_max = 0.0;
+      bool          tiny    = false;
+      for (int64_t k = begin + t; k < end; k += G)
+      {
+         const double v = value_at(val, k);
+         if (!isfinite(v))
+         {
+            ++acc.nonfinite;
+            continue;
+         }
+         const double m = fabs(v);
+         row_max        = fmax(row_max, m);
+         tiny           = tiny || (m > 0.0 && m < kFp16MinNormal);
+         sum            = sum + v;
+         abs_sum        = abs_sum + m;
+      }
+      acc.max_abs = fmax(acc.max_abs, row_max);
+      if (device::ballot(tiny) == 0u) continue; // uniform in the warp: its lanes make the same trips
+      row_max                  = group_max<G>(row_max);
+      const double significant = kSignificantRelative * row_max;
+      for (int64_t k = begin + t; k < end; k += G)
+      {
+         const double m = fabs(value_at(val, k));
+         if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
+         if (m < kFp16MinNormal) ++acc.u16;
+         if (m < kFp32MinNormal) ++acc.u32;
+      }
+   }
+   flush_range(acc, &out->plain);
+   if (partial == nullptr) return;
+   // the block's sums: a fixed tree over each warp, then the warps in order
+   __shared__ double ws[kThreads / device::kWarpSize][2];
+#pragma unroll
+   for (int o = device::kWarpSize / 2; o > 0; o >>= 1)
+   {
+      sum += device::shfl_xor(sum, o);
+      abs_sum += device::shfl_xor(abs_sum, o);
+   }
+   const int lane = static_cast<int>(threadIdx.x) & (device::kWarpSize - 1);
+   const int warp = static_cast<int>(threadIdx.x) / device::kWarpSize;
+   if (lane == 0)
+   {
+      ws[warp][0] = sum;
+      ws[warp][1] = abs_sum;
+   }
+   __syncthreads();
+   if (threadIdx.x == 0)
+   {
+      double s = 0.0, a = 0.0;
+      for (int w = 0; w < kThreads / device::kWarpSize; ++w)
+      {
+         s = s + ws[w][0];
+         a = a + ws[w][1];
+      }
+      partial[2 * blockIdx.x]     = s;
+      partial[2 * blockIdx.x + 1] = a;
+   }
+}
+
+// The plain statistics of the other matrices (P, R, fine levels). Every quantity but the
+// underflow counts is a function of the values alone (the finite maximum, the non-finite count,
+// the sums), so flat_stats reads the value array as one stream, kFlatUnroll coalesced loads a
+// thread in flight, without row pointers: plain_stats' 4 and 8 lanes a row read laplace7
+// n=250's transfer operators at 0.3-0.4 of 3.0 TB/s on the H100, its 32 lanes laplace27
+// n=200's fine A (27 entries a row) slower than this pass. The Galerkin coarse operators keep
+// plain_stats (likely_tiny): they hold values below fp16's smallest normal in every setup
+// measured, so underflow_rows would read them a second time (flat_stats + underflow_rows on
+// them: about 1.8 ms a laplace7 n=250 setup against plain_stats' 1.24; bench/RESULTS.md,
+// eleventh session). It also counts the finite nonzero values below fp16's
 // smallest normal: only such a value can be an underflow (kFp32MinNormal < kFp16MinNormal),
 // and only then does underflow_rows (launched always, returning at once on a zero count, so
 // the host waits for nothing) compute the reference's row maxima and the counts against
@@ -282,7 +372,7 @@ underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ v
    flush_range(acc, &out->plain);
 }
 
-// out->sum and out->abs_sum from flat_stats' per-block pairs, in a fixed order that depends
+// out->sum and out->abs_sum from the per-block pairs of flat_stats or plain_stats, in a fixed order that depends
 // only on the number of blocks: thread t adds the pairs t, t + kSumThreads, ... in index
 // order, then a fixed tree over the threads (shared memory, halving strides). The same
 // matrix on the same GPU gives the same sums bit for bit, run after run. (One thread adding a
@@ -441,16 +531,32 @@ RangeStats to_range(const DevRange& r)
 
 } // namespace
 
-ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled)
+ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled,
+                       bool likely_tiny)
 {
    AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "value_stats: negative size");
    Buffer<DevStats> d(1, alloc);
    AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, sizeof(DevStats), stream));
    const bool     square = a.nrows == a.ncols;
-   // per-block sums of flat_stats (square matrices), reduced by sum_partials before the
-   // one read-back below
+   // per-block sums of flat_stats or plain_stats (square matrices), reduced by sum_partials
+   // before the one read-back below
    Buffer<double> partial;
-   if (a.nrows > 0 && a.nnz > 0)
+   if (a.nrows > 0 && a.nnz > 0 && likely_tiny)
+   {
+      unsigned blocks = 0;
+      with_group(a, "plain_stats", [&](auto g, unsigned nblocks) {
+         blocks = nblocks;
+         if (square) partial = Buffer<double>(2 * static_cast<size_t>(nblocks), alloc);
+         plain_stats<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d.get(),
+                                                                          square ? partial.get() : nullptr);
+      });
+      if (square)
+      {
+         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d.get());
+         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
+      }
+   }
+   else if (a.nrows > 0 && a.nnz > 0)
    {
       const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(
          1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),

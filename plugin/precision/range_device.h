@@ -22,7 +22,12 @@ namespace amgt::device {
 // the scaled values' statistics): scalable is false and scaled_known too. Only an fp16 choice
 // reads the scaled form (choose_precision), so a matrix whose floor is fp32 or fp64 needs it
 // not. One read-back (synchronises).
-ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled = true);
+// likely_tiny: the caller expects values below fp16's smallest normal (a Galerkin coarse
+// operator: every one measured holds some). The plain statistics then take one row-wise pass;
+// otherwise a flat pass over the values, and the row-wise underflow counts only if such a value
+// exists (two reads of a matrix that has them). The results are the same either way.
+ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled = true,
+                       bool likely_tiny = false);
 
 // unscale_i = sqrt(|a_ii|) (duplicates summed in CSR order) into u (nrows device doubles).
 // A row without a usable diagonal gets NaN: call it only for a matrix value_stats found

@@ -55,6 +55,14 @@ void check_matrix(const CsrMatrix& a, const std::string& name)
    const ValueStats  cpu = value_stats(a.view());
    const ValueStats  gpu = device::value_stats(d.view, nullptr, mem);
    expect_same(gpu.plain, cpu.plain, "plain");
+   {
+      // the other order of passes (one row-wise pass: likely_tiny), the same statistics
+      const ValueStats rw = device::value_stats(d.view, nullptr, mem, true, /*likely_tiny=*/true);
+      expect_same(rw.plain, cpu.plain, "plain, row-wise pass");
+      expect_close_sum(rw.sum, cpu.sum, cpu.abs_sum, "sum, row-wise pass");
+      expect_close_sum(rw.abs_sum, cpu.abs_sum, cpu.abs_sum, "abs_sum, row-wise pass");
+      EXPECT_EQ(rw.scalable, cpu.scalable);
+   }
    EXPECT_EQ(gpu.scalable, cpu.scalable);
    expect_close_sum(gpu.sum, cpu.sum, cpu.abs_sum, "sum");
    expect_close_sum(gpu.abs_sum, cpu.abs_sum, cpu.abs_sum, "abs_sum");
@@ -178,6 +186,24 @@ TEST_F(DevicePrecision, FewTinyValuesAmongManyRows)
       EXPECT_GT(cpu.plain.underflow_fp16, 0) << per_row;
       EXPECT_GT(cpu.plain.underflow_fp32, 0) << per_row;
       check_matrix(a, "sparse_tiny_" + std::to_string(per_row));
+   }
+}
+
+// Rows short and long (the flat pass and the row-wise pass of value_stats) without any value
+// below fp16's smallest normal (the flat pass's row-wise counts then return at once) and with
+// one such value in a single row.
+TEST_F(DevicePrecision, ShortAndLongRowsWithAndWithoutTinyValues)
+{
+   for (const double density : {0.002, 0.005, 0.01, 0.03, 0.08})
+   {
+      CsrMatrix a = wide_range(1500, density, -8, 8, static_cast<unsigned>(1000 * density));
+      check_matrix(a, "no_tiny_" + std::to_string(density));
+      const ValueStats cpu = value_stats(a.view());
+      EXPECT_EQ(cpu.plain.underflow_fp16, 0);
+      // one value of row 700, small against fp16's range but not against its row's maximum
+      // there: a significant fp16 underflow only if it is within kSignificantRelative of it
+      a.val[a.row_ptr[700] + (a.row_ptr[701] - a.row_ptr[700]) / 2] = 3e-6;
+      check_matrix(a, "one_tiny_" + std::to_string(density));
    }
 }
 
