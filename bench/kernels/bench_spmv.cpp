@@ -363,7 +363,9 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
          dev::rows_spmv<V>(o.rows, kAlpha, xs[static_cast<size_t>(i)], kBeta, dy.get(), kStream);
       };
       r.rows_lanes       = o.rows.lanes;
-      const int alts[2] = {o.rows.lanes / 2, o.rows.lanes * 2};
+      // --rows-lanes-alt replaces the two other lane counts
+      const int alts[2] = {opt.rows_alt[0] > 0 ? opt.rows_alt[0] : o.rows.lanes / 2,
+                           opt.rows_alt[1] > 0 ? opt.rows_alt[1] : o.rows.lanes * 2};
       for (int a = 0; a < 2; ++a)
       {
          Meas& ma = *runs.meas[7 + a];

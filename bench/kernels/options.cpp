@@ -163,6 +163,18 @@ Options parse_options(int argc, const char* const* argv)
             throw UsageError("--tile-lanes expects 0 (the plan's rule), 4, 8, 16 or 32");
          o.tile_lanes = static_cast<int>(v);
       }
+      else if (a == "--rows-lanes-alt")
+      {
+         const std::string v = value();
+         const size_t      c = v.find(',');
+         if (c == std::string::npos) throw UsageError("--rows-lanes-alt expects A,B (powers of two, 1..32)");
+         const int64_t l[2] = {parse_int(a, v.substr(0, c), 1, 32), parse_int(a, v.substr(c + 1), 1, 32)};
+         for (int i = 0; i < 2; ++i)
+         {
+            if ((l[i] & (l[i] - 1)) != 0) throw UsageError("--rows-lanes-alt expects powers of two, 1..32");
+            o.rows_alt[i] = static_cast<int>(l[i]);
+         }
+      }
       else if (a == "--json")
       {
          o.json = value();
@@ -228,6 +240,8 @@ void print_usage(std::FILE* out)
 "  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"
 "  --tile-lanes N        SpMV: lanes per block row of ours forced to cuda_core_tiles and to\n"
 "                        cuda_core_entries (4, 8, 16, 32; default 0: the plans' rules)\n"
+"  --rows-lanes-alt A,B  SpMV: the row-wise kernel's two other timings with A and B lanes per\n"
+"                        row (default: half and twice the rule's; printed as G/2 and 2G)\n"
 "  --spgemm-path P       automatic (default) | cuda_core | cuda_core_pairs | tensor_core:\n"
 "                        amgt::device::SpgemmPath of ours' fp64 SpGEMM; the kernel it ran\n"
 "                        (pairs or ordered) is printed per product\n"

@@ -31,6 +31,7 @@ struct Options
    bool        spgemm         = true;
    bool        flush_l2       = false;
    int         tile_lanes     = 0;     // SpMV cuda_core_tiles: lanes per block row (0: rule)
+   int         rows_alt[2]    = {0, 0}; // SpMV rows: the two other lane counts timed (0: G/2, 2G)
    AllocMode   alloc          = AllocMode::pool;
    // Storage precision of ours (SpMV: every path; SpGEMM: fp16 adds the fp16 tensor-core and
    // CUDA-core products). The vendor library and hypre stay fp64 CSR. fp64 = the original output.

@@ -393,7 +393,8 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
       "   (matrix, x once, y read and written), BW = MB / time as a fraction of 3.0 TB/s; fill~ = the sampled\n"
       "   estimate, rule = the layout the library picks from it (choose_layout); build = fill sample + make_rows\n"
       "   (ms) and its bytes' fraction of 3.0 TB/s ('free': fp64 without offsets reads hypre's arrays); G = lanes\n"
-      "   per row of the rule (rows_lanes), G/2 and 2G = the row-wise SpMV with half and twice as many (us)\n");
+      "   per row of the rule (rows_lanes), G/2 and 2G = the row-wise SpMV with half and twice as many (us;\n"
+      "   with --rows-lanes-alt A,B: with A and B lanes)\n");
    std::fprintf(out, "%-26s %-2s %9s %10s %5s %5s %-4s | %9s %9s | %8s %5s | %-6s %8s %8s %5s | %2s %8s %8s | %7s %6s\n",
                 "matrix", "op", "rows", "nnz", "fill", "fill~", "rule", vsp::name(), "hypre", "mbsr", "BW", "rows", "us",
                 "MB", "BW", "G", "G/2", "2G", "build", "BWb");

@@ -219,7 +219,9 @@ TYPED_TEST(MbsrTyped, PackedLayoutHoldsTheDenseValues)
             ASSERT_TRUE((m.blk_map[t] >> bit) & 1u);
             dense[static_cast<size_t>(t) * 16 + bit] = p.val[k];
             if (k > p.row[b]) // ascending (tile, bit) inside a block row
+            {
                ASSERT_LT(p.meta[k - 1], p.meta[k]);
+            }
          }
       }
       for (size_t i = 0; i < dense.size(); ++i)
