@@ -24,6 +24,7 @@ with hypre's device memory pool:
            only, dropped like vendor                           (not in the default set)
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
+  auto-sh  AMGT=auto AMGT_LEVELS=s,h (fp16 allowed from level 1 on)     (not in the default set)
   fp64-mbsr, auto-mbsr  AMGT_LAYOUT=mbsr;  fp64-rows, auto-rows  AMGT_SPGEMM=rows (row-wise
            CSR SpGEMM for every device product);  fp64-hspgemm, auto-hspgemm  AMGT_SPGEMM=stock
            (hypre's own kernel for every device product);  fp64-beside,
@@ -87,6 +88,8 @@ MODES = {
     # level fp16, unguarded (mixed-h) or guarded per matrix (auto-h)
     "mixed-h": {"label": "mixed-h", "amgt": "mixed", "vendor": 0, "stock": False, "levels": "h"},
     "auto-h": {"label": "auto-h", "amgt": "auto", "vendor": 0, "stock": False, "levels": "h"},
+    # auto with fp16 allowed from level 1 on (the finest level's V-cycle fp32, as in auto)
+    "auto-sh": {"label": "auto-sh", "amgt": "auto", "vendor": 0, "stock": False, "levels": "s,h"},
     # every matrix in the 4x4 tiles (AMGT_LAYOUT=mbsr): what the per-matrix layout rule is
     # measured against
     "fp64-mbsr": {"label": "fp64-mbsr", "amgt": "fp64", "vendor": 0, "stock": False, "layout": "mbsr"},
