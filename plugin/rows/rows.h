@@ -72,7 +72,7 @@ struct LayoutChoice
    Layout layout          = Layout::mbsr;
    double mbsr_bytes      = 0.0; // bytes per stored entry an SpMV reads of the matrix
    double rows_bytes      = 0.0;
-   double rows_speed      = 1.0; // rows_relative_speed(row_length)
+   double rows_speed      = 1.0; // rows_relative_speed(row_length, fill)
    double mbsr_speed      = 1.0; // kMbsrTileLowSpeed for the tile kernels in fp32/fp16, else 1
    bool   tile_kernels    = false; // mBSR's SpMV would run its tile kernels (else the entries kernel)
 };
@@ -86,30 +86,41 @@ struct LayoutChoice
 // reads sizeof(V) + 2 or 4 + 4 per row.
 //
 // Bytes are not the whole story: per byte, the row-wise kernel (one group of lanes per row)
-// ran as fast as the mBSR kernels on short rows and slower on long ones, where a block row's
-// four rows share each tile's x values and the row-wise kernel's rows do not (H100, fp64,
-// bench/kernels, bench/RESULTS.md "2026-11-25 (third session)"): its fraction of 3.0 TB/s
-// over mBSR's was 1.09 at 7 entries per row (7-point fine level), 0.85 at 15 (systems3),
-// 0.84 at 27 (27-point), 0.74 at 29 (7-point level 1) and 0.73-0.78 at 70-80 (coarse
-// levels). rows_relative_speed gives that ratio: kRowsShortSpeed up to kRowsShortRow
-// entries, kRowsLongSpeed from kRowsLongRow on, linear between. The rule compares the time
-// the bytes take, mBSR's bytes / its speed against rows' bytes / theirs. mBSR's tile kernels
-// in fp32/fp16 (values widened to double per the SpMV contract of common/precision.h) ran at
-// 0.50-0.57 of 3.0 TB/s where the row-wise kernel reached 0.71-0.75 on the same fine operator
-// (7-point, 4.1 entries per tile): kMbsrTileLowSpeed; the entries kernel and fp64 count 1.
+// runs as fast as the mBSR kernels where the tiles are well filled and slower where they are
+// not. Where four consecutive rows share their columns (fill near 4), the row-wise kernel's
+// neighbouring rows gather the same x together; where a tile holds one or two entries (coarse
+// operators, P^T), mBSR's block row still reads each tile's x once for its four rows and the
+// row-wise rows read theirs apart. Measured on the H100 after both kernels load b first
+// (bench/RESULTS.md, twelfth session; fraction of 3.0 TB/s of the row-wise layout's bytes over
+// that of mBSR's, fp32, lanes as rows_lanes picks them): 1.06 on laplace27's fine A (27 a row,
+// fill 4.04; 1.00 in fp64), 1.04 on systems3's (15, 4.40; 1.00 in fp64), 1.09 on its level-1
+// A (79, 4.26), 0.86 on its level-2 A (204, 2.77), 0.87 on laplace7 n=250's level-1 A (30,
+// 2.36, four lanes), 0.76 on its level 2 (70, 1.55); rows of at most 8 entries 0.96-0.97
+// (7-point fine A, P). rows_relative_speed gives that ratio: kRowsShortSpeed up to
+// kRowsShortRow entries a row; from kRowsLongRow on, kRowsLowFillSpeed at kRowsLowFill
+// entries a tile rising linearly to kRowsHighFillSpeed at kRowsHighFill (flat outside);
+// linear in the row length between. The rule compares the time the bytes take, mBSR's bytes /
+// its speed against rows' bytes / theirs. mBSR's tile kernels in fp32/fp16 (values widened to
+// double per the SpMV contract of common/precision.h) ran at 0.50-0.57 of 3.0 TB/s where the
+// row-wise kernel reached 0.71-0.75 on the same fine operator (7-point, 4.1 entries per
+// tile): kMbsrTileLowSpeed; the entries kernel and fp64 count 1.
 //
 // mBSR is chosen only where it takes at least kMbsrMinSaving less time: its conversion
-// groups entries into tiles (several passes), the row-wise one is a single streaming pass or
-// nothing, so a near tie goes to the layout that is cheaper to build.
+// groups entries into tiles (one or two hashed passes, 0.04-0.12 of 3.0 TB/s), the row-wise
+// one is a single streaming pass or nothing, so a near tie goes to the layout that is cheaper
+// to build.
 constexpr double kLayoutTileMinFill      = 3.5;
 constexpr double kLayoutTileMaxMeanTiles = 8.0;
 constexpr double kRowsShortRow           = 8.0;
 constexpr double kRowsLongRow            = 16.0;
-constexpr double kRowsShortSpeed         = 1.05;
-constexpr double kRowsLongSpeed          = 0.80;
+constexpr double kRowsShortSpeed         = 1.0;
+constexpr double kRowsLowFill            = 1.5;
+constexpr double kRowsHighFill           = 4.0;
+constexpr double kRowsLowFillSpeed       = 0.76;
+constexpr double kRowsHighFillSpeed      = 1.05;
 constexpr double kMbsrTileLowSpeed       = 0.75;
 constexpr double kMbsrMinSaving          = 0.10;
-double       rows_relative_speed(double row_length);
+double       rows_relative_speed(double row_length, double fill);
 LayoutChoice choose_layout(const LayoutInputs& in);
 
 // Whether the choice hangs on the 16-bit offsets: in.narrow (from a sample, whose span is a
