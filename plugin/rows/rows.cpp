@@ -87,11 +87,12 @@ const char* to_string(Layout l)
    return l == Layout::rows ? "rows" : "mbsr";
 }
 
-double rows_relative_speed(double row_length, double fill)
+double rows_relative_speed(double row_length, double fill, Precision p)
 {
+   const double high  = p == Precision::fp64 ? kRowsHighFillSpeedFp64 : kRowsHighFillSpeed;
    const double f     = std::min(std::max(fill, kRowsLowFill), kRowsHighFill);
    const double along = kRowsLowFillSpeed + (f - kRowsLowFill) / (kRowsHighFill - kRowsLowFill) *
-                                              (kRowsHighFillSpeed - kRowsLowFillSpeed);
+                                              (high - kRowsLowFillSpeed);
    if (row_length <= kRowsShortRow) return kRowsShortSpeed;
    if (row_length >= kRowsLongRow) return along;
    const double t = (row_length - kRowsShortRow) / (kRowsLongRow - kRowsShortRow);
@@ -113,7 +114,7 @@ LayoutChoice choose_layout(const LayoutInputs& in)
    c.tile_kernels = in.fill >= kLayoutTileMinFill && 4.0 * in.row_length / in.fill <= kLayoutTileMaxMeanTiles;
    c.mbsr_bytes   = s + (c.tile_kernels ? 6.0 / in.fill : 2.0 + 4.0 / in.fill) + per_block_row;
    c.rows_bytes = s + (in.narrow ? 2.0 : 4.0) + 4.0 / in.row_length;
-   c.rows_speed = rows_relative_speed(in.row_length, in.fill);
+   c.rows_speed = rows_relative_speed(in.row_length, in.fill, in.precision);
    c.mbsr_speed = c.tile_kernels && in.precision != Precision::fp64 ? kMbsrTileLowSpeed : 1.0;
    c.layout     = c.mbsr_bytes / c.mbsr_speed <= (1.0 - kMbsrMinSaving) * c.rows_bytes / c.rows_speed
                      ? Layout::mbsr

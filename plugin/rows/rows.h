@@ -72,7 +72,7 @@ struct LayoutChoice
    Layout layout          = Layout::mbsr;
    double mbsr_bytes      = 0.0; // bytes per stored entry an SpMV reads of the matrix
    double rows_bytes      = 0.0;
-   double rows_speed      = 1.0; // rows_relative_speed(row_length, fill)
+   double rows_speed      = 1.0; // rows_relative_speed(row_length, fill, precision)
    double mbsr_speed      = 1.0; // kMbsrTileLowSpeed for the tile kernels in fp32/fp16, else 1
    bool   tile_kernels    = false; // mBSR's SpMV would run its tile kernels (else the entries kernel)
 };
@@ -96,10 +96,12 @@ struct LayoutChoice
 // fill 4.04; 1.00 in fp64), 1.04 on systems3's (15, 4.40; 1.00 in fp64), 1.09 on its level-1
 // A (79, 4.26), 0.86 on its level-2 A (204, 2.77), 0.87 on laplace7 n=250's level-1 A (30,
 // 2.36, four lanes), 0.76 on its level 2 (70, 1.55); rows of at most 8 entries 0.96-0.97
-// (7-point fine A, P). rows_relative_speed gives that ratio: kRowsShortSpeed up to
-// kRowsShortRow entries a row; from kRowsLongRow on, kRowsLowFillSpeed at kRowsLowFill
-// entries a tile rising linearly to kRowsHighFillSpeed at kRowsHighFill (flat outside);
-// linear in the row length between. The rule compares the time the bytes take, mBSR's bytes /
+// (7-point fine A, P). In fp64 the entries kernel gains more than the row-wise one: 0.95 on
+// systems3's level-1 A, 0.83 on its level 2, 0.76-0.80 on laplace7 n=250's levels 1-2.
+// rows_relative_speed gives that ratio: kRowsShortSpeed up to kRowsShortRow entries a row;
+// from kRowsLongRow on, kRowsLowFillSpeed at kRowsLowFill entries a tile rising linearly to
+// kRowsHighFillSpeed (fp64: kRowsHighFillSpeedFp64) at kRowsHighFill (flat outside); linear in
+// the row length between. The rule compares the time the bytes take, mBSR's bytes /
 // its speed against rows' bytes / theirs. mBSR's tile kernels in fp32/fp16 (values widened to
 // double per the SpMV contract of common/precision.h) ran at 0.50-0.57 of 3.0 TB/s where the
 // row-wise kernel reached 0.71-0.75 on the same fine operator (7-point, 4.1 entries per
@@ -118,9 +120,10 @@ constexpr double kRowsLowFill            = 1.5;
 constexpr double kRowsHighFill           = 4.0;
 constexpr double kRowsLowFillSpeed       = 0.76;
 constexpr double kRowsHighFillSpeed      = 1.05;
+constexpr double kRowsHighFillSpeedFp64  = 0.98;
 constexpr double kMbsrTileLowSpeed       = 0.75;
 constexpr double kMbsrMinSaving          = 0.10;
-double       rows_relative_speed(double row_length, double fill);
+double       rows_relative_speed(double row_length, double fill, Precision p);
 LayoutChoice choose_layout(const LayoutInputs& in);
 
 // Whether the choice hangs on the 16-bit offsets: in.narrow (from a sample, whose span is a
