@@ -129,13 +129,6 @@ __device__ __forceinline__ int reduce_add(int v, LaneMask = kAllLanes)
 // Asks for the line holding p in the cache nearest the lane (a hint; none on this backend).
 __device__ __forceinline__ void prefetch_l1(const void*) {}
 
-// A read-only load of data the kernel streams through once (a plain load on this backend).
-template <class T>
-__device__ __forceinline__ T load_stream(const T* p)
-{
-   return *p;
-}
-
 #else // CUDA
 
 template <class T>
@@ -174,36 +167,6 @@ __device__ __forceinline__ int      reduce_add(int v, LaneMask m = kAllLanes) { 
 
 // Asks for the 128-byte line holding p in this SM's L1 (a hint: nothing is returned).
 __device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
-
-// A read-only load of data the kernel streams through once (a matrix's values, columns and
-// decodes in an SpMV): through the non-coherent path like __ldg, but without allocating a
-// line in L1, which then keeps the gathered x and the tile columns. (The SpMV on a coarse
-// AMG operator was bound by L2 requests, not DRAM bytes: bench/RESULTS.md, twelfth session.)
-template <class T>
-__device__ __forceinline__ T load_stream(const T* p)
-{
-   static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "load_stream: 2, 4 or 8 bytes");
-   T r;
-   if constexpr (sizeof(T) == 2)
-   {
-      unsigned short v;
-      asm("ld.global.nc.L1::no_allocate.b16 %0, [%1];" : "=h"(v) : "l"(p));
-      __builtin_memcpy(&r, &v, sizeof(r));
-   }
-   else if constexpr (sizeof(T) == 4)
-   {
-      unsigned v;
-      asm("ld.global.nc.L1::no_allocate.b32 %0, [%1];" : "=r"(v) : "l"(p));
-      __builtin_memcpy(&r, &v, sizeof(r));
-   }
-   else
-   {
-      unsigned long long v;
-      asm("ld.global.nc.L1::no_allocate.b64 %0, [%1];" : "=l"(v) : "l"(p));
-      __builtin_memcpy(&r, &v, sizeof(r));
-   }
-   return r;
-}
 
 #endif // vendor
 

@@ -260,9 +260,9 @@ __global__ void __launch_bounds__(kThreads)
             j[u]             = -1;
             if (kk < end)
             {
-               if constexpr (use16) j[u] = row + device::load_stream(col16 + kk);
-               else j[u] = static_cast<int64_t>(device::load_stream(col + kk));
-               v[u] = device::load_stream(val + kk);
+               if constexpr (use16) j[u] = row + __ldg(col16 + kk);
+               else j[u] = static_cast<int64_t>(__ldg(col + kk));
+               v[u] = __ldg(val + kk);
             }
          }
          double xj[kUnroll];

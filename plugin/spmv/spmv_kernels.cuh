@@ -363,8 +363,8 @@ spmv_entries_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restri
       {
          const int64_t k = kb + int64_t{u} * G;
          in[u]           = k < k1;
-         m[u]            = in[u] ? device::load_stream(meta + k) : 0u;
-         p[u]            = in[u] ? A::widen(device::load_stream(packed + k)) : Acc(0);
+         m[u]            = in[u] ? __ldg(meta + k) : 0u;
+         p[u]            = in[u] ? A::widen(__ldg(packed + k)) : Acc(0);
       }
       int32_t tc[kUnroll];
 #pragma unroll
