@@ -87,16 +87,22 @@ const char* to_string(Layout l)
    return l == Layout::rows ? "rows" : "mbsr";
 }
 
+namespace {
+
+// y0 up to x0, y1 from x1 on, linear between
+double ramp(double x, double x0, double x1, double y0, double y1)
+{
+   const double t = std::min(std::max((x - x0) / (x1 - x0), 0.0), 1.0);
+   return (1.0 - t) * y0 + t * y1;
+}
+
+} // namespace
+
 double rows_relative_speed(double row_length, double fill, Precision p)
 {
-   const double high  = p == Precision::fp64 ? kRowsHighFillSpeedFp64 : kRowsHighFillSpeed;
-   const double f     = std::min(std::max(fill, kRowsLowFill), kRowsHighFill);
-   const double along = kRowsLowFillSpeed + (f - kRowsLowFill) / (kRowsHighFill - kRowsLowFill) *
-                                              (high - kRowsLowFillSpeed);
-   if (row_length <= kRowsShortRow) return kRowsShortSpeed;
-   if (row_length >= kRowsLongRow) return along;
-   const double t = (row_length - kRowsShortRow) / (kRowsLongRow - kRowsShortRow);
-   return kRowsShortSpeed + t * (along - kRowsShortSpeed);
+   const double top   = p == Precision::fp64 ? kRowsHighFillSpeedFp64 : kRowsHighFillSpeed;
+   const double along = ramp(fill, kRowsLowFill, kRowsHighFill, kRowsLowFillSpeed, top); // rows of >= kRowsLongRow
+   return ramp(row_length, kRowsShortRow, kRowsLongRow, kRowsShortSpeed, along);
 }
 
 LayoutChoice choose_layout(const LayoutInputs& in)
