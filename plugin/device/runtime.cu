@@ -33,30 +33,27 @@ Allocator runtime_allocator()
 DeviceLimits device_limits()
 {
    // A device's attributes do not change while the process runs: read once per device (the
-   // conversions, the statistics and every lent matvec ask), under a lock.
-   constexpr int               kDevices = 64;
-   static std::mutex           mutex;
-   static DeviceLimits         known[kDevices];
-   static bool                 read[kDevices] = {};
-   int                         dev = 0;
+   // conversions, the statistics and every lent matvec of a solve ask); after that a call is
+   // current_device and an acquire load (call_once's done path), no lock. A read that throws
+   // leaves the device unread, to be tried again.
+   constexpr int         kDevices = 64;
+   static std::once_flag once[kDevices];
+   static DeviceLimits   known[kDevices];
+   int                   dev = 0;
    AMGT_DEVICE_CHECK(current_device(&dev));
-   const bool                  cacheable = dev >= 0 && dev < kDevices;
-   if (cacheable)
+   auto read = [dev](DeviceLimits& l) {
+      AMGT_DEVICE_CHECK(sm_count(&l.sms, dev));
+      AMGT_DEVICE_CHECK(smem_optin(&l.smem_optin, dev));
+      AMGT_DEVICE_CHECK(l2_bytes(&l.l2_bytes, dev));
+   };
+   if (dev < 0 || dev >= kDevices)
    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (read[dev]) return known[dev];
+      DeviceLimits l;
+      read(l);
+      return l;
    }
-   DeviceLimits l;
-   AMGT_DEVICE_CHECK(sm_count(&l.sms, dev));
-   AMGT_DEVICE_CHECK(smem_optin(&l.smem_optin, dev));
-   AMGT_DEVICE_CHECK(l2_bytes(&l.l2_bytes, dev));
-   if (cacheable)
-   {
-      std::lock_guard<std::mutex> lock(mutex);
-      known[dev] = l;
-      read[dev]  = true;
-   }
-   return l;
+   std::call_once(once[dev], [&] { read(known[dev]); });
+   return known[dev];
 }
 
 void check(int status, const char* what, const char* file, int line)

@@ -66,6 +66,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <new>
 #include <type_traits>
 
@@ -527,13 +528,33 @@ void launch_tiers(const HashArgs<V>& args, const int32_t* rows, const DeviceLimi
    launch_tier<3, kPass2>(args, n(3), lim, s, false);
 }
 
-// Every tier fits the device's shared memory (an H100 or A100 has room for all of them).
-bool hashed_fits(const DeviceLimits& lim)
+// Every tier fits the device's shared memory (an H100 or A100 has room for all of them). It
+// looks up each kernel of the conversion, the compaction's four widths included: with CUDA's
+// lazy loading the first conversion of a process (the preload's, AMGT_PRELOAD) loads them all,
+// not one of them in a later setup. The answer depends on the device alone: hashed_fits asks
+// once per device.
+bool hashed_fits_check(const DeviceLimits& lim)
 {
    const HashArgs<double> none{};
+   device::FuncAttributes attr{};
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<4>));
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<8>));
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<16>));
+   AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<32>));
    return launch_tier<0, true>(none, 0, lim, nullptr, true) && launch_tier<1, true>(none, 0, lim, nullptr, true) &&
           launch_tier<2, true>(none, 0, lim, nullptr, true) && launch_tier<3, true>(none, 0, lim, nullptr, true) &&
           launch_tier<3, false>(none, 0, lim, nullptr, true);
+}
+
+bool hashed_fits(const DeviceLimits& lim)
+{
+   constexpr int         kDevices = 64;
+   static std::once_flag once[kDevices];
+   static bool           fits[kDevices];
+   const int             dev = current_device_id();
+   if (dev < 0 || dev >= kDevices) return hashed_fits_check(lim);
+   std::call_once(once[dev], [&] { fits[dev] = hashed_fits_check(lim); });
+   return fits[dev];
 }
 
 // The scratch of one pass, or none (two passes) when it is not asked for, there is a dense
@@ -678,18 +699,7 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    {
       if (ntiles > 0)
       {
-         // every width's kernel is looked up once per process: with CUDA's lazy loading that
-         // loads all four in the first conversion (the preload's, AMGT_PRELOAD), not one of
-         // them in a later setup
-         static const bool loaded = [] {
-            device::FuncAttributes attr{};
-            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<4>));
-            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<8>));
-            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<16>));
-            AMGT_DEVICE_CHECK(device::func_attributes(&attr, compact_tiles<32>));
-            return true;
-         }();
-         (void)loaded;
+         // (every width's kernel was looked up by hashed_fits: lazy loading happened there)
          int32_t lanes = 4;
          while (lanes < 32 && static_cast<int64_t>(lanes) * brows < ntiles) lanes *= 2;
          const int64_t groups = static_cast<int64_t>(brows) * lanes;

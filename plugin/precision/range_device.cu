@@ -60,7 +60,6 @@ int group_for(int64_t nnz, int64_t nrows)
    return mean <= 6 ? 4 : mean <= 12 ? 8 : mean <= 24 ? 16 : 32;
 }
 
-
 template <int G>
 __device__ __forceinline__ double group_max(double v)
 {
@@ -84,6 +83,24 @@ struct RangeAcc
    unsigned long long nonfinite = 0, u16 = 0, u32 = 0;
 };
 
+// The reference's significant-underflow counts of one row (add_row, policy.cpp): its values
+// get(k), k in [begin, end), read by the G lanes of a group (t: lane in the group), that are at
+// least kSignificantRelative times row_max (the row's maximum, already the group's) and below
+// fp16's / fp32's smallest normal; this lane's share is added to u16 and u32.
+template <int G, class Get>
+__device__ __forceinline__ void count_underflows(int64_t begin, int64_t end, int t, double row_max, Get get,
+                                                 unsigned long long& u16, unsigned long long& u32)
+{
+   const double significant = kSignificantRelative * row_max;
+   for (int64_t k = begin + t; k < end; k += G)
+   {
+      const double m = fabs(get(k));
+      if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
+      if (m < kFp16MinNormal) ++u16;
+      if (m < kFp32MinNormal) ++u32;
+   }
+}
+
 // The CPU's add_row (policy.cpp) for row values get(k), k in [begin, end), by the G lanes of
 // a group (t: lane in the group); lane 0 of the group accumulates the row into acc.
 template <int G, class Get>
@@ -97,16 +114,9 @@ __device__ void add_row(RangeAcc& acc, int64_t begin, int64_t end, int t, Get ge
       if (!isfinite(v)) ++nonfinite;
       else row_max = fmax(row_max, fabs(v));
    }
-   row_max                 = group_max<G>(row_max);
-   const double significant = kSignificantRelative * row_max;
+   row_max = group_max<G>(row_max);
    unsigned long long u16 = 0, u32 = 0;
-   for (int64_t k = begin + t; k < end; k += G)
-   {
-      const double m = fabs(get(k));
-      if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
-      if (m < kFp16MinNormal) ++u16;
-      if (m < kFp32MinNormal) ++u32;
-   }
+   count_underflows<G>(begin, end, t, row_max, get, u16, u32);
    nonfinite = group_sum<G>(nonfinite);
    u16       = group_sum<G>(u16);
    u32       = group_sum<G>(u32);
@@ -160,6 +170,39 @@ __device__ __forceinline__ int64_t row_stride()
    return static_cast<int64_t>(gridDim.x) * blockDim.x / G;
 }
 
+// A block's sums (sum, abs_sum: each thread's running pair) into partial[2 * blockIdx.x] and
+// partial[2 * blockIdx.x + 1]: a fixed tree over each warp, then the warps in order, so the
+// same grid gives the same sums bit for bit. Every thread of the block calls it.
+__device__ void write_block_sums(double sum, double abs_sum, double* partial)
+{
+   __shared__ double ws[kThreads / device::kWarpSize][2];
+#pragma unroll
+   for (int o = device::kWarpSize / 2; o > 0; o >>= 1)
+   {
+      sum += device::shfl_xor(sum, o);
+      abs_sum += device::shfl_xor(abs_sum, o);
+   }
+   const int lane = static_cast<int>(threadIdx.x) & (device::kWarpSize - 1);
+   const int warp = static_cast<int>(threadIdx.x) / device::kWarpSize;
+   if (lane == 0)
+   {
+      ws[warp][0] = sum;
+      ws[warp][1] = abs_sum;
+   }
+   __syncthreads();
+   if (threadIdx.x == 0)
+   {
+      double s = 0.0, a = 0.0;
+      for (int w = 0; w < kThreads / device::kWarpSize; ++w)
+      {
+         s = s + ws[w][0];
+         a = a + ws[w][1];
+      }
+      partial[2 * blockIdx.x]     = s;
+      partial[2 * blockIdx.x + 1] = a;
+   }
+}
+
 // The plain statistics of a matrix likely to hold tiny values in one streaming pass. Per value: the
 // finite maximum and the non-finite count go into the thread's accumulator (order-independent,
 // flushed once per block), the sums
@@ -202,45 +245,11 @@ plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val,
       }
       acc.max_abs = fmax(acc.max_abs, row_max);
       if (device::ballot(tiny) == 0u) continue; // uniform in the warp: its lanes make the same trips
-      row_max                  = group_max<G>(row_max);
-      const double significant = kSignificantRelative * row_max;
-      for (int64_t k = begin + t; k < end; k += G)
-      {
-         const double m = fabs(value_at(val, k));
-         if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
-         if (m < kFp16MinNormal) ++acc.u16;
-         if (m < kFp32MinNormal) ++acc.u32;
-      }
+      count_underflows<G>(begin, end, t, group_max<G>(row_max), [&](int64_t k) { return value_at(val, k); },
+                          acc.u16, acc.u32);
    }
    flush_range(acc, &out->plain);
-   if (partial == nullptr) return;
-   // the block's sums: a fixed tree over each warp, then the warps in order
-   __shared__ double ws[kThreads / device::kWarpSize][2];
-#pragma unroll
-   for (int o = device::kWarpSize / 2; o > 0; o >>= 1)
-   {
-      sum += device::shfl_xor(sum, o);
-      abs_sum += device::shfl_xor(abs_sum, o);
-   }
-   const int lane = static_cast<int>(threadIdx.x) & (device::kWarpSize - 1);
-   const int warp = static_cast<int>(threadIdx.x) / device::kWarpSize;
-   if (lane == 0)
-   {
-      ws[warp][0] = sum;
-      ws[warp][1] = abs_sum;
-   }
-   __syncthreads();
-   if (threadIdx.x == 0)
-   {
-      double s = 0.0, a = 0.0;
-      for (int w = 0; w < kThreads / device::kWarpSize; ++w)
-      {
-         s = s + ws[w][0];
-         a = a + ws[w][1];
-      }
-      partial[2 * blockIdx.x]     = s;
-      partial[2 * blockIdx.x + 1] = a;
-   }
+   if (partial != nullptr) write_block_sums(sum, abs_sum, partial);
 }
 
 // The plain statistics of the other matrices (P, R, fine levels). Every quantity but the
@@ -301,34 +310,7 @@ flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* p
       __syncthreads();
       if (threadIdx.x == 0 && st) atomicAdd(&out->tiny, st);
    }
-   if (partial == nullptr) return;
-   // the block's sums: a fixed tree over each warp, then the warps in order
-   __shared__ double ws[kThreads / device::kWarpSize][2];
-#pragma unroll
-   for (int o = device::kWarpSize / 2; o > 0; o >>= 1)
-   {
-      sum += device::shfl_xor(sum, o);
-      abs_sum += device::shfl_xor(abs_sum, o);
-   }
-   const int lane = static_cast<int>(threadIdx.x) & (device::kWarpSize - 1);
-   const int warp = static_cast<int>(threadIdx.x) / device::kWarpSize;
-   if (lane == 0)
-   {
-      ws[warp][0] = sum;
-      ws[warp][1] = abs_sum;
-   }
-   __syncthreads();
-   if (threadIdx.x == 0)
-   {
-      double s = 0.0, a = 0.0;
-      for (int w = 0; w < kThreads / device::kWarpSize; ++w)
-      {
-         s = s + ws[w][0];
-         a = a + ws[w][1];
-      }
-      partial[2 * blockIdx.x]     = s;
-      partial[2 * blockIdx.x + 1] = a;
-   }
+   if (partial != nullptr) write_block_sums(sum, abs_sum, partial);
 }
 
 // The underflow counts of the reference's add_row (G lanes a row), where flat_stats found a
@@ -340,8 +322,8 @@ __global__ void __launch_bounds__(kThreads)
 underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows, DevStats* out)
 {
    if (*reinterpret_cast<volatile unsigned long long*>(&out->tiny) == 0) return;
-   unsigned long long u16 = 0, u32 = 0;
-   const int          t   = static_cast<int>(threadIdx.x) % G;
+   RangeAcc  acc;
+   const int t = static_cast<int>(threadIdx.x) % G;
    for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
    {
       const bool    live  = i < nrows;
@@ -356,19 +338,9 @@ underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ v
          tiny    = tiny || (m > 0.0 && m < kFp16MinNormal);
       }
       if (device::ballot(tiny) == 0u) continue; // uniform in the warp
-      row_max                  = group_max<G>(row_max);
-      const double significant = kSignificantRelative * row_max;
-      for (int64_t k = begin + t; k < end; k += G)
-      {
-         const double m = fabs(value_at(val, k));
-         if (!(m > 0.0) || !isfinite(m) || m < significant) continue;
-         if (m < kFp16MinNormal) ++u16;
-         if (m < kFp32MinNormal) ++u32;
-      }
+      count_underflows<G>(begin, end, t, group_max<G>(row_max), [&](int64_t k) { return value_at(val, k); },
+                          acc.u16, acc.u32);
    }
-   RangeAcc acc;
-   acc.u16 = u16;
-   acc.u32 = u32;
    flush_range(acc, &out->plain);
 }
 
