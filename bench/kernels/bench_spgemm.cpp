@@ -225,7 +225,8 @@ void run_ours(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool s
 // The row-wise CSR SpGEMM, each design forced (r.rows[d]), checked against the reference as
 // ours is. Nothing to convert: it reads the CSR operands and writes C in CSR.
 constexpr amgt::CsrSpgemmDesign kRowDesigns[kRowDesignCount] = {
-   amgt::CsrSpgemmDesign::one_pass, amgt::CsrSpgemmDesign::two_pass, amgt::CsrSpgemmDesign::two_pass_tight};
+   amgt::CsrSpgemmDesign::one_pass, amgt::CsrSpgemmDesign::two_pass, amgt::CsrSpgemmDesign::two_pass_tight,
+   amgt::CsrSpgemmDesign::lean};
 
 void run_rows(const DeviceCsr& A, const DeviceCsr& B, const std::string& what, const HostCsr* ref,
               const dev::Allocator& alloc, SpgemmRecord& r)
@@ -234,6 +235,9 @@ void run_rows(const DeviceCsr& A, const DeviceCsr& B, const std::string& what, c
    {
       Meas& m = r.rows[d];
       m.path  = amgt::to_string(kRowDesigns[d]);
+      // lean forced on many rows would size its slab for them (bins' max_ub per row): shown
+      // up to 4x the rows automatic gives it
+      if (kRowDesigns[d] == amgt::CsrSpgemmDesign::lean && A.nrows > 4 * amgt::csr_spgemm::kLeanMaxRows) continue;
       try
       {
          dev::CsrSpgemmStats   st;
@@ -404,6 +408,7 @@ void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
    b.report_problem("spgemm", what, "ours[rows one_pass]", r.rows[0]);
    b.report_problem("spgemm", what, "ours[rows two_pass]", r.rows[1]);
    b.report_problem("spgemm", what, "ours[rows two_pass_tight]", r.rows[2]);
+   b.report_problem("spgemm", what, "ours[rows lean]", r.rows[3]);
    if (r.half_run)
    {
       b.report_problem("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);

@@ -114,6 +114,11 @@ const Meas* auto_pick_meas(const SpgemmRecord& r)
    case AutoPick::hypre: break;
    case AutoPick::hypre_binned: m = &r.hypre_binned; break;
    case AutoPick::rows:
+      if (amgt::csr_spgemm::first_design(amgt::CsrSpgemmDesign::automatic, r.m) == amgt::CsrSpgemmDesign::lean)
+      {
+         m = &r.rows[3]; // (a lean product that fell back ran its general path's design: not told apart here)
+         break;
+      }
       m = &r.rows[amgt::csr_spgemm::choose_design(amgt::CsrSpgemmDesign::automatic, r.rows_sum_ub, r.m,
                                                   std::numeric_limits<size_t>::max()) ==
                           amgt::CsrSpgemmDesign::one_pass
@@ -429,22 +434,22 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
       "(mbsr_nnz + allocation + mbsr_to_csr); +conv = all of them\n"
       "   ours kernel = --spgemm-path:numeric kernel that ran (pairs = atomics over flattened tile pairs, "
       "ordered = per A tile, tensor cores for dense tiles)\n"
-      "   rowsA/rowsB/rowsC = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
-      "one_pass / two_pass / two_pass_tight; xhypA/B/C = hypre / rows (> 1: rows faster)\n"
+      "   rowsA/rowsB/rowsC/rowsL = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
+      "one_pass / two_pass / two_pass_tight / lean (lean: up to 2^18 rows); xhypA/B/C/L = hypre / rows (> 1: rows faster)\n"
       "   hypreB = hypre's own kernel in its binned mode (hypre_SetSpGemmBinned(1); hypre's default is unbinned)\n"
       "   auto = the kernel AMGT_SPGEMM=auto picks for the product (csr_spgemm.h's rules: rows = row-wise, "
       "hypreB = hypre's binned mode, hypre = its default mode)\n",
       vsp::name());
    std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s %9s | %8s %8s %8s %9s | "
-                     "%6s %6s %6s %6s | %9s %9s %9s %6s %6s %6s %-6s | %-8s | %s\n",
+                     "%6s %6s %6s %6s | %9s %9s %9s %9s %6s %6s %6s %6s %-6s | %-8s | %s\n",
                 "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", vsp::name(),
                 "hypre", "hypreB", "ours", "convA", "convB", "back", "ours+conv", xv().c_str(), "xhypre", xv("+").c_str(), "xhyp+",
-                "rowsA", "rowsB", "rowsC", "xhypA", "xhypB", "xhypC", "auto", "ref", "ours kernel");
+                "rowsA", "rowsB", "rowsC", "rowsL", "xhypA", "xhypB", "xhypC", "xhypL", "auto", "ref", "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
       const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
       std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s %9s | %8s %8s %8s %9s | "
-                        "%6s %6s %6s %6s | %9s %9s %9s %6s %6s %6s %-6s | %-8s | %s\n",
+                        "%6s %6s %6s %6s | %9s %9s %9s %9s %6s %6s %6s %6s %-6s | %-8s | %s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
@@ -458,8 +463,9 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    r.vendor.ok() ? ratio_cell(r.vendor.t.median_ms, with).c_str() : "-",
                    r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-",
                    time_cell(r.rows[0], 1.0, "%.3f").c_str(), time_cell(r.rows[1], 1.0, "%.3f").c_str(),
-                   time_cell(r.rows[2], 1.0, "%.3f").c_str(), ratio_cell(r.hypre, r.rows[0]).c_str(),
-                   ratio_cell(r.hypre, r.rows[1]).c_str(), ratio_cell(r.hypre, r.rows[2]).c_str(),
+                   time_cell(r.rows[2], 1.0, "%.3f").c_str(), time_cell(r.rows[3], 1.0, "%.3f").c_str(),
+                   ratio_cell(r.hypre, r.rows[0]).c_str(), ratio_cell(r.hypre, r.rows[1]).c_str(),
+                   ratio_cell(r.hypre, r.rows[2]).c_str(), ratio_cell(r.hypre, r.rows[3]).c_str(),
                    name(auto_pick(r)),
                    r.reference.c_str(), r.ours.path.empty() ? "-" : r.ours.path.c_str());
    }
@@ -616,6 +622,8 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    line("SpGEMM ours rows two_pass    vs hypre own", rows_hyp[1]);
    line("SpGEMM ours rows tight       vs " + v, rows_vendor[2]);
    line("SpGEMM ours rows tight       vs hypre own", rows_hyp[2]);
+   line("SpGEMM ours rows lean        vs " + v, rows_vendor[3]);
+   line("SpGEMM ours rows lean        vs hypre own", rows_hyp[3]);
    line("SpGEMM auto's pick           vs hypre own", auto_hyp);
    line("SpGEMM auto's pick           vs fastest that ran", auto_oracle);
    line("SpGEMM hypre binned mode     vs hypre own", binned_hyp);
@@ -651,6 +659,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spgemm", what, "ours[rows one_pass]", r.rows[0]);
       emit("spgemm", what, "ours[rows two_pass]", r.rows[1]);
       emit("spgemm", what, "ours[rows two_pass_tight]", r.rows[2]);
+      emit("spgemm", what, "ours[rows lean]", r.rows[3]);
       emit("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
       emit("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
    }
@@ -775,7 +784,7 @@ void JsonLines::write(const SpgemmRecord& r)
       if (m.status == Status::skipped && m.note.empty()) continue;
       Obj o;
       o.str("section", "spgemm").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
-      o.str("product", r.product).str("impl", d == 0 ? "ours:rows_one_pass" : "ours:rows_two_pass");
+      o.str("product", r.product).str("impl", std::string("ours:rows_") + (d == 0 ? "one_pass" : d == 1 ? "two_pass" : d == 2 ? "two_pass_tight" : "lean"));
       o.integer("m", r.m).integer("k", r.k).integer("n", r.n);
       o.integer("nnz_a", r.nnz_a).integer("nnz_b", r.nnz_b).integer("nnz_c", r.nnz_c);
       o.str("reference", r.reference);

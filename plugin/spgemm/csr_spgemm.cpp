@@ -12,7 +12,7 @@ namespace amgt {
 
 const char* to_string(CsrSpgemmDesign d)
 {
-   static const char* const names[] = {"automatic", "one_pass", "two_pass", "two_pass_tight"};
+   static const char* const names[] = {"automatic", "one_pass", "two_pass", "two_pass_tight", "lean"};
    return by_enum(d, names, "?");
 }
 
@@ -75,6 +75,19 @@ CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t
                                                                           : CsrSpgemmDesign::two_pass;
 }
 
+CsrSpgemmDesign first_design(CsrSpgemmDesign requested, int64_t m)
+{
+   if (requested == CsrSpgemmDesign::automatic && lean_applies(m)) return CsrSpgemmDesign::lean;
+   return requested;
+}
+
+int64_t lean_slab_entries(const std::vector<int64_t>& hist)
+{
+   int64_t n = 0;
+   for (int b = 0; b < kSharedBins && b < static_cast<int>(hist.size()); ++b) n += hist[static_cast<size_t>(b)] * bin_shape(b).max_ub;
+   return n;
+}
+
 double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
    if (m <= 0 || k <= 0 || nnz_a <= 0 || nnz_b <= 0) return -1.0;
@@ -84,6 +97,8 @@ double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 
 bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
+   if (lean_applies(m) && estimated_row_terms(m, nnz_a, k, nnz_b) >= 0.0 && !hypre_binned_wins(m, nnz_a, k, nnz_b))
+      return true;
    if (m < kRowsAutoMinRows || m >= kRowsAutoMaxRows) return false;
    return estimated_row_terms(m, nnz_a, k, nnz_b) >= kLongRowsMinEstUb;
 }
@@ -192,6 +207,83 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
    AMGT_REQUIRE(shared_bins >= 0 && shared_bins <= kSharedBins, "emulate: bad shared_bins");
    const size_t n = static_cast<size_t>(A.nrows);
 
+   bool lean_fell_back = false;
+   if (first_design(design, A.nrows) == CsrSpgemmDesign::lean)
+   {
+      const std::vector<int64_t> ub = row_upper_bounds(A, B);
+      std::vector<int64_t>       hist(kBins, 0);
+      std::vector<int>           bin(n, -1);
+      int64_t                    sum_ub = 0;
+      for (size_t i = 0; i < n; ++i)
+      {
+         bin[i] = bin_of(capped_bound(ub[i], B.ncols), shared_bins);
+         if (bin[i] >= 0) ++hist[static_cast<size_t>(bin[i])];
+         sum_ub += ub[i];
+      }
+      if (shared_bins == kSharedBins && hist[kGlobalBin] == 0)
+      {
+         // the slab: bin by bin, rows in listing order (any order on the device), max_ub places each
+         std::vector<int64_t> base(kSharedBins, 0), pos(kSharedBins, 0), off(n, 0);
+         for (int b = 1; b < kSharedBins; ++b) base[b] = base[b - 1] + hist[b - 1] * bin_shape(b - 1).max_ub;
+         AMGT_REQUIRE(base[kSharedBins - 1] + hist[kSharedBins - 1] * bin_shape(kSharedBins - 1).max_ub ==
+                         lean_slab_entries(hist), "emulate: lean slab size");
+         std::vector<int32_t> tcol(static_cast<size_t>(lean_slab_entries(hist)));
+         std::vector<double>  tval(tcol.size());
+         std::vector<int64_t> count(n, 0);
+         Table                t;
+         for (size_t i = 0; i < n; ++i)
+         {
+            const int b = bin[i];
+            if (b < 0) continue;
+            off[i] = base[b] + pos[b]++ * bin_shape(b).max_ub;
+            t.reset(int64_t{1} << bin_shape(b).log2_table);
+            build_row(A, B, static_cast<int32_t>(i), t);
+            int64_t c = 0;
+            for (size_t s = 0; s < t.keys.size(); ++s)
+            {
+               if (t.keys[s] < 0) continue;
+               AMGT_REQUIRE(c < bin_shape(b).max_ub, "emulate: a row holds more entries than its room");
+               tcol[static_cast<size_t>(off[i] + c)] = t.keys[s];
+               tval[static_cast<size_t>(off[i] + c)] = t.vals[s];
+               ++c;
+            }
+            count[i] = c;
+         }
+         CsrMatrix C;
+         C.nrows = A.nrows;
+         C.ncols = B.ncols;
+         C.row_ptr.assign(n + 1, 0);
+         int64_t total = 0;
+         for (size_t i = 0; i < n; ++i)
+         {
+            C.row_ptr[i] = static_cast<int32_t>(total);
+            total += count[i];
+            AMGT_REQUIRE(total <= std::numeric_limits<int32_t>::max(), "csr_spgemm: product has more than 2^31-1 nonzeros");
+         }
+         C.row_ptr[n] = static_cast<int32_t>(total);
+         C.col.resize(static_cast<size_t>(total));
+         C.val.resize(static_cast<size_t>(total));
+         for (size_t i = 0; i < n; ++i)
+         {
+            std::copy_n(tcol.begin() + off[i], count[i], C.col.begin() + C.row_ptr[i]);
+            std::copy_n(tval.begin() + off[i], count[i], C.val.begin() + C.row_ptr[i]);
+         }
+         if (report)
+         {
+            *report            = EmulationReport{};
+            report->design     = CsrSpgemmDesign::lean;
+            report->sum_ub     = sum_ub;
+            report->bin_rows   = hist;
+            report->max_probes = t.probes;
+         }
+         return C;
+      }
+      // a row beyond bin 8 (or bins the device cannot run): the general path's automatic
+      // choice, as on the device
+      design        = CsrSpgemmDesign::automatic;
+      lean_fell_back = true;
+   }
+
    // Pass 1: bounds, bins, the rows listed per bin (a stable order here; any on the device).
    const std::vector<int64_t> ub   = row_upper_bounds(A, B);
    const std::vector<int64_t> hist = bin_histogram(ub, shared_bins);
@@ -208,7 +300,9 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
    int64_t sum_ub = 0;
    for (int64_t u : ub) sum_ub += u;
    // the device passes its free memory; the emulation has all it needs
-   const CsrSpgemmDesign d = choose_design(design, sum_ub, static_cast<int64_t>(n), std::numeric_limits<size_t>::max());
+   const CsrSpgemmDesign d =
+      choose_design(design == CsrSpgemmDesign::lean ? CsrSpgemmDesign::automatic : design, sum_ub,
+                    static_cast<int64_t>(n), std::numeric_limits<size_t>::max());
 
    // The global bin's tables come from batches, as on the device.
    std::vector<int64_t> global_ub;
@@ -340,6 +434,7 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
       report->tight_bin_rows       = tight_hist;
       report->tight_global_batches = tight_global_batches;
       report->max_probes     = t.probes;
+      report->lean_fell_back = lean_fell_back;
    }
    return C;
 }

@@ -60,6 +60,15 @@ enum class CsrSpgemmDesign
    // its tables by the exact count too). One more binning pass and host round trip. Never
    // chosen by automatic: not yet measured.
    two_pass_tight,
+   // Latency design for products of few rows (lean_applies: AMG's coarse levels, where every
+   // product took 0.15-0.6 ms whatever its size, in launches, host round trips and
+   // allocations): one pass that bins each row by its capped bound (capped_bound) and lists it
+   // at once, one launch for the shared bins 0-6 (blocks of kLeanBlock threads, one shape per
+   // bin: lean_shape), one per bin 7-8 if present, the (col, val) pairs to a slab at
+   // base(bin) + position * max_ub(bin) (no scan of the bounds), a one-block scan of the
+   // counts and the compaction: 5-7 launches, two host round trips, three allocations. A
+   // product with a row beyond bin 8 runs the automatic design instead (stats: lean_fell_back).
+   lean,
 };
 
 const char* to_string(CsrSpgemmDesign d);
@@ -166,6 +175,48 @@ constexpr int64_t kGlobalBatchSlots = int64_t{1} << 24; // 192 MB of keys and va
 std::vector<GlobalBatch> plan_global_batches(const std::vector<int64_t>& ub, int32_t ncols_b,
                                              int64_t max_slots = kGlobalBatchSlots);
 
+// ---- the lean design (small products) --------------------------------------------------------
+// A row holds at most min(ub, ncols_b) distinct columns: the lean design bins rows by that
+// capped bound (a table of >= 2x it is at most half full), so products into few columns
+// (coarse P^T*(AP)) never need the global bin.
+AMGT_HD inline int64_t capped_bound(int64_t ub, int32_t ncols_b)
+{
+   return ub < static_cast<int64_t>(ncols_b) ? ub : static_cast<int64_t>(ncols_b);
+}
+
+// Products of at most kLeanMaxRows rows take the lean design under automatic (its per-bin row
+// lists take 4 bytes per row and bin: 2.4 MB at the limit; its scan is one block).
+constexpr int64_t kLeanMaxRows = int64_t{1} << 16;
+constexpr int     kLeanBlock   = 256; // threads per block of every lean launch
+constexpr int     kLeanFused   = 7;   // bins 0..kLeanFused-1 share one launch
+inline bool       lean_applies(int64_t m) { return m > 0 && m <= kLeanMaxRows; }
+
+// Bin b's shape in the lean launches: bins 0-3 keep bin_shape's groups (4-32 lanes), bins 4-5
+// take 64 and 128 lanes, bins 6-8 the whole block; tables of bin_shape's size. Bins 0-6 then
+// take 24 KB of tables per block (one launch, one shared size), bins 7-8 48 and 96 KB.
+struct LeanShape
+{
+   int group;      // lanes per row
+   int rows;       // rows per block
+   int log2_table; // slots per row's table
+};
+AMGT_HD constexpr LeanShape lean_shape(int b)
+{
+   return LeanShape{b <= 3 ? bin_shape(b).group : (b == 4 ? 64 : b == 5 ? 128 : kLeanBlock),
+                    kLeanBlock / (b <= 3 ? bin_shape(b).group : (b == 4 ? 64 : b == 5 ? 128 : kLeanBlock)),
+                    bin_shape(b).log2_table};
+}
+// Dynamic shared memory of a lean block of bin b: values (double), keys (int32), one counter
+// per row.
+constexpr size_t lean_shared_bytes(int b)
+{
+   const LeanShape s = lean_shape(b);
+   return static_cast<size_t>(s.rows) * ((size_t{1} << s.log2_table) * (sizeof(double) + sizeof(int32_t)) + sizeof(int32_t));
+}
+// Entries of the lean slab: bin b's rows take bin_shape(b).max_ub places each (a row's count
+// is at most its capped bound, which its bin holds). hist: rows per shared bin.
+int64_t lean_slab_entries(const std::vector<int64_t>& hist);
+
 // ---- the design ----------------------------------------------------------------------------
 // Bytes of design A's temporary: sum(ub) columns and values (saturates at SIZE_MAX).
 size_t one_pass_temp_bytes(int64_t sum_ub);
@@ -183,6 +234,10 @@ constexpr int64_t kTwoPassMaxMeanUb = 64;
 // memory, so the free memory need not be asked for).
 inline bool light_rows(int64_t sum_ub, int64_t nrows) { return nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows; }
 CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes);
+// The design csr_spgemm runs for `requested` on a product of m rows, before it knows the rows'
+// bounds: lean when requested, or under automatic when lean_applies(m); otherwise
+// `requested` (automatic then decides after its first pass, by choose_design).
+CsrSpgemmDesign   first_design(CsrSpgemmDesign requested, int64_t m);
 
 // ---- which kernel a device product runs on under AMGT_SPGEMM=auto ---------------------------
 // Rules on what the planner knows before any kernel runs: C's rows m = rows of A, the mean row
@@ -204,6 +259,9 @@ CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64
 //   283k rows: 7.69 against 8.03 unbinned and 8.92 row-wise). At est_ub 950-1100 (7-point
 //   and 27-point coarse P^T*(AP)) the unbinned kernel was fastest.
 // - everything else: hypre's default mode (what stock hypre runs).
+// Thirteenth session: products of at most kLeanMaxRows rows go to the row-wise kernel's lean
+// design (csr_spgemm picks it for them under automatic), which removes most of the fixed cost
+// of a product (launches, round trips, allocations): see bench/RESULTS.md.
 double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 constexpr int64_t kBinnedMinRows      = int64_t{1} << 19; // short rows
 constexpr double  kBinnedMaxEstUb     = 128.0;
@@ -233,6 +291,7 @@ struct EmulationReport
    std::vector<int64_t> tight_bin_rows;           // two_pass_tight's numeric pass: rows per bin of
    int64_t              tight_global_batches = 0; // their exact counts, and its global batches
    int64_t              max_probes     = 0; // longest probe sequence of any insertion
+   bool                 lean_fell_back = false; // lean asked for (or chosen), a row beyond bin 8: automatic ran
 };
 
 // The device algorithm run sequentially on the host with the same planning functions, hash
@@ -240,7 +299,9 @@ struct EmulationReport
 // scan(ub) and its compaction, or the two passes. Throws amgt::Error where the device code
 // would read or write out of bounds (a full table, a row count above its ub), so the tests
 // catch a planning rule that breaks an invariant the kernels rely on. Values are summed in
-// A's then B's order (exactly csr_spgemm_ref's); columns come in table order.
+// A's then B's order (exactly csr_spgemm_ref's); columns come in table order. The lean design
+// (first_design) bins rows by capped_bound, gives each a table of its bin's size and the
+// bin's max_ub places in the slab, and falls back as the device does.
 CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design,
                   int shared_bins = kSharedBins, int64_t batch_slots = kGlobalBatchSlots,
                   EmulationReport* report = nullptr);

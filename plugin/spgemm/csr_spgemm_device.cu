@@ -249,20 +249,27 @@ __device__ __forceinline__ void build_row(const Operands& op, int32_t row, int64
    }
 }
 
+// Where row `row`'s pairs go: its place in design A's temporary, in C (design B's numeric
+// pass), nowhere when counting.
+template <Phase P>
+__device__ __forceinline__ int64_t row_base(const RowArgs& args, int32_t row)
+{
+   if constexpr (P == Phase::to_temp) return args.temp_off[row];
+   if constexpr (P == Phase::to_final) return args.row_ptr[row];
+   return 0;
+}
+
 // After the table is built: the occupied slots take the row's next places in slot order
 // within each sweep of the group (ballots; order free), and, except when counting, write their
 // pairs there. Groups of one segment count in a register; block-wide groups add each warp's
 // count to the shared `counter` with one atomic. Returns the row's count (to every lane of a
 // one-segment group; block-wide groups read `counter` after a barrier).
 template <int G, Phase P, class Index>
-__device__ __forceinline__ int emit_row(const RowArgs& args, int32_t row, int lane, const int* keys,
+__device__ __forceinline__ int emit_row(const RowArgs& args, int64_t base, int lane, const int* keys,
                                         const double* vals, Index slots, int* counter)
 {
    using Seg = Segment<G>;
    const Seg seg(lane);
-   int64_t   base = 0;
-   if constexpr (P == Phase::to_temp) base = args.temp_off[row];
-   if constexpr (P == Phase::to_final) base = args.row_ptr[row];
    int running = 0;
    for (Index s0 = 0; s0 < slots; s0 += static_cast<Index>(G))
    {
@@ -332,12 +339,9 @@ __device__ __forceinline__ void build_row_small(const Operands& op, int32_t row,
 // Each occupied slot takes the next place of the row (a shared counter: order free) and,
 // except when counting, writes its pair there.
 template <Phase P, class Index>
-__device__ __forceinline__ void emit_row_small(const RowArgs& args, int32_t row, Index lane, Index lanes,
+__device__ __forceinline__ void emit_row_small(const RowArgs& args, int64_t base, Index lane, Index lanes,
                                                const int* keys, const double* vals, Index slots, int* counter)
 {
-   int64_t base = 0;
-   if constexpr (P == Phase::to_temp) base = args.temp_off[row];
-   if constexpr (P == Phase::to_final) base = args.row_ptr[row];
    for (Index s = lane; s < slots; s += lanes)
    {
       const int k = load_key(keys + s);
@@ -409,15 +413,17 @@ __global__ __launch_bounds__(cs::bin_shape(Bin).block) void shared_rows(RowArgs 
    {
       if (active)
       {
-         emit_row_small<P, uint32_t>(args, row, static_cast<uint32_t>(lane), static_cast<uint32_t>(G), my_keys,
-                                     my_vals, static_cast<uint32_t>(kSlots), counter + g);
+         emit_row_small<P, uint32_t>(args, row_base<P>(args, row), static_cast<uint32_t>(lane),
+                                     static_cast<uint32_t>(G), my_keys, my_vals, static_cast<uint32_t>(kSlots),
+                                     counter + g);
       }
       group_sync<G>();
       count = load_key(counter + g);
    }
    else if (active)
    {
-      count = emit_row<G, P, uint32_t>(args, row, lane, my_keys, my_vals, static_cast<uint32_t>(kSlots), counter + g);
+      count = emit_row<G, P, uint32_t>(args, row_base<P>(args, row), lane, my_keys, my_vals,
+                                       static_cast<uint32_t>(kSlots), counter + g);
    }
    if constexpr (P != Phase::to_final)
    {
@@ -457,7 +463,8 @@ __global__ __launch_bounds__(cs::kGlobalBlock) void global_rows(RowArgs args, in
    build_row<G, kValues, uint64_t>(args.op, row, args.ub[row], static_cast<int>(threadIdx.x), keys,
                                    vals, log2, slots - 1);
    __syncthreads();
-   emit_row<G, P, uint64_t>(args, row, static_cast<int>(threadIdx.x), keys, vals, slots, &counter);
+   emit_row<G, P, uint64_t>(args, row_base<P>(args, row), static_cast<int>(threadIdx.x), keys, vals, slots,
+                            &counter);
    if constexpr (P != Phase::to_final)
    {
       __syncthreads();
@@ -490,6 +497,234 @@ __global__ __launch_bounds__(kThreads) void compact_rows(const int64_t* temp_off
          col[c0 + t] = tcol[src + t];
          val[c0 + t] = tval[src + t];
       }
+   }
+}
+
+
+// ---- the lean design (small products: csr_spgemm.h, CsrSpgemmDesign::lean) -----------------
+// What lean_bound leaves for the host (zeroed before it): rows per bin (by capped bound), the
+// sum of the bounds, and nnz(C) once lean_scan has run.
+struct LeanMeta
+{
+   unsigned long long hist[cs::kBins];
+   unsigned long long sum_ub;
+   unsigned long long nnz;
+};
+
+// One thread per row of A: ub, the bin of its capped bound, and its place in that bin's list
+// (lists[b * nrows + position]; block-aggregated atomics as in list_rows). Empty rows get count
+// 0 and slab offset 0 here (the compaction reads both); counts[nrows] = 0 for a scan of n + 1.
+// Rows of the global bin are counted, not listed: the host then runs the general path.
+__global__ __launch_bounds__(kThreads) void lean_bound(Operands op, int32_t nrows, int32_t ncols_b, int64_t* ub,
+                                                       int32_t* lists, int64_t* counts, int64_t* toff,
+                                                       LeanMeta* meta)
+{
+   __shared__ unsigned int       local[cs::kBins];
+   __shared__ unsigned long long base[cs::kBins];
+   __shared__ unsigned long long block_sum;
+   const int t = static_cast<int>(threadIdx.x);
+   if (t < cs::kBins) local[t] = 0;
+   if (t == 0) block_sum = 0;
+   __syncthreads();
+   const int64_t      i    = static_cast<int64_t>(blockIdx.x) * blockDim.x + t;
+   int                b    = -1;
+   unsigned int       lpos = 0;
+   unsigned long long u    = 0;
+   if (i == 0) counts[nrows] = 0;
+   if (i < nrows)
+   {
+      int64_t sum = 0;
+      for (int32_t p = op.a_ptr[i]; p < op.a_ptr[i + 1]; ++p)
+      {
+         const int32_t k = op.a_col[p];
+         sum += op.b_ptr[k + 1] - op.b_ptr[k];
+      }
+      ub[i] = sum;
+      b     = cs::bin_of(cs::capped_bound(sum, ncols_b), cs::kSharedBins);
+      if (b >= 0) lpos = atomicAdd(&local[b], 1u);
+      else
+      {
+         counts[i] = 0;
+         toff[i]   = 0;
+      }
+      u = static_cast<unsigned long long>(sum);
+   }
+#pragma unroll
+   for (int o = 16; o > 0; o >>= 1) u += device::shfl_xor(u, o);
+   if ((t & 31) == 0 && u > 0) atomicAdd(&block_sum, u);
+   __syncthreads();
+   if (t < cs::kBins && local[t] > 0) base[t] = atomicAdd(&meta->hist[t], static_cast<unsigned long long>(local[t]));
+   if (t == 0 && block_sum > 0) atomicAdd(&meta->sum_ub, block_sum);
+   __syncthreads();
+   if (b >= 0 && b < cs::kSharedBins)
+      lists[static_cast<int64_t>(b) * nrows + static_cast<int64_t>(base[b] + lpos)] = static_cast<int32_t>(i);
+}
+
+// The blocks of one lean launch: bins First..Last, bin b's blocks from first_block[b] to
+// first_block[b + 1]; its rows' pairs go to the slab at slab_base[b] + position * max_ub(b).
+struct LeanLaunch
+{
+   int32_t first_block[cs::kSharedBins + 1];
+   int64_t slab_base[cs::kSharedBins];
+   int32_t listed[cs::kSharedBins];
+};
+
+// One block of bin Bin: kShape.rows rows of the bin's list, each built by a group in its own
+// table in shared memory (as shared_rows does, with the lean shape), its pairs written to the
+// slab and its count and slab offset to counts/toff.
+template <int Bin>
+__device__ __forceinline__ void lean_bin_block(const RowArgs& args, const int32_t* list, int32_t listed,
+                                               int64_t slab_base, int32_t local_block, unsigned char* smem,
+                                               int64_t* toff)
+{
+   constexpr cs::LeanShape kShape = cs::lean_shape(Bin);
+   constexpr int           G      = kShape.group;
+   constexpr int           kRows  = kShape.rows;
+   constexpr int           kSlots = 1 << kShape.log2_table;
+   constexpr int64_t       kRoom  = cs::bin_shape(Bin).max_ub;
+   static_assert(G * kRows == cs::kLeanBlock, "a lean block is kLeanBlock lanes");
+   double* vals    = reinterpret_cast<double*>(smem);
+   int*    keys    = reinterpret_cast<int*>(smem + sizeof(double) * kRows * kSlots);
+   int*    counter = keys + kRows * kSlots;
+
+   const int     g       = static_cast<int>(threadIdx.x) / G;
+   const int     lane    = static_cast<int>(threadIdx.x) % G;
+   int*          my_keys = keys + g * kSlots;
+   double*       my_vals = vals + g * kSlots;
+   const int64_t r       = static_cast<int64_t>(local_block) * kRows + g;
+   const bool    active  = r < listed;
+   for (int sl = lane; sl < kSlots; sl += G)
+   {
+      my_keys[sl] = -1;
+      my_vals[sl] = 0.0;
+   }
+   constexpr bool kSmall = G < device::kWarpSize;
+   if ((kSmall || G > device::kWarpSize) && lane == 0) counter[g] = 0;
+   group_sync<G>();
+   const int32_t row  = active ? list[r] : 0;
+   const int64_t base = slab_base + r * kRoom;
+   if (active)
+   {
+      if constexpr (kSmall)
+      {
+         build_row_small<G, true, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals, kShape.log2_table,
+                                            static_cast<uint32_t>(kSlots - 1));
+      }
+      else
+      {
+         build_row<G, true, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals, kShape.log2_table,
+                                      static_cast<uint32_t>(kSlots - 1));
+      }
+   }
+   group_sync<G>();
+   int count = 0;
+   if constexpr (kSmall)
+   {
+      if (active)
+      {
+         emit_row_small<Phase::to_temp, uint32_t>(args, base, static_cast<uint32_t>(lane), static_cast<uint32_t>(G),
+                                                  my_keys, my_vals, static_cast<uint32_t>(kSlots), counter + g);
+      }
+      group_sync<G>();
+      count = load_key(counter + g);
+   }
+   else
+   {
+      if (active)
+      {
+         count = emit_row<G, Phase::to_temp, uint32_t>(args, base, lane, my_keys, my_vals,
+                                                       static_cast<uint32_t>(kSlots), counter + g);
+      }
+      if constexpr (G > device::kWarpSize)
+      {
+         __syncthreads();
+         count = load_key(counter + g);
+      }
+   }
+   if (active && lane == 0)
+   {
+      args.counts[row] = count;
+      toff[row]        = base;
+   }
+}
+
+template <int B, int Last>
+__device__ __forceinline__ void lean_dispatch(int b, const RowArgs& args, const int32_t* lists, int32_t nrows,
+                                              const LeanLaunch& L, int32_t local_block, unsigned char* smem,
+                                              int64_t* toff)
+{
+   if constexpr (B <= Last)
+   {
+      if (b == B)
+      {
+         lean_bin_block<B>(args, lists + static_cast<int64_t>(B) * nrows, L.listed[B], L.slab_base[B], local_block,
+                           smem, toff);
+      }
+      else lean_dispatch<B + 1, Last>(b, args, lists, nrows, L, local_block, smem, toff);
+   }
+}
+
+// The lean launch of bins First..Last (uniform per block: every thread finds the same bin).
+template <int First, int Last>
+__global__ __launch_bounds__(cs::kLeanBlock) void lean_rows(RowArgs args, LeanLaunch L, const int32_t* lists,
+                                                            int32_t nrows, int64_t* toff)
+{
+   extern __shared__ __align__(8) unsigned char smem[];
+   const int32_t blk = static_cast<int32_t>(blockIdx.x);
+   int           b   = First;
+   while (b < Last && blk >= L.first_block[b + 1]) ++b;
+   lean_dispatch<First, Last>(b, args, lists, nrows, L, blk - L.first_block[b], smem, toff);
+}
+
+// counts (n entries, int64) -> row_ptr (n + 1, int32) and nnz in meta, by one block of
+// kLeanScanThreads: each thread sums a contiguous chunk, the block scans the chunk sums, each
+// thread writes its chunk's offsets. (n <= kLeanMaxRows: chunks of <= 64.) Offsets above
+// 2^31-1 wrap here; the host checks nnz before using them.
+constexpr int kLeanScanThreads = 1024;
+__global__ __launch_bounds__(kLeanScanThreads) void lean_scan(const int64_t* counts, int32_t n, int32_t* row_ptr,
+                                                              LeanMeta* meta)
+{
+   __shared__ long long warp_sum[kLeanScanThreads / 32];
+   const int     t     = static_cast<int>(threadIdx.x);
+   const int64_t chunk = (static_cast<int64_t>(n) + kLeanScanThreads - 1) / kLeanScanThreads;
+   const int64_t i0    = t * chunk;
+   const int64_t i1    = i0 + chunk < n ? i0 + chunk : n;
+   long long     mine  = 0;
+   for (int64_t i = i0; i < i1; ++i) mine += counts[i];
+   // inclusive scan of the threads' sums: within warps, then over the warps' totals
+   long long incl = mine;
+   const int lane = t & 31, w = t >> 5;
+#pragma unroll
+   for (int d = 1; d < 32; d <<= 1)
+   {
+      const long long v = device::shfl_up(incl, d);
+      if (lane >= d) incl += v;
+   }
+   if (lane == 31) warp_sum[w] = incl;
+   __syncthreads();
+   if (w == 0)
+   {
+      long long x = warp_sum[lane];
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1)
+      {
+         const long long v = device::shfl_up(x, d);
+         if (lane >= d) x += v;
+      }
+      warp_sum[lane] = x; // inclusive over warps
+   }
+   __syncthreads();
+   long long run = incl - mine + (w > 0 ? warp_sum[w - 1] : 0);
+   for (int64_t i = i0; i < i1; ++i)
+   {
+      row_ptr[i] = static_cast<int32_t>(run);
+      run += counts[i];
+   }
+   if (t == kLeanScanThreads - 1)
+   {
+      const long long total = warp_sum[kLeanScanThreads / 32 - 1];
+      row_ptr[n]            = static_cast<int32_t>(total);
+      meta->nnz             = static_cast<unsigned long long>(total);
    }
 }
 
@@ -581,17 +816,25 @@ struct ScanKeep
    Buffer<char>    temp;
 };
 
+int64_t counts_to_row_ptr_raw(const int64_t* counts, size_t n, int32_t* row_ptr, Stream s, const Allocator& alloc,
+                              ScanKeep& keep);
 int64_t counts_to_row_ptr(const Buffer<int64_t>& counts, size_t n, int32_t* row_ptr, Stream s,
                           const Allocator& alloc, ScanKeep& keep)
+{
+   return counts_to_row_ptr_raw(counts.get(), n, row_ptr, s, alloc, keep);
+}
+
+int64_t counts_to_row_ptr_raw(const int64_t* counts, size_t n, int32_t* row_ptr, Stream s, const Allocator& alloc,
+                              ScanKeep& keep)
 {
    keep.off              = Buffer<int64_t>(n + 1, alloc);
    Buffer<int64_t>& off  = keep.off;
    size_t           bytes = 0;
    const int64_t    items = static_cast<int64_t>(n) + 1;
-   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), off.get(), items, s));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, counts, off.get(), items, s));
    keep.temp          = Buffer<char>(bytes, alloc);
    Buffer<char>& temp = keep.temp;
-   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), off.get(), items, s));
+   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, counts, off.get(), items, s));
    int64_t nnz = 0;
    AMGT_DEVICE_CHECK(device::memcpy_async(&nnz, off.get() + n, sizeof(nnz), device::Copy::to_host, s));
    synchronize(s);
@@ -650,6 +893,122 @@ void list_and_batch(Plan& plan, const int8_t* bin, int32_t nrows, const int64_t*
    }
 }
 
+
+// Launches lean_rows<First, Last> over the bins of L in that range that hold rows (nothing when
+// none does); its shared memory is the largest of their shapes'.
+template <int First, int Last>
+void launch_lean(const RowArgs& args, LeanLaunch L, const int32_t* lists, int32_t nrows, int64_t* toff,
+                 const std::vector<int64_t>& hist, Stream s)
+{
+   int32_t blocks = 0;
+   size_t  smem   = 0;
+   for (int b = First; b <= Last; ++b)
+   {
+      L.first_block[b] = blocks;
+      const int64_t rows = hist[static_cast<size_t>(b)];
+      if (rows == 0) continue;
+      blocks += static_cast<int32_t>((rows + cs::lean_shape(b).rows - 1) / cs::lean_shape(b).rows);
+      smem = std::max(smem, cs::lean_shared_bytes(b));
+   }
+   L.first_block[Last + 1] = blocks;
+   if (blocks == 0) return;
+   if (smem > 48 * 1024) AMGT_DEVICE_CHECK(device::set_max_dynamic_smem(lean_rows<First, Last>, static_cast<int>(smem)));
+   lean_rows<First, Last><<<static_cast<unsigned>(blocks), cs::kLeanBlock, smem, s>>>(args, L, lists, nrows, toff);
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm lean_rows");
+}
+
+// The lean design (csr_spgemm.h). Returns false, having left C untouched, when the general path
+// must run instead: a row beyond bin 8, or (automatic only) a slab the allocator refused.
+bool lean_product(const Operands& op, const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc,
+                  bool automatic, CsrSpgemmStats& st, DeviceCsrProduct& C)
+{
+   const size_t n = static_cast<size_t>(A.nrows);
+   // one allocation for everything the first pass writes: ub, counts (n + 1), slab offsets,
+   // the bins' lists, the meta block
+   const size_t ub_at    = 0;
+   const size_t count_at = ub_at + n * sizeof(int64_t);
+   const size_t toff_at  = count_at + (n + 1) * sizeof(int64_t);
+   const size_t meta_at  = toff_at + n * sizeof(int64_t);
+   const size_t lists_at = meta_at + sizeof(LeanMeta);
+   const size_t bytes    = lists_at + static_cast<size_t>(cs::kSharedBins) * n * sizeof(int32_t);
+   Buffer<char> arena(bytes, alloc);
+   auto*        ub     = reinterpret_cast<int64_t*>(arena.get() + ub_at);
+   auto*        counts = reinterpret_cast<int64_t*>(arena.get() + count_at);
+   auto*        toff   = reinterpret_cast<int64_t*>(arena.get() + toff_at);
+   auto*        meta   = reinterpret_cast<LeanMeta*>(arena.get() + meta_at);
+   auto*        lists  = reinterpret_cast<int32_t*>(arena.get() + lists_at);
+   fill_bytes(meta, 0, sizeof(LeanMeta), s);
+   lean_bound<<<blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(op, A.nrows, B.ncols, ub, lists, counts, toff,
+                                                                       meta);
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm lean_bound");
+   LeanMeta h{};
+   AMGT_DEVICE_CHECK(device::memcpy_async(&h, meta, sizeof(h), device::Copy::to_host, s));
+   synchronize(s);
+   std::vector<int64_t> hist(cs::kBins, 0);
+   for (int b = 0; b < cs::kBins; ++b) hist[static_cast<size_t>(b)] = st.bin_rows[b] = static_cast<int64_t>(h.hist[b]);
+   st.sum_ub = static_cast<int64_t>(h.sum_ub);
+   if (hist[cs::kGlobalBin] > 0) return false;
+
+   // the slab
+   const int64_t   slab = cs::lean_slab_entries(hist);
+   Buffer<int32_t> tcol;
+   Buffer<double>  tval;
+   try
+   {
+      tcol = Buffer<int32_t>(static_cast<size_t>(slab), alloc);
+      tval = Buffer<double>(static_cast<size_t>(slab), alloc);
+   }
+   catch (const std::bad_alloc&)
+   {
+      if (!automatic) throw;
+      return false;
+   }
+   LeanLaunch L{};
+   int64_t    at = 0;
+   for (int b = 0; b < cs::kSharedBins; ++b)
+   {
+      L.slab_base[b] = at;
+      L.listed[b]    = static_cast<int32_t>(hist[static_cast<size_t>(b)]);
+      at += hist[static_cast<size_t>(b)] * cs::bin_shape(b).max_ub;
+   }
+   RowArgs args;
+   args.op      = op;
+   args.ub      = ub;
+   args.counts  = counts;
+   args.out_col = tcol.get();
+   args.out_val = tval.get();
+   static_assert(cs::kLeanFused == 7 && cs::kSharedBins == 9, "bins 0-6 in one launch, 7 and 8 alone");
+   launch_lean<0, 6>(args, L, lists, A.nrows, toff, hist, s);
+   launch_lean<7, 7>(args, L, lists, A.nrows, toff, hist, s);
+   launch_lean<8, 8>(args, L, lists, A.nrows, toff, hist, s);
+
+   // C's row pointer and size, then the compaction
+   ScanKeep scan_keep; // (general scan only) released on return, after the last synchronisation
+   if (static_cast<int64_t>(n) <= cs::kLeanMaxRows)
+   {
+      lean_scan<<<1, kLeanScanThreads, 0, s>>>(counts, A.nrows, C.row_ptr.get(), meta);
+      AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm lean_scan");
+      AMGT_DEVICE_CHECK(device::memcpy_async(&h, meta, sizeof(h), device::Copy::to_host, s));
+      synchronize(s);
+      AMGT_REQUIRE(h.nnz <= static_cast<unsigned long long>(std::numeric_limits<int32_t>::max()),
+                   "csr_spgemm: product has " + std::to_string(h.nnz) + " nonzeros, more than 2^31-1");
+      C.nnz = static_cast<int64_t>(h.nnz);
+   }
+   else
+   {
+      // a lean product asked for on many rows: the general scan (counts holds n + 1 entries)
+      C.nnz = counts_to_row_ptr_raw(counts, n, C.row_ptr.get(), s, alloc, scan_keep);
+   }
+   C.col = Buffer<int32_t>(static_cast<size_t>(C.nnz), alloc);
+   C.val = Buffer<double>(static_cast<size_t>(C.nnz), alloc);
+   compact_rows<<<warp_blocks_for(static_cast<int64_t>(n)), kThreads, 0, s>>>(toff, C.row_ptr.get(), A.nrows, tcol.get(),
+                                                                             tval.get(), C.col.get(), C.val.get());
+   AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm compact_rows");
+   synchronize(s); // before the temporaries are released
+   st.design = CsrSpgemmDesign::lean;
+   return true;
+}
+
 } // namespace
 
 DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc,
@@ -676,6 +1035,19 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    if (A.nrows == 0 || A.nnz == 0 || B.nnz == 0) return empty_product();
 
    const Operands op{A.row_ptr, A.col, A.val, B.row_ptr, B.col, B.val};
+
+   // The lean design for few rows (or when asked for); the general path when it declines.
+   if (cs::first_design(design, A.nrows) == CsrSpgemmDesign::lean)
+   {
+      if (st.shared_bins == cs::kSharedBins && lean_product(op, A, B, s, alloc, design == CsrSpgemmDesign::automatic, st, C))
+      {
+         if (stats) *stats = st;
+         return C;
+      }
+      st.lean_fell_back = true;
+      design            = CsrSpgemmDesign::automatic;
+      for (int64_t& r : st.bin_rows) r = 0;
+   }
 
    // Pass 1.
    Buffer<int64_t>            ub(n, alloc);

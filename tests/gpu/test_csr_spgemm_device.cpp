@@ -1,5 +1,6 @@
 // GPU row-wise CSR SpGEMM (device::csr_spgemm, spgemm/csr_spgemm_device.h) against the CPU
-// oracle csr_spgemm_ref, every design (one_pass, two_pass, two_pass_tight) and the automatic choice:
+// oracle csr_spgemm_ref, every design (one_pass, two_pass, two_pass_tight, lean) and the automatic
+// choice (lean on these sizes; the general path where lean falls back):
 //   - structure: the same columns per row as the oracle, compared after sorting each row (the
 //     kernel's rows come in any order), row pointers equal, no duplicate column;
 //   - values: exactly equal on small-integer inputs (every partial sum is an exact integer,
@@ -48,7 +49,8 @@ using amgt::CsrMatrix;
 using amgt::CsrSpgemmDesign;
 
 constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::automatic, CsrSpgemmDesign::one_pass,
-                                        CsrSpgemmDesign::two_pass, CsrSpgemmDesign::two_pass_tight};
+                                        CsrSpgemmDesign::two_pass, CsrSpgemmDesign::two_pass_tight,
+                                        CsrSpgemmDesign::lean};
 
 class CsrSpgemmDevice : public GpuStreamTest
 {
@@ -99,6 +101,7 @@ struct Totals
    int64_t entries    = 0;
    double  worst      = 0; // largest err / tolerance
    int64_t bin_rows[cs::kBins] = {};
+   int64_t lean_runs  = 0;
 };
 
 // The full check of one device product against the oracle `want` (sorted rows).
@@ -140,8 +143,12 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
    EXPECT_EQ(sb, cs::usable_shared_bins(static_cast<size_t>(dev::device_limits().smem_optin)));
    if (a.nrows > 0 && nnz_of(a) > 0 && nnz_of(b) > 0)
    {
-      const std::vector<int64_t> ub   = cs::row_upper_bounds(a.view(), b.view());
-      const std::vector<int64_t> hist = cs::bin_histogram(ub, sb);
+      const std::vector<int64_t> ub = cs::row_upper_bounds(a.view(), b.view());
+      std::vector<int64_t>       capped(ub.size());
+      for (size_t i = 0; i < ub.size(); ++i) capped[i] = cs::capped_bound(ub[i], b.ncols);
+      // the lean design bins by capped bounds, the others by the bounds
+      const std::vector<int64_t> hist =
+         cs::bin_histogram(st.design == CsrSpgemmDesign::lean ? capped : ub, sb);
       int64_t                    sum  = 0;
       for (int64_t u : ub) sum += u;
       EXPECT_EQ(st.sum_ub, sum);
@@ -151,8 +158,24 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
          totals.bin_rows[bin] += st.bin_rows[bin];
       }
    }
-   if (design != CsrSpgemmDesign::automatic) EXPECT_EQ(st.design, design);
+   if (design == CsrSpgemmDesign::lean && st.lean_fell_back)
+   {
+      // a row beyond bin 8: the general path ran
+      EXPECT_GT(cs::bin_histogram(cs::row_upper_bounds(a.view(), b.view()), sb)[cs::kGlobalBin], 0);
+      EXPECT_NE(st.design, CsrSpgemmDesign::lean);
+      EXPECT_NE(st.design, CsrSpgemmDesign::automatic);
+   }
+   else if (design != CsrSpgemmDesign::automatic) EXPECT_EQ(st.design, design);
    else EXPECT_NE(st.design, CsrSpgemmDesign::automatic) << "the design that ran";
+   if (design != CsrSpgemmDesign::lean && design != CsrSpgemmDesign::automatic)
+   {
+      EXPECT_FALSE(st.lean_fell_back);
+   }
+   if (design == CsrSpgemmDesign::automatic && a.nrows <= cs::kLeanMaxRows && a.nrows > 0 && !st.lean_fell_back)
+   {
+      EXPECT_EQ(st.design, CsrSpgemmDesign::lean) << "automatic takes lean for few rows";
+   }
+   if (st.design == CsrSpgemmDesign::lean) totals.lean_runs += 1;
    if (st.design == CsrSpgemmDesign::two_pass_tight && a.nrows > 0 && nnz_of(a) > 0 && nnz_of(b) > 0)
    {
       // the numeric pass's bins: the oracle's row lengths through bin_of
@@ -234,6 +257,43 @@ TEST_F(CsrSpgemmDevice, RowsInEveryBinIncludingTheGlobalOne)
    const int sb = cs::usable_shared_bins(static_cast<size_t>(dev::device_limits().smem_optin));
    for (int bin = 0; bin < sb; ++bin) EXPECT_GT(totals.bin_rows[bin], 0) << "bin " << bin;
    EXPECT_GT(totals.bin_rows[cs::kGlobalBin], 0) << "the global bin";
+   EXPECT_GT(totals.nonzeros, 0);
+}
+
+// The lean design in every bin (B's 4000 columns cap every bound at bin 8: no global row), a
+// P^T*(AP)-like product whose 1200 products per row fall on 50 columns (bin 2 by its capped
+// bound), and a wide product that sends a row past bin 8 (lean falls back, same product).
+TEST_F(CsrSpgemmDevice, LeanDesignInEveryBinAndItsFallBack)
+{
+   Totals          totals;
+   const CsrMatrix a = varied_rows(3000, 1500, {0, 1, 2, 3, 5, 9, 16, 30, 60, 100}, Fill::small_int, 71);
+   const CsrMatrix b = varied_rows(1500, 4000, {0, 1, 2, 3, 5, 8, 20, 60, 120, 200}, Fill::small_int, 72);
+   const CsrMatrix want = amgt::csr_spgemm_ref(a.view(), b.view());
+   const DeviceRun r    = run_product(a, b, CsrSpgemmDesign::automatic, stream_);
+   check_against(r, a, b, want, Fill::small_int, CsrSpgemmDesign::automatic, totals);
+   EXPECT_EQ(r.stats.design, CsrSpgemmDesign::lean);
+   EXPECT_FALSE(r.stats.lean_fell_back);
+   for (int bin = 0; bin < cs::kSharedBins; ++bin) EXPECT_GT(r.stats.bin_rows[bin], 0) << "bin " << bin;
+   EXPECT_EQ(r.stats.bin_rows[cs::kGlobalBin], 0);
+   const CsrMatrix ar = varied_rows(3000, 1500, {0, 1, 2, 3, 5, 9, 16, 30, 60, 100}, Fill::random, 73);
+   const CsrMatrix br = varied_rows(1500, 4000, {0, 1, 2, 3, 5, 8, 20, 60, 120, 200}, Fill::random, 74);
+   check_against(run_product(ar, br, CsrSpgemmDesign::lean, stream_), ar, br,
+                 amgt::csr_spgemm_ref(ar.view(), br.view()), Fill::random, CsrSpgemmDesign::lean, totals);
+
+   const CsrMatrix pa = varied_rows(600, 40, {30}, Fill::small_int, 41);
+   const CsrMatrix pb = varied_rows(40, 50, {40}, Fill::small_int, 42);
+   const DeviceRun pr = run_product(pa, pb, CsrSpgemmDesign::lean, stream_);
+   check_against(pr, pa, pb, amgt::csr_spgemm_ref(pa.view(), pb.view()), Fill::small_int, CsrSpgemmDesign::lean,
+                 totals);
+   EXPECT_EQ(pr.stats.bin_rows[2], 600) << "capped bound 50: bin 2";
+
+   const CsrMatrix wa = varied_rows(6, 60, {60}, Fill::small_int, 43);
+   const CsrMatrix wb = varied_rows(60, 10000, {100}, Fill::small_int, 44);
+   const DeviceRun wr = run_product(wa, wb, CsrSpgemmDesign::lean, stream_);
+   check_against(wr, wa, wb, amgt::csr_spgemm_ref(wa.view(), wb.view()), Fill::small_int, CsrSpgemmDesign::lean,
+                 totals);
+   EXPECT_TRUE(wr.stats.lean_fell_back);
+   EXPECT_EQ(totals.lean_runs, 3);
    EXPECT_GT(totals.nonzeros, 0);
 }
 
@@ -350,13 +410,15 @@ TEST_F(CsrSpgemmDevice, StructureIsTheSameOnEveryRun)
    EXPECT_EQ(c1.col, c3.col);
 }
 
-// An allocator that refuses the first request of at least `refuse_from` bytes (then serves
-// everything): the one-pass temporary is the first large request of the product.
+// An allocator that refuses the first `refusals` requests of at least `refuse_from` bytes (then
+// serves everything): under automatic the lean design's slab is the first large request of
+// the product, the general path's one-pass temporary the next.
 struct RefusingAllocator
 {
    AllocCounter counter;
    size_t       refuse_from = 0;
-   bool         refused     = false;
+   int          refusals    = 1;
+   int          refused     = 0;
 };
 
 TEST_F(CsrSpgemmDevice, RefusedTemporaryFallsBackToTwoPassOrThrows)
@@ -372,9 +434,9 @@ TEST_F(CsrSpgemmDevice, RefusedTemporaryFallsBackToTwoPassOrThrows)
    alloc.ctx   = &ra;
    alloc.alloc = [](size_t bytes, void* c) -> void* {
       auto* r = static_cast<RefusingAllocator*>(c);
-      if (!r->refused && bytes >= r->refuse_from)
+      if (r->refused < r->refusals && bytes >= r->refuse_from)
       {
-         r->refused = true;
+         r->refused += 1;
          return nullptr;
       }
       return counting_alloc(bytes, &r->counter);
@@ -382,13 +444,22 @@ TEST_F(CsrSpgemmDevice, RefusedTemporaryFallsBackToTwoPassOrThrows)
    alloc.release = [](void* p, void* c) { counting_release(p, &static_cast<RefusingAllocator*>(c)->counter); };
 
    Totals          totals;
+   ra.refusals       = 2; // the lean slab, then the one-pass temporary
    const DeviceRun r = run_product(a, a, CsrSpgemmDesign::automatic, stream_, ra.counter, alloc);
-   EXPECT_TRUE(ra.refused);
+   EXPECT_EQ(ra.refused, 2);
+   EXPECT_TRUE(r.stats.lean_fell_back) << "lean's slab refused: the general path";
    EXPECT_TRUE(r.stats.one_pass_refused);
    EXPECT_EQ(r.stats.design, CsrSpgemmDesign::two_pass);
-   check_against(r, a, a, want, Fill::small_int, CsrSpgemmDesign::two_pass, totals);
+   check_against(r, a, a, want, Fill::small_int, CsrSpgemmDesign::automatic, totals);
 
-   ra.refused = false;
+   ra.refused  = 0;
+   ra.refusals = 1;
+   DeviceCsr dl(a);
+   EXPECT_THROW(dev::csr_spgemm(dl.view, dl.view, stream_, alloc, nullptr, CsrSpgemmDesign::lean), std::bad_alloc)
+       << "an explicit lean does not fall back for memory";
+   EXPECT_EQ(ra.counter.live, 0) << "nothing leaked on the way out";
+
+   ra.refused = 0;
    DeviceCsr da(a);
    EXPECT_THROW(dev::csr_spgemm(da.view, da.view, stream_, alloc, nullptr, CsrSpgemmDesign::one_pass), std::bad_alloc)
        << "an explicit one_pass does not change its design";
