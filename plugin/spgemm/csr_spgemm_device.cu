@@ -307,16 +307,13 @@ __device__ __forceinline__ int emit_row(const RowArgs& args, int64_t base, int l
 // 4.77 ms one_pass, 3.71 -> 5.18 two_pass; A*A two_pass 5.64 -> 6.35) and the bins of a warp or
 // more faster (L0 P^T*(AP) 4.45 -> 3.89, L1 A*P 3.51 -> 3.20, laplace27 A*A 33.2 -> 21.2).
 // Teams of team_lanes(...) lanes take A's entries in turn, the lanes of a team stride the B row.
-// kOneTeam (the lean design): the whole group strides each B row in turn, A's entries in
-// order, so no two lanes add to one slot in the same instruction and a row's sums are taken in
-// the same order on every run (teams working on different entries of A at once made them vary).
-template <int G, bool kValues, class Index, bool kOneTeam = false>
+template <int G, bool kValues, class Index>
 __device__ __forceinline__ void build_row_small(const Operands& op, int32_t row, int64_t ub, int lane,
                                                 int* keys, double* vals, int log2, Index mask)
 {
    const int32_t a0     = op.a_ptr[row];
    const int32_t a1     = op.a_ptr[row + 1];
-   const int     team   = kOneTeam ? G : cs::team_lanes(ub, a1 - a0, G);
+   const int     team   = cs::team_lanes(ub, a1 - a0, G);
    const int     shift  = __ffs(team) - 1; // team is a power of two
    const int     nteams = G >> shift;
    const int     tl     = lane & (team - 1);
@@ -335,13 +332,6 @@ __device__ __forceinline__ void build_row_small(const Operands& op, int32_t row,
             const double term = a * (op.b_val ? op.b_val[q] : 1.0);
             atomicAdd(vals + s, term);
          }
-      }
-      if constexpr (kOneTeam)
-      {
-         // the group's additions for this entry of A before any for the next (every lane of
-         // the group runs the same entries)
-         const int first = static_cast<int>(threadIdx.x & 31) & ~(G - 1);
-         device::sync_warp(G == 32 ? device::kAllLanes : ((device::LaneMask{1} << G) - 1u) << first);
       }
    }
 }
@@ -363,35 +353,6 @@ __device__ __forceinline__ void emit_row_small(const RowArgs& args, int64_t base
          args.out_val[base + pos] = load_value(vals + s);
       }
    }
-}
-
-// The lean design's emit for groups of at most a warp: occupied slots take the row's next
-// places in slot order (the group's ballot bits), so the columns come out in the same order on
-// every run. Every lane of the warp calls it (groups without a row have empty tables); slots is
-// a multiple of G. Returns the row's count to every lane of the group.
-template <int G>
-__device__ __forceinline__ int emit_row_ordered(const RowArgs& args, int64_t base, int lane, const int* keys,
-                                                const double* vals, uint32_t slots)
-{
-   static_assert(G <= device::kWarpSize, "one warp at most");
-   const int              first = static_cast<int>(threadIdx.x & 31) & ~(G - 1); // the group's first lane
-   const device::LaneMask mine  = G == 32 ? device::kAllLanes : ((device::LaneMask{1} << G) - 1u) << first;
-   int                    running = 0;
-   for (uint32_t s0 = 0; s0 < slots; s0 += G)
-   {
-      const uint32_t         sl    = s0 + static_cast<uint32_t>(lane);
-      const int              k     = load_key(keys + sl);
-      const bool             occ   = k >= 0;
-      const device::LaneMask bits  = (device::ballot(occ) & mine) >> first;
-      const int              below = __popc(bits & ((device::LaneMask{1} << lane) - 1u));
-      if (occ)
-      {
-         args.out_col[base + running + below] = k;
-         args.out_val[base + running + below] = load_value(vals + sl);
-      }
-      running += __popc(bits);
-   }
-   return running;
 }
 
 template <int G>
@@ -622,8 +583,9 @@ __device__ __forceinline__ void lean_bin_block(const RowArgs& args, const int32_
    constexpr int           kSlots = 1 << kShape.log2_table;
    constexpr int64_t       kRoom  = cs::bin_shape(Bin).max_ub;
    static_assert(G <= device::kWarpSize, "a lean row is built by one warp at most (reproducible sums)");
-   double* vals = reinterpret_cast<double*>(smem);
-   int*    keys = reinterpret_cast<int*>(smem + sizeof(double) * kRows * kSlots);
+   double* vals    = reinterpret_cast<double*>(smem);
+   int*    keys    = reinterpret_cast<int*>(smem + sizeof(double) * kRows * kSlots);
+   int*    counter = keys + kRows * kSlots;
 
    const int     g       = static_cast<int>(threadIdx.x) / G;
    const int     lane    = static_cast<int>(threadIdx.x) % G;
@@ -636,17 +598,49 @@ __device__ __forceinline__ void lean_bin_block(const RowArgs& args, const int32_
       my_keys[sl] = -1;
       my_vals[sl] = 0.0;
    }
+   constexpr bool kSmall = G < device::kWarpSize;
+   if ((kSmall || G > device::kWarpSize) && lane == 0) counter[g] = 0;
    group_sync<G>();
    const int32_t row  = active ? list[r] : 0;
    const int64_t base = slab_base + r * kRoom;
    if (active)
    {
-      build_row_small<G, true, uint32_t, true>(args.op, row, args.ub[row], lane, my_keys, my_vals, kShape.log2_table,
-                                               static_cast<uint32_t>(kSlots - 1));
+      if constexpr (kSmall)
+      {
+         build_row_small<G, true, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals, kShape.log2_table,
+                                            static_cast<uint32_t>(kSlots - 1));
+      }
+      else
+      {
+         build_row<G, true, uint32_t>(args.op, row, args.ub[row], lane, my_keys, my_vals, kShape.log2_table,
+                                      static_cast<uint32_t>(kSlots - 1));
+      }
    }
    group_sync<G>();
-   // every lane of the warp (groups without a row read empty tables)
-   const int count = emit_row_ordered<G>(args, base, lane, my_keys, my_vals, static_cast<uint32_t>(kSlots));
+   int count = 0;
+   if constexpr (kSmall)
+   {
+      if (active)
+      {
+         emit_row_small<Phase::to_temp, uint32_t>(args, base, static_cast<uint32_t>(lane), static_cast<uint32_t>(G),
+                                                  my_keys, my_vals, static_cast<uint32_t>(kSlots), counter + g);
+      }
+      group_sync<G>();
+      count = load_key(counter + g);
+   }
+   else
+   {
+      if (active)
+      {
+         count = emit_row<G, Phase::to_temp, uint32_t>(args, base, lane, my_keys, my_vals,
+                                                       static_cast<uint32_t>(kSlots), counter + g);
+      }
+      if constexpr (G > device::kWarpSize)
+      {
+         __syncthreads();
+         count = load_key(counter + g);
+      }
+   }
    if (active && lane == 0)
    {
       args.counts[row] = count;
