@@ -63,12 +63,11 @@ enum class CsrSpgemmDesign
    // Latency design for products of few rows (lean_applies: AMG's coarse levels, where every
    // product took 0.15-0.6 ms whatever its size, in launches, host round trips and
    // allocations): one pass that bins each row by its capped bound (capped_bound) and lists it
-   // at once, one launch for the shared bins 0-3 (blocks of kLeanBlock threads, one shape per
-   // bin: lean_shape), one per bin 4-8 present, each row built by one warp (the same result on
-   // every run), the (col, val) pairs to a slab at base(bin) + position * max_ub(bin) (no scan
-   // of the bounds), a one-block scan of the counts and the compaction: two host round trips,
-   // three allocations. A product with a row beyond bin 8 runs the automatic design instead
-   // (stats: lean_fell_back).
+   // at once, one launch for the shared bins 0-6 (blocks of kLeanBlock threads, one shape per
+   // bin: lean_shape), one per bin 7-8 if present, the (col, val) pairs to a slab at
+   // base(bin) + position * max_ub(bin) (no scan of the bounds), a one-block scan of the
+   // counts and the compaction: 5-7 launches, two host round trips, three allocations. A
+   // product with a row beyond bin 8 runs the automatic design instead (stats: lean_fell_back).
    lean,
 };
 
@@ -188,17 +187,13 @@ AMGT_HD inline int64_t capped_bound(int64_t ub, int32_t ncols_b)
 // Products of at most kLeanMaxRows rows take the lean design under automatic (its per-bin row
 // lists take 4 bytes per row and bin: 2.4 MB at the limit; its scan is one block).
 constexpr int64_t kLeanMaxRows = int64_t{1} << 16;
-constexpr int     kLeanBlock   = 256; // threads per block of the fused launch (bins 0..kLeanFused-1)
-constexpr int     kLeanFused   = 4;   // bins 0..kLeanFused-1 share one launch
+constexpr int     kLeanBlock   = 256; // threads per block of every lean launch
+constexpr int     kLeanFused   = 7;   // bins 0..kLeanFused-1 share one launch
 inline bool       lean_applies(int64_t m) { return m > 0 && m <= kLeanMaxRows; }
 
-// Bin b's shape in the lean launches. Every row is built by lanes of one warp (bins 0-3 keep
-// bin_shape's groups of 4-32 lanes, bins 4-8 take a warp), so the atomic additions of a row's
-// products come from one warp in program order and the product is the same on every run
-// (measured: groups of several warps, as the general path's bins 5-8 use, changed PCG
-// iteration counts between identical runs). Bins 0-3 take 256-thread blocks with 24 KB of tables
-// (one launch), bins 4-8 as many rows as 48 KB of tables hold (bin 8: one row and 96 KB), one
-// launch per bin present.
+// Bin b's shape in the lean launches: bins 0-3 keep bin_shape's groups (4-32 lanes), bins 4-5
+// take 64 and 128 lanes, bins 6-8 the whole block; tables of bin_shape's size. Bins 0-6 then
+// take 24 KB of tables per block (one launch, one shared size), bins 7-8 48 and 96 KB.
 struct LeanShape
 {
    int group;      // lanes per row
@@ -207,10 +202,9 @@ struct LeanShape
 };
 AMGT_HD constexpr LeanShape lean_shape(int b)
 {
-   return b < kLeanFused ? LeanShape{bin_shape(b).group, kLeanBlock / bin_shape(b).group, bin_shape(b).log2_table}
-                         : LeanShape{32,
-                                     bin_shape(b).log2_table >= 12 ? 1 : (48 * 1024) / ((1 << bin_shape(b).log2_table) * 12),
-                                     bin_shape(b).log2_table};
+   return LeanShape{b <= 3 ? bin_shape(b).group : (b == 4 ? 64 : b == 5 ? 128 : kLeanBlock),
+                    kLeanBlock / (b <= 3 ? bin_shape(b).group : (b == 4 ? 64 : b == 5 ? 128 : kLeanBlock)),
+                    bin_shape(b).log2_table};
 }
 // Dynamic shared memory of a lean block of bin b: values (double), keys (int32), one counter
 // per row.

@@ -582,7 +582,7 @@ __device__ __forceinline__ void lean_bin_block(const RowArgs& args, const int32_
    constexpr int           kRows  = kShape.rows;
    constexpr int           kSlots = 1 << kShape.log2_table;
    constexpr int64_t       kRoom  = cs::bin_shape(Bin).max_ub;
-   static_assert(G <= device::kWarpSize, "a lean row is built by one warp at most (reproducible sums)");
+   static_assert(G * kRows == cs::kLeanBlock, "a lean block is kLeanBlock lanes");
    double* vals    = reinterpret_cast<double*>(smem);
    int*    keys    = reinterpret_cast<int*>(smem + sizeof(double) * kRows * kSlots);
    int*    counter = keys + kRows * kSlots;
@@ -669,7 +669,6 @@ template <int First, int Last>
 __global__ __launch_bounds__(cs::kLeanBlock) void lean_rows(RowArgs args, LeanLaunch L, const int32_t* lists,
                                                             int32_t nrows, int64_t* toff)
 {
-   static_assert(First == Last || (First == 0 && Last == cs::kLeanFused - 1), "one launch: one bin or the fused bins");
    extern __shared__ __align__(8) unsigned char smem[];
    const int32_t blk = static_cast<int32_t>(blockIdx.x);
    int           b   = First;
@@ -914,9 +913,7 @@ void launch_lean(const RowArgs& args, LeanLaunch L, const int32_t* lists, int32_
    L.first_block[Last + 1] = blocks;
    if (blocks == 0) return;
    if (smem > 48 * 1024) AMGT_DEVICE_CHECK(device::set_max_dynamic_smem(lean_rows<First, Last>, static_cast<int>(smem)));
-   // the bins of one launch share a block size (static_assert in lean_rows)
-   const int threads = cs::lean_shape(First).group * cs::lean_shape(First).rows;
-   lean_rows<First, Last><<<static_cast<unsigned>(blocks), threads, smem, s>>>(args, L, lists, nrows, toff);
+   lean_rows<First, Last><<<static_cast<unsigned>(blocks), cs::kLeanBlock, smem, s>>>(args, L, lists, nrows, toff);
    AMGT_DEVICE_CHECK_LAUNCH("csr_spgemm lean_rows");
 }
 
@@ -980,11 +977,8 @@ bool lean_product(const Operands& op, const CsrView& A, const CsrView& B, Stream
    args.counts  = counts;
    args.out_col = tcol.get();
    args.out_val = tval.get();
-   static_assert(cs::kLeanFused == 4 && cs::kSharedBins == 9, "bins 0-3 in one launch, 4..8 one each");
-   launch_lean<0, 3>(args, L, lists, A.nrows, toff, hist, s);
-   launch_lean<4, 4>(args, L, lists, A.nrows, toff, hist, s);
-   launch_lean<5, 5>(args, L, lists, A.nrows, toff, hist, s);
-   launch_lean<6, 6>(args, L, lists, A.nrows, toff, hist, s);
+   static_assert(cs::kLeanFused == 7 && cs::kSharedBins == 9, "bins 0-6 in one launch, 7 and 8 alone");
+   launch_lean<0, 6>(args, L, lists, A.nrows, toff, hist, s);
    launch_lean<7, 7>(args, L, lists, A.nrows, toff, hist, s);
    launch_lean<8, 8>(args, L, lists, A.nrows, toff, hist, s);
 

@@ -34,7 +34,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <new>
 #include <string>
@@ -172,8 +171,7 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
    {
       EXPECT_FALSE(st.lean_fell_back);
    }
-   if (design == CsrSpgemmDesign::automatic && a.nrows <= cs::kLeanMaxRows && a.nrows > 0 && nnz_of(a) > 0 &&
-       nnz_of(b) > 0 && !st.lean_fell_back)
+   if (design == CsrSpgemmDesign::automatic && a.nrows <= cs::kLeanMaxRows && a.nrows > 0 && !st.lean_fell_back)
    {
       EXPECT_EQ(st.design, CsrSpgemmDesign::lean) << "automatic takes lean for few rows";
    }
@@ -410,30 +408,6 @@ TEST_F(CsrSpgemmDevice, StructureIsTheSameOnEveryRun)
    EXPECT_EQ(c1.col, c2.col);
    EXPECT_EQ(c1.row_ptr, c3.row_ptr);
    EXPECT_EQ(c1.col, c3.col);
-}
-
-// The lean design's rows are built by one warp each: the same arrays, bit for bit (columns in
-// the same order, values summed in the same order), on every run; random values, rows in
-// every bin.
-TEST_F(CsrSpgemmDevice, LeanDesignGivesTheSameBitsOnEveryRun)
-{
-   const CsrMatrix a  = varied_rows(3000, 1500, {0, 1, 2, 3, 5, 9, 16, 30, 60, 100}, Fill::random, 75);
-   const CsrMatrix b  = varied_rows(1500, 4000, {0, 1, 2, 3, 5, 8, 20, 60, 120, 200}, Fill::random, 76);
-   const DeviceRun r0 = run_product(a, b, CsrSpgemmDesign::lean, stream_);
-   ASSERT_EQ(r0.stats.design, CsrSpgemmDesign::lean);
-   for (int bin = 0; bin < cs::kSharedBins; ++bin) EXPECT_GT(r0.stats.bin_rows[bin], 0) << "bin " << bin;
-   for (int run = 1; run < 4; ++run)
-   {
-      const DeviceRun r = run_product(a, b, CsrSpgemmDesign::lean, stream_);
-      ASSERT_EQ(r.c.row_ptr, r0.c.row_ptr) << "run " << run;
-      ASSERT_EQ(r.c.col, r0.c.col) << "run " << run << ": columns in the same order";
-      ASSERT_EQ(r.c.val.size(), r0.c.val.size());
-      for (size_t p = 0; p < r.c.val.size(); ++p)
-      {
-         ASSERT_EQ(std::memcmp(&r.c.val[p], &r0.c.val[p], sizeof(double)), 0)
-            << "run " << run << " entry " << p << ": " << r.c.val[p] << " vs " << r0.c.val[p];
-      }
-   }
 }
 
 // An allocator that refuses the first `refusals` requests of at least `refuse_from` bytes (then

@@ -628,18 +628,16 @@ TEST(Selection, ForcedStockKernelsAreHonouredAndCounted)
 TEST(Selection, StockKernelRuleOverridesTheVendorSwitch)
 {
    if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host products have no vendor kernel";
-   // 110592 rows: the fine level's products exceed the lean design's 2^16 rows (csr_spgemm.h)
-   // and go to hypre; the coarser ones run on the plugin's row-wise kernel
-   DriverRun r = run("AMGT=fp64 AMGT_STATS=1", "--problem laplace7 --n 48 --vendor-spgemm 1 --vendor-spmv 1");
+   DriverRun r = run("AMGT=fp64 AMGT_STATS=1", "--problem laplace7 --n 24 --vendor-spgemm 1 --vendor-spmv 1");
    EXPECT_EQ(r.str("converged"), "true");
    std::smatch m;
    ASSERT_TRUE(std::regex_search(r.output, m,
                                  std::regex(R"(SpGEMM (\d+) own \((\d+) in its binned mode\), (\d+) vendor; SpMV (\d+) own \(< 2\^18 entries\), (\d+) vendor)")))
       << r.output;
    EXPECT_GT(std::stol(m[1]), 0) << "no product reached hypre's own kernel";
-   EXPECT_EQ(std::stol(m[2]), 0) << "products of 110k rows are below the binned mode's rule";
+   EXPECT_EQ(std::stol(m[2]), 0) << "products of 14k rows are below the binned mode's rule";
    EXPECT_EQ(std::stol(m[3]), 0) << "a product ran on the vendor's kernel under AMGT=fp64";
-   DriverRun off = run("AMGT_STATS=1", "--problem laplace7 --n 48 --vendor-spgemm 1 --vendor-spmv 1");
+   DriverRun off = run("AMGT_STATS=1", "--problem laplace7 --n 24 --vendor-spgemm 1 --vendor-spmv 1");
    EXPECT_EQ(off.str("converged"), "true");
    EXPECT_EQ(off.output.find("hypre's kernels for what it computed itself"), std::string::npos) << off.output;
 }
