@@ -114,11 +114,6 @@ const Meas* auto_pick_meas(const SpgemmRecord& r)
    case AutoPick::hypre: break;
    case AutoPick::hypre_binned: m = &r.hypre_binned; break;
    case AutoPick::rows:
-      if (amgt::csr_spgemm::first_design(amgt::CsrSpgemmDesign::automatic, r.m) == amgt::CsrSpgemmDesign::lean)
-      {
-         m = &r.rows[3]; // (a lean product that fell back ran its general path's design: not told apart here)
-         break;
-      }
       m = &r.rows[amgt::csr_spgemm::choose_design(amgt::CsrSpgemmDesign::automatic, r.rows_sum_ub, r.m,
                                                   std::numeric_limits<size_t>::max()) ==
                           amgt::CsrSpgemmDesign::one_pass

@@ -75,12 +75,6 @@ CsrSpgemmDesign choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t
                                                                           : CsrSpgemmDesign::two_pass;
 }
 
-CsrSpgemmDesign first_design(CsrSpgemmDesign requested, int64_t m)
-{
-   if (requested == CsrSpgemmDesign::automatic && lean_applies(m)) return CsrSpgemmDesign::lean;
-   return requested;
-}
-
 int64_t lean_slab_entries(const std::vector<int64_t>& hist)
 {
    int64_t n = 0;
@@ -97,8 +91,6 @@ double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 
 bool rows_kernel_wins(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
-   if (lean_applies(m) && estimated_row_terms(m, nnz_a, k, nnz_b) >= 0.0 && !hypre_binned_wins(m, nnz_a, k, nnz_b))
-      return true;
    if (m < kRowsAutoMinRows || m >= kRowsAutoMaxRows) return false;
    return estimated_row_terms(m, nnz_a, k, nnz_b) >= kLongRowsMinEstUb;
 }
@@ -208,7 +200,7 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
    const size_t n = static_cast<size_t>(A.nrows);
 
    bool lean_fell_back = false;
-   if (first_design(design, A.nrows) == CsrSpgemmDesign::lean)
+   if (design == CsrSpgemmDesign::lean)
    {
       const std::vector<int64_t> ub = row_upper_bounds(A, B);
       std::vector<int64_t>       hist(kBins, 0);

@@ -60,14 +60,18 @@ enum class CsrSpgemmDesign
    // its tables by the exact count too). One more binning pass and host round trip. Never
    // chosen by automatic: not yet measured.
    two_pass_tight,
-   // Latency design for products of few rows (lean_applies: AMG's coarse levels, where every
-   // product took 0.15-0.6 ms whatever its size, in launches, host round trips and
-   // allocations): one pass that bins each row by its capped bound (capped_bound) and lists it
-   // at once, one launch for the shared bins 0-6 (blocks of kLeanBlock threads, one shape per
-   // bin: lean_shape), one per bin 7-8 if present, the (col, val) pairs to a slab at
-   // base(bin) + position * max_ub(bin) (no scan of the bounds), a one-block scan of the
-   // counts and the compaction: 5-7 launches, two host round trips, three allocations. A
-   // product with a row beyond bin 8 runs the automatic design instead (stats: lean_fell_back).
+   // Latency design for products of few rows (opt-in: never chosen by automatic; measured in
+   // bench/RESULTS.md, thirteenth session): one pass that bins each row by its capped bound
+   // (capped_bound) and lists it at once, one launch for the shared bins 0-6 (blocks of
+   // kLeanBlock threads, one shape per bin: lean_shape), one per bin 7-8 if present, the
+   // (col, val) pairs to a slab at base(bin) + position * max_ub(bin) (no scan of the bounds),
+   // a one-block scan of the counts (<= kLeanMaxRows rows) and the compaction: 5-7 launches,
+   // two host round trips, three allocations. A product with a row beyond bin 8 runs the
+   // automatic design instead (stats: lean_fell_back). On the small products of AMG setups the
+   // kernel bench measured it 1.2-1.9x hypre's default mode, yet end to end at 1M rows the
+   // setups it ran in were slower than with hypre's products (its sums also vary in the last
+   // bits from run to run, which changed hierarchies and iteration counts between identical
+   // runs): automatic and AMGT_SPGEMM=auto leave it out.
    lean,
 };
 
@@ -184,12 +188,11 @@ AMGT_HD inline int64_t capped_bound(int64_t ub, int32_t ncols_b)
    return ub < static_cast<int64_t>(ncols_b) ? ub : static_cast<int64_t>(ncols_b);
 }
 
-// Products of at most kLeanMaxRows rows take the lean design under automatic (its per-bin row
-// lists take 4 bytes per row and bin: 2.4 MB at the limit; its scan is one block).
+// The lean design's one-block scan serves up to kLeanMaxRows rows (more: the general scan); its
+// per-bin row lists take 4 bytes per row and bin.
 constexpr int64_t kLeanMaxRows = int64_t{1} << 16;
 constexpr int     kLeanBlock   = 256; // threads per block of every lean launch
 constexpr int     kLeanFused   = 7;   // bins 0..kLeanFused-1 share one launch
-inline bool       lean_applies(int64_t m) { return m > 0 && m <= kLeanMaxRows; }
 
 // Bin b's shape in the lean launches: bins 0-3 keep bin_shape's groups (4-32 lanes), bins 4-5
 // take 64 and 128 lanes, bins 6-8 the whole block; tables of bin_shape's size. Bins 0-6 then
@@ -234,10 +237,6 @@ constexpr int64_t kTwoPassMaxMeanUb = 64;
 // memory, so the free memory need not be asked for).
 inline bool light_rows(int64_t sum_ub, int64_t nrows) { return nrows > 0 && sum_ub <= kTwoPassMaxMeanUb * nrows; }
 CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64_t nrows, size_t free_bytes);
-// The design csr_spgemm runs for `requested` on a product of m rows, before it knows the rows'
-// bounds: lean when requested, or under automatic when lean_applies(m); otherwise
-// `requested` (automatic then decides after its first pass, by choose_design).
-CsrSpgemmDesign   first_design(CsrSpgemmDesign requested, int64_t m);
 
 // ---- which kernel a device product runs on under AMGT_SPGEMM=auto ---------------------------
 // Rules on what the planner knows before any kernel runs: C's rows m = rows of A, the mean row
@@ -259,9 +258,9 @@ CsrSpgemmDesign   first_design(CsrSpgemmDesign requested, int64_t m);
 //   283k rows: 7.69 against 8.03 unbinned and 8.92 row-wise). At est_ub 950-1100 (7-point
 //   and 27-point coarse P^T*(AP)) the unbinned kernel was fastest.
 // - everything else: hypre's default mode (what stock hypre runs).
-// Thirteenth session: products of at most kLeanMaxRows rows go to the row-wise kernel's lean
-// design (csr_spgemm picks it for them under automatic), which removes most of the fixed cost
-// of a product (launches, round trips, allocations): see bench/RESULTS.md.
+// Thirteenth session: the lean design (above) on every product of at most 2^16 rows won the
+// kernel bench (1.2-1.9x hypre's default mode) and lost end to end (1M-row setups 0.94-0.98x
+// of the same setups with hypre's products): the rule stays as it was.
 double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);
 constexpr int64_t kBinnedMinRows      = int64_t{1} << 19; // short rows
 constexpr double  kBinnedMaxEstUb     = 128.0;
@@ -300,8 +299,8 @@ struct EmulationReport
 // would read or write out of bounds (a full table, a row count above its ub), so the tests
 // catch a planning rule that breaks an invariant the kernels rely on. Values are summed in
 // A's then B's order (exactly csr_spgemm_ref's); columns come in table order. The lean design
-// (first_design) bins rows by capped_bound, gives each a table of its bin's size and the
-// bin's max_ub places in the slab, and falls back as the device does.
+// bins rows by capped_bound, gives each a table of its bin's size and the
+// bin's max_ub places in the slab, and falls back as the device does (to automatic).
 CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design,
                   int shared_bins = kSharedBins, int64_t batch_slots = kGlobalBatchSlots,
                   EmulationReport* report = nullptr);

@@ -918,9 +918,9 @@ void launch_lean(const RowArgs& args, LeanLaunch L, const int32_t* lists, int32_
 }
 
 // The lean design (csr_spgemm.h). Returns false, having left C untouched, when the general path
-// must run instead: a row beyond bin 8, or (automatic only) a slab the allocator refused.
+// must run instead: a row beyond bin 8.
 bool lean_product(const Operands& op, const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc,
-                  bool automatic, CsrSpgemmStats& st, DeviceCsrProduct& C)
+                  CsrSpgemmStats& st, DeviceCsrProduct& C)
 {
    const size_t n = static_cast<size_t>(A.nrows);
    // one allocation for everything the first pass writes: ub, counts (n + 1), slab offsets,
@@ -951,18 +951,8 @@ bool lean_product(const Operands& op, const CsrView& A, const CsrView& B, Stream
 
    // the slab
    const int64_t   slab = cs::lean_slab_entries(hist);
-   Buffer<int32_t> tcol;
-   Buffer<double>  tval;
-   try
-   {
-      tcol = Buffer<int32_t>(static_cast<size_t>(slab), alloc);
-      tval = Buffer<double>(static_cast<size_t>(slab), alloc);
-   }
-   catch (const std::bad_alloc&)
-   {
-      if (!automatic) throw;
-      return false;
-   }
+   Buffer<int32_t> tcol(static_cast<size_t>(slab), alloc);
+   Buffer<double>  tval(static_cast<size_t>(slab), alloc);
    LeanLaunch L{};
    int64_t    at = 0;
    for (int b = 0; b < cs::kSharedBins; ++b)
@@ -1036,10 +1026,10 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
 
    const Operands op{A.row_ptr, A.col, A.val, B.row_ptr, B.col, B.val};
 
-   // The lean design for few rows (or when asked for); the general path when it declines.
-   if (cs::first_design(design, A.nrows) == CsrSpgemmDesign::lean)
+   // The lean design when asked for; the general path's automatic choice when it declines.
+   if (design == CsrSpgemmDesign::lean)
    {
-      if (st.shared_bins == cs::kSharedBins && lean_product(op, A, B, s, alloc, design == CsrSpgemmDesign::automatic, st, C))
+      if (st.shared_bins == cs::kSharedBins && lean_product(op, A, B, s, alloc, st, C))
       {
          if (stats) *stats = st;
          return C;

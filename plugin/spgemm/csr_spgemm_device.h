@@ -17,7 +17,7 @@
 //      the numeric kernels write C in place.
 //      two_pass_tight: design B whose numeric pass lists the rows again by the bins of their
 //      exact counts (one more pass and round trip; the global bin's counts read back).
-//      lean (csr_spgemm.h; automatic's choice for <= kLeanMaxRows rows): pass 1 also lists
+//      lean (csr_spgemm.h; opt-in, never automatic's choice): pass 1 also lists
 //      each row in its bin (by its capped bound), the rows go to a slab at fixed places per
 //      bin, bins 0-6 in one launch, a one-block scan, the compaction.
 //   Everything is enqueued on `s`; the stream is drained before returning (the temporaries
@@ -54,8 +54,7 @@ struct CsrSpgemmStats
    int64_t         tight_global_batches = 0;
    bool            one_pass_refused = false; // automatic chose one_pass, its temporary was
                                              // refused by the allocator: two_pass ran
-   bool            lean_fell_back = false;   // lean chosen or asked for; a row beyond bin 8 (or,
-                                             // under automatic, a refused slab): automatic ran
+   bool            lean_fell_back = false;   // lean asked for, a row beyond bin 8: automatic ran
 };
 
 // A and B: device arrays (val may be nullptr: all ones). Throws as the contract says.

@@ -1,6 +1,6 @@
 // GPU row-wise CSR SpGEMM (device::csr_spgemm, spgemm/csr_spgemm_device.h) against the CPU
-// oracle csr_spgemm_ref, every design (one_pass, two_pass, two_pass_tight, lean) and the automatic
-// choice (lean on these sizes; the general path where lean falls back):
+// oracle csr_spgemm_ref, every design (one_pass, two_pass, two_pass_tight, the opt-in lean and
+// its fall-back to the general path) and the automatic choice:
 //   - structure: the same columns per row as the oracle, compared after sorting each row (the
 //     kernel's rows come in any order), row pointers equal, no duplicate column;
 //   - values: exactly equal on small-integer inputs (every partial sum is an exact integer,
@@ -171,9 +171,10 @@ void check_against(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, c
    {
       EXPECT_FALSE(st.lean_fell_back);
    }
-   if (design == CsrSpgemmDesign::automatic && a.nrows <= cs::kLeanMaxRows && a.nrows > 0 && !st.lean_fell_back)
+   if (design == CsrSpgemmDesign::automatic)
    {
-      EXPECT_EQ(st.design, CsrSpgemmDesign::lean) << "automatic takes lean for few rows";
+      EXPECT_NE(st.design, CsrSpgemmDesign::lean) << "lean is opt-in";
+      EXPECT_FALSE(st.lean_fell_back);
    }
    if (st.design == CsrSpgemmDesign::lean) totals.lean_runs += 1;
    if (st.design == CsrSpgemmDesign::two_pass_tight && a.nrows > 0 && nnz_of(a) > 0 && nnz_of(b) > 0)
@@ -269,8 +270,8 @@ TEST_F(CsrSpgemmDevice, LeanDesignInEveryBinAndItsFallBack)
    const CsrMatrix a = varied_rows(3000, 1500, {0, 1, 2, 3, 5, 9, 16, 30, 60, 100}, Fill::small_int, 71);
    const CsrMatrix b = varied_rows(1500, 4000, {0, 1, 2, 3, 5, 8, 20, 60, 120, 200}, Fill::small_int, 72);
    const CsrMatrix want = amgt::csr_spgemm_ref(a.view(), b.view());
-   const DeviceRun r    = run_product(a, b, CsrSpgemmDesign::automatic, stream_);
-   check_against(r, a, b, want, Fill::small_int, CsrSpgemmDesign::automatic, totals);
+   const DeviceRun r    = run_product(a, b, CsrSpgemmDesign::lean, stream_);
+   check_against(r, a, b, want, Fill::small_int, CsrSpgemmDesign::lean, totals);
    EXPECT_EQ(r.stats.design, CsrSpgemmDesign::lean);
    EXPECT_FALSE(r.stats.lean_fell_back);
    for (int bin = 0; bin < cs::kSharedBins; ++bin) EXPECT_GT(r.stats.bin_rows[bin], 0) << "bin " << bin;
@@ -411,8 +412,8 @@ TEST_F(CsrSpgemmDevice, StructureIsTheSameOnEveryRun)
 }
 
 // An allocator that refuses the first `refusals` requests of at least `refuse_from` bytes (then
-// serves everything): under automatic the lean design's slab is the first large request of
-// the product, the general path's one-pass temporary the next.
+// serves everything): the one-pass temporary (or lean's slab) is the first large request of
+// the product.
 struct RefusingAllocator
 {
    AllocCounter counter;
@@ -444,19 +445,16 @@ TEST_F(CsrSpgemmDevice, RefusedTemporaryFallsBackToTwoPassOrThrows)
    alloc.release = [](void* p, void* c) { counting_release(p, &static_cast<RefusingAllocator*>(c)->counter); };
 
    Totals          totals;
-   ra.refusals       = 2; // the lean slab, then the one-pass temporary
    const DeviceRun r = run_product(a, a, CsrSpgemmDesign::automatic, stream_, ra.counter, alloc);
-   EXPECT_EQ(ra.refused, 2);
-   EXPECT_TRUE(r.stats.lean_fell_back) << "lean's slab refused: the general path";
+   EXPECT_EQ(ra.refused, 1);
    EXPECT_TRUE(r.stats.one_pass_refused);
    EXPECT_EQ(r.stats.design, CsrSpgemmDesign::two_pass);
    check_against(r, a, a, want, Fill::small_int, CsrSpgemmDesign::automatic, totals);
 
-   ra.refused  = 0;
-   ra.refusals = 1;
+   ra.refused = 0;
    DeviceCsr dl(a);
    EXPECT_THROW(dev::csr_spgemm(dl.view, dl.view, stream_, alloc, nullptr, CsrSpgemmDesign::lean), std::bad_alloc)
-       << "an explicit lean does not fall back for memory";
+       << "lean's slab refused: no fall-back for memory";
    EXPECT_EQ(ra.counter.live, 0) << "nothing leaked on the way out";
 
    ra.refused = 0;

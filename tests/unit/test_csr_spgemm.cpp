@@ -256,16 +256,16 @@ TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
        {"laplace7 L0 PT*AP", 1263015, 12594719, 4096000, 44195915, true, false},
        {"laplace7 L1 A*P", 1263015, 37074973, 1263015, 4537220, true, false},
        {"laplace7 L1 PT*AP", 169796, 4537220, 1263015, 28206178, false, false},
-       {"laplace7 L2 PT*AP", 18914, 621188, 169796, 5707467, false, true},
+       {"laplace7 L2 PT*AP", 18914, 621188, 169796, 5707467, false, false},
        {"laplace27 L0 A*P", 1000000, 26463592, 1000000, 3751612, true, false},
        {"laplace27 A*A", 1000000, 26463592, 1000000, 26463592, false, false},
-       {"laplace27 L1 PT*AP", 9690, 295889, 81677, 2537072, false, true},
+       {"laplace27 L1 PT*AP", 9690, 295889, 81677, 2537072, false, false},
        {"systems3 L0 A*P", 786432, 11624832, 786432, 2407628, true, false},
        {"systems3 A*A", 786432, 11624832, 786432, 11624832, false, false},
        {"systems3 L1 PT*AP", 38322, 865050, 245978, 15763182, true, false},
        {"systems3 L2 PT*AP", 4779, 137590, 38322, 3611281, false, true},
        {"systems3 L3 PT*AP", 634, 15631, 4779, 413811, false, true},
-       {"systems3 L4 PT*AP", 58, 1243, 634, 21596, false, true},
+       {"systems3 L4 PT*AP", 58, 1243, 634, 21596, false, false},
        // systems3 n=126
        {"systems3 n126 L0 A*P", 6001128, 89350884, 6001128, 18436157, true, false},
        {"systems3 n126 L0 PT*AP", 1855969, 18436157, 6001128, 153852296, false, false},
@@ -274,7 +274,7 @@ TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
        {"systems3 n126 L2 PT*AP", 33951, 1028129, 283220, 29127189, true, false},
        {"systems3 n126 L3 PT*AP", 4054, 119587, 33951, 3663668, false, true},
        {"systems3 n126 L4 PT*AP", 453, 11740, 4054, 317970, false, true},
-       {"systems3 n126 L5 PT*AP", 28, 706, 453, 9929, false, true},
+       {"systems3 n126 L5 PT*AP", 28, 706, 453, 9929, false, false},
    };
    for (const P& p : products)
    {
@@ -290,18 +290,15 @@ TEST(CsrSpgemmPlan, AutoRulesOnTheMeasuredProducts)
    EXPECT_FALSE(cs::hypre_binned_wins(1 << 20, 8 << 20, 1 << 20, (16 << 20) + 8));
    const int64_t r = 4096;
    EXPECT_TRUE(cs::rows_kernel_wins(r, 40 * r, r, 40 * r));   // est_ub 1600
-   EXPECT_TRUE(cs::rows_kernel_wins(r, 30 * r, r, 40 * r));   // 1200: lean, few rows
-   EXPECT_TRUE(cs::rows_kernel_wins(1, 3, r, 40 * r)) << "one row: lean";
+   EXPECT_FALSE(cs::rows_kernel_wins(r, 30 * r, r, 40 * r));  // 1200
+   EXPECT_FALSE(cs::rows_kernel_wins(cs::kRowsAutoMinRows - 1, 40 * (cs::kRowsAutoMinRows - 1), r, 40 * r));
+   EXPECT_TRUE(cs::rows_kernel_wins(cs::kRowsAutoMinRows, 40 * cs::kRowsAutoMinRows, r, 40 * r));
    const int64_t l = cs::kRowsAutoMaxRows;
    EXPECT_TRUE(cs::rows_kernel_wins(l - 1, 40 * (l - 1), r, 40 * r));
    EXPECT_FALSE(cs::hypre_binned_wins(l - 1, 40 * (l - 1), r, 40 * r));
    EXPECT_FALSE(cs::rows_kernel_wins(l, 40 * l, r, 40 * r)) << "long rows from 2^14 rows on: binned";
    EXPECT_TRUE(cs::hypre_binned_wins(l, 40 * l, r, 40 * r));
    EXPECT_FALSE(cs::hypre_binned_wins(l, 30 * l, r, 40 * r)) << "est_ub 1200: the default mode";
-   EXPECT_TRUE(cs::rows_kernel_wins(l, 30 * l, r, 40 * r)) << "est_ub 1200 in 2^14 rows: lean";
-   const int64_t z = cs::kLeanMaxRows;
-   EXPECT_TRUE(cs::rows_kernel_wins(z, 7 * z, z, 3 * z));
-   EXPECT_FALSE(cs::rows_kernel_wins(z + 1, 7 * (z + 1), z, 3 * z)) << "past the lean design's rows";
    // degenerate operands
    for (auto rule : {cs::rows_kernel_wins, cs::hypre_binned_wins})
    {
@@ -495,28 +492,25 @@ TEST(CsrSpgemmPlan, LeanShapesFillTheirBlockAndKeepTablesHalfEmpty)
    hist[8] = 2;
    hist[cs::kGlobalBin] = 7; // not in the slab
    EXPECT_EQ(cs::lean_slab_entries(hist), 3 * 16 + 2 * 4096);
-   // which design runs before the bounds are known
-   EXPECT_EQ(cs::first_design(CsrSpgemmDesign::automatic, 1), CsrSpgemmDesign::lean);
-   EXPECT_EQ(cs::first_design(CsrSpgemmDesign::automatic, cs::kLeanMaxRows), CsrSpgemmDesign::lean);
-   EXPECT_EQ(cs::first_design(CsrSpgemmDesign::automatic, cs::kLeanMaxRows + 1), CsrSpgemmDesign::automatic);
-   EXPECT_EQ(cs::first_design(CsrSpgemmDesign::automatic, 0), CsrSpgemmDesign::automatic);
-   EXPECT_EQ(cs::first_design(CsrSpgemmDesign::one_pass, 10), CsrSpgemmDesign::one_pass);
-   EXPECT_EQ(cs::first_design(CsrSpgemmDesign::lean, int64_t{1} << 24), CsrSpgemmDesign::lean);
    EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::lean), "lean");
 }
 
 // The lean design bins a row by min(ub, ncols of B): a P^T*(AP)-like row of 1200 products on 50
-// columns takes bin 2, and automatic picks lean for few rows; a row of ~5800 distinct columns
-// (past bin 8) makes it fall back to the general path, with the same product.
+// columns takes bin 2; a row of ~5800 distinct columns (past bin 8) makes it fall back to the
+// general path, with the same product. automatic never takes it.
 TEST(CsrSpgemmEmulation, LeanDesignBinsByCappedBoundAndFallsBack)
 {
    const CsrMatrix     a = varied_rows(600, 40, {30}, Fill::small_int, 41);
    const CsrMatrix     b = varied_rows(40, 50, {40}, Fill::small_int, 42);
    cs::EmulationReport r;
-   const CsrMatrix     got = cs::emulate(a.view(), b.view(), CsrSpgemmDesign::automatic, cs::kSharedBins,
+   const CsrMatrix     got = cs::emulate(a.view(), b.view(), CsrSpgemmDesign::lean, cs::kSharedBins,
                                          cs::kGlobalBatchSlots, &r);
    expect_same_product(got, amgt::csr_spgemm_ref(a.view(), b.view()), "few columns");
    EXPECT_EQ(r.design, CsrSpgemmDesign::lean);
+   cs::EmulationReport ra;
+   cs::emulate(a.view(), b.view(), CsrSpgemmDesign::automatic, cs::kSharedBins, cs::kGlobalBatchSlots, &ra);
+   EXPECT_NE(ra.design, CsrSpgemmDesign::lean) << "automatic never takes lean";
+   EXPECT_FALSE(ra.lean_fell_back);
    EXPECT_FALSE(r.lean_fell_back);
    EXPECT_EQ(r.bin_rows[2], 600) << "capped bound 50: bin 2";
    EXPECT_EQ(r.sum_ub, 600 * 1200);
