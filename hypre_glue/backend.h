@@ -156,8 +156,9 @@ ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, co
 // The row-wise CSR SpGEMM (spgemm/csr_spgemm_device.h; AMGT_SPGEMM=rows, or auto's rule) on
 // hypre's device arrays, fp64, output handed to hypre; nothing converted or cached. Counted
 // "gpu-rows".
+// lean: csr_spgemm's lean design (AMGT_SPGEMM=lean), counted "gpu-lean".
 ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, const amgt_csr& B,
-                              amgt_csr_out& C);
+                              amgt_csr_out& C, bool lean = false);
 
 // Device measurements for the planner (backend_device.cpp; they throw in CPU builds).
 // value_stats of device arrays (synchronises: setup only).

@@ -951,18 +951,19 @@ ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, co
 // memory: std::bad_alloc; more than 2^31-1 nonzeros: amgt::Error) leaves through the C
 // boundary's guard, which counts it and runs stock hypre. Its buffers are released on the way.
 ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, const amgt_csr& B,
-                              amgt_csr_out& C)
+                              amgt_csr_out& C, bool lean)
 {
    const device::Stream    s   = stream_of(ctx);
    const device::Allocator mem = device_allocator(ctx);
    Timer                   timer(ctx, s);
-   device::DeviceCsrProduct c = device::csr_spgemm(view_of(A), view_of(B), s, mem);
+   device::DeviceCsrProduct c = device::csr_spgemm(view_of(A), view_of(B), s, mem, nullptr,
+                                                   lean ? CsrSpgemmDesign::lean : CsrSpgemmDesign::automatic);
    C.nnz     = static_cast<int>(c.nnz); // csr_spgemm checked nnz <= 2^31-1
    C.row_ptr = hand_over(c.row_ptr);
    // zero-length arrays: hypre accepts NULL for them
    C.col = hand_over(c.col);
    C.val = hand_over(c.val);
-   ctx.stats->spgemm(level, timer.seconds(), "gpu-rows", Precision::fp64);
+   ctx.stats->spgemm(level, timer.seconds(), lean ? "gpu-lean" : "gpu-rows", Precision::fp64);
    return ProductRun::done;
 }
 
@@ -1059,7 +1060,7 @@ ProductRun device_spgemm(const Context& ctx, int level, MatrixState&, const amgt
    return ProductRun::declined;
 }
 
-ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr&, const amgt_csr&, amgt_csr_out&)
+ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr&, const amgt_csr&, amgt_csr_out&, bool)
 {
    say_no_kernels_once();
    ctx.stats->fallback(level, "no-gpu-kernels");

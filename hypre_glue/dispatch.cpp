@@ -61,7 +61,7 @@ int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const am
       const bool check = plan.check_finite && p != Precision::fp64;
       const ProductRun run =
          plan.who == Executor::host ? host_spgemm(ctx, level, state_a, A, state_b, B, p, check, diag_first, C)
-         : plan.rows                ? device_spgemm_rows(ctx, level, A, B, C)
+         : plan.rows                ? device_spgemm_rows(ctx, level, A, B, C, plan.lean)
                                     : device_spgemm(ctx, level, state_a, A, state_b, B, p, check, C);
       if (run != ProductRun::nonfinite) { return run == ProductRun::done ? 1 : 0; }
       p = after_nonfinite_product(ctx, level, p);

@@ -312,17 +312,27 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       return plan;
    }
    AMGT_REQUIRE(A.ncols == B.nrows, "SpGEMM dimension mismatch");
+   // AMGT_SPGEMM=lean (a measurement knob): products of few rows on the lean design, the others
+   // as auto
+   if (A.on_device && ctx.config->spgemm == KernelChoice::lean && A.nrows > 0 && A.nrows <= csr_spgemm::kLeanMaxRows)
+   {
+      plan.who  = Executor::device;
+      plan.rows = true;
+      plan.lean = true;
+      return plan;
+   }
+   const bool auto_choice =
+      ctx.config->spgemm == KernelChoice::automatic || ctx.config->spgemm == KernelChoice::lean;
    // AMGT_SPGEMM=auto: the same kernel for long rows of C in few rows (the coarse Galerkin
    // products of systems), where it beat both of hypre's modes (csr_spgemm.h: the rules and
    // their measurements).
-   if (rows || (A.on_device && ctx.config->spgemm == KernelChoice::automatic &&
-                csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz)))
+   if (rows || (A.on_device && auto_choice && csr_spgemm::rows_kernel_wins(A.nrows, A.nnz, B.nrows, B.nnz)))
    {
       plan.who  = Executor::device;
       plan.rows = true;
       return plan; // fp64, no finite check (an fp64 product goes to hypre as it is)
    }
-   if (A.on_device && ctx.config->spgemm == KernelChoice::automatic)
+   if (A.on_device && auto_choice)
    {
       // Every other device product goes to hypre. Measured on the H100 (bench/kernels, the
       // products of BoomerAMG setups of laplace7 n=160, laplace27 n=100, systems3 n=64): the
@@ -352,7 +362,8 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
 
 bool stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
-   return kDeviceKernels && ctx.config->spgemm == KernelChoice::automatic &&
+   return kDeviceKernels &&
+          (ctx.config->spgemm == KernelChoice::automatic || ctx.config->spgemm == KernelChoice::lean) &&
           csr_spgemm::hypre_binned_wins(m, nnz_a, k, nnz_b);
 }
 

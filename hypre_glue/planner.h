@@ -65,6 +65,7 @@ struct SpgemmPlan
    // who == device: the row-wise CSR SpGEMM on hypre's arrays (always fp64; device_spgemm_rows)
    // instead of the mBSR product: AMGT_SPGEMM=rows, or auto's rule (csr_spgemm::rows_kernel_wins)
    bool        rows         = false;
+   bool        lean         = false; // rows in csr_spgemm's lean design (AMGT_SPGEMM=lean, few rows)
 };
 
 // The layout of a device copy that only SpMVs read, and how the row-wise one is built.

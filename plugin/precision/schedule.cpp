@@ -89,19 +89,22 @@ void report_invalid(Config& c, const std::string& what, const std::string& fallb
 
 // extra: the one value beyond auto, plugin and stock that this variable accepts (race for
 // AMGT_SPMV, rows for AMGT_SPGEMM).
-void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out, KernelChoice extra)
+void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out, KernelChoice extra,
+                  KernelChoice extra2)
 {
    const std::string v = normalized(value);
    if (v.empty() || v == "auto") { out = KernelChoice::automatic; }
    else if (v == "plugin" || v == "amgt") { out = KernelChoice::plugin; }
    else if (v == "stock" || v == "hypre") { out = KernelChoice::stock; }
    else if (v == to_string(extra)) { out = extra; }
+   else if (v == to_string(extra2)) { out = extra2; }
    else
    {
       out = KernelChoice::automatic;
       report_invalid(c,
                      std::string(var) + "=\"" + value + "\" is not a valid value (accepted: auto, plugin, stock, " +
-                        to_string(extra) + ")",
+                        to_string(extra) + (extra2 != extra ? std::string(", ") + to_string(extra2) : std::string()) +
+                        ")",
                      "using auto");
    }
 }
@@ -233,6 +236,7 @@ const char* to_string(KernelChoice c)
    case KernelChoice::stock: return "stock";
    case KernelChoice::race: return "race";
    case KernelChoice::rows: return "rows";
+   case KernelChoice::lean: return "lean";
    }
    return "?";
 }
@@ -351,8 +355,8 @@ Config parse_environment(const Environment& env)
       }
    }
 
-   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, KernelChoice::rows);
-   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, KernelChoice::race);
+   parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, KernelChoice::rows, KernelChoice::lean);
+   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, KernelChoice::race, KernelChoice::race);
    parse_layout(c, value_of("AMGT_LAYOUT"));
 
    const std::string stats = normalized(amgt_stats);

@@ -34,6 +34,9 @@ enum class KernelChoice
    rows, // AMGT_SPGEMM only: every device product on the row-wise CSR SpGEMM
          // (spgemm/csr_spgemm_device.h, fp64, hypre's arrays in and out); host products as
          // plugin. auto uses that kernel only where its rule says it wins (rows_kernel_wins)
+   lean, // AMGT_SPGEMM only (a measurement knob): device products of at most
+         // csr_spgemm::kLeanMaxRows rows on the row-wise SpGEMM's lean design, the others as
+         // auto (bench/RESULTS.md, thirteenth session: slower end to end than auto)
 };
 
 const char* to_string(KernelChoice c);
