@@ -188,6 +188,34 @@ void build_row(const CsrView& A, const CsrView& B, int32_t i, Table& t)
    }
 }
 
+// C's row pointer from the rows' counts (checked against 2^31-1) and its arrays sized.
+void size_by_counts(CsrMatrix& C, const std::vector<int64_t>& count)
+{
+   const size_t n     = count.size();
+   int64_t      total = 0;
+   C.row_ptr.assign(n + 1, 0);
+   for (size_t i = 0; i < n; ++i)
+   {
+      C.row_ptr[i] = static_cast<int32_t>(total);
+      total += count[i];
+      AMGT_REQUIRE(total <= std::numeric_limits<int32_t>::max(), "csr_spgemm: product has more than 2^31-1 nonzeros");
+   }
+   C.row_ptr[n] = static_cast<int32_t>(total);
+   C.col.resize(static_cast<size_t>(total));
+   C.val.resize(static_cast<size_t>(total));
+}
+
+// The compaction: row i's count[i] pairs from the temporary at off[i] into C (sized).
+void compact_into(CsrMatrix& C, const std::vector<int64_t>& count, const std::vector<int64_t>& off,
+                  const std::vector<int32_t>& tcol, const std::vector<double>& tval)
+{
+   for (size_t i = 0; i < count.size(); ++i)
+   {
+      std::copy_n(tcol.begin() + off[i], count[i], C.col.begin() + C.row_ptr[i]);
+      std::copy_n(tval.begin() + off[i], count[i], C.val.begin() + C.row_ptr[i]);
+   }
+}
+
 } // namespace
 
 CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, int shared_bins,
@@ -244,22 +272,8 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
          CsrMatrix C;
          C.nrows = A.nrows;
          C.ncols = B.ncols;
-         C.row_ptr.assign(n + 1, 0);
-         int64_t total = 0;
-         for (size_t i = 0; i < n; ++i)
-         {
-            C.row_ptr[i] = static_cast<int32_t>(total);
-            total += count[i];
-            AMGT_REQUIRE(total <= std::numeric_limits<int32_t>::max(), "csr_spgemm: product has more than 2^31-1 nonzeros");
-         }
-         C.row_ptr[n] = static_cast<int32_t>(total);
-         C.col.resize(static_cast<size_t>(total));
-         C.val.resize(static_cast<size_t>(total));
-         for (size_t i = 0; i < n; ++i)
-         {
-            std::copy_n(tcol.begin() + off[i], count[i], C.col.begin() + C.row_ptr[i]);
-            std::copy_n(tval.begin() + off[i], count[i], C.val.begin() + C.row_ptr[i]);
-         }
+         size_by_counts(C, count);
+         compact_into(C, count, off, tcol, tval);
          if (report)
          {
             *report            = EmulationReport{};
@@ -362,18 +376,7 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
       }
       count[static_cast<size_t>(i)] = c;
    };
-   auto scan_counts = [&] {
-      int64_t total = 0;
-      for (size_t i = 0; i < n; ++i)
-      {
-         C.row_ptr[i] = static_cast<int32_t>(total);
-         total += count[i];
-         AMGT_REQUIRE(total <= std::numeric_limits<int32_t>::max(), "csr_spgemm: product has more than 2^31-1 nonzeros");
-      }
-      C.row_ptr[n] = static_cast<int32_t>(total);
-      C.col.resize(static_cast<size_t>(total));
-      C.val.resize(static_cast<size_t>(total));
-   };
+   auto scan_counts = [&] { size_by_counts(C, count); };
 
    if (d == CsrSpgemmDesign::one_pass)
    {
@@ -389,11 +392,7 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
               ub[static_cast<size_t>(i)]);
       }
       scan_counts();
-      for (size_t i = 0; i < n; ++i)
-      {
-         std::copy_n(tcol.begin() + off[i], count[i], C.col.begin() + C.row_ptr[i]);
-         std::copy_n(tval.begin() + off[i], count[i], C.val.begin() + C.row_ptr[i]);
-      }
+      compact_into(C, count, off, tcol, tval);
    }
    else
    {

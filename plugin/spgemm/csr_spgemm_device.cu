@@ -37,8 +37,30 @@ struct Operands
 };
 
 // ---- pass 1: bounds, bins, histogram --------------------------------------------------------
-// One thread per row of A (7-27 entries on AMG levels: a short serial loop reading A's
-// columns and two row pointers of B each). meta[b] counts the rows of bin b, meta[kBins] sums
+// ub(i) = sum over A(i,k) of nnz(B(k,:)): a short serial loop (7-27 entries on AMG levels)
+// reading A's columns and two row pointers of B each.
+__device__ __forceinline__ int64_t row_bound(const Operands& op, int64_t i)
+{
+   int64_t s = 0;
+   for (int32_t p = op.a_ptr[i]; p < op.a_ptr[i + 1]; ++p)
+   {
+      const int32_t k = op.a_col[p];
+      s += op.b_ptr[k + 1] - op.b_ptr[k];
+   }
+   return s;
+}
+
+// Adds u of every thread of the block into *sum (zeroed by thread 0 before a barrier): a warp
+// reduction and one shared atomic per warp. Every thread calls it; the caller's next barrier
+// makes the sum complete.
+__device__ __forceinline__ void block_add(unsigned long long u, unsigned long long* sum)
+{
+#pragma unroll
+   for (int o = 16; o > 0; o >>= 1) u += device::shfl_xor(u, o);
+   if ((threadIdx.x & 31) == 0 && u > 0) atomicAdd(sum, u);
+}
+
+// One thread per row of A (row_bound). meta[b] counts the rows of bin b, meta[kBins] sums
 // ub; both aggregated per block first, so the global atomics are a few per block.
 __global__ __launch_bounds__(kThreads) void bound_rows(Operands op, int32_t nrows, int shared_bins,
                                                        int64_t* ub, int8_t* bin,
@@ -54,21 +76,14 @@ __global__ __launch_bounds__(kThreads) void bound_rows(Operands op, int32_t nrow
    unsigned long long u = 0;
    if (i < nrows)
    {
-      int64_t s = 0;
-      for (int32_t p = op.a_ptr[i]; p < op.a_ptr[i + 1]; ++p)
-      {
-         const int32_t k = op.a_col[p];
-         s += op.b_ptr[k + 1] - op.b_ptr[k];
-      }
+      const int64_t s = row_bound(op, i);
       ub[i]       = s;
       const int b = cs::bin_of(s, shared_bins);
       bin[i]      = static_cast<int8_t>(b);
       if (b >= 0) atomicAdd(&hist[b], 1u);
       u = static_cast<unsigned long long>(s);
    }
-#pragma unroll
-   for (int o = 16; o > 0; o >>= 1) u += device::shfl_xor(u, o);
-   if ((t & 31) == 0 && u > 0) atomicAdd(&block_sum, u);
+   block_add(u, &block_sum);
    __syncthreads();
    if (t < cs::kBins && hist[t] > 0) atomicAdd(&meta[t], static_cast<unsigned long long>(hist[t]));
    if (t == 0 && block_sum > 0) atomicAdd(&meta[cs::kBins], block_sum);
@@ -533,12 +548,7 @@ __global__ __launch_bounds__(kThreads) void lean_bound(Operands op, int32_t nrow
    if (i == 0) counts[nrows] = 0;
    if (i < nrows)
    {
-      int64_t sum = 0;
-      for (int32_t p = op.a_ptr[i]; p < op.a_ptr[i + 1]; ++p)
-      {
-         const int32_t k = op.a_col[p];
-         sum += op.b_ptr[k + 1] - op.b_ptr[k];
-      }
+      const int64_t sum = row_bound(op, i);
       ub[i] = sum;
       b     = cs::bin_of(cs::capped_bound(sum, ncols_b), cs::kSharedBins);
       if (b >= 0) lpos = atomicAdd(&local[b], 1u);
@@ -549,9 +559,7 @@ __global__ __launch_bounds__(kThreads) void lean_bound(Operands op, int32_t nrow
       }
       u = static_cast<unsigned long long>(sum);
    }
-#pragma unroll
-   for (int o = 16; o > 0; o >>= 1) u += device::shfl_xor(u, o);
-   if ((t & 31) == 0 && u > 0) atomicAdd(&block_sum, u);
+   block_add(u, &block_sum);
    __syncthreads();
    if (t < cs::kBins && local[t] > 0) base[t] = atomicAdd(&meta->hist[t], static_cast<unsigned long long>(local[t]));
    if (t == 0 && block_sum > 0) atomicAdd(&meta->sum_ub, block_sum);
