@@ -16,6 +16,13 @@
 namespace amgt::glue {
 namespace {
 
+// AMGT_SPGEMM=auto's per-product rules (csr_spgemm.h) also serve AMGT_SPGEMM=lean's products
+// of more rows than the lean design takes.
+bool spgemm_rules_apply(const Config& c)
+{
+   return c.spgemm == KernelChoice::automatic || c.spgemm == KernelChoice::lean;
+}
+
 // Whether this library holds the device executor's kernels. Without them a device matrix
 // goes straight to the device executor's stand-in, which says so once and declines
 // ("no-gpu-kernels"): the device rules below are never applied to it.
@@ -321,8 +328,7 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
       plan.lean = true;
       return plan;
    }
-   const bool auto_choice =
-      ctx.config->spgemm == KernelChoice::automatic || ctx.config->spgemm == KernelChoice::lean;
+   const bool auto_choice = spgemm_rules_apply(*ctx.config);
    // AMGT_SPGEMM=auto: the same kernel for long rows of C in few rows (the coarse Galerkin
    // products of systems), where it beat both of hypre's modes (csr_spgemm.h: the rules and
    // their measurements).
@@ -362,9 +368,7 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
 
 bool stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
-   return kDeviceKernels &&
-          (ctx.config->spgemm == KernelChoice::automatic || ctx.config->spgemm == KernelChoice::lean) &&
-          csr_spgemm::hypre_binned_wins(m, nnz_a, k, nnz_b);
+   return kDeviceKernels && spgemm_rules_apply(*ctx.config) && csr_spgemm::hypre_binned_wins(m, nnz_a, k, nnz_b);
 }
 
 // AMGT_LAYOUT, or: interpolation and restriction row-wise without looking (they hold 1-2

@@ -89,6 +89,7 @@ void report_invalid(Config& c, const std::string& what, const std::string& fallb
 
 // extra: the one value beyond auto, plugin and stock that this variable accepts (race for
 // AMGT_SPMV, rows for AMGT_SPGEMM).
+// extra (and extra2): the variable's own values beside auto, plugin and stock.
 void parse_choice(Config& c, const char* var, const char* value, KernelChoice& out, KernelChoice extra,
                   KernelChoice extra2)
 {
@@ -356,7 +357,7 @@ Config parse_environment(const Environment& env)
    }
 
    parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, KernelChoice::rows, KernelChoice::lean);
-   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, KernelChoice::race, KernelChoice::race);
+   parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, KernelChoice::race, KernelChoice::race); // one own value
    parse_layout(c, value_of("AMGT_LAYOUT"));
 
    const std::string stats = normalized(amgt_stats);

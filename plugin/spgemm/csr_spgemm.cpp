@@ -227,10 +227,10 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
    AMGT_REQUIRE(shared_bins >= 0 && shared_bins <= kSharedBins, "emulate: bad shared_bins");
    const size_t n = static_cast<size_t>(A.nrows);
 
-   bool lean_fell_back = false;
+   const std::vector<int64_t> ub             = row_upper_bounds(A, B);
+   bool                       lean_fell_back = false;
    if (design == CsrSpgemmDesign::lean)
    {
-      const std::vector<int64_t> ub = row_upper_bounds(A, B);
       std::vector<int64_t>       hist(kBins, 0);
       std::vector<int>           bin(n, -1);
       int64_t                    sum_ub = 0;
@@ -291,7 +291,6 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
    }
 
    // Pass 1: bounds, bins, the rows listed per bin (a stable order here; any on the device).
-   const std::vector<int64_t> ub   = row_upper_bounds(A, B);
    const std::vector<int64_t> hist = bin_histogram(ub, shared_bins);
    const std::vector<int64_t> boff = bin_offsets(hist);
    std::vector<int32_t>       listed(static_cast<size_t>(boff.back()));

@@ -68,7 +68,7 @@ enum class CsrSpgemmDesign
    // a one-block scan of the counts (<= kLeanMaxRows rows) and the compaction: 5-7 launches,
    // two host round trips, three allocations. A product with a row beyond bin 8 runs the
    // automatic design instead (stats: lean_fell_back). On the small products of AMG setups the
-   // kernel bench measured it 1.2-1.9x hypre's default mode, yet end to end at 1M rows the
+   // kernel bench measured it 1.13-1.89x hypre's default mode (geomean per setup), yet end to end at 1M rows the
    // setups it ran in were slower than with hypre's products (its sums also vary in the last
    // bits from run to run, which changed hierarchies and iteration counts between identical
    // runs): automatic and AMGT_SPGEMM=auto leave it out.
@@ -118,13 +118,16 @@ AMGT_HD constexpr BinShape bin_shape(int b)
 
 // Dynamic shared memory of one block of bin b: per row, the table's keys (int32), its values
 // (double; with_values false for the symbolic pass) and a counter.
+// `rows` tables of 2^log2_table slots (keys, values when with_values) and a counter each.
+constexpr size_t table_bytes(int rows, int log2_table, bool with_values)
+{
+   const size_t slots = size_t{1} << log2_table;
+   return static_cast<size_t>(rows) * (slots * (4 + (with_values ? 8 : 0)) + 4);
+}
 constexpr size_t shared_bytes(int b, bool with_values)
 {
-   const BinShape s      = bin_shape(b);
-   const size_t   rows   = static_cast<size_t>(s.block / s.group);
-   const size_t   slots  = size_t{1} << s.log2_table;
-   const size_t   bytes  = slots * (4 + (with_values ? 8 : 0)) + 4;
-   return rows * bytes;
+   const BinShape s = bin_shape(b);
+   return table_bytes(s.block / s.group, s.log2_table, with_values);
 }
 
 // How many leading shared bins a device whose blocks may use smem_optin bytes of dynamic
@@ -205,16 +208,14 @@ struct LeanShape
 };
 AMGT_HD constexpr LeanShape lean_shape(int b)
 {
-   return LeanShape{b <= 3 ? bin_shape(b).group : (b == 4 ? 64 : b == 5 ? 128 : kLeanBlock),
-                    kLeanBlock / (b <= 3 ? bin_shape(b).group : (b == 4 ? 64 : b == 5 ? 128 : kLeanBlock)),
-                    bin_shape(b).log2_table};
+   const int group = b <= 3 ? bin_shape(b).group : b == 4 ? 64 : b == 5 ? 128 : kLeanBlock;
+   return LeanShape{group, kLeanBlock / group, bin_shape(b).log2_table};
 }
 // Dynamic shared memory of a lean block of bin b: values (double), keys (int32), one counter
 // per row.
 constexpr size_t lean_shared_bytes(int b)
 {
-   const LeanShape s = lean_shape(b);
-   return static_cast<size_t>(s.rows) * ((size_t{1} << s.log2_table) * (sizeof(double) + sizeof(int32_t)) + sizeof(int32_t));
+   return table_bytes(lean_shape(b).rows, lean_shape(b).log2_table, true);
 }
 // Entries of the lean slab: bin b's rows take bin_shape(b).max_ub places each (a row's count
 // is at most its capped bound, which its bin holds). hist: rows per shared bin.
