@@ -175,7 +175,9 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
    {
       c.reason = "floor";
    }
-   return c;
+   // an SpMV's matrix whose values fp16 holds exactly is stored in fp16 at no cost in
+   // accuracy (policy.h); a product keeps the choice (its fp16 arithmetic differs)
+   return for_product ? c : lossless_storage(state.value_stats, c);
 }
 
 PrecisionChoice spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a, int level)
@@ -257,7 +259,8 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
                               : (level == 0 && state.role == AMGT_ROLE_A && !ctx.first_cycle)
                                  ? "spmv-later-cycle-fp64"
                                  : nullptr;
-      if (fp64_rule)
+      // an exact copy (lossless_storage) is the fp64 operator: no fp64 rule needed
+      if (fp64_rule && !plan.choice.exact)
       {
          // on the device the plugin's row-wise kernel runs it on hypre's own fp64 arrays (no
          // copy); elsewhere, or for a matrix hypre's kernel serves anyway, hypre runs it

@@ -25,6 +25,7 @@ with hypre's device memory pool:
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
   auto-sh  AMGT=auto AMGT_LEVELS=s,h (fp16 allowed from level 1 on)     (not in the default set)
+  auto-hs  AMGT=auto AMGT_LEVELS=h,s,h (the finest level's V-cycle fp16, level 1 fp32)  (not in the default set)
   fp64-mbsr, auto-mbsr  AMGT_LAYOUT=mbsr;  fp64-rows, auto-rows  AMGT_SPGEMM=rows (row-wise
            CSR SpGEMM for every device product);  fp64-hspgemm, auto-hspgemm  AMGT_SPGEMM=stock
            (hypre's own kernel for every device product);  fp64-beside,
@@ -90,6 +91,8 @@ MODES = {
     "auto-h": {"label": "auto-h", "amgt": "auto", "vendor": 0, "stock": False, "levels": "h"},
     # auto with fp16 allowed from level 1 on (the finest level's V-cycle fp32, as in auto)
     "auto-sh": {"label": "auto-sh", "amgt": "auto", "vendor": 0, "stock": False, "levels": "s,h"},
+    # auto with the finest level's V-cycle in fp16 (guarded), level 1 in fp32, fp16 below
+    "auto-hs": {"label": "auto-hs", "amgt": "auto", "vendor": 0, "stock": False, "levels": "h,s,h"},
     # every matrix in the 4x4 tiles (AMGT_LAYOUT=mbsr): what the per-matrix layout rule is
     # measured against
     "fp64-mbsr": {"label": "fp64-mbsr", "amgt": "fp64", "vendor": 0, "stock": False, "layout": "mbsr"},

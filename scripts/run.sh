@@ -15,7 +15,7 @@
 #
 # Options of run.sh (everything else goes to bin/amgt-solve, for every run):
 #   --modes LIST     stock,vendor,stock-default,fp64,mixed,auto (the default); also mixed-h,
-#                    auto-h, auto-sh (AMGT_LEVELS=s,h), fp64-mbsr, auto-mbsr, fp64-rows, auto-rows (AMGT_SPGEMM=rows:
+#                    auto-h, auto-sh (AMGT_LEVELS=s,h), auto-hs (h,s,h), fp64-mbsr, auto-mbsr, fp64-rows, auto-rows (AMGT_SPGEMM=rows:
 #                    the row-wise CSR SpGEMM for every device product), fp64-hspgemm,
 #                    auto-hspgemm (AMGT_SPGEMM=stock: hypre's kernel for every device
 #                    product), fp64-beside, auto-beside (AMGT_SETUP_OVERLAP=1: the plugin's

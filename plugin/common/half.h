@@ -112,4 +112,17 @@ AMGT_HD inline double half_to_double(half_t h)
    return static_cast<double>(half_to_float(h));
 }
 
+// Whether fp16 holds d exactly as a normal number (or d is +-0): its exponent lies in fp16's
+// normal range [-14, 15] and its significand needs at most fp16's 10 fraction bits. Such a
+// value converts to half and back without change (half_from_double, or the GPU's conversion),
+// so a matrix made only of them stores in fp16 losslessly. fp16's subnormals are left out
+// (exact too, but nothing gains from the distinction), as are NaN and Inf.
+AMGT_HD inline bool half_holds_exactly(double d)
+{
+   const uint64_t b   = detail::double_bits(d);
+   const int      exp = static_cast<int>((b >> 52) & 0x7ff); // biased by 1023
+   if (exp == 0) return (b & ((uint64_t{1} << 52) - 1)) == 0; // +-0 (double subnormals: no)
+   return exp >= 1023 - 14 && exp <= 1023 + 15 && (b & ((uint64_t{1} << 42) - 1)) == 0;
+}
+
 } // namespace amgt

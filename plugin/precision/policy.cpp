@@ -1,6 +1,7 @@
 #include "precision/policy.h"
 
 #include "common/error.h"
+#include "common/half.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +29,7 @@ void add_row(RangeStats& s, int64_t begin, int64_t end, Get&& get)
          continue;
       }
       row_max = std::max(row_max, std::fabs(v));
+      if (!half_holds_exactly(v)) ++s.inexact_fp16;
    }
    s.max_abs = std::max(s.max_abs, row_max);
    const double significant = kSignificantRelative * row_max;
@@ -178,6 +180,17 @@ PrecisionChoice choose_precision(const ValueStats& s, Precision floor)
       return {Precision::fp32, false, refused ? refused : "in-range"};
    }
    return {Precision::fp64, false, misfit_reason(s.plain, Precision::fp32)};
+}
+
+PrecisionChoice lossless_storage(const ValueStats& s, const PrecisionChoice& c)
+{
+   if (c.precision == Precision::fp16 || c.scaled || s.plain.nonfinite > 0 || s.plain.inexact_fp16 > 0)
+   {
+      return c;
+   }
+   PrecisionChoice e{Precision::fp16, false, "exact-fp16"};
+   e.exact = true;
+   return e;
 }
 
 Precision level_floor(const ValueStats& s, Precision floor)

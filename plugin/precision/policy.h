@@ -35,6 +35,10 @@ struct RangeStats
    // is below the rounding error of the row's sum anyway, so its loss changes nothing.
    int64_t underflow_fp16 = 0;
    int64_t underflow_fp32 = 0;
+   // Finite entries that fp16 does not hold exactly (half_holds_exactly, common/half.h). 0 on
+   // a matrix without non-finite entries: every value is an fp16 number, so fp16 storage
+   // loses nothing (choose_storage below).
+   int64_t inexact_fp16 = 0;
 };
 
 struct ValueStats
@@ -103,7 +107,22 @@ struct PrecisionChoice
    Precision   precision = Precision::fp64;
    bool        scaled    = false;
    const char* reason    = "floor"; // a string literal: "floor", "in-range", "scaled", ...
+   // The stored values equal the fp64 values (lossless_storage): an SpMV on them is an fp64
+   // SpMV (the kernels widen each value to double and accumulate in double), so it may serve
+   // where fp64 is required (a Krylov method's matvec, a later cycle's finest operator).
+   bool        exact     = false;
 };
+
+// Lossless storage for an SpMV: a choice c for a matrix whose every value fp16 holds exactly
+// (s.plain.inexact_fp16 == 0, no non-finite value) is stored in fp16, unscaled, reason
+// "exact-fp16", exact = true, whatever precision c asked for: storing such values in fp16
+// changes no value, and the SpMV kernels (CUDA-core paths, the host reference) widen every
+// stored value exactly and multiply-add in double whatever the storage type, so the result
+// is the same as from the wider storage up to the order of the row sums, while the matrix
+// moves 2 bytes a value instead of 4 or 8. Stencil operators with small integer or dyadic
+// coefficients (graph Laplacians, the generated problems) qualify; a matrix with one value
+// fp16 does not hold keeps c. Not for products: the SpGEMM's fp16 arithmetic differs.
+PrecisionChoice lossless_storage(const ValueStats& s, const PrecisionChoice& c);
 
 // Rules (tested in tests/unit/test_policy.cpp):
 //   floor fp64                               -> fp64, "floor" (level 0 is never touched)

@@ -17,6 +17,7 @@
 #include "device/warp.cuh"
 
 #include "common/error.h"
+#include "common/half.h"
 #include "device/launch.h"
 
 #include "device/backend.h"
@@ -35,6 +36,7 @@ struct DevRange
    unsigned long long nonfinite;
    unsigned long long underflow_fp16;
    unsigned long long underflow_fp32;
+   unsigned long long inexact_fp16; // finite values fp16 does not hold exactly
 };
 
 struct DevStats
@@ -80,7 +82,7 @@ __device__ __forceinline__ T group_sum(T v)
 struct RangeAcc
 {
    double             max_abs   = 0.0;
-   unsigned long long nonfinite = 0, u16 = 0, u32 = 0;
+   unsigned long long nonfinite = 0, u16 = 0, u32 = 0, inexact = 0;
 };
 
 // The reference's significant-underflow counts of one row (add_row, policy.cpp): its values
@@ -112,7 +114,11 @@ __device__ void add_row(RangeAcc& acc, int64_t begin, int64_t end, int t, Get ge
    {
       const double v = get(k);
       if (!isfinite(v)) ++nonfinite;
-      else row_max = fmax(row_max, fabs(v));
+      else
+      {
+         row_max = fmax(row_max, fabs(v));
+         acc.inexact += half_holds_exactly(v) ? 0 : 1; // the lane's own share: no reduction
+      }
    }
    row_max = group_max<G>(row_max);
    unsigned long long u16 = 0, u32 = 0;
@@ -133,13 +139,14 @@ __device__ void add_row(RangeAcc& acc, int64_t begin, int64_t end, int t, Get ge
 // atomic per field (only for non-zero fields).
 __device__ void flush_range(const RangeAcc& acc, DevRange* r)
 {
-   __shared__ unsigned long long s[4];
-   if (threadIdx.x < 4) s[threadIdx.x] = 0;
+   __shared__ unsigned long long s[5];
+   if (threadIdx.x < 5) s[threadIdx.x] = 0;
    __syncthreads();
    if (acc.max_abs > 0.0) atomicMax(&s[0], static_cast<unsigned long long>(__double_as_longlong(acc.max_abs)));
    if (acc.nonfinite) atomicAdd(&s[1], acc.nonfinite);
    if (acc.u16) atomicAdd(&s[2], acc.u16);
    if (acc.u32) atomicAdd(&s[3], acc.u32);
+   if (acc.inexact) atomicAdd(&s[4], acc.inexact);
    __syncthreads();
    if (threadIdx.x == 0)
    {
@@ -147,6 +154,7 @@ __device__ void flush_range(const RangeAcc& acc, DevRange* r)
       if (s[1]) atomicAdd(&r->nonfinite, s[1]);
       if (s[2]) atomicAdd(&r->underflow_fp16, s[2]);
       if (s[3]) atomicAdd(&r->underflow_fp32, s[3]);
+      if (s[4]) atomicAdd(&r->inexact_fp16, s[4]);
    }
 }
 
@@ -240,6 +248,7 @@ plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val,
          const double m = fabs(v);
          row_max        = fmax(row_max, m);
          tiny           = tiny || (m > 0.0 && m < kFp16MinNormal);
+         acc.inexact += half_holds_exactly(v) ? 0 : 1;
          sum            = sum + v;
          abs_sum        = abs_sum + m;
       }
@@ -288,6 +297,7 @@ flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* p
       const double m = fabs(v);
       acc.max_abs    = fmax(acc.max_abs, m);
       tiny += (m > 0.0 && m < kFp16MinNormal) ? 1 : 0;
+      acc.inexact += half_holds_exactly(v) ? 0 : 1;
       sum     = sum + v;
       abs_sum = abs_sum + m;
    };
@@ -498,6 +508,7 @@ RangeStats to_range(const DevRange& r)
    s.nonfinite      = static_cast<int64_t>(r.nonfinite);
    s.underflow_fp16 = static_cast<int64_t>(r.underflow_fp16);
    s.underflow_fp32 = static_cast<int64_t>(r.underflow_fp32);
+   s.inexact_fp16   = static_cast<int64_t>(r.inexact_fp16);
    return s;
 }
 

@@ -99,10 +99,10 @@ TEST_F(GlueAuto, RectangularOverflowFallsBackToFp32)
 
 TEST_F(GlueAuto, Fp32FloorSaysFloorWhereFp16WouldHold)
 {
-   // level 1 under the default floor s,s,h: fp32. Its A holds 2 and -1, which fp16 would
-   // hold: fp32 is the floor's doing ("floor"). Its P holds 1e6 and is not square (no
-   // scaling): fp16 would not hold it, fp32 is what its values need ("in-range").
-   CsrMatrix a = tridiag(30, 2.0, -1.0);
+   // level 1 under the default floor s,s,h: fp32. Its A holds 2.1 and -1, which fp16's range
+   // would hold (2.1 rounded): fp32 is the floor's doing ("floor"). Its P holds 1e6 and is not
+   // square (no scaling): fp16 would not hold it, fp32 is what its values need ("in-range").
+   CsrMatrix a = tridiag(30, 2.1, -1.0);
    amgt_csr  va = view(a);
    void*     sa = nullptr;
    amgt_glue_matrix_tag(&sa, 1, AMGT_ROLE_A);
@@ -126,10 +126,29 @@ TEST_F(GlueAuto, Fp32FloorSaysFloorWhereFp16WouldHold)
    amgt_glue_matrix_release(sp);
 }
 
+TEST_F(GlueAuto, ValuesThatFp16HoldsAreStoredInFp16AndGiveTheFp64Result)
+{
+   // 2 and -1 are fp16 numbers: stored in fp16 at no loss (lossless_storage); the products
+   // are the fp64 kernel's, bit for bit. With one value fp16 does not hold (2.1), fp32.
+   CsrMatrix a = tridiag(30, 2.0, -1.0);
+   amgt_csr  v = view(a);
+   void*     s = nullptr;
+   amgt_glue_matrix_tag(&s, 1, AMGT_ROLE_A);
+   std::vector<double> x(30), y(30, 0.0), ref(30, 0.0);
+   for (int i = 0; i < 30; ++i) x[i] = 1.0 / 3.0 + 1e-3 * i;
+   ASSERT_EQ(amgt_glue_spmv(&s, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   auto m = amgt::csr_to_mbsr<double>(a.view());
+   amgt::spmv_ref(m, 1.0, x.data(), 0.0, ref.data());
+   for (int i = 0; i < 30; ++i) EXPECT_EQ(y[i], ref[i]) << i;
+   EXPECT_NE(stats_table().find("AMGT: why level 1: A:fp16/exact-fp16"), std::string::npos) << stats_table();
+   amgt_glue_matrix_release(s);
+}
+
 TEST_F(GlueAuto, NearSingularLevelRunsInFp64)
 {
-   // every row sums to zero: the constant vector is annihilated, |1'A1| / 1'|A|1 = 0
-   CsrMatrix a = tridiag(40, 2.0, -1.0, /*neumann=*/true);
+   // every row sums to zero: the constant vector is annihilated, |1'A1| / 1'|A|1 = 0 (values
+   // 2.2 and -1.1, which fp16 does not hold exactly: stored as they are, in fp64)
+   CsrMatrix a = tridiag(40, 2.2, -1.1, /*neumann=*/true);
    amgt_csr  v = view(a);
    void*     s = nullptr;
    amgt_glue_matrix_tag(&s, 4, AMGT_ROLE_A);
@@ -139,8 +158,8 @@ TEST_F(GlueAuto, NearSingularLevelRunsInFp64)
    auto m = amgt::csr_to_mbsr<double>(a.view());
    amgt::spmv_ref(m, 1.0, x.data(), 0.0, ref.data());
    for (int i = 0; i < 40; ++i) EXPECT_EQ(y[i], ref[i]) << i;
-   // and the level's P (which fits fp16 by itself) follows its operator
-   CsrMatrix p = tridiag(40, 1.0, 0.25);
+   // and the level's P (which fits fp16's range by itself) follows its operator
+   CsrMatrix p = tridiag(40, 1.0, 0.3);
    amgt_csr  vp = view(p);
    void*     sp = nullptr;
    amgt_glue_matrix_tag(&sp, 4, AMGT_ROLE_P);

@@ -39,6 +39,7 @@ void expect_same(const RangeStats& gpu, const RangeStats& cpu, const std::string
    EXPECT_EQ(gpu.nonfinite, cpu.nonfinite) << what;
    EXPECT_EQ(gpu.underflow_fp16, cpu.underflow_fp16) << what;
    EXPECT_EQ(gpu.underflow_fp32, cpu.underflow_fp32) << what;
+   EXPECT_EQ(gpu.inexact_fp16, cpu.inexact_fp16) << what;
 }
 
 void expect_close_sum(double gpu, double cpu, double scale, const std::string& what)
@@ -132,6 +133,15 @@ TEST_F(DevicePrecision, RandomMatricesMatchTheReference)
    check_matrix(test::random_csr(1000, 1000, 0.01, test::Fill::random, 1u), "random_1000");
    check_matrix(test::random_csr(333, 257, 0.05, test::Fill::random, 2u), "random_333x257");
    check_matrix(test::random_csr(37, 37, 0.3, test::Fill::small_int, 3u), "small_int_37");
+   {
+      // small integers are fp16 numbers, random values are not (lossless_storage's count)
+      const CsrMatrix ints = test::random_csr(400, 400, 0.05, test::Fill::small_int, 4u);
+      const CsrMatrix reals = test::random_csr(400, 400, 0.05, test::Fill::random, 5u);
+      EXPECT_EQ(value_stats(ints.view()).plain.inexact_fp16, 0);
+      EXPECT_GT(value_stats(reals.view()).plain.inexact_fp16, 0);
+      check_matrix(ints, "small_int_400");
+      check_matrix(reals, "random_400");
+   }
    for (unsigned seed : {4u, 5u, 6u})
    {
       // from fp16-subnormal to fp16-overflow magnitudes, and from fp32-underflow to 1e15

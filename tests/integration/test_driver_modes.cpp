@@ -301,8 +301,9 @@ TEST_P(AutoVsFp64, AutoConvergesLikeFp64AndNeverNaN)
    }
    EXPECT_NE(au.output.find("mode auto"), std::string::npos) << au.output;
    // the finest level's V-cycle copy: fp32 under auto's floor s,s,h, or fp64 where its values
-   // need it (a reason of the values, never the floor's); never below the floor
-   static const std::regex level0(R"(AMGT: why level 0: A:(fp32/|fp64/(non-finite|near-singular|level-near-singular|overflow|underflow)\b))");
+   // need it (a reason of the values, never the floor's), or fp16 holding every value exactly
+   // (lossless storage: the generated stencils, poisson10000, fv3); never below the floor
+   static const std::regex level0(R"(AMGT: why level 0: A:(fp32/|fp16/exact-fp16\b|fp64/(non-finite|near-singular|level-near-singular|overflow|underflow)\b))");
    EXPECT_TRUE(std::regex_search(au.output, level0)) << au.output;
    const bool   fp64_ok  = fp64.str("converged") == "true";
    const double it64     = fp64.num("iterations");
@@ -726,17 +727,37 @@ TEST(Selection, LayoutPerMatrixAndItsOverride)
 
 // AMGT=auto's floor s,s,h on the GPU: the V-cycle reads the finest operator in fp32, and the
 // Krylov method's matvecs of it (fp64) run on hypre's own arrays through the row-wise kernel:
-// none goes to hypre ("spmv-outside-cycle-fp64"), iterations as in fp64.
+// none goes to hypre ("spmv-outside-cycle-fp64"), iterations as in fp64. aniso7's 1e-3
+// couplings are not fp16 numbers (laplace7's are: see the next test).
 TEST(Selection, KrylovMatvecsOfAnFp32FinestLevelRunFp64OnHypresArrays)
 {
    if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: outside the cycle the host backend leaves fp64 to hypre";
-   const std::string args = "--problem laplace7 --n 40 --solver pcg";
+   const std::string args = "--problem aniso7 --n 40 --solver pcg";
    DriverRun         fp64 = run("AMGT=fp64", args);
    DriverRun         au   = run("AMGT=auto AMGT_STATS=1", args);
    EXPECT_EQ(au.str("converged"), "true") << au.output;
    EXPECT_EQ(au.num("iterations"), fp64.num("iterations")) << au.output;
    EXPECT_NE(au.output.find("AMGT: why level 0: A:fp32/"), std::string::npos) << au.output;
    EXPECT_NE(au.output.find("fp64 matvecs outside the V-cycle"), std::string::npos) << au.output;
+   EXPECT_EQ(au.output.find("spmv-outside-cycle-fp64="), std::string::npos) << au.output;
+}
+
+// laplace7's values (6, -1) are fp16 numbers: under AMGT=auto the finest operator is stored in
+// fp16 without a change of value (lossless_storage, precision/policy.h), so that one copy
+// serves the V-cycle and the Krylov method's fp64 matvecs alike (none lent, none to hypre);
+// iterations and the final residual as in fp64 (the same products in double, summed in the
+// copy's order).
+TEST(Selection, AFinestLevelOfFp16NumbersIsStoredInFp16AndServesTheKrylovMatvecs)
+{
+   const std::string args = "--problem laplace7 --n 40 --solver pcg";
+   DriverRun         fp64 = run("AMGT=fp64", args);
+   DriverRun         au   = run("AMGT=auto AMGT_STATS=1", args);
+   EXPECT_EQ(au.str("converged"), "true") << au.output;
+   EXPECT_EQ(au.num("iterations"), fp64.num("iterations")) << au.output;
+   EXPECT_LE(std::fabs(au.num("rel_residual") - fp64.num("rel_residual")), 1e-3 * fp64.num("rel_residual"))
+      << au.output;
+   EXPECT_NE(au.output.find("AMGT: why level 0: A:fp16/exact-fp16"), std::string::npos) << au.output;
+   EXPECT_EQ(au.output.find("fp64 matvecs outside the V-cycle"), std::string::npos) << au.output;
    EXPECT_EQ(au.output.find("spmv-outside-cycle-fp64="), std::string::npos) << au.output;
 }
 

@@ -3,6 +3,7 @@
 #include "precision/policy.h"
 
 #include "common/error.h"
+#include "common/half.h"
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,43 @@ TEST(PolicyStats, SignificantUnderflowIsRelativeToTheRow)
    ValueStats s = value_stats(a.view());
    EXPECT_EQ(s.plain.underflow_fp16, 1 + 2);
    EXPECT_EQ(s.plain.underflow_fp32, 2);
+}
+
+TEST(PolicyStats, InexactFp16CountsTheValuesFp16DoesNotHoldExactly)
+{
+   // held: 0, 4, -1, 0.375, 2^-14 (fp16's smallest normal), 65504 (its largest), 1 + 2^-10;
+   // not held: 0.1 (rounds), 1 + 2^-11 (one bit too many), 65505 and 70000 (beyond 65504 or
+   // not on its grid), 2^-15 (an fp16 subnormal: left out on purpose), 1e-300
+   Dense      a({{0, 4, -1, 0.375}, {0x1p-14, 65504, 1 + 0x1p-10, 0.1},
+                 {1 + 0x1p-11, 65505, 70000, 0x1p-15}, {1e-300, 2, 3, 5}});
+   ValueStats s = value_stats(a.view());
+   EXPECT_EQ(s.plain.inexact_fp16, 6);
+   EXPECT_EQ(value_stats(Dense({{4, -1}, {-1, 4}}).view()).plain.inexact_fp16, 0);
+   // the scaled form counts its own values: diag 4 -> off-diagonal -1/4 (exact)
+   EXPECT_EQ(value_stats(Dense({{4, -1}, {-1, 4}}).view()).scaled.inexact_fp16, 0);
+   // non-finite values are counted as such, not as inexact
+   const double inf = std::numeric_limits<double>::infinity();
+   EXPECT_EQ(value_stats(Dense({{1, inf}, {2, 3}}).view()).plain.inexact_fp16, 0);
+}
+
+TEST(PolicyStats, HalfHoldsExactlyAgreesWithTheRoundTrip)
+{
+   // every normal half, as a double, is held; its neighbours one double ulp away are not
+   for (uint32_t bits = 0x0400; bits < 0x7c00; ++bits)
+   {
+      const double d = half_to_double(half_t{static_cast<uint16_t>(bits)});
+      ASSERT_TRUE(half_holds_exactly(d)) << d;
+      ASSERT_TRUE(half_holds_exactly(-d)) << d;
+      ASSERT_FALSE(half_holds_exactly(std::nextafter(d, 0.0))) << d;
+      ASSERT_FALSE(half_holds_exactly(std::nextafter(d, 1e300))) << d;
+      ASSERT_EQ(half_to_double(half_from_double(d)), d);
+   }
+   EXPECT_TRUE(half_holds_exactly(0.0));
+   EXPECT_TRUE(half_holds_exactly(-0.0));
+   EXPECT_FALSE(half_holds_exactly(std::numeric_limits<double>::infinity()));
+   EXPECT_FALSE(half_holds_exactly(std::numeric_limits<double>::quiet_NaN()));
+   EXPECT_FALSE(half_holds_exactly(std::numeric_limits<double>::denorm_min()));
+   EXPECT_FALSE(half_holds_exactly(0x1p-24)); // fp16's smallest subnormal: left out
 }
 
 TEST(PolicyStats, NonFiniteValuesAreCountedAndExcludedFromTheMaximum)
@@ -302,3 +340,29 @@ TEST(PolicyProducts, ProductsRunAtLeastInFp32AndFallBackOneStep)
 }
 
 } // namespace
+
+TEST(PolicyChoice, LosslessStorageTakesFp16OnlyWhereEveryValueIsAnFp16Number)
+{
+   ValueStats s = fits_everything(); // inexact_fp16 == 0
+   for (const PrecisionChoice c : {PrecisionChoice{Precision::fp32, false, "floor"},
+                                   PrecisionChoice{Precision::fp64, false, "near-singular"}})
+   {
+      const PrecisionChoice e = lossless_storage(s, c);
+      EXPECT_EQ(e.precision, Precision::fp16);
+      EXPECT_FALSE(e.scaled);
+      EXPECT_TRUE(e.exact);
+      EXPECT_STREQ(e.reason, "exact-fp16");
+   }
+   // an fp16 choice stays what it is (rounded or scaled: not exact)
+   const PrecisionChoice h = lossless_storage(s, {Precision::fp16, false, "in-range"});
+   EXPECT_FALSE(h.exact);
+   EXPECT_STREQ(h.reason, "in-range");
+   // a scaled choice stores other values than the matrix's
+   EXPECT_FALSE(lossless_storage(s, {Precision::fp32, true, "scaled"}).exact);
+   // one value fp16 does not hold, or one non-finite value: the choice stays
+   s.plain.inexact_fp16 = 1;
+   EXPECT_EQ(lossless_storage(s, {Precision::fp32, false, "floor"}).precision, Precision::fp32);
+   s.plain.inexact_fp16 = 0;
+   s.plain.nonfinite    = 1;
+   EXPECT_EQ(lossless_storage(s, {Precision::fp64, false, "non-finite"}).precision, Precision::fp64);
+}
