@@ -37,7 +37,8 @@ struct RangeStats
    int64_t underflow_fp32 = 0;
    // Finite entries that fp16 does not hold exactly (half_holds_exactly, common/half.h). 0 on
    // a matrix without non-finite entries: every value is an fp16 number, so fp16 storage
-   // loses nothing (choose_storage below).
+   // loses nothing (lossless_storage below; only the plain form's count is read, the scaled
+   // form's comes from the same add_row).
    int64_t inexact_fp16 = 0;
 };
 
