@@ -107,6 +107,14 @@ void amgt_glue_matrix_mark_offd(void **state_slot);
  * ready (no conversion, allocation or synchronisation inside the solve). Never fails:
  * an error leaves the matrix to be converted at its first product, or to stock hypre. */
 void amgt_glue_matrix_prepare(void **state_slot, const amgt_csr *A);
+/* The end of BoomerAMG's setup, before amgt_glue_matrix_prepare is called for each of them:
+ * the n matrices about to be prepared (their slots, arrays, levels and roles). On the GPU the
+ * plugin measures what their preparation needs of every one of them at once (auto's value
+ * statistics, the layout's fill samples) with one read-back instead of one or two a matrix
+ * (AMGT_SETUP_SURVEY). Tags them as amgt_glue_matrix_tag does. Never fails: what it could not
+ * measure is measured matrix by matrix. */
+void amgt_glue_matrices_survey(int n, void **const *state_slots, const amgt_csr *A, const int *levels,
+                               const int *roles);
 /* The same, for a matrix of a level whose setup is finished while hypre's setup goes on
  * (the next level is being built), called under AMGT_SETUP_OVERLAP=1 only
  * (amgt_glue_setup_overlap): the work is queued to the plugin's second thread and stream

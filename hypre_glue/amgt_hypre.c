@@ -12,6 +12,7 @@
 #include "amgt_glue.h"
 #include "amgt_hypre_hooks.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(HYPRE_COMPLEX) || defined(HYPRE_BIGINT) || defined(HYPRE_SINGLE) || \
@@ -291,12 +292,62 @@ hypre_AMGTCycleEnd(void)
  * beside the rest of the setup. */
 static int amgt_beside = 0;
 
+/* Set while hypre_AMGTTagLevels lists the matrices it is about to prepare (the survey,
+ * amgt_glue_matrices_survey): amgt_tag_csr then only appends to this list. */
+typedef struct
+{
+   int        collecting;
+   int        n, capacity;
+   void    ***slots;
+   amgt_csr  *views;
+   int       *levels;
+   int       *roles;
+} amgt_survey_list;
+static amgt_survey_list amgt_survey = {0, 0, 0, NULL, NULL, NULL, NULL};
+
+static void
+amgt_survey_append(void **slot, const amgt_csr *view, int level, int role)
+{
+   amgt_survey_list *L = &amgt_survey;
+   if (L->n == L->capacity)
+   {
+      int       cap    = L->capacity ? 2 * L->capacity : 64;
+      void   ***slots  = (void ***) realloc(L->slots, (size_t) cap * sizeof(void **));
+      amgt_csr *views;
+      int      *levels, *roles;
+      if (slots) { L->slots = slots; }
+      views = (amgt_csr *) realloc(L->views, (size_t) cap * sizeof(amgt_csr));
+      if (views) { L->views = views; }
+      levels = (int *) realloc(L->levels, (size_t) cap * sizeof(int));
+      if (levels) { L->levels = levels; }
+      roles = (int *) realloc(L->roles, (size_t) cap * sizeof(int));
+      if (roles) { L->roles = roles; }
+      /* no room: the rest is measured matrix by matrix when it is prepared */
+      if (!slots || !views || !levels || !roles) { return; }
+      L->capacity = cap;
+   }
+   L->slots[L->n]  = slot;
+   L->views[L->n]  = *view;
+   L->levels[L->n] = level;
+   L->roles[L->n]  = role;
+   L->n++;
+}
+
 static void
 amgt_tag_csr(hypre_CSRMatrix *M, HYPRE_Int level, int role, int offd)
 {
    amgt_csr view;
 
    if (!M) { return; }
+   if (amgt_survey.collecting)
+   {
+      if (hypre_CSRMatrixNumNonzeros(M) > 0 && hypre_CSRMatrixI(M) != NULL)
+      {
+         amgt_view(M, &view);
+         if (view.on_device) { amgt_survey_append(&hypre_CSRMatrixAMGTData(M), &view, (int) level, role); }
+      }
+      return;
+   }
    amgt_glue_matrix_tag(&hypre_CSRMatrixAMGTData(M), (int) level, role);
    if (offd) { amgt_glue_matrix_mark_offd(&hypre_CSRMatrixAMGTData(M)); }
    /* device matrices: convert and plan now, inside the setup, not in the first solve call */
@@ -337,15 +388,13 @@ hypre_AMGTLevelDone(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
    amgt_beside = 0;
 }
 
-void
-hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
-                    hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels)
+/* Tags (and prepares) every level's A, P and R; while amgt_survey.collecting, lists them. */
+static void
+amgt_tag_levels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels)
 {
    HYPRE_Int level;
 
-   if (!amgt_active()) { return; }
-   /* what was queued beside the setup has run; a matrix prepared then is skipped below */
-   amgt_glue_prepare_settle();
    for (level = 0; level < num_levels; level++)
    {
       amgt_tag_parcsr(A_array ? A_array[level] : NULL, level, AMGT_ROLE_A);
@@ -359,6 +408,28 @@ hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
          }
       }
    }
+}
+
+void
+hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                    hypre_ParCSRMatrix **R_array, HYPRE_Int num_levels)
+{
+   if (!amgt_active()) { return; }
+   /* what was queued beside the setup has run; a matrix prepared then is skipped below */
+   amgt_glue_prepare_settle();
+   /* the survey first: what the preparations below will measure, for all matrices at once */
+   amgt_survey.collecting = 1;
+   amgt_survey.n          = 0;
+   amgt_tag_levels(A_array, P_array, R_array, num_levels);
+   amgt_survey.collecting = 0;
+   amgt_glue_matrices_survey(amgt_survey.n, amgt_survey.slots, amgt_survey.views, amgt_survey.levels,
+                             amgt_survey.roles);
+   free(amgt_survey.slots);
+   free(amgt_survey.views);
+   free(amgt_survey.levels);
+   free(amgt_survey.roles);
+   memset(&amgt_survey, 0, sizeof(amgt_survey));
+   amgt_tag_levels(A_array, P_array, R_array, num_levels);
 }
 
 static void

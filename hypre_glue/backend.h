@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace amgt::glue {
 
@@ -161,6 +162,19 @@ ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, 
                               amgt_csr_out& C, bool lean = false);
 
 // Device measurements for the planner (backend_device.cpp; they throw in CPU builds).
+// The setup survey (amgt_glue_matrices_survey): the plain value statistics and the fill samples
+// that each item's state lacks (planner.h survey_wants), all enqueued and read back once;
+// stored in the states (stats_key, fill_key) where the planner's choose_for and plan_layout
+// find them instead of measuring matrix by matrix. Returns the number of read-backs (0-2).
+struct SurveyItem
+{
+   MatrixState* state = nullptr;
+   amgt_csr     a{};
+   bool         stats   = false; // plain statistics wanted (coarse: the row-wise pass)
+   bool         coarse  = false;
+   bool         fill    = false; // a fill sample wanted
+};
+int device_survey(const Context& ctx, const std::vector<SurveyItem>& items);
 // value_stats of device arrays (synchronises: setup only).
 // likely_tiny: a Galerkin coarse operator (range_device.h: the order of the passes only).
 ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled = true,
@@ -170,12 +184,7 @@ int64_t    device_max_span(const Context& ctx, const amgt_csr& a);
 // What a sample of a's 4x4 block rows shows (rows_device.h estimate_fill): stored entries per
 // tile, the largest |col - row|, the variation of the rows' lengths. One kernel and a
 // read-back (setup only).
-struct FillSample
-{
-   double  fill     = 0.0;
-   int64_t max_span = 0;
-   double  row_cv   = 0.0;
-};
+// (FillSample: matrix_state.h)
 FillSample device_fill_sample(const Context& ctx, const amgt_csr& a);
 
 // The hooks (dispatch.cpp): ask the planner, run the plan. Both return 1 when the result was

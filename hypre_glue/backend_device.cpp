@@ -473,6 +473,47 @@ int64_t device_max_span(const Context& ctx, const amgt_csr& a)
    return device::max_span(view_of(a), stream_of(ctx), device_allocator(ctx));
 }
 
+int device_survey(const Context& ctx, const std::vector<SurveyItem>& items)
+{
+   std::vector<CsrView> stats_of, fill_of;
+   std::vector<bool>    coarse;
+   for (const SurveyItem& it : items)
+   {
+      if (it.stats)
+      {
+         stats_of.push_back(view_of(it.a));
+         coarse.push_back(it.coarse);
+      }
+      if (it.fill) fill_of.push_back(view_of(it.a));
+   }
+   const device::Stream    s   = stream_of(ctx);
+   const device::Allocator mem = device_allocator(ctx);
+   Timer                   timer(ctx, s); // AMGT_STATS
+   // both enqueued before either is read back would save one more round trip, but each
+   // function owns its buffers until its read-back: two of them for a whole hierarchy
+   const std::vector<ValueStats>           st = device::plain_value_stats(stats_of, coarse, s, mem);
+   const std::vector<device::FillEstimate> fe = device::estimate_fills(fill_of, s, mem);
+   size_t i_st = 0, i_fe = 0;
+   for (const SurveyItem& it : items)
+   {
+      const CsrKey key = key_of(it.a, ctx.epoch);
+      if (it.stats)
+      {
+         it.state->value_stats = st[i_st++];
+         it.state->stats_key   = key;
+      }
+      if (it.fill)
+      {
+         const device::FillEstimate& e = fe[i_fe++];
+         it.state->fill_sample         = FillSample{e.fill(), e.max_span, e.row_cv()};
+         it.state->fill_key            = key;
+      }
+   }
+   const int readbacks = (stats_of.empty() ? 0 : 1) + (fill_of.empty() ? 0 : 1);
+   ctx.stats->survey(static_cast<int>(items.size()), readbacks, timer.seconds());
+   return readbacks;
+}
+
 FillSample device_fill_sample(const Context& ctx, const amgt_csr& a)
 {
    const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
@@ -1028,6 +1069,11 @@ int64_t device_max_span(const Context&, const amgt_csr&)
 FillSample device_fill_sample(const Context&, const amgt_csr&)
 {
    AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
+}
+
+int device_survey(const Context&, const std::vector<SurveyItem>&)
+{
+   return 0; // no device measurements: each matrix goes to the stand-in (device_prepare)
 }
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&,

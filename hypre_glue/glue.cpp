@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "matrix_state.h"
+#include "planner.h"
 #include "stats.h"
 
 #include "common/error.h"
@@ -313,6 +314,28 @@ void amgt_glue_matrix_mark_offd(void** slot)
 void amgt_glue_matrix_prepare(void** slot, const amgt_csr* A)
 {
    prepare_matrix(slot, A, false);
+}
+
+void amgt_glue_matrices_survey(int n, void** const* slots, const amgt_csr* A, const int* levels,
+                               const int* roles)
+{
+   guarded(nullptr, [&] {
+      if (n <= 0 || !slots || !A || !levels || !roles) return 1;
+      const Context ctx = context();
+      if (!ctx.config->setup_survey) return 1;
+      std::vector<SurveyItem> items;
+      for (int i = 0; i < n; ++i)
+      {
+         if (!slots[i]) continue;
+         MatrixState* state = state_of(slots[i]);
+         state->level       = levels[i];
+         state->role        = roles[i];
+         SurveyItem it      = survey_wants(ctx, *state, A[i]);
+         if (it.stats || it.fill) items.push_back(it);
+      }
+      if (!items.empty()) device_survey(ctx, items);
+      return 1;
+   });
 }
 
 void amgt_glue_matrix_prepare_beside(void** slot, const amgt_csr* A)

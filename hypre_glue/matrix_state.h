@@ -50,6 +50,15 @@ struct LevelShape
    double  fill  = 0.0;
 };
 
+// What a sample of a device matrix's 4x4 block rows showed (backend.h device_fill_sample):
+// stored entries per tile, the largest |col - row|, the variation of the rows' lengths.
+struct FillSample
+{
+   double  fill     = 0.0;
+   int64_t max_span = 0;
+   double  row_cv   = 0.0;
+};
+
 using HostMbsr = std::variant<std::monostate, Mbsr<double>, Mbsr<float>, Mbsr<half_t>>;
 
 // The device copy (mBSR in device memory and its SpMV plan), defined in backend_device.cpp
@@ -76,6 +85,9 @@ struct MatrixState
    CsrKey              stats_key;
    ValueStats          value_stats;
    CsrKey              choice_key; // the SpMV choice for these arrays is in the statistics
+   // The fill sample of these arrays (fill_key), taken by the setup survey for plan_layout
+   CsrKey              fill_key;
+   FillSample          fill_sample;
    // The SpMV's precision choice (spmv_choice in planner.h) for spmv_choice_key, made at
    // level-floor generation spmv_choice_generation.
    PrecisionChoice     spmv_choice{};
@@ -119,6 +131,7 @@ struct MatrixState
       host_unscale.shrink_to_fit();
       stats_key = CsrKey{};
       choice_key = CsrKey{};
+      fill_key   = CsrKey{};
       spmv_choice_key  = CsrKey{};
       race_checked     = CsrKey{};
       remembered_stock = CsrKey{};

@@ -60,7 +60,7 @@ void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& 
                  static_cast<long long>(v.plain.underflow_fp16),
                  static_cast<long long>(v.plain.underflow_fp32),
                  v.abs_sum > 0.0 ? std::fabs(v.sum) / v.abs_sum : 0.0,
-                 v.scalable ? "yes" : v.scaled_known ? "no (not square or a zero diagonal)" : "not computed (fp32 floor)",
+                 v.scalable ? "yes" : v.scaled_known ? "no (not square or a zero diagonal)" : "not computed (not needed)",
                  v.scalable ? v.scaled.max_abs : 0.0,
                  static_cast<long long>(v.scalable ? v.scaled.underflow_fp16 : 0),
                  to_string(choice.precision), choice.scaled ? " scaled" : "", choice.reason);
@@ -138,15 +138,14 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
    // The fp64 floor needs no statistics (level 0 is never touched): skip the pass.
    if (schedule == Precision::fp64) { return {Precision::fp64, false, "floor"}; }
    const CsrKey key = key_of(a, ctx.epoch);
-   // the scaled form only where an fp16 choice can read it (choose_precision): on the device
-   // it is two of the three passes, and the largest matrices sit on fp32 floors
-   const bool with_scaled = schedule == Precision::fp16;
-   if (!(state.stats_key == key) || (with_scaled && !state.value_stats.scaled_known))
+   // a square matrix below level 0 is a Galerkin coarse operator: values below fp16's range
+   // are likely there, and the device takes its plain statistics in one row-wise pass
+   const bool coarse = level > 0 && a.nrows == a.ncols;
+   // the plain statistics first (on the device: usually taken already by the setup survey);
+   // the scaled form below, only where an fp16 choice would read it
+   if (!(state.stats_key == key))
    {
-      // a square matrix below level 0 is a Galerkin coarse operator: values below fp16's range
-      // are likely there, and the device takes its plain statistics in one row-wise pass
-      const bool coarse = level > 0 && a.nrows == a.ncols;
-      state.value_stats = a.on_device ? device_value_stats(ctx, a, with_scaled, coarse) : value_stats(view_of(a));
+      state.value_stats = a.on_device ? device_value_stats(ctx, a, false, coarse) : value_stats(view_of(a));
       state.stats_key   = key;
    }
    // a square matrix of the level is its operator (or a square temporary, treated alike)
@@ -158,6 +157,13 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
       own = raised != schedule;
    }
    const Precision floor = ctx.floors ? ctx.floors->floor(level, schedule) : schedule;
+   // the scaled form (on the device two more passes, a gather of the diagonal's scale per
+   // entry) only where the plain values do not fit an fp16 floor (policy.h scaled_form_needed):
+   // the coarse operators measured fit unscaled, and products never read it
+   if (!for_product && scaled_form_needed(state.value_stats, floor) && a.on_device)
+   {
+      state.value_stats = device_value_stats(ctx, a, true, coarse);
+   }
    PrecisionChoice c =
       choose_precision(state.value_stats, for_product ? product_precision(floor) : floor);
    // say why a matrix that fits runs higher than its schedule: its level's operator
@@ -369,6 +375,25 @@ SpgemmPlan plan_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
    return plan;
 }
 
+SurveyItem survey_wants(const Context& ctx, MatrixState& state, const amgt_csr& a)
+{
+   SurveyItem it;
+   it.state = &state;
+   it.a     = a;
+   if (!a.on_device || !device_copy_wanted(ctx) || a.nnz <= 0) return it;
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (state.prepared_key == key) return it; // prepared beside the setup, or earlier
+   // choose_for's plain statistics: auto below an fp64 schedule (small matrices too: their
+   // operator's statistics may raise the level's floor for the level's P and R)
+   it.stats  = ctx.config->mode == Mode::automatic &&
+              precision_for_level(*ctx.config, state.level) != Precision::fp64 && !(state.stats_key == key);
+   it.coarse = state.level > 0 && a.nrows == a.ncols;
+   // plan_layout's sample: an operator that the plugin's SpMV will serve, layout by rule
+   it.fill = ctx.config->layout == LayoutRequest::automatic && state.role != AMGT_ROLE_P &&
+             state.role != AMGT_ROLE_R && !too_small_for_plugin(ctx, a) && !(state.fill_key == key);
+   return it;
+}
+
 bool stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b)
 {
    return kDeviceKernels && spgemm_rules_apply(*ctx.config) && csr_spgemm::hypre_binned_wins(m, nnz_a, k, nnz_b);
@@ -394,7 +419,8 @@ LayoutPlan plan_layout(const Context& ctx, MatrixState& state, const amgt_csr& a
       plan.narrow = false; // a rectangular operator: its columns do not follow its rows
       return plan;
    }
-   const FillSample e = device_fill_sample(ctx, a);
+   // taken by the setup survey with the other matrices' samples, or here alone
+   const FillSample e = state.fill_key == key_of(a, ctx.epoch) ? state.fill_sample : device_fill_sample(ctx, a);
    LayoutInputs     in;
    in.precision  = p;
    in.fill       = e.fill;

@@ -117,6 +117,13 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
 // solve-loop call costs two key comparisons (no lock, no string).
 PrecisionChoice spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a, int level);
 
+// The end of a setup surveys every device matrix of the hierarchy before preparing any
+// (amgt_glue_matrices_survey): what this matrix lacks of what its preparation will measure
+// (choose_for's plain value statistics under auto, plan_layout's fill sample), so that the
+// device takes them all with one read-back (backend.h device_survey) instead of one or two a
+// matrix. Nothing for a host matrix, one already prepared, or AMGT_SPMV=stock.
+SurveyItem survey_wants(const Context& ctx, MatrixState& state, const amgt_csr& a);
+
 // AMGT=auto: a product computed in p on `level` held NaN/Inf. Says so once, counts the
 // fallback "non-finite-product" and returns the precision to recompute it in.
 Precision after_nonfinite_product(const Context& ctx, int level, Precision p);

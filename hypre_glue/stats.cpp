@@ -128,6 +128,14 @@ void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
    p[2] += race_s;
 }
 
+void Stats::survey(int matrices, int readbacks, double seconds)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   survey_matrices_ += matrices;
+   survey_readbacks_ += readbacks;
+   survey_s_ += seconds;
+}
+
 void Stats::prepared_beside()
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -168,6 +176,9 @@ void Stats::reset()
    sweeps_[0]  = 0;
    sweeps_[1]  = 0;
    beside_        = 0;
+   survey_matrices_ = 0;
+   survey_readbacks_ = 0;
+   survey_s_        = 0.0;
    beside_wait_s_ = 0.0;
    preload_s_      = -1.0;
    preload_steps_  = 0;
@@ -305,13 +316,22 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       std::snprintf(line, sizeof(line), " L%d %.3f", level, sum * 1e3);
       prepare_levels += line;
    }
-   if (parts[0] + parts[1] + parts[2] > 0.0)
+   if (parts[0] + parts[1] + parts[2] + survey_s_ > 0.0)
    {
       std::snprintf(line, sizeof(line),
-                    "AMGT: plugin setup work %.3f ms (precision choice %.3f, conversion + SpMV plan %.3f, "
-                    "race %.3f), by level:",
-                    (parts[0] + parts[1] + parts[2]) * 1e3, parts[0] * 1e3, parts[1] * 1e3, parts[2] * 1e3);
+                    "AMGT: plugin setup work %.3f ms (survey %.3f, precision choice %.3f, conversion + SpMV "
+                    "plan %.3f, race %.3f), by level:",
+                    (survey_s_ + parts[0] + parts[1] + parts[2]) * 1e3, survey_s_ * 1e3, parts[0] * 1e3,
+                    parts[1] * 1e3, parts[2] * 1e3);
       out += line + prepare_levels + "\n";
+   }
+   if (survey_matrices_ > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: setup survey (AMGT_SETUP_SURVEY): value statistics and fill samples of %ld matrices "
+                    "taken with %ld read-backs\n",
+                    survey_matrices_, survey_readbacks_);
+      out += line;
    }
    if (preload_s_ >= 0.0)
    {

@@ -65,6 +65,9 @@ public:
    // seconds of the plugin's setup work for one matrix of the level: the precision choice
    // (AMGT=auto's value checks), the conversion and SpMV plan, the race
    void prepare(int level, double choice_s, double convert_s, double race_s);
+   // GPU: the setup survey (amgt_glue_matrices_survey) measured `matrices` matrices with
+   // `readbacks` read-backs in this many seconds (timed only under AMGT_STATS)
+   void survey(int matrices, int readbacks, double seconds);
    // GPU: one matrix prepared beside hypre's setup (device_prepare_beside), and the seconds
    // hypre's thread waited for such work (at the end of a setup, or for a matrix it needed)
    void prepared_beside();
@@ -96,6 +99,8 @@ private:
    std::map<std::string, long> offd_reasons_;                      // of offd_stock_
    std::map<int, long>         offd_plugin_levels_;                // of offd_plugin_, by level
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
+   long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
+   double                      survey_s_        = 0.0;
    long                        beside_     = 0;      // matrices prepared beside hypre's setup
    double                      beside_wait_s_ = 0.0; // hypre's thread waited for them
    double                      preload_s_     = -1.0; // < 0: no preload ran

@@ -30,7 +30,8 @@ with hypre's device memory pool:
            CSR SpGEMM for every device product);  fp64-hspgemm, auto-hspgemm  AMGT_SPGEMM=stock
            (hypre's own kernel for every device product);  fp64-beside,
            auto-beside  AMGT_SETUP_OVERLAP=1 (the plugin's setup work beside hypre's setup,
-           not at its end)                                                       (not in the default set)
+           not at its end);  fp64-each, auto-each  AMGT_SETUP_SURVEY=0 (each matrix measured
+           and read back as it is prepared, no survey)                           (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -109,6 +110,10 @@ MODES = {
     # stream) instead of at its end, one matrix after another
     "fp64-beside": {"label": "fp64-beside", "amgt": "fp64", "vendor": 0, "stock": False, "overlap": "1"},
     "auto-beside": {"label": "auto-beside", "amgt": "auto", "vendor": 0, "stock": False, "overlap": "1"},
+    # the end-of-setup survey off (AMGT_SETUP_SURVEY=0): each matrix's value statistics and
+    # fill sample taken and read back as it is prepared, as before the survey
+    "fp64-each": {"label": "fp64-each", "amgt": "fp64", "vendor": 0, "stock": False, "survey": "0"},
+    "auto-each": {"label": "auto-each", "amgt": "auto", "vendor": 0, "stock": False, "survey": "0"},
 }
 ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor",
            "default": "stock-default", "hypre-default": "stock-default"}
@@ -351,6 +356,9 @@ class Runner(Report):
         env.pop("AMGT_SETUP_OVERLAP", None)
         if "overlap" in MODES[mode]:
             env["AMGT_SETUP_OVERLAP"] = MODES[mode]["overlap"]
+        env.pop("AMGT_SETUP_SURVEY", None)
+        if "survey" in MODES[mode]:
+            env["AMGT_SETUP_SURVEY"] = MODES[mode]["survey"]
         # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
         env.pop("AMGT_STATS", None)
         env.pop("AMGT_STATS_FILE", None)

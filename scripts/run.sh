@@ -19,7 +19,8 @@
 #                    the row-wise CSR SpGEMM for every device product), fp64-hspgemm,
 #                    auto-hspgemm (AMGT_SPGEMM=stock: hypre's kernel for every device
 #                    product), fp64-beside, auto-beside (AMGT_SETUP_OVERLAP=1: the plugin's
-#                    setup work beside hypre's setup instead of at its end). stock: hypre's own kernels with its device pool (the headline's
+#                    setup work beside hypre's setup instead of at its end), fp64-each,
+#                    auto-each (AMGT_SETUP_SURVEY=0: no end-of-setup survey). stock: hypre's own kernels with its device pool (the headline's
 #                    reference); vendor: cuSPARSE kernels; stock-default: hypre's default
 #                    configuration, no pool and cuSPARSE (--pool 0 --vendor-spgemm 1
 #                    --vendor-spmv 1); stock-binned: hypre's own SpGEMM in its binned mode

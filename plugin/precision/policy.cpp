@@ -182,6 +182,13 @@ PrecisionChoice choose_precision(const ValueStats& s, Precision floor)
    return {Precision::fp64, false, misfit_reason(s.plain, Precision::fp32)};
 }
 
+bool scaled_form_needed(const ValueStats& s, Precision floor)
+{
+   return floor == Precision::fp16 && !s.scaled_known && s.plain.nonfinite == 0 &&
+          !near_singular(s, Precision::fp32) && !near_singular(s, Precision::fp16) &&
+          !fits(s.plain, Precision::fp16);
+}
+
 PrecisionChoice lossless_storage(const ValueStats& s, const PrecisionChoice& c)
 {
    if (c.precision == Precision::fp16 || c.scaled || s.plain.nonfinite > 0 || s.plain.inexact_fp16 > 0)

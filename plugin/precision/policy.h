@@ -140,6 +140,14 @@ PrecisionChoice lossless_storage(const ValueStats& s, const PrecisionChoice& c);
 // "fits" for type T: max_abs <= the headroom bound above and no significant underflow.
 PrecisionChoice choose_precision(const ValueStats& stats, Precision floor);
 
+// Whether choose_precision(s, floor) would read the scaled form that s lacks
+// (s.scaled_known false: the device took the plain statistics alone): an fp16 floor, a square
+// matrix whose plain values are finite, not near-singular and do not fit fp16. Elsewhere the
+// choice is the same with or without it, so the device computes it only then (its two passes
+// gather the diagonal's scale per entry). Every Galerkin coarse operator of the generated
+// problems fits fp16 unscaled.
+bool scaled_form_needed(const ValueStats& s, Precision floor);
+
 // Precision of a SpGEMM of a level under auto: the floor, but never below fp32 (products
 // are not scaled and their outputs are the next level's operator; fp16 products round every
 // coarse operator entry to 11 bits before the next level's own range check could help).

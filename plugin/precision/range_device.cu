@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace amgt::device {
 namespace {
@@ -167,21 +168,32 @@ __device__ __forceinline__ int64_t rows_padded(int32_t nrows)
    constexpr int R = 32 / G;
    return (static_cast<int64_t>(nrows) + R - 1) / R * R;
 }
-template <int G>
-__device__ __forceinline__ int64_t first_row()
+// The grid a kernel body strides over: the launch's own, or (the batched kernels below, one
+// launch for several matrices) the share of the blocks that a matrix was given.
+struct VGrid
 {
-   return (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
+   unsigned block;  // this block's index within the matrix's blocks
+   unsigned blocks; // the matrix's blocks
+};
+__device__ __forceinline__ VGrid launch_grid()
+{
+   return VGrid{blockIdx.x, gridDim.x};
 }
 template <int G>
-__device__ __forceinline__ int64_t row_stride()
+__device__ __forceinline__ int64_t first_row(VGrid g = launch_grid())
 {
-   return static_cast<int64_t>(gridDim.x) * blockDim.x / G;
+   return (static_cast<int64_t>(g.block) * blockDim.x + threadIdx.x) / G;
+}
+template <int G>
+__device__ __forceinline__ int64_t row_stride(VGrid g = launch_grid())
+{
+   return static_cast<int64_t>(g.blocks) * blockDim.x / G;
 }
 
 // A block's sums (sum, abs_sum: each thread's running pair) into partial[2 * blockIdx.x] and
 // partial[2 * blockIdx.x + 1]: a fixed tree over each warp, then the warps in order, so the
 // same grid gives the same sums bit for bit. Every thread of the block calls it.
-__device__ void write_block_sums(double sum, double abs_sum, double* partial)
+__device__ void write_block_sums(double sum, double abs_sum, double* partial, unsigned block)
 {
    __shared__ double ws[kThreads / device::kWarpSize][2];
 #pragma unroll
@@ -206,8 +218,8 @@ __device__ void write_block_sums(double sum, double abs_sum, double* partial)
          s = s + ws[w][0];
          a = a + ws[w][1];
       }
-      partial[2 * blockIdx.x]     = s;
-      partial[2 * blockIdx.x + 1] = a;
+      partial[2 * block]     = s;
+      partial[2 * block + 1] = a;
    }
 }
 
@@ -224,14 +236,13 @@ __device__ void write_block_sums(double sum, double abs_sum, double* partial)
 // function of the matrix and the GPU, so a run repeats its sums bit for bit; they differ from
 // the reference's row-by-row order only by rounding.
 template <int G>
-__global__ void __launch_bounds__(kThreads)
-plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
-            DevStats* out, double* partial)
+__device__ void plain_stats_body(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
+                                 DevStats* out, double* partial, VGrid grid)
 {
    RangeAcc  acc;
    double    sum = 0.0, abs_sum = 0.0;
    const int t   = static_cast<int>(threadIdx.x) % G;
-   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
+   for (int64_t i = first_row<G>(grid); i < rows_padded<G>(nrows); i += row_stride<G>(grid))
    {
       const bool    live  = i < nrows;
       const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
@@ -258,7 +269,15 @@ plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val,
                           acc.u16, acc.u32);
    }
    flush_range(acc, &out->plain);
-   if (partial != nullptr) write_block_sums(sum, abs_sum, partial);
+   if (partial != nullptr) write_block_sums(sum, abs_sum, partial, grid.block);
+}
+
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
+            DevStats* out, double* partial)
+{
+   plain_stats_body<G>(row_ptr, val, nrows, out, partial, launch_grid());
 }
 
 // The plain statistics of the other matrices (P, R, fine levels). Every quantity but the
@@ -281,13 +300,13 @@ plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val,
 // reference's row-by-row order only by rounding.
 constexpr int kFlatUnroll = 4;
 
-__global__ void __launch_bounds__(kThreads)
-flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* partial)
+__device__ void flat_stats_body(const double* __restrict__ val, int64_t nnz, DevStats* out, double* partial,
+                                VGrid grid)
 {
    RangeAcc           acc;
    unsigned long long tiny = 0;
    double             sum = 0.0, abs_sum = 0.0;
-   const int64_t      step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+   const int64_t      step = static_cast<int64_t>(grid.blocks) * blockDim.x;
    auto               add  = [&](double v) {
       if (!isfinite(v))
       {
@@ -301,7 +320,7 @@ flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* p
       sum     = sum + v;
       abs_sum = abs_sum + m;
    };
-   int64_t k = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+   int64_t k = static_cast<int64_t>(grid.block) * blockDim.x + threadIdx.x;
    for (; k + (kFlatUnroll - 1) * step < nnz; k += kFlatUnroll * step)
    {
       double v[kFlatUnroll];
@@ -320,7 +339,13 @@ flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* p
       __syncthreads();
       if (threadIdx.x == 0 && st) atomicAdd(&out->tiny, st);
    }
-   if (partial != nullptr) write_block_sums(sum, abs_sum, partial);
+   if (partial != nullptr) write_block_sums(sum, abs_sum, partial, grid.block);
+}
+
+__global__ void __launch_bounds__(kThreads)
+flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* partial)
+{
+   flat_stats_body(val, nnz, out, partial, launch_grid());
 }
 
 // The underflow counts of the reference's add_row (G lanes a row), where flat_stats found a
@@ -328,13 +353,13 @@ flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* p
 // candidate in one of their rows reduce their row maxima (the flag is uniform in the warp, so
 // its lanes make the same trips).
 template <int G>
-__global__ void __launch_bounds__(kThreads)
-underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows, DevStats* out)
+__device__ void underflow_rows_body(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
+                                   DevStats* out, VGrid grid)
 {
-   if (*reinterpret_cast<volatile unsigned long long*>(&out->tiny) == 0) return;
+   if (*reinterpret_cast<volatile unsigned long long*>(&out->tiny) == 0) return; // uniform in the block
    RangeAcc  acc;
    const int t = static_cast<int>(threadIdx.x) % G;
-   for (int64_t i = first_row<G>(); i < rows_padded<G>(nrows); i += row_stride<G>())
+   for (int64_t i = first_row<G>(grid); i < rows_padded<G>(nrows); i += row_stride<G>(grid))
    {
       const bool    live  = i < nrows;
       const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
@@ -354,13 +379,20 @@ underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ v
    flush_range(acc, &out->plain);
 }
 
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows, DevStats* out)
+{
+   underflow_rows_body<G>(row_ptr, val, nrows, out, launch_grid());
+}
+
 // out->sum and out->abs_sum from the per-block pairs of flat_stats or plain_stats, in a fixed order that depends
 // only on the number of blocks: thread t adds the pairs t, t + kSumThreads, ... in index
 // order, then a fixed tree over the threads (shared memory, halving strides). The same
 // matrix on the same GPU gives the same sums bit for bit, run after run. (One thread adding a
 // few thousand values in a chain of dependent loads took 60-100 us a matrix on the H100.)
 constexpr int kSumThreads = 256;
-__global__ void __launch_bounds__(kSumThreads) sum_partials(const double* partial, unsigned blocks, DevStats* out)
+__device__ void sum_partials_body(const double* partial, unsigned blocks, DevStats* out)
 {
    __shared__ double acc[2][kSumThreads];
    const unsigned t = threadIdx.x;
@@ -387,6 +419,72 @@ __global__ void __launch_bounds__(kSumThreads) sum_partials(const double* partia
       out->sum     = acc[0][0];
       out->abs_sum = acc[1][0];
    }
+}
+
+__global__ void __launch_bounds__(kSumThreads) sum_partials(const double* partial, unsigned blocks, DevStats* out)
+{
+   sum_partials_body(partial, blocks, out);
+}
+
+// The batched forms (plain_value_stats: the setup survey): one launch runs a pass over up to
+// kBatch matrices, each on the blocks its own launch would have had (the same grid, so the same
+// sums bit for bit); a block finds its matrix by its index. The table travels as the kernel's
+// parameter (constant memory: no copy, no allocation).
+constexpr int kBatch = 32;
+struct BatchItem
+{
+   const int32_t* row_ptr;
+   const double*  val;
+   int64_t        nnz;
+   int32_t        nrows;
+   unsigned       first_block; // of the launch
+   unsigned       blocks;      // the matrix's
+   DevStats*      out;
+   double*        partial; // nullptr: no sums (not square)
+};
+struct Batch
+{
+   BatchItem item[kBatch];
+   int       n;
+};
+
+// The matrix of this block (the items' blocks are consecutive, in order) and its grid.
+__device__ __forceinline__ const BatchItem& item_of(const Batch& b, VGrid& grid)
+{
+   int i = 0;
+   while (i + 1 < b.n && blockIdx.x >= b.item[i + 1].first_block) ++i;
+   grid = VGrid{blockIdx.x - b.item[i].first_block, b.item[i].blocks};
+   return b.item[i];
+}
+
+__global__ void __launch_bounds__(kThreads) flat_stats_batch(const Batch b)
+{
+   VGrid            g;
+   const BatchItem& it = item_of(b, g);
+   flat_stats_body(it.val, it.nnz, it.out, it.partial, g);
+}
+
+template <int G>
+__global__ void __launch_bounds__(kThreads) plain_stats_batch(const Batch b)
+{
+   VGrid            g;
+   const BatchItem& it = item_of(b, g);
+   plain_stats_body<G>(it.row_ptr, it.val, it.nrows, it.out, it.partial, g);
+}
+
+template <int G>
+__global__ void __launch_bounds__(kThreads) underflow_rows_batch(const Batch b)
+{
+   VGrid            g;
+   const BatchItem& it = item_of(b, g);
+   underflow_rows_body<G>(it.row_ptr, it.val, it.nrows, it.out, g);
+}
+
+// one block per item: first_block is the item's index
+__global__ void __launch_bounds__(kSumThreads) sum_partials_batch(const Batch b)
+{
+   const BatchItem& it = b.item[blockIdx.x];
+   sum_partials_body(it.partial, it.blocks, it.out);
 }
 
 // u_i = sqrt(|sum of the row's diagonal entries|); NaN and a count where there is none
@@ -514,6 +612,65 @@ RangeStats to_range(const DevRange& r)
 
 } // namespace
 
+namespace {
+
+// Enqueues the plain statistics of a into *d (zeroed by the caller), as value_stats describes;
+// partial receives the per-block sums of a square matrix and must live until the stream has
+// run them.
+void enqueue_plain(const CsrView& a, DevStats* d, Buffer<double>& partial, bool likely_tiny, Stream stream,
+                   const Allocator& alloc)
+{
+   const bool square = a.nrows == a.ncols;
+   if (a.nrows > 0 && a.nnz > 0 && likely_tiny)
+   {
+      unsigned blocks = 0;
+      with_group(a, "plain_stats", [&](auto g, unsigned nblocks) {
+         blocks = nblocks;
+         if (square) partial = Buffer<double>(2 * static_cast<size_t>(nblocks), alloc);
+         plain_stats<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d,
+                                                                          square ? partial.get() : nullptr);
+      });
+      if (square)
+      {
+         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d);
+         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
+      }
+   }
+   else if (a.nrows > 0 && a.nnz > 0)
+   {
+      const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(
+         1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),
+                              int64_t{device_limits().sms} * 8)));
+      if (square) partial = Buffer<double>(2 * static_cast<size_t>(blocks), alloc);
+      flat_stats<<<blocks, kThreads, 0, stream>>>(a.val, a.nnz, d, square ? partial.get() : nullptr);
+      AMGT_DEVICE_CHECK_LAUNCH("flat_stats");
+      if (square)
+      {
+         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d);
+         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
+      }
+      with_group(a, "underflow_rows", [&](auto g, unsigned nblocks) {
+         underflow_rows<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d);
+      });
+   }
+}
+
+// The host form of what the kernels gathered for a (with_scaled: the scaled form was asked for).
+ValueStats finish(const CsrView& a, const DevStats& h, bool with_scaled)
+{
+   const bool square = a.nrows == a.ncols;
+   ValueStats out;
+   out.plain        = to_range(h.plain);
+   out.scaled_known = with_scaled || !square;
+   out.scalable     = with_scaled && square && h.bad_diagonal == 0; // (true for 0 x 0, as the reference)
+   out.sum      = square ? h.sum : 0.0;
+   out.abs_sum  = square ? h.abs_sum : 0.0;
+   if (out.scalable) out.scaled = to_range(h.scaled);
+   return out;
+}
+
+} // namespace
+
 ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled,
                        bool likely_tiny)
 {
@@ -524,38 +681,7 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    // per-block sums of flat_stats or plain_stats (square matrices), reduced by sum_partials
    // before the one read-back below
    Buffer<double> partial;
-   if (a.nrows > 0 && a.nnz > 0 && likely_tiny)
-   {
-      unsigned blocks = 0;
-      with_group(a, "plain_stats", [&](auto g, unsigned nblocks) {
-         blocks = nblocks;
-         if (square) partial = Buffer<double>(2 * static_cast<size_t>(nblocks), alloc);
-         plain_stats<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d.get(),
-                                                                          square ? partial.get() : nullptr);
-      });
-      if (square)
-      {
-         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d.get());
-         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
-      }
-   }
-   else if (a.nrows > 0 && a.nnz > 0)
-   {
-      const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(
-         1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),
-                              int64_t{device_limits().sms} * 8)));
-      if (square) partial = Buffer<double>(2 * static_cast<size_t>(blocks), alloc);
-      flat_stats<<<blocks, kThreads, 0, stream>>>(a.val, a.nnz, d.get(), square ? partial.get() : nullptr);
-      AMGT_DEVICE_CHECK_LAUNCH("flat_stats");
-      if (square)
-      {
-         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d.get());
-         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
-      }
-      with_group(a, "underflow_rows", [&](auto g, unsigned nblocks) {
-         underflow_rows<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d.get());
-      });
-   }
+   enqueue_plain(a, d.get(), partial, likely_tiny, stream, alloc);
    const bool     scaled = with_scaled && square && a.nrows > 0;
    Buffer<double> u(scaled ? static_cast<size_t>(a.nrows) : 0, alloc);
    if (scaled)
@@ -575,13 +701,137 @@ ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, 
    AMGT_DEVICE_CHECK(
       device::memcpy_async(&h, d.get(), sizeof(DevStats), device::Copy::to_host, stream));
    AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // u and d are freed after this
-   ValueStats out;
-   out.plain        = to_range(h.plain);
-   out.scaled_known = with_scaled || !square;
-   out.scalable     = with_scaled && square && h.bad_diagonal == 0; // (true for 0 x 0, as the reference)
-   out.sum      = square ? h.sum : 0.0;
-   out.abs_sum  = square ? h.abs_sum : 0.0;
-   if (out.scalable) out.scaled = to_range(h.scaled);
+   return finish(a, h, with_scaled);
+}
+
+namespace {
+
+// One matrix's share of a batched launch.
+struct Share
+{
+   size_t   index;  // into the caller's matrices
+   unsigned blocks; // its grid, as its own launch would have it
+};
+
+// Launches kernel(Batch) over the shares, kBatch matrices a launch, each matrix's blocks after
+// the previous one's (per_item_block: one block per matrix instead, blocks passed through).
+template <class Launch>
+void launch_batches(const std::vector<Share>& shares, const std::vector<CsrView>& a, DevStats* d,
+                    const std::vector<double*>& partial, bool per_item_block, Launch&& launch)
+{
+   for (size_t first = 0; first < shares.size(); first += kBatch)
+   {
+      Batch    b{};
+      unsigned blocks = 0;
+      b.n             = static_cast<int>(std::min<size_t>(kBatch, shares.size() - first));
+      for (int j = 0; j < b.n; ++j)
+      {
+         const Share&   sh = shares[first + j];
+         const CsrView& m  = a[sh.index];
+         b.item[j]         = BatchItem{m.row_ptr, m.val, m.nnz, m.nrows, blocks, sh.blocks, d + sh.index,
+                                       partial[sh.index]};
+         blocks += per_item_block ? 1u : sh.blocks;
+      }
+      launch(b, blocks);
+   }
+}
+
+unsigned flat_blocks(const CsrView& a)
+{
+   return static_cast<unsigned>(std::max<int64_t>(
+      1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),
+                           int64_t{device_limits().sms} * 8)));
+}
+
+// with_group's grid (G lanes a row)
+unsigned group_blocks(const CsrView& a, int g)
+{
+   const int64_t threads = static_cast<int64_t>(a.nrows) * g;
+   return static_cast<unsigned>(
+      std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
+}
+
+} // namespace
+
+std::vector<ValueStats> plain_value_stats(const std::vector<CsrView>& a, const std::vector<bool>& likely_tiny,
+                                          Stream stream, const Allocator& alloc)
+{
+   AMGT_REQUIRE(likely_tiny.size() == a.size(), "plain_value_stats: one likely_tiny flag per matrix");
+   std::vector<ValueStats> out;
+   if (a.empty()) return out;
+   for (const CsrView& m : a)
+   {
+      AMGT_REQUIRE(m.nrows >= 0 && m.ncols >= 0 && m.nnz >= 0, "plain_value_stats: negative size");
+   }
+   const size_t     n = a.size();
+   Buffer<DevStats> d(n, alloc);
+   AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, n * sizeof(DevStats), stream));
+   // the passes each matrix takes (enqueue_plain's choice), by kind and group width
+   std::vector<Share> flat, sums, plain[6], under[6]; // plain/under indexed by log2(G)
+   std::vector<unsigned> pass_blocks(n, 0);
+   for (size_t i = 0; i < n; ++i)
+   {
+      const CsrView& m = a[i];
+      if (m.nrows == 0 || m.nnz == 0) continue;
+      const int g  = group_for(m.nnz, m.nrows);
+      const int lg = g == 4 ? 2 : g == 8 ? 3 : g == 16 ? 4 : 5;
+      if (likely_tiny[i])
+      {
+         pass_blocks[i] = group_blocks(m, g);
+         plain[lg].push_back({i, pass_blocks[i]});
+      }
+      else
+      {
+         pass_blocks[i] = flat_blocks(m);
+         flat.push_back({i, pass_blocks[i]});
+         under[lg].push_back({i, group_blocks(m, g)});
+      }
+      if (m.nrows == m.ncols) sums.push_back({i, pass_blocks[i]});
+   }
+   // the per-block sums of the square matrices, one buffer for all
+   size_t total = 0;
+   for (const Share& sh : sums) total += 2 * static_cast<size_t>(sh.blocks);
+   Buffer<double>       partials(total, alloc);
+   std::vector<double*> partial(n, nullptr);
+   {
+      size_t off = 0;
+      for (const Share& sh : sums)
+      {
+         partial[sh.index] = partials.get() + off;
+         off += 2 * static_cast<size_t>(sh.blocks);
+      }
+   }
+   launch_batches(flat, a, d.get(), partial, false, [&](const Batch& b, unsigned blocks) {
+      flat_stats_batch<<<blocks, kThreads, 0, stream>>>(b);
+      AMGT_DEVICE_CHECK_LAUNCH("flat_stats_batch");
+   });
+   for (int lg = 2; lg <= 5; ++lg)
+   {
+      with_lanes<4>(1 << lg, [&](auto g) {
+         launch_batches(plain[lg], a, d.get(), partial, false, [&](const Batch& b, unsigned blocks) {
+            plain_stats_batch<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(b);
+            AMGT_DEVICE_CHECK_LAUNCH("plain_stats_batch");
+         });
+      });
+   }
+   launch_batches(sums, a, d.get(), partial, true, [&](const Batch& b, unsigned blocks) {
+      sum_partials_batch<<<blocks, kSumThreads, 0, stream>>>(b);
+      AMGT_DEVICE_CHECK_LAUNCH("sum_partials_batch");
+   });
+   for (int lg = 2; lg <= 5; ++lg)
+   {
+      with_lanes<4>(1 << lg, [&](auto g) {
+         launch_batches(under[lg], a, d.get(), partial, false, [&](const Batch& b, unsigned blocks) {
+            underflow_rows_batch<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(b);
+            AMGT_DEVICE_CHECK_LAUNCH("underflow_rows_batch");
+         });
+      });
+   }
+   std::vector<DevStats> h(n);
+   AMGT_DEVICE_CHECK(device::memcpy_async(h.data(), d.get(), n * sizeof(DevStats), device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // the one read-back; partials freed after it
+   out.reserve(n);
+   for (size_t i = 0; i < n; ++i) out.push_back(finish(a[i], h[i], false));
    return out;
 }
 

@@ -13,6 +13,7 @@
 #include "precision/policy.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace amgt::device {
 
@@ -28,6 +29,14 @@ namespace amgt::device {
 // exists (two reads of a matrix that has them). The results are the same either way.
 ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled = true,
                        bool likely_tiny = false);
+
+// The plain statistics (value_stats without the scaled form) of several device matrices at
+// once, with one read-back for all of them instead of one each: the end of a setup surveys
+// every matrix of the hierarchy this way before it converts them (hypre_glue, the setup
+// survey). likely_tiny: one flag per matrix, as for value_stats. Entry i equals
+// value_stats(a[i], ..., false, likely_tiny[i]) exactly (the same kernels).
+std::vector<ValueStats> plain_value_stats(const std::vector<CsrView>& a, const std::vector<bool>& likely_tiny,
+                                          Stream stream, const Allocator& alloc);
 
 // unscale_i = sqrt(|a_ii|) (duplicates summed in CSR order) into u (nrows device doubles).
 // A row without a usable diagonal gets NaN: call it only for a matrix value_stats found

@@ -267,7 +267,7 @@ const std::vector<std::string>& library_variables()
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
       "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-      "AMGT_PRELOAD"};
+      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY"};
    return v;
 }
 
@@ -378,6 +378,8 @@ Config parse_environment(const Environment& env)
 
    parse_switch(c, "AMGT_SETUP_OVERLAP", value_of("AMGT_SETUP_OVERLAP"), c.setup_overlap,
                 "the setup work runs at the end of the setup (off)");
+   parse_switch(c, "AMGT_SETUP_SURVEY", value_of("AMGT_SETUP_SURVEY"), c.setup_survey,
+                "the matrices are surveyed at once (on)");
    parse_switch(c, "AMGT_PRELOAD", value_of("AMGT_PRELOAD"), c.preload, "the kernels are preloaded (on)");
 
    // Any file name; the trace is written at HYPRE_Finalize, which reports a failure then.

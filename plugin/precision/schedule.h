@@ -83,6 +83,11 @@ struct Config
    // Off by default: on the H100 the overlap made setups 1-4% slower (geomean of four cases,
    // bench/RESULTS.md, eighth session), its kernels delaying hypre's.
    bool setup_overlap = false;
+   // AMGT_SETUP_SURVEY (default on): on the GPU, the end of a setup measures what the
+   // preparation of every matrix of the hierarchy needs (auto's value statistics, the layout's
+   // fill samples) all at once, with one read-back each instead of one or two per matrix; off:
+   // matrix by matrix, as they are prepared (the same results, more round trips).
+   bool setup_survey = true;
    // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that runs
    // the plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of
    // them happens while the application assembles its matrix, not inside its first setup.

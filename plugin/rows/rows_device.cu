@@ -16,6 +16,7 @@
 #include "spmv/spmv_common.cuh"
 
 #include <algorithm>
+#include <vector>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -316,20 +317,23 @@ bool x_beyond_l2(int64_t ncols)
    return bytes > 0 && ncols * static_cast<int64_t>(sizeof(double)) > bytes;
 }
 
-FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, int32_t max_samples)
+namespace {
+
+// Enqueues the fill sample of a into out[0..7) (zeroed by the caller); false: nothing to sample.
+bool enqueue_fill_sample(const CsrView& a, unsigned long long* out, Stream s, int32_t max_samples)
+{
+   const int64_t block_rows = (static_cast<int64_t>(a.nrows) + 3) / 4;
+   if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return false;
+   const int64_t samples = std::min<int64_t>(block_rows, max_samples);
+   fill_sample_kernel<<<blocks_for(samples, kSampleWarps), kThreads, 0, s>>>(a.row_ptr, a.col, a.nrows, block_rows,
+                                                                             samples, out);
+   AMGT_DEVICE_CHECK_LAUNCH("fill_sample_kernel");
+   return true;
+}
+
+FillEstimate fill_from(const unsigned long long* h)
 {
    FillEstimate e;
-   const int64_t block_rows = (static_cast<int64_t>(a.nrows) + 3) / 4;
-   if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return e;
-   const int64_t samples = std::min<int64_t>(block_rows, max_samples);
-   Buffer<unsigned long long> out(7, alloc);
-   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, 7 * sizeof(unsigned long long), s));
-   fill_sample_kernel<<<blocks_for(samples, kSampleWarps), kThreads, 0, s>>>(
-      a.row_ptr, a.col, a.nrows, block_rows, samples, out.get());
-   AMGT_DEVICE_CHECK_LAUNCH("fill_sample_kernel");
-   unsigned long long h[7] = {0, 0, 0, 0, 0, 0, 0};
-   AMGT_DEVICE_CHECK(device::memcpy_async(h, out.get(), sizeof h, device::Copy::to_host, s));
-   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
    e.block_rows = static_cast<int64_t>(h[0]);
    e.entries    = static_cast<int64_t>(h[1]);
    e.tiles      = static_cast<int64_t>(h[2]);
@@ -337,6 +341,46 @@ FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, i
    e.rows       = static_cast<int64_t>(h[4]);
    e.row_sum    = static_cast<double>(h[5]);
    e.row_sq     = static_cast<double>(h[6]);
+   return e;
+}
+
+constexpr int kFillWords = 7;
+
+} // namespace
+
+FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, int32_t max_samples)
+{
+   const int64_t block_rows = (static_cast<int64_t>(a.nrows) + 3) / 4;
+   if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return FillEstimate{};
+   Buffer<unsigned long long> out(kFillWords, alloc);
+   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, kFillWords * sizeof(unsigned long long), s));
+   enqueue_fill_sample(a, out.get(), s, max_samples);
+   unsigned long long h[kFillWords] = {0, 0, 0, 0, 0, 0, 0};
+   AMGT_DEVICE_CHECK(device::memcpy_async(h, out.get(), sizeof h, device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
+   return fill_from(h);
+}
+
+std::vector<FillEstimate> estimate_fills(const std::vector<CsrView>& a, Stream s, const Allocator& alloc,
+                                         int32_t max_samples)
+{
+   std::vector<FillEstimate> e(a.size());
+   if (a.empty()) return e;
+   const size_t               words = a.size() * kFillWords;
+   Buffer<unsigned long long> out(words, alloc);
+   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, words * sizeof(unsigned long long), s));
+   bool any = false;
+   for (size_t i = 0; i < a.size(); ++i)
+   {
+      AMGT_REQUIRE(a[i].nrows >= 0 && a[i].nnz >= 0, "estimate_fills: negative dimension");
+      any = enqueue_fill_sample(a[i], out.get() + i * kFillWords, s, max_samples) || any;
+   }
+   if (!any) return e;
+   std::vector<unsigned long long> h(words, 0);
+   AMGT_DEVICE_CHECK(device::memcpy_async(h.data(), out.get(), words * sizeof(unsigned long long),
+                                          device::Copy::to_host, s));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // the one read-back
+   for (size_t i = 0; i < a.size(); ++i) e[i] = fill_from(h.data() + i * kFillWords);
    return e;
 }
 

@@ -9,6 +9,7 @@
 #include "rows/rows.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace amgt::device {
 
@@ -80,6 +81,11 @@ struct FillEstimate
 constexpr int32_t kFillSampleMaxEntries = 512;
 FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc,
                            int32_t max_samples = 4096);
+
+// estimate_fill of several matrices with one read-back for all of them (the setup survey of
+// hypre_glue); entry i equals estimate_fill(a[i], s, alloc, max_samples) exactly.
+std::vector<FillEstimate> estimate_fills(const std::vector<CsrView>& a, Stream s, const Allocator& alloc,
+                                         int32_t max_samples = 4096);
 
 // max_span of rows/rows.h on the device: the largest |col - row| over all of a's entries,
 // exact (the fill sample's span is a lower bound). One pass over the columns, one read-back

@@ -157,6 +157,35 @@ std::pair<long, long> table_counts(const std::string& key, const char* format)
    return {a, b};
 }
 
+// The end-of-setup survey (amgt_glue_matrices_survey) tags what it is given, as
+// amgt_glue_matrix_tag does, measures nothing for host arrays, and takes bad arguments
+// without a crash.
+TEST_F(Glue, TheSetupSurveyTagsItsMatricesAndLeavesHostArraysAlone)
+{
+   const CsrMatrix a = random_csr(40, 3, 17);
+   const amgt_csr  v = view(a);
+   void*           sa = nullptr;
+   void*           sp = nullptr;
+   void**          slots[3]  = {&sa, nullptr, &sp};
+   const amgt_csr  views[3]  = {v, v, v};
+   const int       levels[3] = {5, 5, 5};
+   const int       roles[3]  = {AMGT_ROLE_A, AMGT_ROLE_A, AMGT_ROLE_P};
+   EXPECT_EQ(stats_table().find("\n     5 "), std::string::npos) << "level 5 unused so far";
+   amgt_glue_matrices_survey(3, slots, views, levels, roles); // a null slot is skipped
+   ASSERT_NE(sa, nullptr);
+   ASSERT_NE(sp, nullptr);
+   amgt_glue_matrices_survey(-1, slots, views, levels, roles);
+   amgt_glue_matrices_survey(3, nullptr, views, levels, roles);
+   amgt_glue_matrices_survey(3, slots, nullptr, levels, roles);
+   amgt_glue_matrices_survey(3, slots, views, nullptr, roles);
+   std::vector<double> x(40, 1.0), y(40, 0.0);
+   ASSERT_EQ(amgt_glue_spmv(&sa, &v, 1.0, x.data(), 0.0, y.data()), 1);
+   EXPECT_NE(stats_table().find("\n     5 "), std::string::npos) << "the survey tagged it with level 5";
+   EXPECT_EQ(stats_table().find("setup survey"), std::string::npos) << "host arrays: nothing surveyed";
+   amgt_glue_matrix_release(sa);
+   amgt_glue_matrix_release(sp);
+}
+
 // The two sweep counts (from u = 0, out of place).
 std::pair<long, long> sweep_counts()
 {

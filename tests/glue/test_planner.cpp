@@ -7,6 +7,8 @@
 #include "glue/glue_test_util.h"
 #include "race_memory.h"
 
+#include "common/error.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -364,6 +366,109 @@ TEST(Planner, LayoutBySettingOrRoleWithoutASample)
    EXPECT_EQ(l.layout, Layout::rows);
    EXPECT_TRUE(l.narrow);
    EXPECT_FALSE(op.device_shape.known) << "no sample taken";
+}
+
+// The end of a setup surveys every device matrix before preparing any (planner.h survey_wants):
+// auto's plain statistics where choose_for would take them, the fill sample where plan_layout
+// would, nothing twice, nothing for what the preparation skips.
+TEST(Planner, TheSetupSurveyAsksForWhatEachPreparationWillMeasure)
+{
+   Call           c(Mode::automatic, {Precision::fp32, Precision::fp32, Precision::fp16});
+   const amgt_csr a     = device_matrix(100000, 2000000);
+   amgt_csr       p     = device_matrix(100000, 400000);
+   p.ncols              = 30000;
+   const amgt_csr small = device_matrix(1000, AMGT_SMALL_MATRIX_ENTRIES - 1);
+
+   MatrixState a0 = tagged(0, AMGT_ROLE_A), a2 = tagged(2, AMGT_ROLE_A), p1 = tagged(1, AMGT_ROLE_P);
+   SurveyItem  w  = survey_wants(c.ctx(), a0, a);
+   EXPECT_TRUE(w.stats);
+   EXPECT_FALSE(w.coarse) << "the finest operator: the flat pass";
+   EXPECT_TRUE(w.fill);
+   EXPECT_EQ(w.state, &a0);
+   w = survey_wants(c.ctx(), a2, a);
+   EXPECT_TRUE(w.stats && w.coarse && w.fill) << "a Galerkin coarse operator: the row-wise pass";
+   w = survey_wants(c.ctx(), p1, p);
+   EXPECT_TRUE(w.stats);
+   EXPECT_FALSE(w.coarse) << "not square";
+   EXPECT_FALSE(w.fill) << "P and R are row-wise without a sample";
+   MatrixState s3 = tagged(3, AMGT_ROLE_A);
+   w              = survey_wants(c.ctx(), s3, small);
+   EXPECT_TRUE(w.stats) << "a small operator's statistics may still raise its level's floor";
+   EXPECT_FALSE(w.fill) << "hypre serves its matvecs: no layout to choose";
+
+   // what is known already, or not needed, is not asked for
+   a0.stats_key = key_of(a, 7);
+   a0.fill_key  = key_of(a, 7);
+   w            = survey_wants(c.ctx(), a0, a);
+   EXPECT_FALSE(w.stats || w.fill);
+   MatrixState done  = tagged(1, AMGT_ROLE_A);
+   done.prepared_key = key_of(a, 7);
+   w                 = survey_wants(c.ctx(), done, a);
+   EXPECT_FALSE(w.stats || w.fill) << "prepared beside the setup already";
+   MatrixState h = tagged(1, AMGT_ROLE_A);
+   w             = survey_wants(c.ctx(), h, test::host_view(kTri));
+   EXPECT_FALSE(w.stats || w.fill) << "host arrays: measured on the host, no read-back to save";
+   c.config.layout = LayoutRequest::mbsr;
+   MatrixState l1  = tagged(1, AMGT_ROLE_A);
+   w               = survey_wants(c.ctx(), l1, a);
+   EXPECT_TRUE(w.stats);
+   EXPECT_FALSE(w.fill) << "AMGT_LAYOUT decides without a sample";
+   c.config.spmv = KernelChoice::stock;
+   w             = survey_wants(c.ctx(), l1, a);
+   EXPECT_FALSE(w.stats || w.fill) << "AMGT_SPMV=stock: nothing is prepared";
+
+   Call           f(Mode::fp64, {Precision::fp64});
+   MatrixState    f1 = tagged(1, AMGT_ROLE_A);
+   w                 = survey_wants(f.ctx(), f1, a);
+   EXPECT_FALSE(w.stats) << "fp64: no value statistics";
+   EXPECT_TRUE(w.fill);
+   Call        d(Mode::automatic, {Precision::fp64, Precision::fp32});
+   MatrixState d0 = tagged(0, AMGT_ROLE_A);
+   EXPECT_FALSE(survey_wants(d.ctx(), d0, a).stats) << "an fp64 floor needs none (choose_for)";
+}
+
+// What the survey stored serves choose_for and plan_layout: no device measurement of their own
+// (in a build without GPU kernels one would throw). The scaled form is asked for only where the
+// plain values do not fit an fp16 floor.
+TEST(Planner, SurveyedStatisticsAndSamplesServeTheChoiceAndTheLayout)
+{
+   Call           c(Mode::automatic, {Precision::fp32, Precision::fp32, Precision::fp16});
+   const amgt_csr a = device_matrix(100000, 2000000);
+   MatrixState    s = tagged(2, AMGT_ROLE_A);
+   s.stats_key                 = key_of(a, 7);
+   s.value_stats.plain.max_abs = 14.0;
+   s.value_stats.plain.inexact_fp16 = 5;
+   s.value_stats.scaled_known  = false; // the device's plain statistics alone
+   s.value_stats.sum           = 1.0;
+   s.value_stats.abs_sum       = 50.0;
+   PrecisionChoice ch          = choose_for(c.ctx(), s, a, 2, false);
+   EXPECT_EQ(ch.precision, Precision::fp16);
+   EXPECT_STREQ(ch.reason, "in-range");
+   EXPECT_FALSE(s.value_stats.scaled_known) << "fits fp16 unscaled: the scaled form is not computed";
+   ch = choose_for(c.ctx(), s, a, 1, false);
+   EXPECT_EQ(ch.precision, Precision::fp32) << "an fp32 floor never reads the scaled form";
+
+   s.fill_key    = key_of(a, 7);
+   s.fill_sample = FillSample{1.6, 100000, 0.1}; // wider than 16-bit offsets: no exact span
+   const LayoutPlan l = plan_layout(c.ctx(), s, a, Precision::fp16);
+   EXPECT_DOUBLE_EQ(s.device_shape.fill, 1.6) << "the surveyed fill";
+   LayoutInputs in;
+   in.precision  = Precision::fp16;
+   in.fill       = 1.6;
+   in.row_length = 20.0;
+   in.narrow     = false;
+   EXPECT_EQ(l.layout, choose_layout(in).layout);
+   EXPECT_DOUBLE_EQ(l.row_cv, 0.1);
+
+#if !defined(AMGT_WITH_DEVICE_KERNELS)
+   // plain values beyond fp16's range under an fp16 floor: the scaled form is asked of the
+   // device (whose stand-in throws in this build), as is a sample the survey did not take
+   s.value_stats.plain.max_abs = 1e6;
+   s.spmv_choice_key           = CsrKey{};
+   EXPECT_THROW(choose_for(c.ctx(), s, a, 2, false), amgt::Error);
+   MatrixState unsurveyed = tagged(2, AMGT_ROLE_A);
+   EXPECT_THROW(plan_layout(c.ctx(), unsurveyed, a, Precision::fp16), amgt::Error);
+#endif
 }
 
 TEST(Planner, TheDispatcherCountsTheReasonOfAStockPlan)

@@ -20,6 +20,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -215,6 +216,58 @@ TEST_F(DevicePrecision, ShortAndLongRowsWithAndWithoutTinyValues)
       a.val[a.row_ptr[700] + (a.row_ptr[701] - a.row_ptr[700]) / 2] = 3e-6;
       check_matrix(a, "one_tiny_" + std::to_string(density));
    }
+}
+
+// The setup survey's batch (plain_value_stats): one read-back for many matrices, each entry
+// the plain statistics of the CPU reference (sums within rounding), square or not, with and
+// without the row-wise pass, empty matrices included; nothing scaled claimed.
+TEST_F(DevicePrecision, BatchOfPlainStatisticsMatchesTheReference)
+{
+   std::vector<CsrMatrix> ms;
+   for (const test::NamedMatrix& m : test::edge_matrices()) ms.push_back(m.a);
+   ms.push_back(test::random_csr(1000, 1000, 0.01, test::Fill::random, 21u));
+   ms.push_back(test::random_csr(333, 257, 0.05, test::Fill::random, 22u));
+   ms.push_back(test::random_csr(400, 400, 0.05, test::Fill::small_int, 23u));
+   ms.push_back(sparse_tiny(30011, 20, 24u));
+   ms.push_back(wide_range(517, 0.02, -30, 20, 25u));
+   ms.push_back(wide_range(1500, 0.03, -8, 8, 26u)); // 45 a row: 32 lanes
+   // more matrices than one launch takes (kBatch = 32): the table is split over launches
+   const size_t distinct = ms.size();
+   for (size_t i = 0; i < distinct; ++i) ms.push_back(ms[distinct - 1 - i]);
+   ASSERT_GT(ms.size(), 32u);
+   std::vector<std::unique_ptr<DeviceCsr>> held;
+   std::vector<CsrView> views;
+   for (const CsrMatrix& m : ms)
+   {
+      held.push_back(std::make_unique<DeviceCsr>(m, Empty::one));
+      views.push_back(held.back()->view);
+   }
+   for (int tiny_pattern = 0; tiny_pattern < 3; ++tiny_pattern)
+   {
+      std::vector<bool> tiny(views.size());
+      for (size_t i = 0; i < tiny.size(); ++i) tiny[i] = tiny_pattern == 2 ? (i % 2 == 0) : tiny_pattern == 1;
+      const std::vector<ValueStats> all =
+         device::plain_value_stats(views, tiny, nullptr, device::runtime_allocator());
+      ASSERT_EQ(all.size(), ms.size());
+      for (size_t i = 0; i < ms.size(); ++i)
+      {
+         const std::string what = "matrix " + std::to_string(i) + ", pattern " + std::to_string(tiny_pattern);
+         const ValueStats  cpu  = value_stats(ms[i].view());
+         expect_same(all[i].plain, cpu.plain, what);
+         expect_close_sum(all[i].sum, cpu.sum, cpu.abs_sum, what + " sum");
+         expect_close_sum(all[i].abs_sum, cpu.abs_sum, cpu.abs_sum, what + " abs_sum");
+         EXPECT_FALSE(all[i].scalable) << what;
+         EXPECT_EQ(all[i].scaled_known, ms[i].nrows != ms[i].ncols) << what;
+         // the same grid as the matrix's own launches: the same sums bit for bit
+         const ValueStats one = device::value_stats(views[i], nullptr, device::runtime_allocator(), false, tiny[i]);
+         EXPECT_TRUE(same_bits(all[i].sum, one.sum)) << what;
+         EXPECT_TRUE(same_bits(all[i].abs_sum, one.abs_sum)) << what;
+         expect_same(all[i].plain, one.plain, what + " against its own launch");
+      }
+   }
+   EXPECT_TRUE(device::plain_value_stats({}, {}, nullptr, device::runtime_allocator()).empty());
+   EXPECT_THROW(device::plain_value_stats(views, {}, nullptr, device::runtime_allocator()), Error)
+      << "one flag per matrix";
 }
 
 TEST_F(DevicePrecision, EdgeMatricesMatchTheReference)

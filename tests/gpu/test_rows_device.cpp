@@ -22,6 +22,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -345,6 +346,42 @@ TEST(RowsDeviceFill, SampleOfEveryBlockRowIsExact)
       ++checked;
    }
    EXPECT_GT(checked, 18);
+}
+
+// The setup survey's batch (estimate_fills): every matrix's estimate equals its own
+// estimate_fill (the same kernel), with one allocation released and empty matrices skipped.
+TEST(RowsDeviceFill, BatchEqualsOneByOne)
+{
+   std::vector<NamedMatrix> c = edge_matrices();
+   c.push_back({"random_2000", random_csr(2000, 2000, 0.004, Fill::small_int, 91)});
+   c.push_back({"laplacian_400x300", laplacian_2d(400, 300)});
+   c.push_back({"wider_64x3000", random_csr(64, 3000, 0.2, Fill::small_int, 92)});
+   std::vector<std::unique_ptr<DeviceCsr>> held;
+   std::vector<CsrView> views;
+   for (const NamedMatrix& m : c)
+   {
+      held.push_back(std::make_unique<DeviceCsr>(m.a));
+      views.push_back(held.back()->view);
+   }
+   for (int32_t samples : {256, 1 << 20})
+   {
+      AllocCounter                          counter;
+      const std::vector<dev::FillEstimate> all = dev::estimate_fills(views, nullptr, counting_allocator(counter), samples);
+      EXPECT_EQ(counter.live, 0);
+      ASSERT_EQ(all.size(), views.size());
+      for (size_t i = 0; i < views.size(); ++i)
+      {
+         const dev::FillEstimate one = dev::estimate_fill(views[i], nullptr, dev::runtime_allocator(), samples);
+         EXPECT_EQ(all[i].block_rows, one.block_rows) << c[i].name;
+         EXPECT_EQ(all[i].entries, one.entries) << c[i].name;
+         EXPECT_EQ(all[i].tiles, one.tiles) << c[i].name;
+         EXPECT_EQ(all[i].max_span, one.max_span) << c[i].name;
+         EXPECT_EQ(all[i].rows, one.rows) << c[i].name;
+         EXPECT_EQ(all[i].row_sum, one.row_sum) << c[i].name;
+         EXPECT_EQ(all[i].row_sq, one.row_sq) << c[i].name;
+      }
+   }
+   EXPECT_TRUE(dev::estimate_fills({}, nullptr, dev::runtime_allocator()).empty());
 }
 
 // A sample of a few block rows of a regular matrix gives its fill.

@@ -339,6 +339,52 @@ TEST(PolicyProducts, ProductsRunAtLeastInFp32AndFallBackOneStep)
    EXPECT_EQ(count_nonfinite(v, 0), 0);
 }
 
+// The device computes the scaled form only where choose_precision would read it.
+TEST(PolicyChoice, TheScaledFormIsNeededOnlyWherePlainValuesMissAnFp16Floor)
+{
+   ValueStats s;
+   s.scaled_known  = false;
+   s.sum           = 1.0;
+   s.abs_sum       = 100.0;
+   s.plain.max_abs = 14.0;
+   EXPECT_FALSE(scaled_form_needed(s, Precision::fp16)) << "fits unscaled";
+   s.plain.max_abs = 1e6;
+   EXPECT_TRUE(scaled_form_needed(s, Precision::fp16)) << "beyond fp16's range: scaling may bring it in";
+   EXPECT_FALSE(scaled_form_needed(s, Precision::fp32)) << "an fp32 floor never reads it";
+   EXPECT_FALSE(scaled_form_needed(s, Precision::fp64));
+   s.plain.max_abs        = 1.0;
+   s.plain.underflow_fp16 = 3;
+   EXPECT_TRUE(scaled_form_needed(s, Precision::fp16)) << "significant values below fp16's normals";
+   s.scaled_known = true;
+   EXPECT_FALSE(scaled_form_needed(s, Precision::fp16)) << "known already";
+   s.scaled_known    = false;
+   s.plain.nonfinite = 1;
+   EXPECT_FALSE(scaled_form_needed(s, Precision::fp16)) << "non-finite: fp64 whatever the scaled form";
+   s.plain.nonfinite = 0;
+   s.sum             = 1e-9;
+   EXPECT_FALSE(scaled_form_needed(s, Precision::fp16)) << "near-singular: refused fp16 anyway";
+   // whenever it says no, the choice without the scaled form equals the one with any scaled form
+   for (double m : {1.0, 14.0, 1e4, 1e6, 1e40})
+   {
+      for (Precision f : {Precision::fp16, Precision::fp32, Precision::fp64})
+      {
+         ValueStats t;
+         t.scaled_known  = false;
+         t.sum           = 1.0;
+         t.abs_sum       = 10.0;
+         t.plain.max_abs = m;
+         if (scaled_form_needed(t, f)) continue;
+         ValueStats with = t;
+         with.scaled_known   = true;
+         with.scalable       = true;
+         with.scaled.max_abs = 1.0;
+         const PrecisionChoice a = choose_precision(t, f), b = choose_precision(with, f);
+         EXPECT_EQ(a.precision, b.precision) << m;
+         EXPECT_EQ(a.scaled, b.scaled) << m;
+      }
+   }
+}
+
 } // namespace
 
 TEST(PolicyChoice, LosslessStorageTakesFp16OnlyWhereEveryValueIsAnFp16Number)

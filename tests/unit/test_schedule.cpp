@@ -355,6 +355,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
       {"AMGT_PRELOAD", {"0", "off", "1", "on"}, {"eager", "2"}, "0, off, 1, on"},
+      {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
    };
 }
 
@@ -569,17 +570,28 @@ TEST(Environment, SetupOverlap)
    EXPECT_EQ(bad.invalid, 1);
 }
 
+TEST(Environment, SetupSurvey)
+{
+   EXPECT_TRUE(parse_environment({}).setup_survey) << "on by default";
+   EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "0"}}).setup_survey);
+   EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "off"}}).setup_survey);
+   EXPECT_TRUE(parse_environment({{"AMGT_SETUP_SURVEY", "1"}}).setup_survey);
+   const Config bad = parse_environment({{"AMGT_SETUP_SURVEY", "later"}});
+   EXPECT_TRUE(bad.setup_survey) << "an invalid value keeps the default";
+   EXPECT_EQ(bad.invalid, 1);
+}
+
 TEST(Environment, LibraryVariables)
 {
    const std::vector<std::string>& v = amgt::library_variables();
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
                             "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-                            "AMGT_PRELOAD"})
+                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 13u);
+   EXPECT_EQ(v.size(), 14u);
 }
 
 } // namespace
