@@ -10,7 +10,9 @@
 //                                     rows/rows.h and a device fill sample); whether a device
 //                                     SpMV owner is raced (AMGT_SPMV=race) and what an earlier
 //                                     race in this process already decided (race_memory.h);
-//                                     the precision a product is recomputed in after NaN/Inf.
+//                                     the precision a product is recomputed in after NaN/Inf;
+//                                     what the end-of-setup survey measures for all matrices at
+//                                     once (survey_wants, AMGT_SETUP_SURVEY).
 //   dispatch.cpp                      asks the planner and calls the executor its plan names.
 //   backend_host.cpp                  host executor: runs a plan on the CPU reference kernels.
 //   backend_device.cpp                device executor: runs a plan on the CUDA kernels; it also
