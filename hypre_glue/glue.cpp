@@ -198,6 +198,15 @@ Context context()
    return ctx;
 }
 
+// The level and role of a matrix (amgt_glue_matrix_tag, and the survey that precedes the
+// end-of-setup tags); an operator's shape goes to the statistics table (idempotent).
+void tag(MatrixState* state, int level, int role)
+{
+   state->level = level;
+   state->role  = role;
+   if (role == AMGT_ROLE_A) { global().stats.level_matrix(level, state->shape()); }
+}
+
 // The end-of-setup preparation of a device matrix, once per arrays and setup (prepared_key):
 // in place, or queued beside hypre's setup (falling back to in place where that does not
 // apply). Never fails: an error leaves the matrix to its first product, or to stock hypre.
@@ -293,12 +302,8 @@ void amgt_glue_matrix_invalidate(void* state)
 
 void amgt_glue_matrix_tag(void** slot, int level, int role)
 {
-   MatrixState* state = nullptr;
    guarded(nullptr, [&] {
-      state        = state_of(slot);
-      state->level = level;
-      state->role  = role;
-      if (role == AMGT_ROLE_A) { global().stats.level_matrix(level, state->shape()); }
+      tag(state_of(slot), level, role);
       return 1;
    });
 }
@@ -328,9 +333,8 @@ void amgt_glue_matrices_survey(int n, void** const* slots, const amgt_csr* A, co
       {
          if (!slots[i]) continue;
          MatrixState* state = state_of(slots[i]);
-         state->level       = levels[i];
-         state->role        = roles[i];
-         SurveyItem it      = survey_wants(ctx, *state, A[i]);
+         tag(state, levels[i], roles[i]);
+         SurveyItem it = survey_wants(ctx, *state, A[i]);
          if (it.stats || it.fill) items.push_back(it);
       }
       if (!items.empty()) device_survey(ctx, items);

@@ -37,6 +37,27 @@ const char* role_name(int role)
    return role == AMGT_ROLE_A ? "A" : role == AMGT_ROLE_P ? "P" : role == AMGT_ROLE_R ? "R" : "untagged";
 }
 
+// What choose_for and plan_layout measure of a matrix, stated once: survey_wants asks the
+// device for exactly these ahead of the preparation.
+// choose_for takes value statistics under auto below an fp64 schedule (the fp64 floor never
+// touches a value)
+bool takes_value_stats(const Config& c, int level)
+{
+   return c.mode == Mode::automatic && precision_for_level(c, level) != Precision::fp64;
+}
+// a square matrix below level 0 is a Galerkin coarse operator: values below fp16's range are
+// likely there, and the device takes its plain statistics in one row-wise pass
+bool coarse_operator(int level, const amgt_csr& a)
+{
+   return level > 0 && a.nrows == a.ncols;
+}
+// plan_layout samples the fill of an operator whose layout the rule picks (not AMGT_LAYOUT;
+// P and R are row-wise without looking)
+bool layout_by_sample(const Config& c, int role)
+{
+   return c.layout == LayoutRequest::automatic && role != AMGT_ROLE_P && role != AMGT_ROLE_R;
+}
+
 // Under auto: the SpMV choice for the matrix's current arrays into the statistics table
 // (once per arrays and epoch), and under AMGT_STATS a note with the value facts behind it.
 void record_spmv_choice(const Context& ctx, MatrixState& state, const amgt_csr& a,
@@ -134,13 +155,13 @@ PrecisionChoice choose_for(const Context& ctx, MatrixState& state, const amgt_cs
                            bool for_product)
 {
    const Precision schedule = precision_for_level(*ctx.config, level);
-   if (ctx.config->mode != Mode::automatic) { return {schedule, false, "schedule"}; }
-   // The fp64 floor needs no statistics (level 0 is never touched): skip the pass.
-   if (schedule == Precision::fp64) { return {Precision::fp64, false, "floor"}; }
-   const CsrKey key = key_of(a, ctx.epoch);
-   // a square matrix below level 0 is a Galerkin coarse operator: values below fp16's range
-   // are likely there, and the device takes its plain statistics in one row-wise pass
-   const bool coarse = level > 0 && a.nrows == a.ncols;
+   if (!takes_value_stats(*ctx.config, level))
+   {
+      return ctx.config->mode != Mode::automatic ? PrecisionChoice{schedule, false, "schedule"}
+                                                  : PrecisionChoice{Precision::fp64, false, "floor"};
+   }
+   const CsrKey key    = key_of(a, ctx.epoch);
+   const bool   coarse = coarse_operator(level, a);
    // the plain statistics first (on the device: usually taken already by the setup survey);
    // the scaled form below, only where an fp16 choice would read it
    if (!(state.stats_key == key))
@@ -385,12 +406,11 @@ SurveyItem survey_wants(const Context& ctx, MatrixState& state, const amgt_csr& 
    if (state.prepared_key == key) return it; // prepared beside the setup, or earlier
    // choose_for's plain statistics: auto below an fp64 schedule (small matrices too: their
    // operator's statistics may raise the level's floor for the level's P and R)
-   it.stats  = ctx.config->mode == Mode::automatic &&
-              precision_for_level(*ctx.config, state.level) != Precision::fp64 && !(state.stats_key == key);
-   it.coarse = state.level > 0 && a.nrows == a.ncols;
+   it.stats  = takes_value_stats(*ctx.config, state.level) && !(state.stats_key == key);
+   it.coarse = coarse_operator(state.level, a);
    // plan_layout's sample: an operator that the plugin's SpMV will serve, layout by rule
-   it.fill = ctx.config->layout == LayoutRequest::automatic && state.role != AMGT_ROLE_P &&
-             state.role != AMGT_ROLE_R && !too_small_for_plugin(ctx, a) && !(state.fill_key == key);
+   it.fill = layout_by_sample(*ctx.config, state.role) && !too_small_for_plugin(ctx, a) &&
+             !(state.fill_key == key);
    return it;
 }
 
@@ -413,7 +433,7 @@ LayoutPlan plan_layout(const Context& ctx, MatrixState& state, const amgt_csr& a
    case LayoutRequest::rows: plan.layout = Layout::rows; return plan;
    case LayoutRequest::automatic: break;
    }
-   if (state.role == AMGT_ROLE_P || state.role == AMGT_ROLE_R)
+   if (!layout_by_sample(*ctx.config, state.role))
    {
       plan.layout = Layout::rows;
       plan.narrow = false; // a rectangular operator: its columns do not follow its rows
