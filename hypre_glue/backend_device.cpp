@@ -791,6 +791,13 @@ void preload_shape(PreloadLog& log, const HostCsr& h, device::Stream s, Arena& a
       (void)device::value_stats(v, s, mem, false);
       (void)device::value_stats(v, s, mem, false, /*likely_tiny=*/true);
    });
+   // the setup survey's batched forms (device_survey) are kernels of their own: without this
+   // step they loaded inside auto's first setup (11-13 plugin kernels there against 2-3 under
+   // fp64; bench/RESULTS.md, sixteenth session)
+   log.step("setup survey", [&] {
+      (void)device::plain_value_stats({v, v}, {false, true}, s, mem);
+      (void)device::estimate_fills({v, v}, s, mem);
+   });
    if (square)
    {
       log.step("scaling", [&] {

@@ -45,6 +45,24 @@ bool rows_sorted(const HostCsr& a)
    return true;
 }
 
+double unsorted_row_fraction(const HostCsr& a)
+{
+   if (a.nrows <= 0) return 0.0;
+   int64_t unsorted = 0;
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      for (int32_t p = a.row_ptr[i] + 1; p < a.row_ptr[i + 1]; ++p)
+      {
+         if (a.col[p - 1] > a.col[p])
+         {
+            ++unsorted;
+            break;
+         }
+      }
+   }
+   return static_cast<double>(unsorted) / a.nrows;
+}
+
 void sort_rows(HostCsr& a)
 {
    parallel_for(a.nrows, [&a](int64_t begin, int64_t end) {

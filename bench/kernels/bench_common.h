@@ -62,6 +62,8 @@ struct HostCsr
 };
 
 bool rows_sorted(const HostCsr& a);
+// Fraction of a's rows whose columns are not in ascending order (0 without rows).
+double unsorted_row_fraction(const HostCsr& a);
 void sort_rows(HostCsr& a); // in place, stable, parallel over rows
 // Throws unless row_ptr/col are well formed for nrows x ncols.
 void validate(const HostCsr& a, const std::string& name);

@@ -62,8 +62,8 @@ void checked(HYPRE_Int ierr, const char* what)
    }
 }
 
-// Host copy of a hypre CSR block (device or host memory), columns sorted.
-HostCsr host_copy(hypre_CSRMatrix* m, const std::string& name)
+// Host copy of a hypre CSR block (device or host memory), columns sorted if asked.
+HostCsr host_copy(hypre_CSRMatrix* m, const std::string& name, bool sorted = true)
 {
    HostCsr h;
    h.nrows = hypre_CSRMatrixNumRows(m);
@@ -89,7 +89,7 @@ HostCsr host_copy(hypre_CSRMatrix* m, const std::string& name)
    }
    check_error("copying a hierarchy matrix to the host");
    validate(h, name);
-   sort_rows(h);
+   if (sorted) sort_rows(h);
    return h;
 }
 
@@ -259,7 +259,7 @@ struct AmgObjects
 
 } // namespace
 
-Hierarchy amg_hierarchy(const HostCsr& A, int num_functions)
+Hierarchy amg_hierarchy(const HostCsr& A, int num_functions, bool sorted)
 {
    if (A.nrows != A.ncols) throw BenchError("AMG setup needs a square matrix");
    if (A.nrows == 0) throw BenchError("AMG setup needs a non-empty matrix");
@@ -367,7 +367,7 @@ Hierarchy amg_hierarchy(const HostCsr& A, int num_functions)
       {
          throw BenchError(name + " has an off-diagonal block on one rank");
       }
-      h.A.push_back(host_copy(hypre_ParCSRMatrixDiag(A_array[l]), name));
+      h.A.push_back(host_copy(hypre_ParCSRMatrixDiag(A_array[l]), name, sorted));
       if (l + 1 < levels)
       {
          const std::string pname = "P_" + std::to_string(l);
@@ -376,7 +376,7 @@ Hierarchy amg_hierarchy(const HostCsr& A, int num_functions)
          {
             throw BenchError(pname + " has an off-diagonal block on one rank");
          }
-         h.P.push_back(host_copy(hypre_ParCSRMatrixDiag(P_array[l]), pname));
+         h.P.push_back(host_copy(hypre_ParCSRMatrixDiag(P_array[l]), pname, sorted));
       }
    }
    KB_DEV(dev::device_synchronize());

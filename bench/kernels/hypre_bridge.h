@@ -82,7 +82,7 @@ Product spgemm(void* A, void* B, bool binned = false);
 
 // A BoomerAMG hierarchy built by stock hypre on the GPU with the AMG benchmark settings
 // (docs/DESIGN.md: PMIS, theta 0.25, extended+i, l1-Jacobi, ...), as host CSR copies of the
-// (single-rank) diag blocks, columns sorted.
+// (single-rank) diag blocks, columns sorted unless asked otherwise.
 struct Hierarchy
 {
    std::vector<HostCsr> A;   // A[0] .. A[levels-1]
@@ -90,6 +90,7 @@ struct Hierarchy
    double               setup_seconds = 0.0;
    std::string          settings;
 };
-Hierarchy amg_hierarchy(const HostCsr& A, int num_functions);
+// sorted = false: the rows as hypre left them (the copies are not sorted).
+Hierarchy amg_hierarchy(const HostCsr& A, int num_functions, bool sorted = true);
 
 } // namespace amgt::kbench::hyp

@@ -70,7 +70,7 @@ Product        spgemm(void*, void*, bool)
    no_hypre("hypre SpGEMM");
 }
 
-Hierarchy amg_hierarchy(const HostCsr&, int)
+Hierarchy amg_hierarchy(const HostCsr&, int, bool)
 {
    no_hypre("BoomerAMG setup");
 }

@@ -106,6 +106,13 @@ Options parse_options(int argc, const char* const* argv)
          o.setup_products = parse_int(a, value(), 0, 1) != 0;
          setup_given      = true;
       }
+      else if (a == "--hierarchy-order")
+      {
+         const std::string v = value();
+         if (v == "sorted") o.sorted_hierarchy = true;
+         else if (v == "hypre") o.sorted_hierarchy = false;
+         else throw UsageError("--hierarchy-order takes sorted or hypre, not '" + v + "'");
+      }
       else if (a == "--device-only")
       {
          o.device_only = true;
@@ -232,6 +239,9 @@ void print_usage(std::FILE* out)
 "  --repeat K            timed samples per measurement, median reported (default 20)\n"
 "  --warmup W            untimed runs first (default 3)\n"
 "  --setup-products 0|1  also run the products and SpMVs of a BoomerAMG setup (default 1)\n"
+"  --hierarchy-order sorted|hypre  the setup's matrices with each row's columns sorted\n"
+"                        (default) or in the order hypre's setup left them (what the solve\n"
+"                        reads: its products leave rows in hash order)\n"
 "  --device-only         quick mode: --repeat 5 --warmup 1 --setup-products 0 unless given,\n"
 "                        and no CPU reference (ours is still checked against %s)\n"
 "  --only spmv|spgemm    run one section\n"

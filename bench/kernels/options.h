@@ -26,6 +26,10 @@ struct Options
    int         repeat        = 20;    // timed samples per measurement
    int         warmup        = 3;     // untimed runs (SpMV: batches) before them
    bool        setup_products = true;
+   // The hierarchy's matrices as hypre left them (false: each row's columns sorted, as the
+   // bench did before --hierarchy-order; hypre's SpGEMM leaves a coarse A's rows in hash order,
+   // and that order is what the solve reads)
+   bool        sorted_hierarchy = true;
    bool        device_only    = false;
    bool        spmv           = true;
    bool        spgemm         = true;
