@@ -8,14 +8,17 @@
 #include "hypre_bridge.h"
 
 #include "mbsr/mbsr_device.h"
+#include "rows/rows_device.h"
 #include "spgemm/csr_spgemm_device.h"
 #include "spgemm/spgemm_device.h"
+#include "spmv/spmv_device.h"
 
 #include <cstdio>
 #include <functional>
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,6 +39,52 @@ struct CsrArrays
    DevBuf<double>  val;
    int64_t         nnz = 0;
 };
+
+// C in the layout its SpMV reads (SpgemmRecord::layout_c), as the end of the library's setup
+// builds it for an operator of precision V: the fill sample and the layout rule (the exact span
+// where the rule needs it), then the row-wise layout or the entry-order mBSR copy and its SpMV
+// plan (what backend_device.cpp prepares for the solve; no value statistics). Returned whole,
+// so that a timed sample frees it after its stop event.
+template <class V>
+struct SolveLayout
+{
+   std::optional<dev::DeviceRows<V>> rows;
+   std::optional<dev::DeviceMbsr<V>> mbsr;
+   std::optional<dev::SpmvPlan<V>>   plan;
+};
+
+template <class V>
+SolveLayout<V> solve_layout(const amgt::CsrView& c, Precision p, const dev::Allocator& alloc,
+                            std::string* which = nullptr)
+{
+   SolveLayout<V>          out;
+   const dev::FillEstimate fe = dev::estimate_fill(c, kStream, alloc);
+   LayoutInputs            li;
+   li.precision  = p;
+   li.fill       = fe.fill();
+   li.row_length = c.nrows > 0 ? static_cast<double>(c.nnz) / static_cast<double>(c.nrows) : 0.0;
+   li.narrow     = fe.max_span <= kNarrowSpan;
+   if (layout_needs_exact_span(li)) li.narrow = dev::max_span(c, kStream, alloc) <= kNarrowSpan;
+   const Layout l = choose_layout(li).layout;
+   if (l == Layout::rows)
+   {
+      out.rows.emplace(dev::make_rows<V>(c, nullptr, li.narrow, kStream, alloc, fe.row_cv()));
+      const bool narrow = dev::rows_narrow(*out.rows, kStream);
+      if (which) *which = narrow ? "rows16" : "rows";
+   }
+   else
+   {
+      dev::ConvertOptions o;
+      o.dense       = false;
+      o.packed      = true;
+      o.entry_order = true;
+      o.lend_values = std::is_same<V, double>::value;
+      out.mbsr.emplace(dev::csr_to_mbsr<V>(c, kStream, alloc, o));
+      out.plan.emplace(dev::make_spmv_plan<V>(*out.mbsr, kStream, alloc));
+      if (which) *which = "mbsr";
+   }
+   return out;
+}
 
 // What the library pays to hand ours' product back to hypre (backend_device.cpp).
 CsrArrays back_to_csr(const dev::DeviceMbsr<double>& C, const dev::Allocator& alloc)
@@ -319,7 +368,7 @@ void run_half(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool s
 // result is destroyed after the stop event (freeing C is not timed).
 void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same, const dev::Allocator& alloc,
                  const hyp::CsrView& hA_view, const hyp::CsrView& hB_view, OursSpgemm& o, HalfOperands& h,
-                 SpgemmRecord& r)
+                 const DeviceCsr* C, SpgemmRecord& r)
 {
    const Options&                       opt      = bench.opt;
    vsp::Handle&                        vendor = bench.vendor;
@@ -389,6 +438,36 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
                          }),
                          m});
    }
+   // a square C: put in the solve's layout (once untimed, to learn the layout and catch a failure)
+   const amgt::CsrView cv = C ? plugin_view(*C) : amgt::CsrView{};
+   auto add_layout = [&](auto tag) {
+      using V = decltype(tag);
+      try
+      {
+         std::string which;
+         (void)solve_layout<V>(cv, opt.precision, alloc, &which);
+         check_device("C to the solve layout");
+         r.layout_c.status = Status::ok;
+         r.layout_c.path   = which;
+         ts.push_back(Timed{"C to the solve layout",
+                            sampler([&] { return solve_layout<V>(cv, opt.precision, alloc); }), &r.layout_c});
+      }
+      catch (const std::exception& e)
+      {
+         r.layout_c.status = Status::error;
+         r.layout_c.note   = e.what();
+         guard_context("C to the solve layout");
+      }
+   };
+   if (C && C->nrows == C->ncols && C->nnz > 0)
+   {
+      switch (opt.precision)
+      {
+      case Precision::fp64: add_layout(double{}); break;
+      case Precision::fp32: add_layout(float{}); break;
+      case Precision::fp16: add_layout(amgt::half_t{}); break;
+      }
+   }
    bench.time_interleaved(ts, "SpGEMM timing");
    if (r.ours.ok())
    {
@@ -409,6 +488,7 @@ void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
    b.report_problem("spgemm", what, "ours[rows two_pass]", r.rows[1]);
    b.report_problem("spgemm", what, "ours[rows two_pass_tight]", r.rows[2]);
    b.report_problem("spgemm", what, "ours[rows lean]", r.rows[3]);
+   b.report_problem("spgemm", what, "C to the solve layout", r.layout_c);
    if (r.half_run)
    {
       b.report_problem("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
@@ -468,11 +548,15 @@ std::optional<DeviceCsr> Bench::measure_spgemm(const std::string& matrix, const 
    HalfOperands half;
    run_half(opt, A, B, same, alloc, r, half);
 
-   time_spgemm(*this, A, B, same, alloc, hA_view, hB_view, ours, half, r);
+   // C as the next level's operator: the vendor's product, else hypre's
+   std::optional<DeviceCsr> c_hypre;
+   if (!c_vendor && r.hypre.ok()) c_hypre.emplace(upload(h_hypre));
+   const DeviceCsr* C = c_vendor ? &*c_vendor : c_hypre ? &*c_hypre : nullptr;
+   time_spgemm(*this, A, B, same, alloc, hA_view, hB_view, ours, half, C, r);
    report_spgemm(*this, r, what);
 
    if (c_vendor) return c_vendor;
-   if (r.hypre.ok()) return upload(h_hypre);
+   if (c_hypre) return c_hypre;
    return std::nullopt;
 }
 

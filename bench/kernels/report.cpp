@@ -523,6 +523,36 @@ void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& re
    std::fprintf(out, "\n");
 }
 
+void print_spgemm_layout_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
+{
+   bool any = false;
+   for (const SpgemmRecord& r : recs) any = any || r.layout_c.status != Status::skipped;
+   if (!any) return;
+   std::fprintf(out,
+      "== Square products (a Galerkin product's C is the next level's operator): the product AMGT_SPGEMM=auto\n"
+      "   picks, then C put in the layout its SpMV reads, as the end of the library's setup does it (fill sample,\n"
+      "   layout rule, make_rows or the entry-order mBSR conversion + SpMV plan; in the bench's --precision; no\n"
+      "   value statistics). ms, median; +layout = (pick + layout) / pick: the most a product that wrote C in\n"
+      "   that layout in the same pass could save against today's two steps\n");
+   std::fprintf(out, "%-26s %-6s %9s %11s | %-6s %9s | %-6s %9s | %7s\n", "matrix", "prod", "m", "nnzC", "pick",
+                "ms", "layout", "ms", "+layout");
+   Geo g; // (pick + layout) against pick
+   for (const SpgemmRecord& r : recs)
+   {
+      if (r.layout_c.status == Status::skipped) continue;
+      const Meas* pick = auto_pick_meas(r);
+      const bool  both = pick && r.layout_c.ok();
+      if (both) g.add(pick->t.median_ms + r.layout_c.t.median_ms, pick->t.median_ms);
+      std::fprintf(out, "%-26s %-6s %9s %11s | %-6s %9s | %-6s %9s | %7s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
+                   r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", name(auto_pick(r)),
+                   pick ? fmt("%.3f", pick->t.median_ms).c_str() : "-",
+                   r.layout_c.path.empty() ? "-" : r.layout_c.path.c_str(), time_cell(r.layout_c, 1.0, "%.3f").c_str(),
+                   both ? ratio_cell(pick->t.median_ms + r.layout_c.t.median_ms, pick->t.median_ms).c_str() : "-");
+   }
+   std::fprintf(out, "geomean of +layout: %s\n\n", g.cell().c_str());
+}
+
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
                     const std::vector<SpgemmRecord>& spgemm)
 {
@@ -773,6 +803,16 @@ void JsonLines::write(const SpgemmRecord& r)
    one("hypre", r.hypre, false);
    one("hypre_binned", r.hypre_binned, false);
    one("ours", r.ours, true);
+   if (r.layout_c.status != Status::skipped)
+   {
+      Obj o;
+      o.str("section", "spgemm").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
+      o.str("product", r.product).str("impl", "layout_c").str("layout", r.layout_c.path);
+      o.integer("m", r.m).integer("nnz_c", r.nnz_c);
+      o.meas(r.layout_c);
+      if (const Meas* pick = auto_pick_meas(r)) o.str("pick", name(auto_pick(r))).num("pick_ms", pick->t.median_ms);
+      std::fprintf(f_, "%s\n", o.done().c_str());
+   }
    for (int d = 0; d < kRowDesignCount; ++d)
    {
       const Meas& m = r.rows[d];

@@ -113,6 +113,12 @@ struct SpgemmRecord
    // rows_sum_ub = the sum of its rows' upper bounds (design A's temporary, in entries).
    Meas        rows[kRowDesignCount];
    int64_t     rows_sum_ub = 0;
+   // A square C (a Galerkin product's coarse operator): what the end of the library's setup
+   // does to put C in the layout its SpMV reads, in the bench's --precision (the fill sample,
+   // the layout rule, the exact span where the rule needs it, then make_rows, or the entry-order
+   // mBSR conversion and its SpMV plan); path = the layout built. The most that writing C in
+   // that layout inside the product could save.
+   Meas        layout_c;
 
    double ours_with_conversions_ms() const
    {
@@ -144,6 +150,8 @@ void print_conversion_table(std::FILE* out, const std::vector<SpmvRecord>& recs)
 void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 // --precision fp16: ours' fp16 SpGEMM, tensor cores vs CUDA cores; nothing without it.
 void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
+// Square products: the product AMGT_SPGEMM=auto picks, and C put in the solve's layout after it.
+void print_spgemm_layout_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
                     const std::vector<SpgemmRecord>& spgemm);
 // FAIL/ERROR lines of all measurements (also printed as they happen); returns their number.
