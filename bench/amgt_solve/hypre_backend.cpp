@@ -175,4 +175,63 @@ void amg_level_sizes(HYPRE_Solver amg, std::vector<std::int64_t>& rows,
   }
 }
 
+namespace {
+
+// A level matrix's diag block on the host (a copy where it lives on the device).
+struct HostPattern {
+  std::vector<std::int32_t> row_ptr, col;
+  work::Pattern view(std::int64_t nrows, std::int64_t ncols) const {
+    return work::Pattern{nrows, ncols, row_ptr.data(), col.data()};
+  }
+};
+
+HostPattern host_pattern(hypre_CSRMatrix* m) {
+  HostPattern h;
+  const HYPRE_Int n = hypre_CSRMatrixNumRows(m);
+  const HYPRE_Int nnz = hypre_CSRMatrixNumNonzeros(m);
+  h.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  h.col.assign(static_cast<std::size_t>(nnz), 0);
+  const HYPRE_MemoryLocation loc = hypre_CSRMatrixMemoryLocation(m);
+  if (hypre_CSRMatrixI(m)) {
+    hypre_TMemcpy(h.row_ptr.data(), hypre_CSRMatrixI(m), HYPRE_Int, n + 1, HYPRE_MEMORY_HOST, loc);
+  }
+  if (nnz > 0 && hypre_CSRMatrixJ(m)) {
+    hypre_TMemcpy(h.col.data(), hypre_CSRMatrixJ(m), HYPRE_Int, nnz, HYPRE_MEMORY_HOST, loc);
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string amg_galerkin_work(HYPRE_Solver amg, std::vector<work::GalerkinWork>& out) {
+  static_assert(sizeof(HYPRE_Int) == sizeof(std::int32_t), "32-bit HYPRE_Int");
+  out.clear();
+  auto* data = reinterpret_cast<hypre_ParAMGData*>(amg);
+  if (!data || !hypre_ParAMGDataAArray(data)) return "no hierarchy";
+  const int levels = hypre_ParAMGDataNumLevels(data);
+  hypre_ParCSRMatrix** A = hypre_ParAMGDataAArray(data);
+  hypre_ParCSRMatrix** P = hypre_ParAMGDataPArray(data);
+  int size = 1;
+  if (A[0]) MPI_Comm_size(hypre_ParCSRMatrixComm(A[0]), &size);
+  if (size > 1) return "not counted on several ranks (it needs whole matrices)";
+  for (int l = 0; l + 1 < levels; ++l) {
+    if (!A[l] || !P || !P[l]) return "level " + std::to_string(l) + " has no A or P";
+    hypre_CSRMatrix* a = hypre_ParCSRMatrixDiag(A[l]);
+    hypre_CSRMatrix* p = hypre_ParCSRMatrixDiag(P[l]);
+    if (hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixOffd(A[l])) != 0 ||
+        hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixOffd(P[l])) != 0) {
+      return "level " + std::to_string(l) + " has an off-diagonal block";
+    }
+    const HostPattern ha = host_pattern(a), hp = host_pattern(p);
+    try {
+      out.push_back(work::galerkin_work(ha.view(hypre_CSRMatrixNumRows(a), hypre_CSRMatrixNumCols(a)),
+                                        hp.view(hypre_CSRMatrixNumRows(p), hypre_CSRMatrixNumCols(p))));
+    } catch (const std::exception& e) {
+      out.clear();
+      return "level " + std::to_string(l) + ": " + e.what();
+    }
+  }
+  return "";
+}
+
 }  // namespace amgt::backend

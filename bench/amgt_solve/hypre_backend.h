@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "galerkin_work.h"
+
 #include "HYPRE.h"
 #include "HYPRE_parcsr_ls.h"
 
@@ -51,5 +53,10 @@ int amg_num_levels(HYPRE_Solver amg);
 // Global rows and nonzeros of each level's operator A_l (collective over the matrix's comm).
 void amg_level_sizes(HYPRE_Solver amg, std::vector<std::int64_t>& rows,
                      std::vector<std::int64_t>& nnz);
+
+// work::galerkin_work of every level l with an interpolation P_l (A_l, P_l: the hierarchy's
+// matrices, copied to the host where they live on the device). Needs whole matrices: with an
+// off-diagonal block (several ranks) it counts nothing and returns why; "" when it counted.
+std::string amg_galerkin_work(HYPRE_Solver amg, std::vector<work::GalerkinWork>& out);
 
 }  // namespace amgt::backend

@@ -324,6 +324,9 @@ int drive(int argc, char** argv) {
         rep.rel_residual = r.rel_residual;
         rep.level_rows = std::move(r.level_rows);
         rep.level_nnz = std::move(r.level_nnz);
+        rep.galerkin_asked = o.galerkin_work;
+        rep.galerkin = std::move(r.galerkin);
+        rep.galerkin_note = std::move(r.galerkin_note);
       }
     }
     // BoomerAMG with tol 0 reports no residual: measure it (one SpMV, untimed).

@@ -211,6 +211,8 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string&, const std::string&) { o.true_residual = true; }},
       {"--memory-report", false,
        [](Options& o, const std::string&, const std::string&) { o.memory_report = true; }},
+      {"--galerkin-work", false,
+       [](Options& o, const std::string&, const std::string&) { o.galerkin_work = true; }},
   };
   return table;
 }
@@ -346,6 +348,11 @@ Timing and output:
                         "memory run I device_used_bytes D rss_kib R" (D: the device
                         runtime's total - free memory after a device sync; 0 in
                         CPU builds)
+  --galerkin-work       after the last run, count the work of each level's Galerkin
+                        product P^T A P from the hierarchy's patterns, as two products
+                        (A*P, then P^T*(AP)) and as one triple product (terms, nonzeros,
+                        entries touched); one rank only (whole matrices), outside the
+                        timings
   --help                this text
 
 Exit status: 0 ran (converged or not), 1 bad arguments or input, 2 hypre reported an

@@ -54,6 +54,7 @@ struct Options {
   bool require_converged = false;
   bool true_residual = false;
   bool memory_report = false;  // a stderr line per run: device memory in use, resident set
+  bool galerkin_work = false;  // count each level's Galerkin product work (galerkin_work.h)
   bool help = false;
 
   int effective_num_functions() const {

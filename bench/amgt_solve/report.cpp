@@ -81,6 +81,8 @@ class JsonWriter {
     out_ += v ? std::to_string(*v) : "null";
   }
   void boolean(const char* key, bool v) { k(key); out_ += v ? "true" : "false"; }
+  // v: JSON text written by this class (an array of finished objects)
+  void raw(const char* key, const std::string& v) { k(key); out_ += v; }
   void number(const char* key, double v, const char* format = nullptr) {
     k(key);
     num(v, format);
@@ -177,6 +179,38 @@ std::string pool_description(const Report& r) {
 
 }  // namespace
 
+namespace {
+
+// --galerkin-work: one line per level with a P.
+void print_galerkin_work(std::FILE* out, const Report& r) {
+  if (!r.galerkin_note.empty()) {
+    std::fprintf(out, "  galerkin work %s\n", r.galerkin_note.c_str());
+    return;
+  }
+  std::fprintf(out,
+               "  galerkin work C = P^T A P per level: terms (multiply-adds) and entries touched (read or\n"
+               "                written, nothing cached) as two products (A*P, then P^T*(AP)) and as one\n"
+               "                triple product; fused / two > 1: the triple product does more\n");
+  std::fprintf(out, "                %5s %10s %12s %12s %12s %12s | %13s %13s | %13s %13s | %6s %6s\n", "level",
+               "nc", "terms A*P", "nnz AP", "terms PtAP", "nnz C", "two: terms", "touched",
+               "fused: terms", "touched", "terms", "touch");
+  for (std::size_t l = 0; l < r.galerkin.size(); ++l) {
+    const work::GalerkinWork& w = r.galerkin[l];
+    const double two = static_cast<double>(w.terms_ap + w.terms_ptap);
+    const double two_touched = static_cast<double>(w.touched_two_products());
+    std::fprintf(out, "                %5zu %10lld %12lld %12lld %12lld %12lld | %13lld %13lld | %13lld %13lld | %6.2f %6.2f\n",
+                 l, static_cast<long long>(w.nc), static_cast<long long>(w.terms_ap),
+                 static_cast<long long>(w.nnz_ap), static_cast<long long>(w.terms_ptap),
+                 static_cast<long long>(w.nnz_c), static_cast<long long>(w.terms_ap + w.terms_ptap),
+                 static_cast<long long>(w.touched_two_products()), static_cast<long long>(w.terms_fused),
+                 static_cast<long long>(w.touched_fused()),
+                 two > 0.0 ? static_cast<double>(w.terms_fused) / two : 0.0,
+                 two_touched > 0.0 ? static_cast<double>(w.touched_fused()) / two_touched : 0.0);
+  }
+}
+
+}  // namespace
+
 void print_summary(std::FILE* out, const Report& r) {
   const cli::Options& o = r.options;
   const cli::AmgSettings& a = o.amg;
@@ -232,6 +266,7 @@ void print_summary(std::FILE* out, const Report& r) {
     }
   }
   std::fprintf(out, "\n");
+  if (r.galerkin_asked) print_galerkin_work(out, r);
   std::fprintf(out, "  result        %d iterations, relative residual %.6e, %s\n", r.iterations,
                r.rel_residual, r.converged ? "converged" : "NOT converged");
   if (r.true_rel_residual) {
@@ -311,6 +346,29 @@ std::string to_json(const Report& r) {
   j.integers("level_rows", r.level_rows);
   j.integers("level_nnz", r.level_nnz);
   j.number("operator_complexity", r.operator_complexity());
+  if (r.galerkin_asked) {
+    std::string levels = "[";
+    for (std::size_t l = 0; l < r.galerkin.size(); ++l) {
+      const work::GalerkinWork& w = r.galerkin[l];
+      JsonWriter g;
+      g.integer("level", static_cast<long long>(l));
+      g.integer("rows_fine", w.n);  // not "n": a flat reader would take it for the grid's n
+      g.integer("rows_coarse", w.nc);
+      g.integer("nnz_a", w.nnz_a);
+      g.integer("nnz_p", w.nnz_p);
+      g.integer("terms_ap", w.terms_ap);
+      g.integer("nnz_ap", w.nnz_ap);
+      g.integer("terms_ptap", w.terms_ptap);
+      g.integer("nnz_c", w.nnz_c);
+      g.integer("terms_fused", w.terms_fused);
+      g.integer("a_reads_fused", w.a_reads_fused);
+      g.integer("touched_two_products", w.touched_two_products());
+      g.integer("touched_fused", w.touched_fused());
+      levels += (l ? "," : "") + g.finish();
+    }
+    j.raw("galerkin_work", levels + "]");
+    j.str("galerkin_note", r.galerkin_note);
+  }
   j.number("tol", o.tol);
   j.integer("max_iter", o.max_iter);
   j.integer("num_functions", o.effective_num_functions());

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "galerkin_work.h"
 #include "options.h"
 
 namespace amgt {
@@ -57,6 +58,9 @@ struct Report {
   std::optional<double> cold_total_s;  // its setup + all its solves
   std::vector<std::int64_t> level_rows;
   std::vector<std::int64_t> level_nnz;
+  bool galerkin_asked = false;                // --galerkin-work
+  std::vector<work::GalerkinWork> galerkin;  // per level with a P
+  std::string galerkin_note;                 // why nothing was counted ("" when counted)
 
   std::vector<double> total_all() const;  // per run: setup + solves total
   double setup_median() const;

@@ -332,6 +332,7 @@ RunResult run_once(const LinearSystem& system, const cli::Options& o, MPI_Comm c
   res.rel_residual = static_cast<double>(rel);
   res.levels = backend::amg_num_levels(g.amg);
   if (collect_levels) backend::amg_level_sizes(g.amg, res.level_rows, res.level_nnz);
+  if (collect_levels && o.galerkin_work) res.galerkin_note = backend::amg_galerkin_work(g.amg, res.galerkin);
   return res;
 }
 

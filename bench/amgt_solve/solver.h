@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "HYPRE.h"
 #include "HYPRE_IJ_mv.h"
 #include "HYPRE_parcsr_ls.h"
+#include "galerkin_work.h"
 #include "options.h"
 #include "row_block.h"
 
@@ -62,6 +64,10 @@ struct RunResult {
   bool hit_conv_error = false;  // hypre raised HYPRE_ERROR_CONV (did not converge)
   std::vector<std::int64_t> level_rows;  // only when collect_levels
   std::vector<std::int64_t> level_nnz;
+  // only when collect_levels and options.galerkin_work: per level with a P (galerkin_work.h),
+  // or why nothing was counted
+  std::vector<work::GalerkinWork> galerkin;
+  std::string galerkin_note;
 };
 
 // Creates a fresh solver, times its setup, then options.solves solves of the same system,

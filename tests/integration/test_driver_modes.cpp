@@ -897,6 +897,56 @@ TEST(Selection, MixedScheduleIsApplied)
    EXPECT_EQ(r.str("converged"), "true");
 }
 
+// --galerkin-work: one line per level with a P and a JSON object each, whose counts agree with
+// the hierarchy the driver reports (C = P^T A P is the next level's operator), in every mode.
+TEST(DriverOptions, GalerkinWorkCountsEveryLevelsProduct)
+{
+   for (const std::string& mode : {"off", "fp64"})
+   {
+      SCOPED_TRACE(mode);
+      DriverRun r = run("AMGT=" + mode, "--problem laplace7 --n 20 --solver pcg --repeat 1 --galerkin-work", 1);
+      ASSERT_FALSE(r.json.empty()) << r.output;
+      EXPECT_EQ(r.str("galerkin_note"), "") << r.output;
+      EXPECT_NE(r.output.find("galerkin work C = P^T A P per level"), std::string::npos) << r.output;
+      const std::vector<double> rows = json_array(r.output, "level_rows");
+      const std::vector<double> nnz  = json_array(r.output, "level_nnz");
+      const size_t              at   = r.output.rfind("\"galerkin_work\":[");
+      ASSERT_NE(at, std::string::npos) << r.output;
+      const std::string   array = r.output.substr(at, r.output.find(']', at) - at);
+      static const std::regex object(R"(\{[^{}]*\})");
+      size_t              l = 0;
+      for (auto it = std::sregex_iterator(array.begin(), array.end(), object); it != std::sregex_iterator(); ++it, ++l)
+      {
+         const auto w = amgt::test::json_scalars(it->str());
+         auto       v = [&](const char* k) { return std::strtod(w.at(k).c_str(), nullptr); };
+         ASSERT_LT(l + 1, rows.size()) << r.output;
+         EXPECT_EQ(v("level"), static_cast<double>(l));
+         EXPECT_EQ(v("rows_fine"), rows[l]);
+         EXPECT_EQ(v("rows_coarse"), rows[l + 1]);
+         EXPECT_EQ(v("nnz_a"), nnz[l]);
+         EXPECT_EQ(v("nnz_c"), nnz[l + 1]) << "C = P^T A P is the next level's operator";
+         EXPECT_GE(v("terms_ap"), v("nnz_ap"));
+         EXPECT_GE(v("terms_ptap"), v("nnz_c"));
+         EXPECT_EQ(v("touched_two_products"),
+                   v("nnz_a") + v("terms_ap") + v("nnz_ap") + v("nnz_p") + v("terms_ptap") + v("nnz_c"));
+         EXPECT_EQ(v("touched_fused"), v("nnz_p") + v("a_reads_fused") + v("terms_fused") + v("nnz_c"));
+      }
+      EXPECT_EQ(l + 1, rows.size()) << "one object per level with a P\n" << r.output;
+   }
+   DriverRun plain = run("", "--problem laplace7 --n 12 --solver pcg --repeat 0", 1);
+   EXPECT_EQ(plain.output.find("galerkin"), std::string::npos) << "nothing without the option\n" << plain.output;
+}
+
+// It needs whole matrices: on two ranks it counts nothing and says why; the solve is unchanged.
+TEST(Mpi, GalerkinWorkNeedsOneRank)
+{
+   DriverRun two = run("", "--problem laplace7 --n 16 --solver pcg --repeat 0 --galerkin-work", 2);
+   ASSERT_FALSE(two.json.empty()) << two.output;
+   EXPECT_EQ(two.str("converged"), "true");
+   EXPECT_NE(two.str("galerkin_note").find("several ranks"), std::string::npos) << two.output;
+   EXPECT_NE(two.output.find("\"galerkin_work\":[]"), std::string::npos) << two.output;
+}
+
 TEST(Mpi, TwoRanksAgreeWithOne)
 {
    for (const std::string& mode : {"off", "fp64", "mixed"})
