@@ -35,6 +35,18 @@ amgt::CsrView plugin_view(const DeviceCsr& a)
                         a.val.get()};
 }
 
+LayoutPick layout_pick(const amgt::CsrView& a, Precision p, const dev::Allocator& alloc)
+{
+   LayoutPick lp;
+   lp.sample        = dev::estimate_fill(a, kStream, alloc);
+   lp.in.precision  = p;
+   lp.in.fill       = lp.sample.fill();
+   lp.in.row_length = a.nrows > 0 ? static_cast<double>(a.nnz) / static_cast<double>(a.nrows) : 0.0;
+   lp.in.narrow     = lp.sample.max_span <= kNarrowSpan;
+   if (layout_needs_exact_span(lp.in)) lp.in.narrow = dev::max_span(a, kStream, alloc) <= kNarrowSpan;
+   return lp;
+}
+
 void Bench::report_problem(const char* section, const std::string& what, const char* impl, const Meas& m)
 {
    if (m.status == Status::fail || m.status == Status::error)

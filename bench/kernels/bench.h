@@ -14,6 +14,8 @@
 
 #include "device/runtime.h"
 #include "mbsr/mbsr.h"
+#include "rows/rows.h"
+#include "rows/rows_device.h"
 
 #include <functional>
 #include <optional>
@@ -39,6 +41,16 @@ dev::Allocator plugin_allocator();
 
 // The plugin's view of a device CSR (throws beyond 2^31-1 nonzeros).
 amgt::CsrView plugin_view(const DeviceCsr& a);
+
+// What the library's planner measures to pick a's SpMV layout in precision p: the fill sample
+// and, where the rule's pick hangs on the 16-bit offsets, the exact span. in.narrow is then
+// exact where it matters; choose_layout(in) is the library's pick.
+struct LayoutPick
+{
+   LayoutInputs      in;
+   dev::FillEstimate sample;
+};
+LayoutPick layout_pick(const amgt::CsrView& a, Precision p, const dev::Allocator& alloc);
 
 // One timed quantity: `sample` runs it once and returns milliseconds (per call for SpMV).
 struct Timed

@@ -33,18 +33,6 @@ void check_device(const char* where)
 
 // ---- host CSR --------------------------------------------------------------------------
 
-bool rows_sorted(const HostCsr& a)
-{
-   for (int32_t i = 0; i < a.nrows; ++i)
-   {
-      for (int32_t p = a.row_ptr[i] + 1; p < a.row_ptr[i + 1]; ++p)
-      {
-         if (a.col[p - 1] >= a.col[p]) return false;
-      }
-   }
-   return true;
-}
-
 double unsorted_row_fraction(const HostCsr& a)
 {
    if (a.nrows <= 0) return 0.0;

@@ -61,7 +61,6 @@ struct HostCsr
    int64_t nnz() const { return static_cast<int64_t>(col.size()); }
 };
 
-bool rows_sorted(const HostCsr& a);
 // Fraction of a's rows whose columns are not in ascending order (0 without rows).
 double unsorted_row_fraction(const HostCsr& a);
 void sort_rows(HostCsr& a); // in place, stable, parallel over rows

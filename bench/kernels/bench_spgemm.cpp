@@ -41,8 +41,7 @@ struct CsrArrays
 };
 
 // C in the layout its SpMV reads (SpgemmRecord::layout_c), as the end of the library's setup
-// builds it for an operator of precision V: the fill sample and the layout rule (the exact span
-// where the rule needs it), then the row-wise layout or the entry-order mBSR copy and its SpMV
+// builds it for an operator of precision V: layout_pick and the layout rule, then the row-wise layout or the entry-order mBSR copy and its SpMV
 // plan (what backend_device.cpp prepares for the solve; no value statistics). Returned whole,
 // so that a timed sample frees it after its stop event.
 template <class V>
@@ -57,18 +56,11 @@ template <class V>
 SolveLayout<V> solve_layout(const amgt::CsrView& c, Precision p, const dev::Allocator& alloc,
                             std::string* which = nullptr)
 {
-   SolveLayout<V>          out;
-   const dev::FillEstimate fe = dev::estimate_fill(c, kStream, alloc);
-   LayoutInputs            li;
-   li.precision  = p;
-   li.fill       = fe.fill();
-   li.row_length = c.nrows > 0 ? static_cast<double>(c.nnz) / static_cast<double>(c.nrows) : 0.0;
-   li.narrow     = fe.max_span <= kNarrowSpan;
-   if (layout_needs_exact_span(li)) li.narrow = dev::max_span(c, kStream, alloc) <= kNarrowSpan;
-   const Layout l = choose_layout(li).layout;
-   if (l == Layout::rows)
+   SolveLayout<V>   out;
+   const LayoutPick lp = layout_pick(c, p, alloc);
+   if (choose_layout(lp.in).layout == Layout::rows)
    {
-      out.rows.emplace(dev::make_rows<V>(c, nullptr, li.narrow, kStream, alloc, fe.row_cv()));
+      out.rows.emplace(dev::make_rows<V>(c, nullptr, lp.in.narrow, kStream, alloc, lp.sample.row_cv()));
       const bool narrow = dev::rows_narrow(*out.rows, kStream);
       if (which) *which = narrow ? "rows16" : "rows";
    }
@@ -459,15 +451,7 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
          guard_context("C to the solve layout");
       }
    };
-   if (C && C->nrows == C->ncols && C->nnz > 0)
-   {
-      switch (opt.precision)
-      {
-      case Precision::fp64: add_layout(double{}); break;
-      case Precision::fp32: add_layout(float{}); break;
-      case Precision::fp16: add_layout(amgt::half_t{}); break;
-      }
-   }
+   if (C && C->nrows == C->ncols && C->nnz > 0) with_precision(opt.precision, add_layout);
    bench.time_interleaved(ts, "SpGEMM timing");
    if (r.ours.ok())
    {

@@ -337,16 +337,11 @@ void prepare_ours(const Options& opt, const DeviceCsr& dA, SpmvInputs& in, SpmvR
    Meas& mr = *runs.meas[6];
    try
    {
-      const dev::FillEstimate fe = dev::estimate_fill(plugin_view(dA), kStream, alloc);
-      LayoutInputs            li;
-      li.precision  = opt.precision;
-      li.fill       = fe.fill();
-      li.row_length = r.rows > 0 ? static_cast<double>(r.nnz) / static_cast<double>(r.rows) : 0.0;
-      li.narrow     = fe.max_span <= kNarrowSpan;
-      r.est_fill    = fe.fill();
-      // as the library's planner: the exact span where the rule's pick depends on the offsets
-      if (layout_needs_exact_span(li)) li.narrow = dev::max_span(plugin_view(dA), kStream, alloc) <= kNarrowSpan;
-      r.layout = to_string(choose_layout(li).layout);
+      const LayoutPick         lp = layout_pick(plugin_view(dA), opt.precision, alloc);
+      const dev::FillEstimate& fe = lp.sample;
+      const LayoutInputs&      li = lp.in;
+      r.est_fill                  = fe.fill();
+      r.layout                    = to_string(choose_layout(li).layout);
       o.rows        = dev::make_rows<V>(plugin_view(dA), nullptr, li.narrow, kStream, alloc, fe.row_cv());
       const bool narrow  = dev::rows_narrow(o.rows, kStream);
       r.rows_build_bytes = rows_build_bytes(opt.precision, r, o.rows.tried_narrow());
