@@ -34,6 +34,16 @@ std::int64_t row_len(const Pattern& m, std::int64_t i) { return m.row_ptr[i + 1]
 
 }  // namespace
 
+std::int64_t product_terms(const Pattern& A, const Pattern& B) {
+  check(A, "A");
+  check(B, "B");
+  if (A.ncols != B.nrows) throw std::invalid_argument("A's columns are not B's rows");
+  std::int64_t terms = 0;
+  const std::int64_t nnz = A.nrows > 0 ? A.row_ptr[A.nrows] : 0;
+  for (std::int64_t k = 0; k < nnz; ++k) terms += row_len(B, A.col[k]);
+  return terms;
+}
+
 GalerkinWork galerkin_work(const Pattern& A, const Pattern& P) {
   check(A, "A");
   check(P, "P");

@@ -43,4 +43,9 @@ struct GalerkinWork {
 // pattern is malformed (row_ptr not non-decreasing from 0, a column out of range).
 GalerkinWork galerkin_work(const Pattern& A, const Pattern& P);
 
+// Terms of one general product C = A * B: sum over A's entries a_ij of |B(j,:)| (the hash
+// inserts of a row-wise product; the kernel bench divides each kernel's time by it). Throws
+// std::invalid_argument as galerkin_work does, and when A's columns are not B's rows.
+std::int64_t product_terms(const Pattern& A, const Pattern& B);
+
 }  // namespace amgt::work

@@ -143,4 +143,38 @@ TEST(GalerkinWork, EmptyAndBadInput) {
   EXPECT_THROW(amgt::work::galerkin_work(bad.view(), p.view()), std::invalid_argument);
 }
 
+// product_terms (the kernel bench's work table): the terms of A*P agree with galerkin_work's,
+// and on rectangular random patterns with the definition, sum over a_ij of |B(j,:)|.
+TEST(ProductTerms, MatchTheDefinitionAndGalerkinWork) {
+  std::mt19937 rng(20261128);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int m = 1 + static_cast<int>(rng() % 20), k = 1 + static_cast<int>(rng() % 20),
+              n = 1 + static_cast<int>(rng() % 20);
+    std::bernoulli_distribution pa(0.05 + 0.4 * (trial % 3) / 2.0), pb(0.1 + 0.3 * (trial % 4) / 3.0);
+    std::vector<std::vector<bool>> A(static_cast<size_t>(m), std::vector<bool>(static_cast<size_t>(k)));
+    std::vector<std::vector<bool>> B(static_cast<size_t>(k), std::vector<bool>(static_cast<size_t>(n)));
+    for (auto& r : A) for (size_t j = 0; j < r.size(); ++j) r[j] = pa(rng);
+    for (auto& r : B) for (size_t j = 0; j < r.size(); ++j) r[j] = pb(rng);
+    std::int64_t want = 0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < k; ++j)
+        if (A[i][j])
+          for (int l = 0; l < n; ++l) want += B[j][l];
+    SCOPED_TRACE(trial);
+    EXPECT_EQ(amgt::work::product_terms(from_dense(A, k).view(), from_dense(B, n).view()), want);
+  }
+  const std::vector<std::vector<bool>> A = {{1, 1, 0}, {1, 1, 1}, {0, 1, 1}};
+  const std::vector<std::vector<bool>> P = {{1, 0}, {1, 1}, {0, 1}};
+  const Csr a = from_dense(A, 3), p = from_dense(P, 2);
+  EXPECT_EQ(amgt::work::product_terms(a.view(), p.view()), amgt::work::galerkin_work(a.view(), p.view()).terms_ap);
+  EXPECT_EQ(amgt::work::product_terms(a.view(), p.view()), 3 + 4 + 3);  // |P(j,:)| = 1, 2, 1
+  // A's columns are not B's rows; a bad pattern
+  EXPECT_THROW(amgt::work::product_terms(p.view(), p.view()), std::invalid_argument);
+  Csr bad = a;
+  bad.col[0] = 5;
+  EXPECT_THROW(amgt::work::product_terms(bad.view(), p.view()), std::invalid_argument);
+  const Csr empty;
+  EXPECT_EQ(amgt::work::product_terms(empty.view(), empty.view()), 0);
+}
+
 }  // namespace
