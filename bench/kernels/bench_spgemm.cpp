@@ -5,6 +5,7 @@
 // the operands, C back to CSR); and ours row-wise (CSR in, CSR out, both designs).
 #include "bench.h"
 #include "checks.h"
+#include "galerkin_work.h"
 #include "hypre_bridge.h"
 
 #include "mbsr/mbsr_device.h"
@@ -517,6 +518,14 @@ std::optional<DeviceCsr> Bench::measure_spgemm(const std::string& matrix, const 
       spgemm.push_back(r);
       json.write(spgemm.back());
       return std::nullopt;
+   }
+
+   {
+      // the terms from the patterns (host copies; product_terms checks them too)
+      const std::vector<int32_t> a_ptr = A.row_ptr.download(), a_col = A.col.download();
+      const std::vector<int32_t> b_ptr = B.row_ptr.download(), b_col = B.col.download();
+      r.terms = amgt::work::product_terms({A.nrows, A.ncols, a_ptr.data(), a_col.data()},
+                                          {B.nrows, B.ncols, b_ptr.data(), b_col.data()});
    }
 
    HostCsr                  h_vendor, h_hypre;

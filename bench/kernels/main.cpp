@@ -165,6 +165,7 @@ int run(int argc, char** argv)
    if (o.spgemm) print_spgemm_table(stdout, spgemm_done);
    if (o.spgemm) print_spgemm_half_table(stdout, spgemm_done);
    if (o.spgemm) print_spgemm_layout_table(stdout, spgemm_done);
+   if (o.spgemm) print_spgemm_work_table(stdout, spgemm_done);
    print_geomeans(stdout, spmv_done, spgemm_done);
    const int failures = print_failures(stdout, spmv_done, spgemm_done);
    if (failures > 0 && status == 0) status = 3;

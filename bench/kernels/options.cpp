@@ -25,7 +25,7 @@ int64_t parse_int(const std::string& opt, const std::string& v, int64_t lo, int6
 
 bool known_kind(const std::string& k)
 {
-   return k == "laplace7" || k == "laplace27" || k == "systems3" || k == "block4";
+   return k == "laplace7" || k == "laplace27" || k == "systems3" || k == "aniso7" || k == "jump7" || k == "block4";
 }
 
 } // namespace
@@ -33,7 +33,7 @@ bool known_kind(const std::string& k)
 int64_t default_n(const std::string& kind)
 {
    if (kind == "laplace7") return 160;
-   if (kind == "laplace27") return 100;
+   if (kind == "laplace27" || kind == "aniso7" || kind == "jump7") return 100;
    if (kind == "block4") return 64; // 1M rows, 28M nonzeros, every tile full
    return 64; // systems3
 }
@@ -71,7 +71,7 @@ Options parse_options(int argc, const char* const* argv)
          if (!known_kind(p.kind))
          {
             throw UsageError("--problem: unknown problem '" + p.kind +
-                             "' (laplace7, laplace27, systems3 or none)");
+                             "' (laplace7, laplace27, systems3, aniso7, jump7, block4 or none)");
          }
          p.n = colon == std::string::npos ? default_n(p.kind)
                                           : parse_int("--problem " + p.kind, v.substr(colon + 1), 2, 1290);
@@ -226,8 +226,9 @@ void print_usage(std::FILE* out)
 "fp64) and hypre's own device kernels; one MPI rank, one GPU.\n"
 "\n"
 "inputs (fine-level matrices; each also gives an AMG hierarchy with --setup-products 1)\n"
-"  --problem KIND[:N]    laplace7 | laplace27 | systems3 | block4 (repeatable); 'none': no\n"
-"                        generated problem. Default: laplace7:160 laplace27:100 systems3:64.\n"
+"  --problem KIND[:N]    laplace7 | laplace27 | systems3 | aniso7 | jump7 | block4 (repeatable);\n"
+"                        'none': no generated problem (amgt-solve --help describes each).\n"
+"                        Default problems: laplace7:160 laplace27:100 systems3:64.\n"
 "                        block4: 7-point grid, 4 unknowns per node coupled by a dense 4x4\n"
 "                        block (every mBSR tile full: the tensor-core paths' best case)\n"
 "  --n N                 grid points per direction of the preceding --problem\n"

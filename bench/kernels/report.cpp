@@ -553,6 +553,61 @@ void print_spgemm_layout_table(std::FILE* out, const std::vector<SpgemmRecord>& 
    std::fprintf(out, "geomean of +layout: %s\n\n", g.cell().c_str());
 }
 
+// Fewest bytes of C = A*B in CSR (fp64 values, 32-bit indices): A and B read once, C written
+// once, row pointers included.
+static double spgemm_min_bytes(const SpgemmRecord& r)
+{
+   const double ptr = 4.0, entry = 4.0 + 8.0;
+   return ptr * (r.m + 1) + entry * r.nnz_a + ptr * (r.k + 1) + entry * r.nnz_b + ptr * (r.m + 1) + entry * r.nnz_c;
+}
+
+void print_spgemm_work_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
+{
+   bool any = false;
+   for (const SpgemmRecord& r : recs) any = any || r.terms > 0;
+   if (!any) return;
+   std::fprintf(out,
+      "== SpGEMM work: what bounds the products. terms = multiply-adds (sum over A's entries a_ij of |B(j,:)|; one\n"
+      "   hash insert each in hypre's kernels and the row-wise ones), terms/nnzC = how many terms fall on one entry of C,\n"
+      "   MB = fewest bytes (A and B read once, C written once, fp64 CSR). Per kernel: G terms/s and, in brackets,\n"
+      "   MB / time as a fraction of %.1f TB/s. rows = the faster of the row-wise one_pass and two_pass, tiles = ours\n"
+      "   on mBSR inputs (kernel only, no conversions)\n",
+      kPracticalBandwidth / 1e12);
+   std::fprintf(out, "%-26s %-6s %9s %12s %11s %7s %9s | %-14s %-14s %-14s %-14s %-14s\n", "matrix", "prod", "m",
+                "terms", "nnzC", "t/nnzC", "MB", "hypre", "hypreB", "rows", "tiles", vsp::name());
+   Geo g_hypre, g_binned, g_rows; // terms/s of each kernel against the faster of hypre's two modes
+   for (const SpgemmRecord& r : recs)
+   {
+      if (r.terms <= 0) continue;
+      const double bytes = spgemm_min_bytes(r);
+      auto         cell  = [&](const Meas* m) -> std::string {
+         if (!m || !m->ok() || m->t.median_ms <= 0.0) return "-";
+         const double s = m->t.median_ms * 1e-3;
+         return fmt("%.1f", r.terms / s / 1e9) + " (" + fmt("%.2f", bytes / s / kPracticalBandwidth) + ")";
+      };
+      const Meas* rows = nullptr;
+      for (int d = 0; d < 2; ++d)
+         if (r.rows[d].ok() && (!rows || r.rows[d].t.median_ms < rows->t.median_ms)) rows = &r.rows[d];
+      std::fprintf(out, "%-26s %-6s %9s %12s %11s %7s %9.1f | %-14s %-14s %-14s %-14s %-14s\n",
+                   label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
+                   count(r.terms).c_str(), r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-",
+                   r.nnz_c > 0 ? fmt("%.2f", static_cast<double>(r.terms) / r.nnz_c).c_str() : "-", bytes / 1e6,
+                   cell(&r.hypre).c_str(), cell(&r.hypre_binned).c_str(), cell(rows).c_str(), cell(&r.ours).c_str(),
+                   cell(&r.vendor).c_str());
+      const Meas* best_hypre = r.hypre.ok() ? &r.hypre : nullptr;
+      if (r.hypre_binned.ok() && (!best_hypre || r.hypre_binned.t.median_ms < best_hypre->t.median_ms))
+         best_hypre = &r.hypre_binned;
+      if (best_hypre)
+      {
+         if (r.hypre.ok()) g_hypre.add(best_hypre->t.median_ms, r.hypre.t.median_ms);
+         if (r.hypre_binned.ok()) g_binned.add(best_hypre->t.median_ms, r.hypre_binned.t.median_ms);
+         if (rows) g_rows.add(best_hypre->t.median_ms, rows->t.median_ms);
+      }
+   }
+   std::fprintf(out, "geomean against the faster of hypre's two modes (> 1: faster): hypre %s, hypreB %s, rows %s\n\n",
+                g_hypre.cell().c_str(), g_binned.cell().c_str(), g_rows.cell().c_str());
+}
+
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
                     const std::vector<SpgemmRecord>& spgemm)
 {
@@ -779,6 +834,11 @@ void JsonLines::write(const SpgemmRecord& r)
       o.num("fill_a", r.fill_a).num("fill_b", r.fill_b).num("fill_c", r.fill_c).integer("tiles_c", r.tiles_c);
       o.str("reference", r.reference);
       o.meas(m);
+      if (r.terms > 0)
+      {
+         o.integer("terms", r.terms).num("min_bytes", spgemm_min_bytes(r));
+         if (m.ok() && m.t.median_ms > 0.0) o.num("gterms_per_s", r.terms / (m.t.median_ms * 1e-3) / 1e9);
+      }
       if (is_ours)
       {
          if (r.conv_ok)
@@ -824,7 +884,7 @@ void JsonLines::write(const SpgemmRecord& r)
       o.integer("nnz_a", r.nnz_a).integer("nnz_b", r.nnz_b).integer("nnz_c", r.nnz_c);
       o.str("reference", r.reference);
       o.meas(m);
-      o.integer("sum_ub", r.rows_sum_ub);
+      o.integer("sum_ub", r.rows_sum_ub).integer("terms", r.terms);
       if (m.ok() && r.vendor.ok()) o.num(speedup_vs_vendor().c_str(), r.vendor.t.median_ms / m.t.median_ms);
       if (m.ok() && r.hypre.ok()) o.num("speedup_vs_hypre", r.hypre.t.median_ms / m.t.median_ms);
       std::fprintf(f_, "%s\n", o.done().c_str());

@@ -91,6 +91,9 @@ struct SpgemmRecord
    std::string product;         // A*A, A*P, PT*AP
    int64_t     m = 0, k = 0, n = 0;
    int64_t     nnz_a = 0, nnz_b = 0, nnz_c = 0, tiles_c = 0;
+   // Multiply-adds of the product (sum over A's entries a_ij of |B(j,:)|: one hash insert each
+   // in hypre's and the row-wise kernels); 0 when not counted
+   int64_t     terms = 0;
    double      fill_a = 0.0, fill_b = 0.0, fill_c = 0.0;
    std::string reference;       // result every other is compared with
    Meas        hypre_binned;        // hypre's own kernel in its binned mode (off by default)
@@ -152,6 +155,9 @@ void print_layout_table(std::FILE* out, const std::vector<SpmvRecord>& recs);
 void print_spgemm_half_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 // Square products: the product AMGT_SPGEMM=auto picks, and C put in the solve's layout after it.
 void print_spgemm_layout_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
+// Per product: its terms and fewest bytes, and each kernel's terms per second and fraction of
+// the bandwidth roofline (what bounds the products).
+void print_spgemm_work_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
                     const std::vector<SpgemmRecord>& spgemm);
 // FAIL/ERROR lines of all measurements (also printed as they happen); returns their number.
