@@ -295,12 +295,14 @@ double FillEstimate::row_cv() const
    return std::sqrt(var) / mean;
 }
 
-int32_t rows_lanes(double mean_row_length, double row_length_cv, bool x_beyond_l2)
+int32_t rows_lanes(double mean_row_length, double row_length_cv, bool x_beyond_l2, bool wide)
 {
    const double per_lane = (mean_row_length > 16.0 && row_length_cv <= kRowsIrregular) ? 16.0 : 8.0;
    int32_t      g        = 1;
    while (g < 32 && g * per_lane < mean_row_length) g *= 2;
-   if (x_beyond_l2 && mean_row_length > 16.0 && g < 32) g *= 2;
+   const bool long_rows = mean_row_length > 16.0 || (!wide && mean_row_length > kRowsBeyondL2MinLength);
+   if (x_beyond_l2 && long_rows && g < 32) g *= 2;
+   if (wide && g < 32) g *= 2;
    return g;
 }
 
@@ -420,7 +422,8 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    r.row_ptr = a.row_ptr;
    r.col     = a.col;
    r.scaled  = unscale != nullptr;
-   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0, row_cv, x_beyond_l2(a.ncols));
+   r.lanes   = rows_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0, row_cv, x_beyond_l2(a.ncols),
+                          rows_wide(a.nrows, a.ncols));
    const bool values = !(std::is_same_v<V, double> && unscale == nullptr && a.val != nullptr);
    if (!values) r.val = reinterpret_cast<const V*>(a.val);
    const bool narrow = try_narrow && a.nnz > 0;

@@ -49,9 +49,21 @@ struct DeviceRows
 // hide their latency: laplace27 n=200's fine A (27 entries a row, x 64 MB against the H100's
 // 50 MB) took 1651 us with 2 lanes and 1275 with 4 in fp64, 2048 and 996 in fp32, where with x
 // in L2 (n=100, laplace7 n=250's level 1) 2 lanes were as fast or faster (bench/RESULTS.md,
-// tenth session).
-constexpr double kRowsIrregular = 0.5;
-int32_t rows_lanes(double mean_row_length, double row_length_cv = 0.0, bool x_beyond_l2 = false);
+// tenth session). The same holds for a square matrix's rows of more than kRowsBeyondL2MinLength
+// entries: laplace7 n=250's fine A (6.9 entries a row, x 125 MB, the diagonal first and the rest
+// as hypre left them) took 625 us with one lane and 591 with two in fp64, 494 and 483 in fp32
+// (bench/RESULTS.md, sixteenth session's kernel tables).
+// wide (ncols >= 2 nrows: a restriction R = P^T, each coarse row gathering from scattered fine
+// points of x): twice the lanes, after the rules above. Over laplace7 n=250, laplace27 n=200 and
+// systems3 n=126 in fp32, and laplace7 n=250 in fp64 (same tables), twice the lanes was faster on
+// 21 of their 24 P^T (e.g. laplace7 n=250 level 1 fp32 144 -> 113 us, laplace27 n=200 level 0
+// 161 -> 139, systems3 n=126 level 0 121 -> 111), slower by 0.2-1.6 us on the other three.
+constexpr double kRowsIrregular         = 0.5;
+constexpr double kRowsBeyondL2MinLength = 4.0;
+int32_t rows_lanes(double mean_row_length, double row_length_cv = 0.0, bool x_beyond_l2 = false,
+                   bool wide = false);
+// A matrix whose SpMV gathers from an x at least twice as long as y (rows_lanes' wide).
+inline bool rows_wide(int64_t nrows, int64_t ncols) { return ncols >= 2 * nrows; }
 // Whether a vector of ncols doubles is larger than the current device's L2 cache.
 bool x_beyond_l2(int64_t ncols);
 

@@ -244,12 +244,23 @@ TEST(RowsDeviceRules, LanesFollowTheRowLength)
    EXPECT_EQ(dev::rows_lanes(26.5, 0.8), 4);  // irregular: 8 per lane
    EXPECT_EQ(dev::rows_lanes(70.0), 8);
    EXPECT_EQ(dev::rows_lanes(500.0), 32);
-   // x beyond the L2 cache: rows of more than 16 entries get twice the lanes, up to 32
-   EXPECT_EQ(dev::rows_lanes(7.0, 0.0, true), 1);
-   EXPECT_EQ(dev::rows_lanes(16.0, 0.0, true), 2);
+   // x beyond the L2 cache: rows of more than 16 entries (more than 4 unless wide) get twice
+   // the lanes, up to 32
+   EXPECT_EQ(dev::rows_lanes(3.5, 0.0, true), 1);
+   EXPECT_EQ(dev::rows_lanes(7.0, 0.0, true), 2);
+   EXPECT_EQ(dev::rows_lanes(16.0, 0.0, true), 4);
    EXPECT_EQ(dev::rows_lanes(26.5, 0.0, true), 4);
    EXPECT_EQ(dev::rows_lanes(26.5, 0.8, true), 8);
    EXPECT_EQ(dev::rows_lanes(500.0, 0.0, true), 32);
+   // wide (a restriction): twice the lanes; x beyond L2 adds its doubling only for rows > 16
+   EXPECT_EQ(dev::rows_lanes(10.0, 0.0, false, true), 4);
+   EXPECT_EQ(dev::rows_lanes(10.0, 0.0, true, true), 4);
+   EXPECT_EQ(dev::rows_lanes(26.9, 0.0, false, true), 4);
+   EXPECT_EQ(dev::rows_lanes(46.0, 0.0, true, true), 16);
+   EXPECT_EQ(dev::rows_lanes(500.0, 0.0, true, true), 32);
+   EXPECT_TRUE(dev::rows_wide(100, 200));
+   EXPECT_FALSE(dev::rows_wide(100, 199));
+   EXPECT_FALSE(dev::rows_wide(200, 100));
    // the build: a row in one step (the smallest power of two >= the mean row length)
    EXPECT_EQ(dev::rows_build_lanes(0.0), 1);
    EXPECT_EQ(dev::rows_build_lanes(1.0), 1);
@@ -261,7 +272,8 @@ TEST(RowsDeviceRules, LanesFollowTheRowLength)
 }
 
 // make_rows asks the device: a matrix whose x (ncols doubles) passes the L2 cache gets the
-// doubled lanes, the same rows with few columns do not; the SpMV is right either way.
+// doubled lanes, the same rows with few columns do not (both are wide: twice the lanes on top);
+// the SpMV is right either way.
 TEST(RowsDeviceRules, LanesDoubleWhereXPassesTheL2Cache)
 {
    int dev = 0, l2 = 0;
@@ -284,7 +296,9 @@ TEST(RowsDeviceRules, LanesDoubleWhereXPassesTheL2Cache)
       const CsrMatrix a = from_entries(64, ncols, e);
       DeviceCsr       da(a);
       const dev::DeviceRows<double> r = dev::make_rows<double>(da.view, nullptr, false, nullptr, dev::runtime_allocator());
-      EXPECT_EQ(r.lanes, ncols == wide_cols ? 4 : 2);
+      // 24 entries a row: 2 lanes; both matrices are wide (64 rows), so twice that; x beyond L2
+      // doubles again
+      EXPECT_EQ(r.lanes, ncols == wide_cols ? 8 : 4);
       std::vector<double> x(static_cast<size_t>(ncols));
       for (int32_t j = 0; j < ncols; ++j) x[j] = static_cast<double>(j % 7) - 3.0;
       DeviceArray<double> dx(x), dy(std::vector<double>(64, 0.0));
