@@ -4,7 +4,10 @@
 // G lanes a row), for the others one flat pass over the values (flat_stats) and, only where a
 // value below fp16's smallest normal exists, a row-wise pass for the significant-underflow counts against each row's
 // maximum, as the CPU reference (precision/policy.cpp) defines them (notes at the kernels); the
-// scaled ones with G lanes per row (G from the mean row length, 4..32).
+// scaled ones with G lanes per row (G from the mean row length, 4..32). The plain passes (and
+// sum_partials, the blocks' sums) run as batched kernels (*_batch) for one matrix
+// (value_stats) as for a hierarchy's (plain_value_stats): one code path, the same grid per
+// matrix either way.
 // Maxima and counts are exact and order-independent, so the GPU equals the reference bit
 // for bit: per row by shuffles, per block in shared memory, then one integer atomic per block
 // and field (the maximum with atomicMax on the bit pattern: for non-negative doubles the order
@@ -272,14 +275,6 @@ __device__ void plain_stats_body(const int32_t* __restrict__ row_ptr, const doub
    if (partial != nullptr) write_block_sums(sum, abs_sum, partial, grid.block);
 }
 
-template <int G>
-__global__ void __launch_bounds__(kThreads)
-plain_stats(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
-            DevStats* out, double* partial)
-{
-   plain_stats_body<G>(row_ptr, val, nrows, out, partial, launch_grid());
-}
-
 // The plain statistics of the other matrices (P, R, fine levels). Every quantity but the
 // underflow counts is a function of the values alone (the finite maximum, the non-finite count,
 // the sums), so flat_stats reads the value array as one stream, kFlatUnroll coalesced loads a
@@ -342,12 +337,6 @@ __device__ void flat_stats_body(const double* __restrict__ val, int64_t nnz, Dev
    if (partial != nullptr) write_block_sums(sum, abs_sum, partial, grid.block);
 }
 
-__global__ void __launch_bounds__(kThreads)
-flat_stats(const double* __restrict__ val, int64_t nnz, DevStats* out, double* partial)
-{
-   flat_stats_body(val, nnz, out, partial, launch_grid());
-}
-
 // The underflow counts of the reference's add_row (G lanes a row), where flat_stats found a
 // candidate; nothing to do (and nothing read but one word) otherwise. Only warps with a
 // candidate in one of their rows reduce their row maxima (the flag is uniform in the warp, so
@@ -377,13 +366,6 @@ __device__ void underflow_rows_body(const int32_t* __restrict__ row_ptr, const d
                           acc.u16, acc.u32);
    }
    flush_range(acc, &out->plain);
-}
-
-template <int G>
-__global__ void __launch_bounds__(kThreads)
-underflow_rows(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows, DevStats* out)
-{
-   underflow_rows_body<G>(row_ptr, val, nrows, out, launch_grid());
 }
 
 // out->sum and out->abs_sum from the per-block pairs of flat_stats or plain_stats, in a fixed order that depends
@@ -419,11 +401,6 @@ __device__ void sum_partials_body(const double* partial, unsigned blocks, DevSta
       out->sum     = acc[0][0];
       out->abs_sum = acc[1][0];
    }
-}
-
-__global__ void __launch_bounds__(kSumThreads) sum_partials(const double* partial, unsigned blocks, DevStats* out)
-{
-   sum_partials_body(partial, blocks, out);
 }
 
 // The batched forms (plain_value_stats: the setup survey): one launch runs a pass over up to
@@ -614,47 +591,6 @@ RangeStats to_range(const DevRange& r)
 
 namespace {
 
-// Enqueues the plain statistics of a into *d (zeroed by the caller), as value_stats describes;
-// partial receives the per-block sums of a square matrix and must live until the stream has
-// run them.
-void enqueue_plain(const CsrView& a, DevStats* d, Buffer<double>& partial, bool likely_tiny, Stream stream,
-                   const Allocator& alloc)
-{
-   const bool square = a.nrows == a.ncols;
-   if (a.nrows > 0 && a.nnz > 0 && likely_tiny)
-   {
-      unsigned blocks = 0;
-      with_group(a, "plain_stats", [&](auto g, unsigned nblocks) {
-         blocks = nblocks;
-         if (square) partial = Buffer<double>(2 * static_cast<size_t>(nblocks), alloc);
-         plain_stats<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d,
-                                                                          square ? partial.get() : nullptr);
-      });
-      if (square)
-      {
-         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d);
-         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
-      }
-   }
-   else if (a.nrows > 0 && a.nnz > 0)
-   {
-      const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(
-         1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),
-                              int64_t{device_limits().sms} * 8)));
-      if (square) partial = Buffer<double>(2 * static_cast<size_t>(blocks), alloc);
-      flat_stats<<<blocks, kThreads, 0, stream>>>(a.val, a.nnz, d, square ? partial.get() : nullptr);
-      AMGT_DEVICE_CHECK_LAUNCH("flat_stats");
-      if (square)
-      {
-         sum_partials<<<1, kSumThreads, 0, stream>>>(partial.get(), blocks, d);
-         AMGT_DEVICE_CHECK_LAUNCH("sum_partials");
-      }
-      with_group(a, "underflow_rows", [&](auto g, unsigned nblocks) {
-         underflow_rows<decltype(g)::value><<<nblocks, kThreads, 0, stream>>>(a.row_ptr, a.val, a.nrows, d);
-      });
-   }
-}
-
 // The host form of what the kernels gathered for a (with_scaled: the scaled form was asked for).
 ValueStats finish(const CsrView& a, const DevStats& h, bool with_scaled)
 {
@@ -670,39 +606,6 @@ ValueStats finish(const CsrView& a, const DevStats& h, bool with_scaled)
 }
 
 } // namespace
-
-ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled,
-                       bool likely_tiny)
-{
-   AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "value_stats: negative size");
-   Buffer<DevStats> d(1, alloc);
-   AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, sizeof(DevStats), stream));
-   const bool     square = a.nrows == a.ncols;
-   // per-block sums of flat_stats or plain_stats (square matrices), reduced by sum_partials
-   // before the one read-back below
-   Buffer<double> partial;
-   enqueue_plain(a, d.get(), partial, likely_tiny, stream, alloc);
-   const bool     scaled = with_scaled && square && a.nrows > 0;
-   Buffer<double> u(scaled ? static_cast<size_t>(a.nrows) : 0, alloc);
-   if (scaled)
-   {
-      with_group(a, "diagonal_scaling", [&](auto g, unsigned blocks) {
-         diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
-            a.row_ptr, a.col, a.val, a.nrows, u.get(), &d.get()->bad_diagonal);
-      });
-      // runs even when a diagonal is bad (its NaN scale factors then only spoil statistics
-      // that are discarded below): one read-back instead of two
-      with_group(a, "scaled_stats", [&](auto g, unsigned blocks) {
-         scaled_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
-                                                                           a.nrows, u.get(), d.get());
-      });
-   }
-   DevStats h{};
-   AMGT_DEVICE_CHECK(
-      device::memcpy_async(&h, d.get(), sizeof(DevStats), device::Copy::to_host, stream));
-   AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // u and d are freed after this
-   return finish(a, h, with_scaled);
-}
 
 namespace {
 
@@ -751,22 +654,16 @@ unsigned group_blocks(const CsrView& a, int g)
       std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
 }
 
-} // namespace
-
-std::vector<ValueStats> plain_value_stats(const std::vector<CsrView>& a, const std::vector<bool>& likely_tiny,
-                                          Stream stream, const Allocator& alloc)
+// Enqueues the plain statistics of every a[i] into d[i] (zeroed by the caller), as value_stats
+// describes, in batched launches (kBatch matrices a launch, each on the grid its own launch
+// would have: the same sums bit for bit however many are batched); partials receives the
+// square matrices' per-block sums and must live until the stream has run them.
+void enqueue_plain(const std::vector<CsrView>& a, const std::vector<bool>& likely_tiny, DevStats* d,
+                   Buffer<double>& partials, Stream stream, const Allocator& alloc)
 {
-   AMGT_REQUIRE(likely_tiny.size() == a.size(), "plain_value_stats: one likely_tiny flag per matrix");
-   std::vector<ValueStats> out;
-   if (a.empty()) return out;
-   for (const CsrView& m : a)
-   {
-      AMGT_REQUIRE(m.nrows >= 0 && m.ncols >= 0 && m.nnz >= 0, "plain_value_stats: negative size");
-   }
-   const size_t     n = a.size();
-   Buffer<DevStats> d(n, alloc);
-   AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, n * sizeof(DevStats), stream));
-   // the passes each matrix takes (enqueue_plain's choice), by kind and group width
+   const size_t n = a.size();
+   // the passes each matrix takes (flat + underflow rows, or the row-wise plain pass where tiny
+   // values are likely), by kind and group width
    std::vector<Share> flat, sums, plain[6], under[6]; // plain/under indexed by log2(G)
    std::vector<unsigned> pass_blocks(n, 0);
    for (size_t i = 0; i < n; ++i)
@@ -791,7 +688,7 @@ std::vector<ValueStats> plain_value_stats(const std::vector<CsrView>& a, const s
    // the per-block sums of the square matrices, one buffer for all
    size_t total = 0;
    for (const Share& sh : sums) total += 2 * static_cast<size_t>(sh.blocks);
-   Buffer<double>       partials(total, alloc);
+   partials = Buffer<double>(total, alloc);
    std::vector<double*> partial(n, nullptr);
    {
       size_t off = 0;
@@ -801,32 +698,83 @@ std::vector<ValueStats> plain_value_stats(const std::vector<CsrView>& a, const s
          off += 2 * static_cast<size_t>(sh.blocks);
       }
    }
-   launch_batches(flat, a, d.get(), partial, false, [&](const Batch& b, unsigned blocks) {
+   launch_batches(flat, a, d, partial, false, [&](const Batch& b, unsigned blocks) {
       flat_stats_batch<<<blocks, kThreads, 0, stream>>>(b);
       AMGT_DEVICE_CHECK_LAUNCH("flat_stats_batch");
    });
    for (int lg = 2; lg <= 5; ++lg)
    {
       with_lanes<4>(1 << lg, [&](auto g) {
-         launch_batches(plain[lg], a, d.get(), partial, false, [&](const Batch& b, unsigned blocks) {
+         launch_batches(plain[lg], a, d, partial, false, [&](const Batch& b, unsigned blocks) {
             plain_stats_batch<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(b);
             AMGT_DEVICE_CHECK_LAUNCH("plain_stats_batch");
          });
       });
    }
-   launch_batches(sums, a, d.get(), partial, true, [&](const Batch& b, unsigned blocks) {
+   launch_batches(sums, a, d, partial, true, [&](const Batch& b, unsigned blocks) {
       sum_partials_batch<<<blocks, kSumThreads, 0, stream>>>(b);
       AMGT_DEVICE_CHECK_LAUNCH("sum_partials_batch");
    });
    for (int lg = 2; lg <= 5; ++lg)
    {
       with_lanes<4>(1 << lg, [&](auto g) {
-         launch_batches(under[lg], a, d.get(), partial, false, [&](const Batch& b, unsigned blocks) {
+         launch_batches(under[lg], a, d, partial, false, [&](const Batch& b, unsigned blocks) {
             underflow_rows_batch<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(b);
             AMGT_DEVICE_CHECK_LAUNCH("underflow_rows_batch");
          });
       });
    }
+}
+
+} // namespace
+
+ValueStats value_stats(const CsrView& a, Stream stream, const Allocator& alloc, bool with_scaled,
+                       bool likely_tiny)
+{
+   AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "value_stats: negative size");
+   Buffer<DevStats> d(1, alloc);
+   AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, sizeof(DevStats), stream));
+   const bool     square = a.nrows == a.ncols;
+   // per-block sums of the plain pass (square matrices), reduced before the one read-back below
+   Buffer<double> partial;
+   enqueue_plain({a}, {likely_tiny}, d.get(), partial, stream, alloc);
+   const bool     scaled = with_scaled && square && a.nrows > 0;
+   Buffer<double> u(scaled ? static_cast<size_t>(a.nrows) : 0, alloc);
+   if (scaled)
+   {
+      with_group(a, "diagonal_scaling", [&](auto g, unsigned blocks) {
+         diagonal_scaling<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(
+            a.row_ptr, a.col, a.val, a.nrows, u.get(), &d.get()->bad_diagonal);
+      });
+      // runs even when a diagonal is bad (its NaN scale factors then only spoil statistics
+      // that are discarded below): one read-back instead of two
+      with_group(a, "scaled_stats", [&](auto g, unsigned blocks) {
+         scaled_stats<decltype(g)::value><<<blocks, kThreads, 0, stream>>>(a.row_ptr, a.col, a.val,
+                                                                           a.nrows, u.get(), d.get());
+      });
+   }
+   DevStats h{};
+   AMGT_DEVICE_CHECK(
+      device::memcpy_async(&h, d.get(), sizeof(DevStats), device::Copy::to_host, stream));
+   AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // u and d are freed after this
+   return finish(a, h, with_scaled);
+}
+
+std::vector<ValueStats> plain_value_stats(const std::vector<CsrView>& a, const std::vector<bool>& likely_tiny,
+                                          Stream stream, const Allocator& alloc)
+{
+   AMGT_REQUIRE(likely_tiny.size() == a.size(), "plain_value_stats: one likely_tiny flag per matrix");
+   std::vector<ValueStats> out;
+   if (a.empty()) return out;
+   for (const CsrView& m : a)
+   {
+      AMGT_REQUIRE(m.nrows >= 0 && m.ncols >= 0 && m.nnz >= 0, "plain_value_stats: negative size");
+   }
+   const size_t     n = a.size();
+   Buffer<DevStats> d(n, alloc);
+   AMGT_DEVICE_CHECK(device::memset_async(d.get(), 0, n * sizeof(DevStats), stream));
+   Buffer<double> partials;
+   enqueue_plain(a, likely_tiny, d.get(), partials, stream, alloc);
    std::vector<DevStats> h(n);
    AMGT_DEVICE_CHECK(device::memcpy_async(h.data(), d.get(), n * sizeof(DevStats), device::Copy::to_host, stream));
    AMGT_DEVICE_CHECK(device::stream_synchronize(stream)); // the one read-back; partials freed after it
