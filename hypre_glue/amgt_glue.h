@@ -111,10 +111,16 @@ void amgt_glue_matrix_prepare(void **state_slot, const amgt_csr *A);
  * the n matrices about to be prepared (their slots, arrays, levels and roles). On the GPU the
  * plugin measures what their preparation needs of every one of them at once (auto's value
  * statistics, the layout's fill samples) with one read-back instead of one or two a matrix
- * (AMGT_SETUP_SURVEY). Tags them as amgt_glue_matrix_tag does. Never fails: what it could not
- * measure is measured matrix by matrix. */
-void amgt_glue_matrices_survey(int n, void **const *state_slots, const amgt_csr *A, const int *levels,
-                               const int *roles);
+ * (AMGT_SETUP_SURVEY). Tags them as amgt_glue_matrix_tag does (an item with a null slot is
+ * skipped). Never fails: what it could not measure is measured matrix by matrix. */
+typedef struct
+{
+   void   **slot;
+   amgt_csr A;
+   int      level;
+   int      role;
+} amgt_survey_item;
+void amgt_glue_matrices_survey(int n, const amgt_survey_item *items);
 /* The same, for a matrix of a level whose setup is finished while hypre's setup goes on
  * (the next level is being built), called under AMGT_SETUP_OVERLAP=1 only
  * (amgt_glue_setup_overlap): the work is queued to the plugin's second thread and stream

@@ -296,14 +296,11 @@ static int amgt_beside = 0;
  * amgt_glue_matrices_survey): amgt_tag_csr then only appends to this list. */
 typedef struct
 {
-   int        collecting;
-   int        n, capacity;
-   void    ***slots;
-   amgt_csr  *views;
-   int       *levels;
-   int       *roles;
+   int               collecting;
+   int               n, capacity;
+   amgt_survey_item *items;
 } amgt_survey_list;
-static amgt_survey_list amgt_survey = {0, 0, 0, NULL, NULL, NULL, NULL};
+static amgt_survey_list amgt_survey = {0, 0, 0, NULL};
 
 static void
 amgt_survey_append(void **slot, const amgt_csr *view, int level, int role)
@@ -311,25 +308,17 @@ amgt_survey_append(void **slot, const amgt_csr *view, int level, int role)
    amgt_survey_list *L = &amgt_survey;
    if (L->n == L->capacity)
    {
-      int       cap    = L->capacity ? 2 * L->capacity : 64;
-      void   ***slots  = (void ***) realloc(L->slots, (size_t) cap * sizeof(void **));
-      amgt_csr *views;
-      int      *levels, *roles;
-      if (slots) { L->slots = slots; }
-      views = (amgt_csr *) realloc(L->views, (size_t) cap * sizeof(amgt_csr));
-      if (views) { L->views = views; }
-      levels = (int *) realloc(L->levels, (size_t) cap * sizeof(int));
-      if (levels) { L->levels = levels; }
-      roles = (int *) realloc(L->roles, (size_t) cap * sizeof(int));
-      if (roles) { L->roles = roles; }
+      int               cap   = L->capacity ? 2 * L->capacity : 64;
+      amgt_survey_item *items = (amgt_survey_item *) realloc(L->items, (size_t) cap * sizeof(amgt_survey_item));
       /* no room: the rest is measured matrix by matrix when it is prepared */
-      if (!slots || !views || !levels || !roles) { return; }
+      if (!items) { return; }
+      L->items    = items;
       L->capacity = cap;
    }
-   L->slots[L->n]  = slot;
-   L->views[L->n]  = *view;
-   L->levels[L->n] = level;
-   L->roles[L->n]  = role;
+   L->items[L->n].slot  = slot;
+   L->items[L->n].A     = *view;
+   L->items[L->n].level = level;
+   L->items[L->n].role  = role;
    L->n++;
 }
 
@@ -422,12 +411,8 @@ hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
    amgt_survey.n          = 0;
    amgt_tag_levels(A_array, P_array, R_array, num_levels);
    amgt_survey.collecting = 0;
-   amgt_glue_matrices_survey(amgt_survey.n, amgt_survey.slots, amgt_survey.views, amgt_survey.levels,
-                             amgt_survey.roles);
-   free(amgt_survey.slots);
-   free(amgt_survey.views);
-   free(amgt_survey.levels);
-   free(amgt_survey.roles);
+   amgt_glue_matrices_survey(amgt_survey.n, amgt_survey.items);
+   free(amgt_survey.items);
    memset(&amgt_survey, 0, sizeof(amgt_survey));
    amgt_tag_levels(A_array, P_array, R_array, num_levels);
 }

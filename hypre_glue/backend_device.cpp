@@ -456,6 +456,12 @@ SpmvOwner race_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr
    return owner;
 }
 
+// The planner's form of a device fill sample.
+FillSample sample_of(const device::FillEstimate& e)
+{
+   return FillSample{e.fill(), e.max_span, e.row_cv()};
+}
+
 } // namespace
 
 void device_finalize()
@@ -504,9 +510,8 @@ int device_survey(const Context& ctx, const std::vector<SurveyItem>& items)
       }
       if (it.fill)
       {
-         const device::FillEstimate& e = fe[i_fe++];
-         it.state->fill_sample         = FillSample{e.fill(), e.max_span, e.row_cv()};
-         it.state->fill_key            = key;
+         it.state->fill_sample = sample_of(fe[i_fe++]);
+         it.state->fill_key    = key;
       }
    }
    const int readbacks = (stats_of.empty() ? 0 : 1) + (fill_of.empty() ? 0 : 1);
@@ -516,12 +521,7 @@ int device_survey(const Context& ctx, const std::vector<SurveyItem>& items)
 
 FillSample device_fill_sample(const Context& ctx, const amgt_csr& a)
 {
-   const device::FillEstimate e = device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx));
-   FillSample f;
-   f.fill     = e.fill();
-   f.max_span = e.max_span;
-   f.row_cv   = e.row_cv();
-   return f;
+   return sample_of(device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx)));
 }
 
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)

@@ -321,20 +321,19 @@ void amgt_glue_matrix_prepare(void** slot, const amgt_csr* A)
    prepare_matrix(slot, A, false);
 }
 
-void amgt_glue_matrices_survey(int n, void** const* slots, const amgt_csr* A, const int* levels,
-                               const int* roles)
+void amgt_glue_matrices_survey(int n, const amgt_survey_item* given)
 {
    guarded(nullptr, [&] {
-      if (n <= 0 || !slots || !A || !levels || !roles) return 1;
+      if (n <= 0 || !given) return 1;
       const Context ctx = context();
       if (!ctx.config->setup_survey) return 1;
       std::vector<SurveyItem> items;
       for (int i = 0; i < n; ++i)
       {
-         if (!slots[i]) continue;
-         MatrixState* state = state_of(slots[i]);
-         tag(state, levels[i], roles[i]);
-         SurveyItem it = survey_wants(ctx, *state, A[i]);
+         if (!given[i].slot) continue;
+         MatrixState* state = state_of(given[i].slot);
+         tag(state, given[i].level, given[i].role);
+         SurveyItem it = survey_wants(ctx, *state, given[i].A);
          if (it.stats || it.fill) items.push_back(it);
       }
       if (!items.empty()) device_survey(ctx, items);

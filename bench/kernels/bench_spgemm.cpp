@@ -42,9 +42,11 @@ struct CsrArrays
 };
 
 // C in the layout its SpMV reads (SpgemmRecord::layout_c), as the end of the library's setup
-// builds it for an operator of precision V: layout_pick and the layout rule, then the row-wise layout or the entry-order mBSR copy and its SpMV
-// plan (what backend_device.cpp prepares for the solve; no value statistics). Returned whole,
-// so that a timed sample frees it after its stop event.
+// builds it for an operator of precision V: layout_pick and the layout rule, then the row-wise
+// layout or the mBSR copy (in entry order unless the rule picks the tile kernels, as the
+// planner's plan_layout does) and its SpMV plan (what backend_device.cpp prepares for the
+// solve; no value statistics). Returned whole, so that a timed sample frees it after its stop
+// event.
 template <class V>
 struct SolveLayout
 {
@@ -58,8 +60,9 @@ SolveLayout<V> solve_layout(const amgt::CsrView& c, Precision p, const dev::Allo
                             std::string* which = nullptr)
 {
    SolveLayout<V>   out;
-   const LayoutPick lp = layout_pick(c, p, alloc);
-   if (choose_layout(lp.in).layout == Layout::rows)
+   const LayoutPick   lp     = layout_pick(c, p, alloc);
+   const LayoutChoice choice = choose_layout(lp.in);
+   if (choice.layout == Layout::rows)
    {
       out.rows.emplace(dev::make_rows<V>(c, nullptr, lp.in.narrow, kStream, alloc, lp.sample.row_cv()));
       const bool narrow = dev::rows_narrow(*out.rows, kStream);
@@ -70,7 +73,7 @@ SolveLayout<V> solve_layout(const amgt::CsrView& c, Precision p, const dev::Allo
       dev::ConvertOptions o;
       o.dense       = false;
       o.packed      = true;
-      o.entry_order = true;
+      o.entry_order = !choice.tile_kernels;
       o.lend_values = std::is_same<V, double>::value;
       out.mbsr.emplace(dev::csr_to_mbsr<V>(c, kStream, alloc, o));
       out.plan.emplace(dev::make_spmv_plan<V>(*out.mbsr, kStream, alloc));

@@ -546,14 +546,20 @@ __global__ void scale_values(const int32_t* row_ptr, const int32_t* col, const d
 // Calls f(std::integral_constant<int, G>) for the group size of a, with a grid of at most a
 // few waves (the kernels stride over the rows and flush once per block); f launches the
 // kernel named `kernel`, whose launch is checked here.
+// The grid of a kernel with G lanes a row (at most a few waves: the kernels stride over the
+// rows); the batched passes give each matrix this grid too.
+unsigned group_blocks(const CsrView& a, int g)
+{
+   const int64_t threads = static_cast<int64_t>(a.nrows) * g;
+   return static_cast<unsigned>(
+      std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
+}
+
 template <class F>
 void with_group(const CsrView& a, const char* kernel, F&& f)
 {
-   const int      g       = group_for(a.nnz, a.nrows);
-   const int64_t  threads = static_cast<int64_t>(a.nrows) * g;
-   const unsigned blocks  = static_cast<unsigned>(
-      std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
-   with_lanes<4>(g, [&](auto lanes) { f(lanes, blocks); });
+   const int g = group_for(a.nnz, a.nrows);
+   with_lanes<4>(g, [&, blocks = group_blocks(a, g)](auto lanes) { f(lanes, blocks); });
    AMGT_DEVICE_CHECK_LAUNCH(kernel);
 }
 
@@ -644,14 +650,6 @@ unsigned flat_blocks(const CsrView& a)
    return static_cast<unsigned>(std::max<int64_t>(
       1, std::min<int64_t>((a.nnz + int64_t{kThreads} * kFlatUnroll - 1) / (int64_t{kThreads} * kFlatUnroll),
                            int64_t{device_limits().sms} * 8)));
-}
-
-// with_group's grid (G lanes a row)
-unsigned group_blocks(const CsrView& a, int g)
-{
-   const int64_t threads = static_cast<int64_t>(a.nrows) * g;
-   return static_cast<unsigned>(
-      std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
 }
 
 // Enqueues the plain statistics of every a[i] into d[i] (zeroed by the caller), as value_stats

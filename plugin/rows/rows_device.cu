@@ -350,19 +350,6 @@ constexpr int kFillWords = 7;
 
 } // namespace
 
-FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, int32_t max_samples)
-{
-   const int64_t block_rows = (static_cast<int64_t>(a.nrows) + 3) / 4;
-   if (block_rows == 0 || a.nnz == 0 || max_samples <= 0) return FillEstimate{};
-   Buffer<unsigned long long> out(kFillWords, alloc);
-   AMGT_DEVICE_CHECK(device::memset_async(out.get(), 0, kFillWords * sizeof(unsigned long long), s));
-   enqueue_fill_sample(a, out.get(), s, max_samples);
-   unsigned long long h[kFillWords] = {0, 0, 0, 0, 0, 0, 0};
-   AMGT_DEVICE_CHECK(device::memcpy_async(h, out.get(), sizeof h, device::Copy::to_host, s));
-   AMGT_DEVICE_CHECK(device::stream_synchronize(s));
-   return fill_from(h);
-}
-
 std::vector<FillEstimate> estimate_fills(const std::vector<CsrView>& a, Stream s, const Allocator& alloc,
                                          int32_t max_samples)
 {
@@ -384,6 +371,11 @@ std::vector<FillEstimate> estimate_fills(const std::vector<CsrView>& a, Stream s
    AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // the one read-back
    for (size_t i = 0; i < a.size(); ++i) e[i] = fill_from(h.data() + i * kFillWords);
    return e;
+}
+
+FillEstimate estimate_fill(const CsrView& a, Stream s, const Allocator& alloc, int32_t max_samples)
+{
+   return estimate_fills({a}, s, alloc, max_samples)[0];
 }
 
 int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc)

@@ -166,18 +166,14 @@ TEST_F(Glue, TheSetupSurveyTagsItsMatricesAndLeavesHostArraysAlone)
    const amgt_csr  v = view(a);
    void*           sa = nullptr;
    void*           sp = nullptr;
-   void**          slots[3]  = {&sa, nullptr, &sp};
-   const amgt_csr  views[3]  = {v, v, v};
-   const int       levels[3] = {5, 5, 5};
-   const int       roles[3]  = {AMGT_ROLE_A, AMGT_ROLE_A, AMGT_ROLE_P};
+   const amgt_survey_item items[3] = {{&sa, v, 5, AMGT_ROLE_A}, {nullptr, v, 5, AMGT_ROLE_A}, {&sp, v, 5, AMGT_ROLE_P}};
    EXPECT_EQ(stats_table().find("\n     5 "), std::string::npos) << "level 5 unused so far";
-   amgt_glue_matrices_survey(3, slots, views, levels, roles); // a null slot is skipped
+   amgt_glue_matrices_survey(3, items); // a null slot is skipped
    ASSERT_NE(sa, nullptr);
    ASSERT_NE(sp, nullptr);
-   amgt_glue_matrices_survey(-1, slots, views, levels, roles);
-   amgt_glue_matrices_survey(3, nullptr, views, levels, roles);
-   amgt_glue_matrices_survey(3, slots, nullptr, levels, roles);
-   amgt_glue_matrices_survey(3, slots, views, nullptr, roles);
+   amgt_glue_matrices_survey(-1, items);
+   amgt_glue_matrices_survey(0, items);
+   amgt_glue_matrices_survey(3, nullptr);
    std::vector<double> x(40, 1.0), y(40, 0.0);
    ASSERT_EQ(amgt_glue_spmv(&sa, &v, 1.0, x.data(), 0.0, y.data()), 1);
    EXPECT_NE(stats_table().find("\n     5 "), std::string::npos) << "the survey tagged it with level 5";
