@@ -318,6 +318,8 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
          options.dense       = dense;
          options.packed      = true;
          options.entry_order = lp.entry_order && !dense;
+         // the entries kernel reads the tiles in any order: the conversion skips their ranking
+         options.sorted_tiles = !options.entry_order;
          options.lend_values = !scaled; // hypre's arrays outlive the copy (the cache key)
          if (scaled)
          {
@@ -740,8 +742,9 @@ void preload_precision(PreloadLog& log, const CsrView& v, const double* u, const
          device::ConvertOptions o;
          o.dense       = false;
          o.packed      = true;
-         o.entry_order = entry_order;
-         o.lend_values = std::is_same<V, double>::value;
+         o.entry_order  = entry_order;
+         o.sorted_tiles = !entry_order; // as the solve's copies
+         o.lend_values  = std::is_same<V, double>::value;
          const device::DeviceMbsr<V> m    = device::csr_to_mbsr<V>(v, s, mem, o);
          const device::SpmvPlan<V>   plan = device::make_spmv_plan<V>(m, s, mem);
          device::spmv<V>(m, plan, 1.0, x, 0.0, y, s);

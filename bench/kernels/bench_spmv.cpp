@@ -465,15 +465,17 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, vsp::Spmv* vs, HypreSpmv
 void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& in, const SpmvReference& ref)
 {
    const dev::Allocator alloc        = plugin_allocator();
-   auto                 conv_sampler = [&](bool hashed, bool entry_order, bool one_pass) {
-      return std::function<double()>([&, hashed, entry_order, one_pass] {
+   // entry order: the tiles unranked as the library converts (sorted_tiles = false) unless sorted
+   auto                 conv_sampler = [&](bool hashed, bool entry_order, bool one_pass, bool sorted = false) {
+      return std::function<double()>([&, hashed, entry_order, one_pass, sorted] {
          dev::ConvertOptions co;
-         co.dense       = !hashed;
-         co.packed      = hashed;
-         co.path        = hashed ? dev::ConversionPath::automatic : dev::ConversionPath::sorted;
-         co.entry_order = entry_order;
-         co.lend_values = entry_order;
-         co.one_pass    = one_pass;
+         co.dense        = !hashed;
+         co.packed       = hashed;
+         co.path         = hashed ? dev::ConversionPath::automatic : dev::ConversionPath::sorted;
+         co.entry_order  = entry_order;
+         co.lend_values  = entry_order;
+         co.one_pass     = one_pass;
+         co.sorted_tiles = !entry_order || sorted;
          EventPair e;
          double    ms  = 0.0;
          auto      run = [&](auto tag) {
@@ -506,12 +508,15 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
          return ms;
       });
    };
-   r.conv_sorted.status = r.conv_hashed.status = r.conv_entry.status = r.conv_entry2.status = Status::ok;
+   r.conv_sorted.status = r.conv_hashed.status = r.conv_entry.status = r.conv_entry2.status =
+      r.conv_entry_sorted.status = Status::ok;
    std::vector<Timed> tc;
    tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false, false, true), &r.conv_sorted});
    tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true, false, true), &r.conv_hashed});
    tc.push_back(Timed{"conversion entry order+plan", conv_sampler(true, true, true), &r.conv_entry});
    tc.push_back(Timed{"conversion entry order, two passes+plan", conv_sampler(true, true, false), &r.conv_entry2});
+   tc.push_back(Timed{"conversion entry order, tiles ranked+plan", conv_sampler(true, true, true, true),
+                      &r.conv_entry_sorted});
    if (r.rowwise.ok())
    {
       r.rowwise_build.status = Status::ok;
@@ -528,8 +533,9 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
          dev::ConvertOptions co;
          co.dense       = false;
          co.packed      = true;
-         co.entry_order = true;
-         co.lend_values = true;
+         co.entry_order  = true;
+         co.lend_values  = true;
+         co.sorted_tiles = false; // as the library converts
          auto m    = std::make_shared<dev::DeviceMbsr<V>>(dev::csr_to_mbsr<V>(plugin_view(dA), kStream, alloc, co));
          auto plan = std::make_shared<dev::SpmvPlan<V>>(dev::make_spmv_plan<V>(*m, kStream, alloc));
          r.spmv_entry.path  = dev::to_string(plan->path) + std::string(m->entry_order ? " entry order" : "");

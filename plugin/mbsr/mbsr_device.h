@@ -47,7 +47,7 @@ struct DeviceMbsr
    int32_t          block_rows = 0, block_cols = 0;
    int64_t          num_tiles = 0;
    Buffer<int32_t>  blk_ptr; // block_rows + 1
-   Buffer<int32_t>  blk_col; // num_tiles, sorted within a block row
+   Buffer<int32_t>  blk_col; // num_tiles, sorted within a block row (unless !tiles_sorted)
    Buffer<uint16_t> blk_map; // num_tiles
    Buffer<V>        blk_val; // 16 * num_tiles, row-major per tile; empty without the dense layout
    Buffer<V>        packed_val;  // nnz; empty without the packed layout
@@ -55,6 +55,9 @@ struct DeviceMbsr
    Buffer<uint16_t> packed_meta; // nnz; may be empty even with the packed layout
    MbsrSummary      summary;
    bool             entry_order = false;   // packed entries in CSR order (with packed_meta)
+   // false: a block row's tiles may come in any order (ConvertOptions::sorted_tiles); only an
+   // entry-order copy without the dense layout, which the entries kernel alone reads, is so
+   bool             tiles_sorted = true;
    const V*         packed_lent = nullptr; // entry order, fp64: the CSR's values, not owned
 
    bool has_dense() const { return num_tiles == 0 || blk_val.size() == static_cast<size_t>(num_tiles) * 16; }
@@ -88,6 +91,17 @@ struct ConvertOptions
    // lend_values, the matrix reads a.val in place: a must outlive it, unchanged.
    bool entry_order = false;
    bool lend_values = false;
+   // false (honoured with entry_order and without the dense layout): each block row's tiles
+   // stay in the order the hashed conversion found them instead of being ranked by block column.
+   // The entries kernel finds an entry's tile through its decode and sums the entries in CSR
+   // order whatever the tiles' order: its results do not change, bit for bit. (A bitmap-order
+   // copy's kernels would take unranked tiles too, but there the tiles' order is the order of
+   // the additions, and the inserts' order may differ from one conversion to the next: the
+   // products would not be reproducible, so it is not offered.) The ranking was the largest part
+   // of the hash-table tiers' work on block rows of tens to hundreds of tiles (1.1-1.9x on the
+   // large coarse operators, bench/RESULTS.md, eighteenth session). Tier 0 (block rows of <= 32
+   // entries) ranks in registers and keeps them sorted.
+   bool sorted_tiles = true;
    // Without the dense layout the hashed conversion groups the entries once (one pass over the
    // block rows, the tiles written to a scratch of 6 bytes an entry and then compacted) instead
    // of twice (count, scan, write). false, or a scratch the allocator cannot give: two passes.

@@ -18,6 +18,10 @@
 //     the block row's first entry + the popcounts of the tiles before it + the bits before it
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
+//     An entry-order copy without the dense layout may skip the ranking
+//     (ConvertOptions::sorted_tiles = false, what the library's fp64 solve copies do): a tile's
+//     index is then its place in the list of fresh inserts; the tiles equal the reference's as
+//     a set per block row, each entry's decode names its own tile.
 //   One pass (no dense layout asked for: the solve's copies): pass 2 runs alone, its tiles
 //   go to a scratch at the block row's first CSR entry (a block row has at most E tiles), it
 //   does pass 1's bookkeeping itself, and compact_tiles moves the tiles to blk_ptr after the
@@ -213,10 +217,12 @@ __device__ __forceinline__ void count_ranks_upto(const unsigned long long* comp,
 // pass 2's samples on systems3's coarse A); above that the group bitonic-sorts comp (padded to a
 // power of two), so a tile's rank is its position. Either way each listed tile's slot gets its
 // rank in the high 16 bits of its map, toff[rank] its popcount, and the tile is written at
-// out + rank; dense counts the thread's dense tiles. Ends with a group barrier.
+// out + rank; dense counts the thread's dense tiles. Ends with a group barrier. sort == false
+// (ConvertOptions::sorted_tiles): a tile's rank is its place in the list, the order of the
+// inserts (no counting, no sort).
 template <int G, int kRankPer>
 __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* maps, int32_t* toff, int D, int t,
-                                           int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense)
+                                           int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense, bool sort)
 {
    auto place = [&](unsigned long long v, int r) {
       const int      slot = static_cast<int>(v & 0xffffffffu);
@@ -227,7 +233,11 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
       blk_col[out + r]    = static_cast<int32_t>(v >> 32);
       blk_map[out + r]    = static_cast<uint16_t>(m);
    };
-   if (D <= kRankPer * G) { count_ranks_upto<G, 1, kRankPer>(comp, D, t, place); }
+   if (!sort)
+   {
+      for (int p = t; p < D; p += G) place(comp[p], p);
+   }
+   else if (D <= kRankPer * G) { count_ranks_upto<G, 1, kRankPer>(comp, D, t, place); }
    else
    {
       int P = 1;
@@ -394,7 +404,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
          }
          // ranks and popcounts complete; the zeros are ordered before the values
-         rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out, dense_here);
+         rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out, dense_here, args.sort_tiles);
          if (args.one_pass) dense_total += dense_here;
          if (args.packed_val && !args.entry_order)
          {
@@ -635,6 +645,9 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    // row of the hashed tiers holds at most 4096 entries, so its tiles fit the decode's 12 bits)
    const bool entry_order = opt.packed && opt.entry_order;
    const bool lend        = entry_order && opt.lend_values && std::is_same_v<V, double> && a.val != nullptr;
+   // the tiles in the order of their inserts only where the entries kernel alone reads them
+   // (its sums follow the CSR order, not the tiles': results stay reproducible)
+   args.sort_tiles = !(entry_order && !opt.dense && !opt.sorted_tiles);
    // the packed layout's places do not depend on blk_ptr (a block row's entries start at
    // row_ptr[4b]): one pass writes it directly
    auto packed_arrays = [&] {
@@ -643,7 +656,8 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
          if (!lend) m.packed_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
          m.packed_meta = Buffer<uint16_t>(static_cast<size_t>(a.nnz), alloc);
       }
-      m.entry_order = entry_order;
+      m.entry_order  = entry_order;
+      m.tiles_sorted = args.sort_tiles;
       if (lend) m.packed_lent = reinterpret_cast<const V*>(a.val);
       args.packed_val  = m.packed_val.get();
       args.packed_meta = m.packed_meta.get();
@@ -676,6 +690,7 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
       m.packed_meta   = Buffer<uint16_t>();
       m.packed_lent   = nullptr;
       m.entry_order   = false;
+      m.tiles_sorted  = true;
       info            = ConversionInfo{};
       info.reason     = why;
       return false;

@@ -1,5 +1,6 @@
 // The entry-order conversion (mbsr_device.h, ConvertOptions::entry_order) against the CPU
-// reference: the tiles (blk_ptr, blk_col, blk_map) equal csr_to_mbsr's bit for bit; every CSR
+// reference: the tiles (blk_ptr, blk_col, blk_map) equal csr_to_mbsr's bit for bit (with
+// sorted_tiles = false, as sets per block row, in the order the conversion found them); every CSR
 // entry's decode, written at the entry's own position, names its tile and its place in the
 // tile; the values are the CSR's own array (fp64, lent: nothing copied) or the CSR's values
 // rounded once, in CSR order; the SpMV (the entries kernel, the only one the plan allows)
@@ -19,8 +20,10 @@
 #include "device/backend.h"
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -29,38 +32,68 @@ using namespace amgt;
 using namespace amgt::test::gpu;
 using amgt::test::bits_of;
 
-device::ConvertOptions entry_order_options(bool lend)
+device::ConvertOptions entry_order_options(bool lend, bool sorted = true)
 {
    device::ConvertOptions opt;
-   opt.dense       = false;
-   opt.packed      = true;
-   opt.entry_order = true;
-   opt.lend_values = lend;
+   opt.dense        = false;
+   opt.packed       = true;
+   opt.entry_order  = true;
+   opt.lend_values  = lend;
+   opt.sorted_tiles = sorted;
    return opt;
 }
 
-// One conversion in entry order, checked against the reference; then its SpMV. Adds the
-// number of nonzero results to nonzero (the check is not vacuous).
-template <class V>
-void check_entry_order(const CsrMatrix& a, bool lend, const std::string& name, int& nonzero)
+// Block row b's tiles as (block column, bitmap) pairs in block column order.
+std::vector<std::pair<int32_t, uint16_t>> tiles_by_column(const std::vector<int32_t>& blk_ptr,
+                                                          const std::vector<int32_t>& blk_col,
+                                                          const std::vector<uint16_t>& blk_map, int32_t b)
 {
-   SCOPED_TRACE(name + (lend ? " lent" : " copied"));
+   std::vector<std::pair<int32_t, uint16_t>> t;
+   for (int32_t k = blk_ptr[static_cast<size_t>(b)]; k < blk_ptr[static_cast<size_t>(b) + 1]; ++k)
+      t.emplace_back(blk_col[static_cast<size_t>(k)], blk_map[static_cast<size_t>(k)]);
+   std::sort(t.begin(), t.end());
+   return t;
+}
+
+// One conversion in entry order, checked against the reference; then its SpMV. Adds the
+// number of nonzero results to nonzero (the check is not vacuous). sorted: the tiles equal
+// the reference's array for array; else (ConvertOptions::sorted_tiles = false) block row by
+// block row as sets, and the decodes below must name each entry's own tile in that order.
+template <class V>
+void check_entry_order(const CsrMatrix& a, bool lend, bool sorted, const std::string& name, int& nonzero)
+{
+   SCOPED_TRACE(name + (lend ? " lent" : " copied") + (sorted ? " sorted" : " unsorted tiles"));
    const DeviceCsr        d(a, Empty::one);
    AllocCounter           counter;
    device::ConversionInfo info;
    {
-      const device::DeviceMbsr<V> dm =
-         device::csr_to_mbsr<V>(d.view, nullptr, counting_allocator(counter), entry_order_options(lend), &info);
+      const device::DeviceMbsr<V> dm = device::csr_to_mbsr<V>(d.view, nullptr, counting_allocator(counter),
+                                                              entry_order_options(lend, sorted), &info);
       EXPECT_EQ(device::device_synchronize(), device::kSuccess);
       EXPECT_TRUE(info.hashed) << info.reason;
       const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
       EXPECT_EQ(dm.num_tiles, ref.num_tiles());
       const std::vector<int32_t>  blk_ptr = download(dm.blk_ptr.get(), dm.blk_ptr.size());
       const std::vector<int32_t>  blk_col = download(dm.blk_col.get(), dm.blk_col.size());
+      const std::vector<uint16_t> blk_map = download(dm.blk_map.get(), dm.blk_map.size());
       EXPECT_EQ(blk_ptr, ref.blk_ptr);
-      EXPECT_EQ(blk_col, ref.blk_col);
-      EXPECT_EQ(download(dm.blk_map.get(), dm.blk_map.size()), ref.blk_map);
       const int64_t nnz = static_cast<int64_t>(a.col.size());
+      EXPECT_EQ(dm.tiles_sorted, sorted || nnz == 0);
+      if (sorted)
+      {
+         EXPECT_EQ(blk_col, ref.blk_col);
+         EXPECT_EQ(blk_map, ref.blk_map);
+      }
+      else
+      {
+         ASSERT_EQ(blk_ptr, ref.blk_ptr);
+         ASSERT_EQ(blk_col.size(), ref.blk_col.size());
+         ASSERT_EQ(blk_map.size(), ref.blk_map.size());
+         for (int32_t b = 0; b < dm.block_rows; ++b)
+            ASSERT_EQ(tiles_by_column(blk_ptr, blk_col, blk_map, b),
+                      tiles_by_column(ref.blk_ptr, ref.blk_col, ref.blk_map, b))
+               << "block row " << b;
+      }
       if (nnz == 0) return; // nothing to order (the conversion of an empty matrix)
       EXPECT_FALSE(dm.has_dense());
       EXPECT_TRUE(dm.entry_order);
@@ -158,9 +191,10 @@ TYPED_TEST(EntryOrder, TilesDecodesValuesAndSpmvAgainstTheReference)
    int nonzero = 0;
    for (const auto& [name, a] : cases)
    {
-      for (bool lend : {true, false}) check_entry_order<V>(a, lend, name, nonzero);
+      for (bool lend : {true, false})
+         for (bool sorted : {true, false}) check_entry_order<V>(a, lend, sorted, name, nonzero);
    }
-   EXPECT_GT(nonzero, 1000);
+   EXPECT_GT(nonzero, 2000);
 }
 
 // Duplicates and block rows past 4096 entries take the sorted conversion: bitmap order, the
@@ -177,9 +211,10 @@ TEST(EntryOrderFallback, SortedConversionKeepsBitmapOrder)
       const DeviceCsr             d(*a, Empty::one);
       device::ConversionInfo      info;
       const device::DeviceMbsr<double> dm =
-         device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator(), entry_order_options(true), &info);
+         device::csr_to_mbsr<double>(d.view, nullptr, device::runtime_allocator(), entry_order_options(true, false), &info);
       EXPECT_FALSE(info.hashed);
       EXPECT_FALSE(dm.entry_order);
+      EXPECT_TRUE(dm.tiles_sorted); // the sorted conversion ignores sorted_tiles
       EXPECT_EQ(dm.packed_lent, nullptr);
       EXPECT_TRUE(dm.has_dense());
       const device::SpmvPlan<double> plan = device::make_spmv_plan<double>(dm, nullptr, device::runtime_allocator());
