@@ -76,8 +76,12 @@ struct LayoutPlan
    Layout layout = Layout::mbsr;
    bool   narrow = true;  // 16-bit column offsets tried
    double row_cv = 0.0;   // the sampled rows' variation (lanes per row)
-   // mbsr: packed entries in CSR order (mbsr_device.h), the conversion that moves no values,
-   // for a matrix whose SpMV the entries kernel serves (the rule's pick, not AMGT_LAYOUT=mbsr)
+   // mbsr: packed entries in CSR order (mbsr_device.h), the conversion that moves no values
+   // (and ranks no tiles), for an fp64 matrix whose SpMV the entries kernel serves (the rule's
+   // pick, not AMGT_LAYOUT=mbsr). In fp32/fp16 the values are copied either way and the copy
+   // is in bitmap order: a tile's entries in neighbouring lanes gather x from one sector, and
+   // the SpMV was 2-13% faster than on the entry-order copy (bench/RESULTS.md, eighteenth
+   // session; in fp64 the two were equal)
    bool   entry_order = false;
 };
 

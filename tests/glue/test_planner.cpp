@@ -427,6 +427,33 @@ TEST(Planner, TheSetupSurveyAsksForWhatEachPreparationWillMeasure)
    EXPECT_FALSE(survey_wants(d.ctx(), d0, a).stats) << "an fp64 floor needs none (choose_for)";
 }
 
+// An operator the rule puts in mBSR for the entries kernel (laplace7 n=250's level 1: 2.36
+// entries a tile, 30 a row, columns wider than 16-bit offsets) is converted in entry order
+// only in fp64, where the copy lends hypre's values; in fp32/fp16 in bitmap order.
+TEST(Planner, EntryOrderOnlyForFp64Copies)
+{
+   Call           c(Mode::automatic, {Precision::fp32});
+   const amgt_csr a = device_matrix(4800000, 142000000);
+   for (const Precision p : {Precision::fp64, Precision::fp32, Precision::fp16})
+   {
+      SCOPED_TRACE(to_string(p));
+      MatrixState s = tagged(1, AMGT_ROLE_A);
+      s.fill_key    = key_of(a, 7);
+      s.fill_sample = FillSample{2.36, 100000, 0.1};
+      LayoutInputs in;
+      in.precision  = p;
+      in.fill       = 2.36;
+      in.row_length = 142000000.0 / 4800000.0;
+      in.narrow     = false;
+      const LayoutChoice want = choose_layout(in);
+      ASSERT_EQ(want.layout, Layout::mbsr);
+      ASSERT_FALSE(want.tile_kernels);
+      const LayoutPlan l = plan_layout(c.ctx(), s, a, p);
+      EXPECT_EQ(l.layout, Layout::mbsr);
+      EXPECT_EQ(l.entry_order, p == Precision::fp64);
+   }
+}
+
 // What the survey stored serves choose_for and plan_layout: no device measurement of their own
 // (in a build without GPU kernels one would throw). The scaled form is asked for only where the
 // plain values do not fit an fp16 floor.
