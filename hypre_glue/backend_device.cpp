@@ -318,8 +318,12 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
          options.dense       = dense;
          options.packed      = true;
          options.entry_order = lp.entry_order && !dense;
-         // the entries kernel reads the tiles in any order: the conversion skips their ranking
-         options.sorted_tiles = !options.entry_order;
+         // an entry-order copy takes its tiles in first-seen order (no ranking; the entries
+         // kernel sums in CSR order whatever the tiles' order); a bitmap-order one keeps them
+         // ranked: its SpMV gathers x for neighbouring block columns in neighbouring lanes
+         // (first-seen tiles there: laplace7 n=250's level 1 in fp32 633 against 562 us,
+         // bench/RESULTS.md, eighteenth session)
+         options.sorted_tiles = dense || !options.entry_order;
          options.lend_values = !scaled; // hypre's arrays outlive the copy (the cache key)
          if (scaled)
          {

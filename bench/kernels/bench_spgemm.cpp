@@ -73,8 +73,11 @@ SolveLayout<V> solve_layout(const amgt::CsrView& c, Precision p, const dev::Allo
       dev::ConvertOptions o;
       o.dense       = false;
       o.packed      = true;
-      o.entry_order = !choice.tile_kernels;
-      o.lend_values = std::is_same<V, double>::value;
+      // as the planner (LayoutPlan::entry_order) and the backend: entry order in fp64 only, its
+      // tiles in first-seen order; bitmap order with the tiles ranked
+      o.entry_order  = !choice.tile_kernels && std::is_same<V, double>::value;
+      o.lend_values  = std::is_same<V, double>::value;
+      o.sorted_tiles = !o.entry_order;
       out.mbsr.emplace(dev::csr_to_mbsr<V>(c, kStream, alloc, o));
       out.plan.emplace(dev::make_spmv_plan<V>(*out.mbsr, kStream, alloc));
       if (which) *which = "mbsr";

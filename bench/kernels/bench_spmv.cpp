@@ -465,7 +465,8 @@ void time_spmv(Bench& b, SpmvRecord& r, SpmvInputs& in, vsp::Spmv* vs, HypreSpmv
 void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& in, const SpmvReference& ref)
 {
    const dev::Allocator alloc        = plugin_allocator();
-   // entry order: the tiles unranked as the library converts (sorted_tiles = false) unless sorted
+   // hashed: the tiles in first-seen order as the library converts (sorted_tiles = false)
+   // unless sorted
    auto                 conv_sampler = [&](bool hashed, bool entry_order, bool one_pass, bool sorted = false) {
       return std::function<double()>([&, hashed, entry_order, one_pass, sorted] {
          dev::ConvertOptions co;
@@ -475,7 +476,7 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
          co.entry_order  = entry_order;
          co.lend_values  = entry_order;
          co.one_pass     = one_pass;
-         co.sorted_tiles = !entry_order || sorted;
+         co.sorted_tiles = !hashed || sorted;
          EventPair e;
          double    ms  = 0.0;
          auto      run = [&](auto tag) {
@@ -509,10 +510,12 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
       });
    };
    r.conv_sorted.status = r.conv_hashed.status = r.conv_entry.status = r.conv_entry2.status =
-      r.conv_entry_sorted.status = Status::ok;
+      r.conv_entry_sorted.status = r.conv_hashed_sorted.status = Status::ok;
    std::vector<Timed> tc;
    tc.push_back(Timed{"conversion sorted+plan", conv_sampler(false, false, true), &r.conv_sorted});
    tc.push_back(Timed{"conversion hashed+plan", conv_sampler(true, false, true), &r.conv_hashed});
+   tc.push_back(Timed{"conversion hashed, tiles ranked+plan", conv_sampler(true, false, true, true),
+                      &r.conv_hashed_sorted});
    tc.push_back(Timed{"conversion entry order+plan", conv_sampler(true, true, true), &r.conv_entry});
    tc.push_back(Timed{"conversion entry order, two passes+plan", conv_sampler(true, true, false), &r.conv_entry2});
    tc.push_back(Timed{"conversion entry order, tiles ranked+plan", conv_sampler(true, true, true, true),
@@ -530,12 +533,15 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
    {
       with_precision(b.opt.precision, [&](auto tag) {
          using V = decltype(tag);
+         // the library's copy for the entries kernel: entry order with hypre's values lent and
+         // the tiles in first-seen order in fp64, bitmap order with the tiles ranked in
+         // fp32/fp16 (planner.h, LayoutPlan::entry_order; backend_device.cpp)
          dev::ConvertOptions co;
-         co.dense       = false;
-         co.packed      = true;
-         co.entry_order  = true;
-         co.lend_values  = true;
-         co.sorted_tiles = false; // as the library converts
+         co.dense        = false;
+         co.packed       = true;
+         co.entry_order  = std::is_same_v<V, double>;
+         co.lend_values  = co.entry_order;
+         co.sorted_tiles = !co.entry_order;
          auto m    = std::make_shared<dev::DeviceMbsr<V>>(dev::csr_to_mbsr<V>(plugin_view(dA), kStream, alloc, co));
          auto plan = std::make_shared<dev::SpmvPlan<V>>(dev::make_spmv_plan<V>(*m, kStream, alloc));
          r.spmv_entry.path  = dev::to_string(plan->path) + std::string(m->entry_order ? " entry order" : "");

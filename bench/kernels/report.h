@@ -58,9 +58,10 @@ struct SpmvRecord
    // hashed conversion) and with the hashed conversion and the packed layout only (the library
    // now); status skipped when not measured.
    Meas        conv_sorted, conv_hashed;
-   // the entry-order conversion + plan (packed entries in CSR order, fp64 values lent, tiles
-   // unranked: what the library converts when its rule picks mBSR for the entries kernel) and
-   // that copy's SpMV
+   // the entry-order conversion + plan (packed entries in CSR order, fp64 values lent, tiles in
+   // first-seen order: what the library converts in fp64 when its rule picks mBSR for the
+   // entries kernel); spmv_entry: the SpMV of the library's copy for the entries kernel (that
+   // one in fp64, the bitmap-order copy with ranked tiles in fp32/fp16)
    Meas        conv_entry, spmv_entry;
    // the same entry-order conversion in two passes (ConvertOptions::one_pass = false: count,
    // scan, write) where conv_entry takes one (tiles to a scratch, then compacted)
@@ -68,6 +69,10 @@ struct SpmvRecord
    // the entry-order conversion (one pass) with its tiles ranked by block column
    // (ConvertOptions::sorted_tiles, as before the library left them unranked)
    Meas        conv_entry_sorted;
+   // the hashed (bitmap-order) conversion with its tiles ranked by block column (the library's
+   // fp32/fp16 copies); conv_hashed leaves them in first-seen order
+   // (ConvertOptions::sorted_tiles = false)
+   Meas        conv_hashed_sorted;
    std::string reference;       // what ours was compared with
    Meas        vendor, hypre, ours; // ours: automatic path
    Meas        forced[5];         // cuda_core, cuda_core_balanced, tensor_core, cuda_core_tiles,

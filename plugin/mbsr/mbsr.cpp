@@ -253,12 +253,53 @@ PackedLayout<V> packed_layout(const Mbsr<V>& m)
    return p;
 }
 
+template <class V>
+Mbsr<V> reorder_tiles_first_seen(const Mbsr<V>& m, const CsrView& a, int32_t sorted_max_entries)
+{
+   AMGT_REQUIRE(a.nrows == m.nrows && a.ncols == m.ncols, "reorder_tiles_first_seen: a is not m's CSR");
+   Mbsr<V>       r      = m;
+   const bool    values = !m.blk_val.empty();
+   const int32_t brows  = m.block_rows();
+   std::vector<int32_t> order; // the block row's tiles (offsets into m), first seen first
+   std::vector<char>    seen;
+   for (int32_t b = 0; b < brows; ++b)
+   {
+      const int32_t r0 = 4 * b, r1 = std::min(4 * b + 4, a.nrows);
+      const int32_t E  = a.row_ptr[r1] - a.row_ptr[r0];
+      const int32_t t0 = m.blk_ptr[b], t1 = m.blk_ptr[b + 1];
+      if (E <= sorted_max_entries) continue; // as m
+      order.clear();
+      seen.assign(static_cast<size_t>(t1 - t0), 0);
+      for (int32_t e = a.row_ptr[r0]; e < a.row_ptr[r1]; ++e)
+      {
+         const int32_t key = a.col[e] / kTileDim;
+         const auto    it  = std::lower_bound(m.blk_col.begin() + t0, m.blk_col.begin() + t1, key);
+         AMGT_REQUIRE(it != m.blk_col.begin() + t1 && *it == key, "reorder_tiles_first_seen: a is not m's CSR");
+         const auto k = static_cast<int32_t>(it - m.blk_col.begin());
+         if (seen[static_cast<size_t>(k - t0)]) continue;
+         seen[static_cast<size_t>(k - t0)] = 1;
+         order.push_back(k);
+      }
+      AMGT_REQUIRE(static_cast<int32_t>(order.size()) == t1 - t0, "reorder_tiles_first_seen: a is not m's CSR");
+      for (int32_t q = 0; q < t1 - t0; ++q)
+      {
+         const size_t to = static_cast<size_t>(t0 + q), from = static_cast<size_t>(order[static_cast<size_t>(q)]);
+         r.blk_col[to] = m.blk_col[from];
+         r.blk_map[to] = m.blk_map[from];
+         if (values) std::copy_n(m.blk_val.begin() + static_cast<std::ptrdiff_t>(16 * from), 16,
+                                 r.blk_val.begin() + static_cast<std::ptrdiff_t>(16 * to));
+      }
+   }
+   return r;
+}
+
 #define AMGT_INSTANTIATE_MBSR(V)                                                                   \
    template Mbsr<V>   csr_to_mbsr<V>(const CsrView&);                                              \
    template CsrMatrix mbsr_to_csr<V>(const Mbsr<V>&);                                              \
    template MbsrStats mbsr_stats<V>(const Mbsr<V>&);                                               \
    template void      validate_mbsr<V>(const Mbsr<V>&);                                            \
-   template PackedLayout<V> packed_layout<V>(const Mbsr<V>&);
+   template PackedLayout<V> packed_layout<V>(const Mbsr<V>&);                                   \
+   template Mbsr<V> reorder_tiles_first_seen<V>(const Mbsr<V>&, const CsrView&, int32_t);
 
 AMGT_INSTANTIATE_MBSR(double)
 AMGT_INSTANTIATE_MBSR(float)

@@ -108,6 +108,16 @@ struct PackedLayout
 template <class V>
 PackedLayout<V> packed_layout(const Mbsr<V>& m);
 
+// m (= csr_to_mbsr(a)) with each block row's tiles in the order their block columns are first
+// seen in a's entries of that block row (its rows in order, each row in its stored order)
+// instead of ascending; block rows of at most sorted_max_entries entries keep the ascending
+// order. blk_val moves with its tiles (packed_layout of the result: the packed entries in that
+// tile order). The CPU reference of the GPU conversion's first-seen order
+// (ConvertOptions::sorted_tiles = false, mbsr_device.h). The result breaks only the invariant
+// of ascending block columns (validate_mbsr refuses it).
+template <class V>
+Mbsr<V> reorder_tiles_first_seen(const Mbsr<V>& m, const CsrView& a, int32_t sorted_max_entries);
+
 // Throws amgt::Error unless every invariant listed at the top of this file holds. For tests
 // and for checking what a GPU kernel produced; the conversions above never need it.
 template <class V>
@@ -128,5 +138,8 @@ extern template void         validate_mbsr<half_t>(const Mbsr<half_t>&);
 extern template PackedLayout<double> packed_layout<double>(const Mbsr<double>&);
 extern template PackedLayout<float>  packed_layout<float>(const Mbsr<float>&);
 extern template PackedLayout<half_t> packed_layout<half_t>(const Mbsr<half_t>&);
+extern template Mbsr<double> reorder_tiles_first_seen<double>(const Mbsr<double>&, const CsrView&, int32_t);
+extern template Mbsr<float>  reorder_tiles_first_seen<float>(const Mbsr<float>&, const CsrView&, int32_t);
+extern template Mbsr<half_t> reorder_tiles_first_seen<half_t>(const Mbsr<half_t>&, const CsrView&, int32_t);
 
 } // namespace amgt

@@ -55,8 +55,8 @@ struct DeviceMbsr
    Buffer<uint16_t> packed_meta; // nnz; may be empty even with the packed layout
    MbsrSummary      summary;
    bool             entry_order = false;   // packed entries in CSR order (with packed_meta)
-   // false: a block row's tiles may come in any order (ConvertOptions::sorted_tiles); only an
-   // entry-order copy without the dense layout, which the entries kernel alone reads, is so
+   // false: a block row's tiles in first-seen order (ConvertOptions::sorted_tiles); only a
+   // copy without the dense layout (what the SpMV's CUDA-core kernels read) is so
    bool             tiles_sorted = true;
    const V*         packed_lent = nullptr; // entry order, fp64: the CSR's values, not owned
 
@@ -91,16 +91,21 @@ struct ConvertOptions
    // lend_values, the matrix reads a.val in place: a must outlive it, unchanged.
    bool entry_order = false;
    bool lend_values = false;
-   // false (honoured with entry_order and without the dense layout): each block row's tiles
-   // stay in the order the hashed conversion found them instead of being ranked by block column.
-   // The entries kernel finds an entry's tile through its decode and sums the entries in CSR
-   // order whatever the tiles' order: its results do not change, bit for bit. (A bitmap-order
-   // copy's kernels would take unranked tiles too, but there the tiles' order is the order of
-   // the additions, and the inserts' order may differ from one conversion to the next: the
-   // products would not be reproducible, so it is not offered.) The ranking was the largest part
-   // of the hash-table tiers' work on block rows of tens to hundreds of tiles (1.1-1.9x on the
-   // large coarse operators, bench/RESULTS.md, eighteenth session). Tier 0 (block rows of <= 32
-   // entries) ranks in registers and keeps them sorted.
+   // false (honoured with the packed layout and without the dense one): each block row's tiles
+   // in the order their block columns are first seen in the block row's CSR entries (row by row,
+   // each row in its stored order) instead of by block column; block rows of at most
+   // kSortedTilesMaxEntries entries keep them sorted (tier 0 ranks in registers). The same order
+   // on every run (reorder_tiles_first_seen, mbsr.h, is its CPU reference). The SpMV's CUDA-core
+   // kernels take a block row's tiles in any order (the packed offsets are popcount sums over
+   // the tiles before; an entry's decode names its tile): on an entry-order copy the entries
+   // kernel's sums are unchanged bit for bit; on a bitmap-order copy the packed entries follow
+   // the tiles, so the additions come in another (fixed) order. The ranking by block column was
+   // the largest part of the hash-table tiers' work on block rows of tens to hundreds of tiles:
+   // without it the conversions of the large coarse operators took 1.1-1.8x less time. The
+   // library leaves the tiles unranked only in its entry-order copies: a bitmap-order copy's
+   // SpMV gathers x for neighbouring block columns in neighbouring lanes when the tiles are
+   // ranked, and lost 1-13% without (laplace7 n=250's level 1 in fp32: 633 against 562 us;
+   // bench/RESULTS.md, eighteenth session). The sorted conversion ignores it.
    bool sorted_tiles = true;
    // Without the dense layout the hashed conversion groups the entries once (one pass over the
    // block rows, the tiles written to a scratch of 6 bytes an entry and then compacted) instead
@@ -111,6 +116,9 @@ struct ConvertOptions
 // Tiers of the hashed conversion by entries per block row (mbsr_hashed.cu): <= 32, <= 128,
 // <= 512, <= kHashedMaxEntries, each with a hash table in shared memory.
 constexpr int kConversionTiers = 4;
+// Tier 0's block rows (<= 32 entries, ranked in registers) keep their tiles sorted by block
+// column even where ConvertOptions::sorted_tiles is false.
+constexpr int32_t kSortedTilesMaxEntries = 32;
 
 // What a conversion did, for tests and statistics.
 struct ConversionInfo

@@ -18,10 +18,12 @@
 //     the block row's first entry + the popcounts of the tiles before it + the bits before it
 //     in its tile). Without duplicates every position is written by exactly one entry: no
 //     atomics on values, results reproducible and equal to the reference bit for bit.
-//     An entry-order copy without the dense layout may skip the ranking
-//     (ConvertOptions::sorted_tiles = false, what the library's fp64 solve copies do): a tile's
-//     index is then its place in the list of fresh inserts; the tiles equal the reference's as
-//     a set per block row, each entry's decode names its own tile.
+//     A copy without the dense layout may take its tiles in first-seen order instead
+//     (ConvertOptions::sorted_tiles = false, the SpMV's copies in the library): each entry
+//     records its index in the slot (a shared atomicMin), the entry holding a slot's smallest
+//     index leads its tile, and the leaders are ranked by a ballot per step and one scan
+//     (rank_first_seen): no counting or sorting of keys, and an order that does not depend on
+//     the threads' timing (the CPU reference: reorder_tiles_first_seen, mbsr.h).
 //   One pass (no dense layout asked for: the solve's copies): pass 2 runs alone, its tiles
 //   go to a scratch at the block row's first CSR entry (a block row has at most E tiles), it
 //   does pass 1's bookkeeping itself, and compact_tiles moves the tiles to blk_ptr after the
@@ -85,13 +87,18 @@ __host__ __device__ constexpr int tier_of(int32_t E)
 }
 
 // Shared memory of one group. Pass 1: keys (T) | maps (T) | slots (T/2) | count + red (34
-// ints). Pass 2: comp (u64, T/2) | keys | maps | toff (T/2) | count + red. Multiples of 8
-// bytes. In pass 2 a slot's map holds the tile's bitmap in its low 16 bits and, once the tiles
-// are ranked, the tile's rank in the high 16 (ranks < 4096).
+// ints). Pass 2: comp (u64, T/2) | keys | maps | toff (T/2) | count + red | lead (T/64 + 2
+// ints, rounded up to 8 bytes). Multiples of 8 bytes. In pass 2 a slot's map holds the tile's
+// bitmap in its low 16 bits and, once the tiles are ranked, the tile's rank in the high 16
+// (ranks < 4096). Unranked (first-seen order, ConvertOptions::sorted_tiles = false), comp's
+// bytes hold first (int32, T): per slot the smallest index of an entry of that tile in the
+// block row; lead holds the leaders' counts per warp and step, then their scan.
+constexpr size_t lead_bytes(size_t T) { return (4 * (T / 64 + 2) + 7) / 8 * 8; }
 constexpr size_t hash_group_bytes(int log2t, bool pass2)
 {
    const size_t T = size_t{1} << log2t;
-   return pass2 ? 8 * (T / 2) + 4 * T * 2 + 4 * (T / 2) + 4 * 34 : 4 * T * 2 + 4 * (T / 2) + 4 * 34;
+   return pass2 ? 8 * (T / 2) + 4 * T * 2 + 4 * (T / 2) + 4 * 34 + lead_bytes(T)
+                : 4 * T * 2 + 4 * (T / 2) + 4 * 34;
 }
 
 // Block row b's five row pointers (the rows past nrows repeat the last one); false if they
@@ -217,12 +224,10 @@ __device__ __forceinline__ void count_ranks_upto(const unsigned long long* comp,
 // pass 2's samples on systems3's coarse A); above that the group bitonic-sorts comp (padded to a
 // power of two), so a tile's rank is its position. Either way each listed tile's slot gets its
 // rank in the high 16 bits of its map, toff[rank] its popcount, and the tile is written at
-// out + rank; dense counts the thread's dense tiles. Ends with a group barrier. sort == false
-// (ConvertOptions::sorted_tiles): a tile's rank is its place in the list, the order of the
-// inserts (no counting, no sort).
+// out + rank; dense counts the thread's dense tiles. Ends with a group barrier.
 template <int G, int kRankPer>
 __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* maps, int32_t* toff, int D, int t,
-                                           int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense, bool sort)
+                                           int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense)
 {
    auto place = [&](unsigned long long v, int r) {
       const int      slot = static_cast<int>(v & 0xffffffffu);
@@ -233,11 +238,7 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
       blk_col[out + r]    = static_cast<int32_t>(v >> 32);
       blk_map[out + r]    = static_cast<uint16_t>(m);
    };
-   if (!sort)
-   {
-      for (int p = t; p < D; p += G) place(comp[p], p);
-   }
-   else if (D <= kRankPer * G) { count_ranks_upto<G, 1, kRankPer>(comp, D, t, place); }
+   if (D <= kRankPer * G) { count_ranks_upto<G, 1, kRankPer>(comp, D, t, place); }
    else
    {
       int P = 1;
@@ -248,6 +249,79 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
       for (int p = t; p < D; p += G) place(comp[p], p);
    }
    group::sync<G>();
+}
+
+// Unranked (ConvertOptions::sorted_tiles = false): the tiles of a block row in the order they
+// are first seen in CSR order. first[slot] holds the smallest index (in the block row) of the
+// slot's entries; the entry that holds it leads its tile. A leader's rank = the leaders
+// before it in CSR order: entry t + j G of thread t comes before entry t' + j' G if j < j' or
+// j == j' and t < t', so per step j a warp's ballot gives the leaders before it in the warp,
+// and one scan (by the group's first warp) of the counts per (step, warp) the leaders of the
+// steps and warps before. Each leader places its tile as rank_tiles does; returns D (the
+// block row's tiles). Deterministic (no insert order involved) and O(E / G + E / 32) a
+// thread, where counting is O(D) and the bitonic sort O(D log^2 D / G). Ends with a barrier.
+template <int G, int kPer>
+__device__ __forceinline__ int rank_first_seen(const int32_t* first, uint32_t* maps, int32_t* toff, int* lead,
+                                               const int (&sb)[kPer], const int32_t (&cj)[kPer], int t,
+                                               int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense)
+{
+   constexpr int W = G / group::kWarpSize; // warps of the group
+   constexpr int N = kPer * W;             // counts: step-major, then warp
+   const int     w = t / group::kWarpSize, lane = t % group::kWarpSize;
+   const device::LaneMask below = (device::LaneMask{1} << lane) - 1u;
+   uint32_t leads = 0; // bit j: this thread's entry of step j leads its tile (kPer <= 16)
+#pragma unroll
+   for (int j = 0; j < kPer; ++j)
+   {
+      const bool l = sb[j] >= 0 && first[sb[j] & 0xffff] == t + j * G;
+      leads |= l ? 1u << j : 0u;
+      const device::LaneMask bal = device::ballot(l);
+      if (lane == 0) lead[j * W + w] = __popc(bal);
+   }
+   group::sync<G>();
+   if (t < group::kWarpSize)
+   {
+      // exclusive scan of lead[0, N) by the first warp, the total at lead[N]
+      constexpr int per = (N + group::kWarpSize - 1) / group::kWarpSize;
+      int           v[per], sum = 0;
+#pragma unroll
+      for (int q = 0; q < per; ++q)
+      {
+         const int k = lane * per + q;
+         v[q]        = k < N ? lead[k] : 0;
+         sum += v[q];
+      }
+      const int incl = group::warp_inclusive_scan(sum);
+      int       ex   = incl - sum;
+#pragma unroll
+      for (int q = 0; q < per; ++q)
+      {
+         const int k = lane * per + q;
+         if (k < N) lead[k] = ex;
+         ex += v[q];
+      }
+      if (lane == group::kWarpSize - 1) lead[N] = incl;
+   }
+   group::sync<G>();
+   const int D = lead[N];
+#pragma unroll
+   for (int j = 0; j < kPer; ++j)
+   {
+      // the ballot again (cheaper than keeping kPer prefix counts in registers)
+      const bool             l   = (leads >> j) & 1u;
+      const device::LaneMask bal = device::ballot(l);
+      if (!l) continue;
+      const int      r    = lead[j * W + w] + __popc(bal & below);
+      const int      slot = sb[j] & 0xffff;
+      const uint32_t m    = maps[slot];
+      maps[slot]          = m | (static_cast<uint32_t>(r) << 16);
+      toff[r]             = __popc(m);
+      dense += __popc(m) >= kDenseTileNnz ? 1 : 0;
+      blk_col[out + r]    = cj[j] >> 2;
+      blk_map[out + r]    = static_cast<uint16_t>(m);
+   }
+   group::sync<G>();
+   return D;
 }
 
 // The block rows of one tier's list (classify_rows), one group each. A block row's columns
@@ -262,6 +336,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    constexpr int kPer     = T / (2 * G);
    constexpr int kRankPer = G == group::kWarpSize ? (kPer < 8 ? kPer : 8) : 2; // ranking by counting up to kRankPer G tiles
    static_assert(kPer >= 1, "a tier's table holds at least two slots per thread");
+   static_assert(kPer <= 16, "rank_first_seen keeps a thread's leaders in 16 bits");
    extern __shared__ unsigned long long smem_u64[];
    const int g = static_cast<int>(threadIdx.x) / G, t = static_cast<int>(threadIdx.x) % G;
    unsigned char* base = reinterpret_cast<unsigned char*>(smem_u64) +
@@ -273,10 +348,14 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    auto* slots = toff;                                  // pass 1: T/2 entries
    auto* count = toff + T / 2;
    int*  red   = count + 2;
+   int*  lead  = red + 32;                           // pass 2, unranked
+   auto* first = reinterpret_cast<int32_t*>(comp);   // pass 2, unranked: T ints in comp's bytes
 
    const int32_t  nlist = args.meta->tier_rows[tier];
    const int32_t* list  = args.lists + static_cast<int64_t>(tier) * args.block_rows;
    const bool     vals  = kPass2 && (args.blk_val || args.packed_val) && args.val;
+   // tiles in first-seen order (uniform over the grid; the host asks it without the dense layout)
+   const bool     unranked = kPass2 && !args.sort_tiles;
    // what pass 2 does of pass 1's work when it runs alone (uniform over the grid)
    const bool     tally = !kPass2 || args.one_pass;
    // pass 1 totals of this group, flushed once at the end (no atomics per block row)
@@ -302,6 +381,7 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
    {
       keys[k] = kEmptyKey;
       maps[k] = 0u;
+      if (unranked) first[k] = INT32_MAX;
    }
    if (t == 0) *count = 0;
    group::sync<G>();
@@ -352,7 +432,8 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          const auto old   = atomicOr(&maps[slot], 1u << bit);
          dup              = dup || ((old >> bit) & 1u);
          sb[j]            = slot | (bit << 16);
-         if (isnew)
+         if (unranked) atomicMin(&first[slot], t + j * G); // comp's bytes: no list below
+         else if (isnew)
          {
             // the block row's tiles, in the order they were found (pass 2 ranks them)
             const int p = atomicAdd(count, 1);
@@ -391,20 +472,28 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
          if (dup) flags |= kDuplicate;
          // one pass: the scratch at the block row's first CSR entry (room for E >= D tiles)
          const int64_t out = args.one_pass ? static_cast<int64_t>(rp[0]) : static_cast<int64_t>(args.blk_ptr[b]);
-         const int     D   = found; // two passes: == blk_ptr[b + 1] - out, the fresh inserts of pass 1
+         int dense_here = 0;
+         int D          = found; // two passes: == blk_ptr[b + 1] - out, the fresh inserts of pass 1
+         if (unranked)
+         {
+            D = rank_first_seen<G, kPer>(first, maps, toff, lead, sb, cj, t, args.blk_col, args.blk_map, out,
+                                         dense_here);
+         }
+         else
+         {
+            if (args.blk_val)
+            {
+               V* tiles = args.blk_val + static_cast<int64_t>(out) * 16;
+               for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
+            }
+            // ranks and popcounts complete; the zeros are ordered before the values
+            rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out, dense_here);
+         }
          if (args.one_pass && t == 0)
          {
             args.counts[b] = D;
             max_tiles      = max(max_tiles, D);
          }
-         int dense_here = 0;
-         if (args.blk_val)
-         {
-            V* tiles = args.blk_val + static_cast<int64_t>(out) * 16;
-            for (int k = t; k < 16 * D; k += G) tiles[k] = Arith<V>::from_double(0.0);
-         }
-         // ranks and popcounts complete; the zeros are ordered before the values
-         rank_tiles<G, kRankPer>(comp, maps, toff, D, t, args.blk_col, args.blk_map, out, dense_here, args.sort_tiles);
          if (args.one_pass) dense_total += dense_here;
          if (args.packed_val && !args.entry_order)
          {
@@ -441,11 +530,27 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
             }
          }
          group::sync<G>(); // every read of the table is done: clear what this block row used
-         for (int p = t; p < D; p += G)
+         if (unranked)
          {
-            const int slot = static_cast<int>(comp[p] & 0xffffffffu);
-            keys[slot]     = kEmptyKey;
-            maps[slot]     = 0u;
+            // no list of the tiles: each entry clears its own slot (the same values, whoever writes)
+#pragma unroll
+            for (int j = 0; j < kPer; ++j)
+            {
+               if (sb[j] < 0) continue;
+               const int slot = sb[j] & 0xffff;
+               keys[slot]     = kEmptyKey;
+               maps[slot]     = 0u;
+               first[slot]    = INT32_MAX;
+            }
+         }
+         else
+         {
+            for (int p = t; p < D; p += G)
+            {
+               const int slot = static_cast<int>(comp[p] & 0xffffffffu);
+               keys[slot]     = kEmptyKey;
+               maps[slot]     = 0u;
+            }
          }
          if (t == 0) *count = 0;
          group::sync<G>();
@@ -645,9 +750,8 @@ bool csr_to_mbsr_hashed(const CsrView& a, Stream stream, const Allocator& alloc,
    // row of the hashed tiers holds at most 4096 entries, so its tiles fit the decode's 12 bits)
    const bool entry_order = opt.packed && opt.entry_order;
    const bool lend        = entry_order && opt.lend_values && std::is_same_v<V, double> && a.val != nullptr;
-   // the tiles in the order of their inserts only where the entries kernel alone reads them
-   // (its sums follow the CSR order, not the tiles': results stay reproducible)
-   args.sort_tiles = !(entry_order && !opt.dense && !opt.sorted_tiles);
+   // the tiles in first-seen order: the SpMV's copies (no dense layout)
+   args.sort_tiles = !(opt.packed && !opt.dense && !opt.sorted_tiles);
    // the packed layout's places do not depend on blk_ptr (a block row's entries start at
    // row_ptr[4b]): one pass writes it directly
    auto packed_arrays = [&] {

@@ -33,7 +33,7 @@ struct HashTier
    int32_t lo, hi;
 };
 constexpr HashTier kTiers[kConversionTiers] = {
-   {32, 6, 8, 0, 32}, {64, 8, 1, 32, 128}, {128, 10, 1, 128, 512}, {256, 13, 1, 512, 4096}};
+   {32, 6, 8, 0, kSortedTilesMaxEntries}, {64, 8, 1, 32, 128}, {128, 10, 1, 128, 512}, {256, 13, 1, 512, 4096}};
 static_assert(kTiers[kConversionTiers - 1].hi == kHashedMaxEntries, "the last tier takes the longest hashed rows");
 
 template <class V>
@@ -55,8 +55,8 @@ struct HashArgs
    V*             packed_val;  // nullptr: no packed layout
    uint16_t*      packed_meta; // nullptr: no decode
    bool           entry_order; // packed entries (and decodes) at their CSR positions
-   bool           sort_tiles;  // pass 2 of tiers 1-3: rank the tiles by block column (else keep
-                               // the order of their inserts; entry order without the dense layout)
+   bool           sort_tiles;  // pass 2 of tiers 1-3: rank the tiles by block column (else in
+                               // first-seen order; without the dense layout)
    // One pass (no dense layout): pass 2 runs without pass 1, writes block row b's tiles at
    // blk_col/blk_map + row_ptr[4b] (scratch of nnz entries: a block row has at most E tiles)
    // and does pass 1's bookkeeping itself (counts, flags, dense tiles, the longest block row);

@@ -348,38 +348,50 @@ TEST_F(DeviceConversion, DuplicatesGoToTheSortedConversion)
 
 // One pass (no dense layout: tiles to a scratch at each block row's first CSR entry, then
 // compacted) and two passes give the same matrix, equal to the reference bit for bit, in every
-// tier, precision and packed order; the dense layout always takes two passes.
+// tier, precision and packed order, with the tiles ranked by block column or in first-seen
+// order (ConvertOptions::sorted_tiles = false: the reference reorder_tiles_first_seen, block
+// rows of tier 0 sorted); the dense layout always takes two passes.
 template <class V>
 void check_one_and_two_passes(const CsrMatrix& a)
 {
+   {
+      device::ConvertOptions dense;
+      dense.packed = true; // dense and packed: two passes whatever one_pass says
+      device::ConversionInfo info;
+      check_conversion<V>(a, device::runtime_allocator(), dense, &info);
+      EXPECT_TRUE(info.hashed);
+      EXPECT_FALSE(info.one_pass);
+   }
+   const Mbsr<V> sorted_ref = csr_to_mbsr<V>(a.view());
+   const Mbsr<V> seen_ref   = reorder_tiles_first_seen(sorted_ref, a.view(), device::kSortedTilesMaxEntries);
    for (const bool entry_order : {false, true})
    {
       for (const bool one_pass : {true, false})
       {
-         SCOPED_TRACE(std::string("entry_order=") + (entry_order ? "1" : "0") + " one_pass=" + (one_pass ? "1" : "0"));
-         device::ConvertOptions opt;
-         opt.dense       = false;
-         opt.packed      = true;
-         opt.entry_order = entry_order;
-         opt.one_pass    = one_pass;
-         device::ConversionInfo info;
-         const DeviceCsr        d(a, Empty::one);
-         const auto             dm = device::csr_to_mbsr<V>(d.view, nullptr, device::runtime_allocator(), opt, &info);
-         ASSERT_TRUE(info.hashed) << info.reason;
-         EXPECT_EQ(info.one_pass, one_pass);
-         const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
-         expect_structure_equal(dm, ref); // with the summary: dense tiles, the longest block row
-         ASSERT_TRUE(dm.summary.known);
-         if (!entry_order) expect_packed_equal(dm, ref);
-         else { expect_entry_decodes(a, ref, dm, /*values=*/true); } // not lent: the values were copied
+         for (const bool sorted : {true, false})
+         {
+            SCOPED_TRACE(std::string("entry_order=") + (entry_order ? "1" : "0") + " one_pass=" +
+                         (one_pass ? "1" : "0") + " sorted=" + (sorted ? "1" : "0"));
+            device::ConvertOptions opt;
+            opt.dense        = false;
+            opt.packed       = true;
+            opt.entry_order  = entry_order;
+            opt.one_pass     = one_pass;
+            opt.sorted_tiles = sorted;
+            device::ConversionInfo info;
+            const DeviceCsr        d(a, Empty::one);
+            const auto dm = device::csr_to_mbsr<V>(d.view, nullptr, device::runtime_allocator(), opt, &info);
+            ASSERT_TRUE(info.hashed) << info.reason;
+            EXPECT_EQ(info.one_pass, one_pass);
+            EXPECT_EQ(dm.tiles_sorted, sorted);
+            const Mbsr<V>& ref = sorted ? sorted_ref : seen_ref;
+            expect_structure_equal(dm, ref); // with the summary: dense tiles, the longest block row
+            ASSERT_TRUE(dm.summary.known);
+            if (!entry_order) expect_packed_equal(dm, ref);
+            else { expect_entry_decodes(a, ref, dm, /*values=*/true); } // not lent: the values were copied
+         }
       }
    }
-   device::ConvertOptions dense;
-   dense.packed = true; // dense and packed: two passes whatever one_pass says
-   device::ConversionInfo info;
-   check_conversion<V>(a, device::runtime_allocator(), dense, &info);
-   EXPECT_TRUE(info.hashed);
-   EXPECT_FALSE(info.one_pass);
 }
 
 TEST_F(DeviceConversion, OnePassEqualsTwoPassesInEveryTier)
@@ -387,6 +399,10 @@ TEST_F(DeviceConversion, OnePassEqualsTwoPassesInEveryTier)
    // tiers 0-3 by entries a block row, ranking by counting and by sorting, empty block rows
    const CsrMatrix a = block_rows_of({0, 1, 8, 9, 16, 17, 32, 33, 128, 129, 300, 512, 513, 2000, 4096, 7, 0, 3}, 1500, 41);
    check_one_and_two_passes<double>(a);
+   // its long block rows' tiles are not first seen in ascending order: the unsorted checks are
+   // not the sorted ones twice
+   const Mbsr<double> ascending = csr_to_mbsr<double>(a.view());
+   EXPECT_NE(reorder_tiles_first_seen(ascending, a.view(), device::kSortedTilesMaxEntries).blk_col, ascending.blk_col);
    check_one_and_two_passes<float>(a);
    check_one_and_two_passes<half_t>(a);
    // many short block rows (tier 0 walks them in fours) and a random matrix

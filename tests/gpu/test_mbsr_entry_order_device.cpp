@@ -1,6 +1,6 @@
 // The entry-order conversion (mbsr_device.h, ConvertOptions::entry_order) against the CPU
 // reference: the tiles (blk_ptr, blk_col, blk_map) equal csr_to_mbsr's bit for bit (with
-// sorted_tiles = false, as sets per block row, in the order the conversion found them); every CSR
+// sorted_tiles = false, in first-seen order: reorder_tiles_first_seen's); every CSR
 // entry's decode, written at the entry's own position, names its tile and its place in the
 // tile; the values are the CSR's own array (fp64, lent: nothing copied) or the CSR's values
 // rounded once, in CSR order; the SpMV (the entries kernel, the only one the plan allows)
@@ -20,10 +20,8 @@
 #include "device/backend.h"
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -43,22 +41,11 @@ device::ConvertOptions entry_order_options(bool lend, bool sorted = true)
    return opt;
 }
 
-// Block row b's tiles as (block column, bitmap) pairs in block column order.
-std::vector<std::pair<int32_t, uint16_t>> tiles_by_column(const std::vector<int32_t>& blk_ptr,
-                                                          const std::vector<int32_t>& blk_col,
-                                                          const std::vector<uint16_t>& blk_map, int32_t b)
-{
-   std::vector<std::pair<int32_t, uint16_t>> t;
-   for (int32_t k = blk_ptr[static_cast<size_t>(b)]; k < blk_ptr[static_cast<size_t>(b) + 1]; ++k)
-      t.emplace_back(blk_col[static_cast<size_t>(k)], blk_map[static_cast<size_t>(k)]);
-   std::sort(t.begin(), t.end());
-   return t;
-}
-
 // One conversion in entry order, checked against the reference; then its SpMV. Adds the
 // number of nonzero results to nonzero (the check is not vacuous). sorted: the tiles equal
-// the reference's array for array; else (ConvertOptions::sorted_tiles = false) block row by
-// block row as sets, and the decodes below must name each entry's own tile in that order.
+// the reference's array for array; else (ConvertOptions::sorted_tiles = false) the
+// reference's in first-seen order (reorder_tiles_first_seen), and the decodes below must name
+// each entry's own tile in that order.
 template <class V>
 void check_entry_order(const CsrMatrix& a, bool lend, bool sorted, const std::string& name, int& nonzero)
 {
@@ -71,7 +58,9 @@ void check_entry_order(const CsrMatrix& a, bool lend, bool sorted, const std::st
                                                               entry_order_options(lend, sorted), &info);
       EXPECT_EQ(device::device_synchronize(), device::kSuccess);
       EXPECT_TRUE(info.hashed) << info.reason;
-      const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
+      const Mbsr<V> ref = sorted ? csr_to_mbsr<V>(a.view())
+                                 : reorder_tiles_first_seen(csr_to_mbsr<V>(a.view()), a.view(),
+                                                            device::kSortedTilesMaxEntries);
       EXPECT_EQ(dm.num_tiles, ref.num_tiles());
       const std::vector<int32_t>  blk_ptr = download(dm.blk_ptr.get(), dm.blk_ptr.size());
       const std::vector<int32_t>  blk_col = download(dm.blk_col.get(), dm.blk_col.size());
@@ -79,21 +68,8 @@ void check_entry_order(const CsrMatrix& a, bool lend, bool sorted, const std::st
       EXPECT_EQ(blk_ptr, ref.blk_ptr);
       const int64_t nnz = static_cast<int64_t>(a.col.size());
       EXPECT_EQ(dm.tiles_sorted, sorted || nnz == 0);
-      if (sorted)
-      {
-         EXPECT_EQ(blk_col, ref.blk_col);
-         EXPECT_EQ(blk_map, ref.blk_map);
-      }
-      else
-      {
-         ASSERT_EQ(blk_ptr, ref.blk_ptr);
-         ASSERT_EQ(blk_col.size(), ref.blk_col.size());
-         ASSERT_EQ(blk_map.size(), ref.blk_map.size());
-         for (int32_t b = 0; b < dm.block_rows; ++b)
-            ASSERT_EQ(tiles_by_column(blk_ptr, blk_col, blk_map, b),
-                      tiles_by_column(ref.blk_ptr, ref.blk_col, ref.blk_map, b))
-               << "block row " << b;
-      }
+      EXPECT_EQ(blk_col, ref.blk_col);
+      EXPECT_EQ(blk_map, ref.blk_map);
       if (nnz == 0) return; // nothing to order (the conversion of an empty matrix)
       EXPECT_FALSE(dm.has_dense());
       EXPECT_TRUE(dm.entry_order);
@@ -195,6 +171,58 @@ TYPED_TEST(EntryOrder, TilesDecodesValuesAndSpmvAgainstTheReference)
          for (bool sorted : {true, false}) check_entry_order<V>(a, lend, sorted, name, nonzero);
    }
    EXPECT_GT(nonzero, 2000);
+}
+
+// The bitmap-order copy with its tiles in first-seen order (what the library converts in
+// fp32/fp16): every CUDA-core SpMV path equals spmv_ref bit for bit on small-integer inputs
+// (the packed entries follow the tiles' order; the kernels take any order).
+TYPED_TEST(EntryOrder, FirstSeenBitmapOrderSpmvOnEveryCudaCorePath)
+{
+   using V = TypeParam;
+   const std::vector<std::pair<std::string, CsrMatrix>> cases = {
+      {"tiers", small_int_values(block_rows_of({0, 1, 8, 9, 16, 17, 32, 33, 128, 129, 300, 512, 513, 2000, 4096, 7, 0, 3},
+                                               1500, 31))},
+      {"random_1000", small_int_values(conversion_csr(1000, 1000, 0.01, 32, true))},
+      {"dense_rows_61x70", small_int_values(conversion_csr(61, 70, 0.6, 34, true))},
+   };
+   int nonzero = 0;
+   for (const auto& [name, a] : cases)
+   {
+      SCOPED_TRACE(name);
+      const DeviceCsr        d(a, Empty::one);
+      device::ConvertOptions opt;
+      opt.dense        = false;
+      opt.packed       = true;
+      opt.sorted_tiles = false;
+      device::ConversionInfo info;
+      const device::DeviceMbsr<V> dm = device::csr_to_mbsr<V>(d.view, nullptr, device::runtime_allocator(), opt, &info);
+      ASSERT_TRUE(info.hashed) << info.reason;
+      EXPECT_FALSE(dm.tiles_sorted);
+      EXPECT_FALSE(dm.entry_order);
+      const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
+      std::vector<double> x(static_cast<size_t>(a.ncols)), y0(static_cast<size_t>(a.nrows));
+      for (size_t j = 0; j < x.size(); ++j) x[j] = static_cast<double>(static_cast<int>(j % 7) - 3);
+      for (size_t i = 0; i < y0.size(); ++i) y0[i] = static_cast<double>(static_cast<int>(i % 5) - 2);
+      std::vector<double> want = y0;
+      spmv_ref(ref, 2.0, x.data(), -1.0, want.data());
+      for (const device::SpmvPath path : {device::SpmvPath::automatic, device::SpmvPath::cuda_core,
+                                          device::SpmvPath::cuda_core_balanced, device::SpmvPath::cuda_core_tiles,
+                                          device::SpmvPath::cuda_core_entries})
+      {
+         SCOPED_TRACE(device::to_string(path));
+         const device::SpmvPlan<V> plan = device::make_spmv_plan<V>(dm, nullptr, device::runtime_allocator(), path);
+         const DeviceArray<double> dx(x), dy(y0);
+         device::spmv<V>(dm, plan, 2.0, dx.get(), -1.0, dy.get(), nullptr);
+         EXPECT_EQ(device::device_synchronize(), device::kSuccess);
+         const std::vector<double> y = dy.to_host();
+         for (size_t i = 0; i < y.size(); ++i)
+         {
+            ASSERT_EQ(y[i], want[i]) << "row " << i;
+            nonzero += y[i] != 0.0;
+         }
+      }
+   }
+   EXPECT_GT(nonzero, 1000);
 }
 
 // Duplicates and block rows past 4096 entries take the sorted conversion: bitmap order, the

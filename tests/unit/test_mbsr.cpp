@@ -196,6 +196,40 @@ TEST(Mbsr, PackedLayoutByHand)
    EXPECT_EQ(p.meta, (std::vector<uint16_t>{0x00, 0x07, 0x1c, 0x01}));
 }
 
+// The GPU conversion's first-seen tile order, by hand: block row 0 (rows 0-3) stores, in CSR
+// order, columns 9, 1, 8 (row 0), 4, 1 (row 2): block columns 2, 0, 1 in that order; block row
+// 1 (row 4) one tile. With sorted_max_entries = 5 block row 0 (5 entries) keeps the ascending
+// order; with 4 it is reordered, its values moving with their tiles.
+TEST(Mbsr, TilesInFirstSeenOrderByHand)
+{
+   const CsrMatrix a = from_entries(5, 12, {{0, 9, 1.0}, {0, 1, 2.0}, {0, 8, 3.0}, {2, 4, 4.0}, {2, 1, 5.0},
+                                            {4, 0, 6.0}});
+   // from_entries stores each row's entries in the order given
+   ASSERT_EQ(a.col, (std::vector<int32_t>{9, 1, 8, 4, 1, 0}));
+   const Mbsr<double> m = amgt::csr_to_mbsr<double>(a.view());
+   ASSERT_EQ(m.blk_col, (std::vector<int32_t>{0, 1, 2, 0}));
+   const Mbsr<double> same = amgt::reorder_tiles_first_seen(m, a.view(), 5);
+   EXPECT_EQ(same.blk_col, m.blk_col);
+   EXPECT_EQ(same.blk_val, m.blk_val);
+   const Mbsr<double> r = amgt::reorder_tiles_first_seen(m, a.view(), 4);
+   EXPECT_EQ(r.blk_ptr, m.blk_ptr);
+   EXPECT_EQ(r.blk_col, (std::vector<int32_t>{2, 0, 1, 0}));
+   // tile (0,2): bits 1 (row 0, col 9) and 0 (row 0, col 8); (0,0): bits 1 and 9; (0,1): bit 8
+   EXPECT_EQ(r.blk_map, (std::vector<uint16_t>{0x0003, 0x0202, 0x0100, 0x0001}));
+   EXPECT_EQ(r.blk_val[0 * 16 + 0], 3.0);
+   EXPECT_EQ(r.blk_val[0 * 16 + 1], 1.0);
+   EXPECT_EQ(r.blk_val[1 * 16 + 1], 2.0);
+   EXPECT_EQ(r.blk_val[1 * 16 + 9], 5.0);
+   EXPECT_EQ(r.blk_val[2 * 16 + 8], 4.0);
+   EXPECT_EQ(r.blk_val[3 * 16 + 0], 6.0);
+   const auto p = amgt::packed_layout(r); // the packed entries follow the tiles
+   EXPECT_EQ(p.val, (std::vector<double>{3.0, 1.0, 2.0, 5.0, 4.0, 6.0}));
+   EXPECT_EQ(p.meta, (std::vector<uint16_t>{0x00, 0x01, 0x11, 0x19, 0x28, 0x00}));
+   EXPECT_THROW(amgt::validate_mbsr(r), amgt::Error) << "no longer ascending";
+   const CsrMatrix other = from_entries(5, 12, {{0, 10, 1.0}});
+   EXPECT_THROW(amgt::reorder_tiles_first_seen(m, other.view(), 0), amgt::Error) << "not m's CSR";
+}
+
 TYPED_TEST(MbsrTyped, PackedLayoutHoldsTheDenseValues)
 {
    using V = TypeParam;
