@@ -747,7 +747,9 @@ void preload_precision(PreloadLog& log, const CsrView& v, const double* u, const
          o.dense       = false;
          o.packed      = true;
          o.entry_order  = entry_order;
-         o.sorted_tiles = !entry_order; // as the solve's copies
+         // as the solve's copies (which take entry order in fp64 only; the step runs in every
+         // precision all the same: it loads the entries kernel there too)
+         o.sorted_tiles = !entry_order;
          o.lend_values  = std::is_same<V, double>::value;
          const device::DeviceMbsr<V> m    = device::csr_to_mbsr<V>(v, s, mem, o);
          const device::SpmvPlan<V>   plan = device::make_spmv_plan<V>(m, s, mem);

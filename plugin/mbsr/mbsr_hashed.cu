@@ -36,7 +36,8 @@
 //   list) took 40% of pass 2. Still about 0.1 of the bandwidth bound on the large coarse
 //   operators.
 //   A group clears its table once; after a block row it clears only the slots that row used
-//   (the listed tiles), so a block row's table work is O(E + D), not O(T).
+//   (the listed tiles; unranked, each entry its own slot), so a block row's table work is
+//   O(E + D), not O(T).
 //   Block rows are served by four tiers by entry count E (the table keeps T >= 2E slots):
 //   E <= 32 one warp and 64 slots, E <= 128 one block of 64 threads and 256, E <= 512 one
 //   block of 128 threads and 1024 (one warp per block row there held 3 groups of 14.5 KB per
@@ -258,8 +259,9 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
 // j == j' and t < t', so per step j a warp's ballot gives the leaders before it in the warp,
 // and one scan (by the group's first warp) of the counts per (step, warp) the leaders of the
 // steps and warps before. Each leader places its tile as rank_tiles does; returns D (the
-// block row's tiles). Deterministic (no insert order involved) and O(E / G + E / 32) a
-// thread, where counting is O(D) and the bitonic sort O(D log^2 D / G). Ends with a barrier.
+// block row's tiles). Deterministic (no insert order involved); a thread's work is kPer
+// ballots and, in the first warp, a scan of T/64 counts (fixed by the tier's table, whatever
+// D), where counting is O(D) a thread and the bitonic sort O(D log^2 D / G). Ends with a barrier.
 template <int G, int kPer>
 __device__ __forceinline__ int rank_first_seen(const int32_t* first, uint32_t* maps, int32_t* toff, int* lead,
                                                const int (&sb)[kPer], const int32_t (&cj)[kPer], int t,
@@ -376,7 +378,8 @@ __global__ void __launch_bounds__(G * kRows) hashed_kernel(HashArgs<V> args, int
       }
    }
    // The table is cleared once here; after each block row only the slots it used are cleared
-   // again (the D fresh inserts, listed as they happen): O(E + D) a block row, not O(T).
+   // again (the D fresh inserts, listed as they happen; unranked, each entry clears its own
+   // slot): O(E + D) a block row, not O(T).
    for (int k = t; k < T; k += G)
    {
       keys[k] = kEmptyKey;

@@ -356,11 +356,13 @@ void check_one_and_two_passes(const CsrMatrix& a)
 {
    {
       device::ConvertOptions dense;
-      dense.packed = true; // dense and packed: two passes whatever one_pass says
+      dense.packed       = true;  // dense and packed: two passes whatever one_pass says
+      dense.sorted_tiles = false; // ignored with the dense layout: ranked (the SpGEMM needs it)
       device::ConversionInfo info;
-      check_conversion<V>(a, device::runtime_allocator(), dense, &info);
+      const auto dm = check_conversion<V>(a, device::runtime_allocator(), dense, &info); // the sorted reference
       EXPECT_TRUE(info.hashed);
       EXPECT_FALSE(info.one_pass);
+      EXPECT_TRUE(dm.tiles_sorted);
    }
    const Mbsr<V> sorted_ref = csr_to_mbsr<V>(a.view());
    const Mbsr<V> seen_ref   = reorder_tiles_first_seen(sorted_ref, a.view(), device::kSortedTilesMaxEntries);

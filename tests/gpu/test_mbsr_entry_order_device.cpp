@@ -41,6 +41,28 @@ device::ConvertOptions entry_order_options(bool lend, bool sorted = true)
    return opt;
 }
 
+// y = 2 A x - y0 on the device copy against spmv_ref of the reference, bit for bit (small
+// integers: exact in every precision and summation order); adds the nonzero results to nonzero.
+template <class V>
+void expect_spmv_equals_reference(const device::DeviceMbsr<V>& dm, const device::SpmvPlan<V>& plan,
+                                  const Mbsr<V>& ref, int& nonzero)
+{
+   std::vector<double> x(static_cast<size_t>(ref.ncols)), y0(static_cast<size_t>(ref.nrows));
+   for (size_t j = 0; j < x.size(); ++j) x[j] = static_cast<double>(static_cast<int>(j % 7) - 3);
+   for (size_t i = 0; i < y0.size(); ++i) y0[i] = static_cast<double>(static_cast<int>(i % 5) - 2);
+   std::vector<double> want = y0;
+   spmv_ref(ref, 2.0, x.data(), -1.0, want.data());
+   const DeviceArray<double> dx(x), dy(y0);
+   device::spmv<V>(dm, plan, 2.0, dx.get(), -1.0, dy.get(), nullptr);
+   EXPECT_EQ(device::device_synchronize(), device::kSuccess);
+   const std::vector<double> y = dy.to_host();
+   for (size_t i = 0; i < y.size(); ++i)
+   {
+      ASSERT_EQ(y[i], want[i]) << "row " << i;
+      nonzero += y[i] != 0.0;
+   }
+}
+
 // One conversion in entry order, checked against the reference; then its SpMV. Adds the
 // number of nonzero results to nonzero (the check is not vacuous). sorted: the tiles equal
 // the reference's array for array; else (ConvertOptions::sorted_tiles = false) the
@@ -119,20 +141,7 @@ void check_entry_order(const CsrMatrix& a, bool lend, bool sorted, const std::st
       EXPECT_EQ(plan.path, device::SpmvPath::cuda_core_entries);
       EXPECT_THROW(device::make_spmv_plan<V>(dm, nullptr, counting_allocator(counter), device::SpmvPath::cuda_core_tiles),
                    amgt::Error);
-      std::vector<double> x(static_cast<size_t>(a.ncols)), y0(static_cast<size_t>(a.nrows));
-      for (size_t j = 0; j < x.size(); ++j) x[j] = static_cast<double>(static_cast<int>(j % 7) - 3);
-      for (size_t i = 0; i < y0.size(); ++i) y0[i] = static_cast<double>(static_cast<int>(i % 5) - 2);
-      std::vector<double> want = y0;
-      spmv_ref(ref, 2.0, x.data(), -1.0, want.data());
-      const DeviceArray<double> dx(x), dy(y0);
-      device::spmv<V>(dm, plan, 2.0, dx.get(), -1.0, dy.get(), nullptr);
-      EXPECT_EQ(device::device_synchronize(), device::kSuccess);
-      const std::vector<double> y = dy.to_host();
-      for (size_t i = 0; i < y.size(); ++i)
-      {
-         ASSERT_EQ(y[i], want[i]) << "row " << i;
-         nonzero += y[i] != 0.0;
-      }
+      expect_spmv_equals_reference(dm, plan, ref, nonzero);
    }
    EXPECT_EQ(counter.live, 0) << "every buffer comes back";
 }
@@ -200,26 +209,13 @@ TYPED_TEST(EntryOrder, FirstSeenBitmapOrderSpmvOnEveryCudaCorePath)
       EXPECT_FALSE(dm.tiles_sorted);
       EXPECT_FALSE(dm.entry_order);
       const Mbsr<V> ref = csr_to_mbsr<V>(a.view());
-      std::vector<double> x(static_cast<size_t>(a.ncols)), y0(static_cast<size_t>(a.nrows));
-      for (size_t j = 0; j < x.size(); ++j) x[j] = static_cast<double>(static_cast<int>(j % 7) - 3);
-      for (size_t i = 0; i < y0.size(); ++i) y0[i] = static_cast<double>(static_cast<int>(i % 5) - 2);
-      std::vector<double> want = y0;
-      spmv_ref(ref, 2.0, x.data(), -1.0, want.data());
       for (const device::SpmvPath path : {device::SpmvPath::automatic, device::SpmvPath::cuda_core,
                                           device::SpmvPath::cuda_core_balanced, device::SpmvPath::cuda_core_tiles,
                                           device::SpmvPath::cuda_core_entries})
       {
          SCOPED_TRACE(device::to_string(path));
          const device::SpmvPlan<V> plan = device::make_spmv_plan<V>(dm, nullptr, device::runtime_allocator(), path);
-         const DeviceArray<double> dx(x), dy(y0);
-         device::spmv<V>(dm, plan, 2.0, dx.get(), -1.0, dy.get(), nullptr);
-         EXPECT_EQ(device::device_synchronize(), device::kSuccess);
-         const std::vector<double> y = dy.to_host();
-         for (size_t i = 0; i < y.size(); ++i)
-         {
-            ASSERT_EQ(y[i], want[i]) << "row " << i;
-            nonzero += y[i] != 0.0;
-         }
+         expect_spmv_equals_reference(dm, plan, ref, nonzero);
       }
    }
    EXPECT_GT(nonzero, 1000);
