@@ -314,17 +314,9 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       }
       else
       {
-         device::ConvertOptions options;
-         options.dense       = dense;
-         options.packed      = true;
-         options.entry_order = lp.entry_order && !dense;
-         // an entry-order copy takes its tiles in first-seen order (no ranking; the entries
-         // kernel sums in CSR order whatever the tiles' order); a bitmap-order one keeps them
-         // ranked: its SpMV gathers x for neighbouring block columns in neighbouring lanes
-         // (first-seen tiles there: laplace7 n=250's level 1 in fp32 633 against 562 us,
-         // bench/RESULTS.md, eighteenth session)
-         options.sorted_tiles = dense || !options.entry_order;
-         options.lend_values = !scaled; // hypre's arrays outlive the copy (the cache key)
+         // hypre's arrays outlive the copy (the cache key): its values may be lent
+         device::ConvertOptions options = device::spmv_copy_options(lp.entry_order && !dense, !scaled);
+         options.dense                  = dense; // a product asked for the tiles' values too
          if (scaled)
          {
             // scaled values formed in double into a temporary, rounded once to V by the
@@ -743,14 +735,9 @@ void preload_precision(PreloadLog& log, const CsrView& v, const double* u, const
    for (const bool entry_order : {false, true})
    {
       log.step(entry_order ? "mBSR in entry order" : "mBSR", [&] {
-         device::ConvertOptions o;
-         o.dense       = false;
-         o.packed      = true;
-         o.entry_order  = entry_order;
          // as the solve's copies (which take entry order in fp64 only; the step runs in every
          // precision all the same: it loads the entries kernel there too)
-         o.sorted_tiles = !entry_order;
-         o.lend_values  = std::is_same<V, double>::value;
+         const device::ConvertOptions o = device::spmv_copy_options(entry_order, std::is_same<V, double>::value);
          const device::DeviceMbsr<V> m    = device::csr_to_mbsr<V>(v, s, mem, o);
          const device::SpmvPlan<V>   plan = device::make_spmv_plan<V>(m, s, mem);
          device::spmv<V>(m, plan, 1.0, x, 0.0, y, s);

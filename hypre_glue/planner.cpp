@@ -454,7 +454,7 @@ LayoutPlan plan_layout(const Context& ctx, MatrixState& state, const amgt_csr& a
    if (layout_needs_exact_span(in)) in.narrow = device_max_span(ctx, a) <= kNarrowSpan;
    const LayoutChoice c = choose_layout(in);
    plan.layout      = c.layout;
-   plan.entry_order = c.layout == Layout::mbsr && !c.tile_kernels && p == Precision::fp64;
+   plan.entry_order = c.entry_order;
    plan.narrow      = in.narrow;
    plan.row_cv = e.row_cv;
    return plan;

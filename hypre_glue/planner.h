@@ -77,13 +77,8 @@ struct LayoutPlan
    bool   narrow = true;  // 16-bit column offsets tried
    double row_cv = 0.0;   // the sampled rows' variation (lanes per row)
    // mbsr: packed entries in CSR order (mbsr_device.h), the conversion that moves no values
-   // (and ranks no tiles: ConvertOptions::sorted_tiles), for an fp64 matrix whose SpMV the
-   // entries kernel serves (the rule's pick, not AMGT_LAYOUT=mbsr). In fp32/fp16 the values are
-   // copied either way and the copy is in bitmap order with its tiles ranked: a tile's entries
-   // in neighbouring lanes and neighbouring block columns in neighbouring tiles gather x from
-   // few sectors; the SpMV was 1-13% faster than on the entry-order copy (laplace7 n=250's
-   // level 1 in fp32: 562 against 645 us; bench/RESULTS.md, eighteenth session; in fp64 3%,
-   // where the entry-order copy lends hypre's values and converts 1.3x faster)
+   // (and ranks no tiles): the rule's pick (LayoutChoice::entry_order: fp64, entries kernel),
+   // not AMGT_LAYOUT=mbsr
    bool   entry_order = false;
 };
 

@@ -43,7 +43,7 @@ struct CsrArrays
 
 // C in the layout its SpMV reads (SpgemmRecord::layout_c), as the end of the library's setup
 // builds it for an operator of precision V: layout_pick and the layout rule, then the row-wise
-// layout or the mBSR copy (in entry order unless the rule picks the tile kernels, as the
+// layout or the mBSR copy (in the order the rule picks, LayoutChoice::entry_order, as the
 // planner's plan_layout does) and its SpMV plan (what backend_device.cpp prepares for the
 // solve; no value statistics). Returned whole, so that a timed sample frees it after its stop
 // event.
@@ -70,14 +70,8 @@ SolveLayout<V> solve_layout(const amgt::CsrView& c, Precision p, const dev::Allo
    }
    else
    {
-      dev::ConvertOptions o;
-      o.dense       = false;
-      o.packed      = true;
-      // as the planner (LayoutPlan::entry_order) and the backend: entry order in fp64 only, its
-      // tiles in first-seen order; bitmap order with the tiles ranked
-      o.entry_order  = !choice.tile_kernels && std::is_same<V, double>::value;
-      o.lend_values  = std::is_same<V, double>::value;
-      o.sorted_tiles = !o.entry_order;
+      // as the planner (LayoutChoice::entry_order) and the backend
+      const dev::ConvertOptions o = dev::spmv_copy_options(choice.entry_order, std::is_same<V, double>::value);
       out.mbsr.emplace(dev::csr_to_mbsr<V>(c, kStream, alloc, o));
       out.plan.emplace(dev::make_spmv_plan<V>(*out.mbsr, kStream, alloc));
       if (which) *which = "mbsr";

@@ -533,15 +533,9 @@ void time_spmv_setup(Bench& b, SpmvRecord& r, const DeviceCsr& dA, SpmvInputs& i
    {
       with_precision(b.opt.precision, [&](auto tag) {
          using V = decltype(tag);
-         // the library's copy for the entries kernel: entry order with hypre's values lent and
-         // the tiles in first-seen order in fp64, bitmap order with the tiles ranked in
-         // fp32/fp16 (planner.h, LayoutPlan::entry_order; backend_device.cpp)
-         dev::ConvertOptions co;
-         co.dense        = false;
-         co.packed       = true;
-         co.entry_order  = std::is_same_v<V, double>;
-         co.lend_values  = co.entry_order;
-         co.sorted_tiles = !co.entry_order;
+         // the library's copy for the entries kernel: entry order with hypre's values lent in
+         // fp64, bitmap order in fp32/fp16 (LayoutChoice::entry_order; backend_device.cpp)
+         const dev::ConvertOptions co = dev::spmv_copy_options(std::is_same_v<V, double>, true);
          auto m    = std::make_shared<dev::DeviceMbsr<V>>(dev::csr_to_mbsr<V>(plugin_view(dA), kStream, alloc, co));
          auto plan = std::make_shared<dev::SpmvPlan<V>>(dev::make_spmv_plan<V>(*m, kStream, alloc));
          r.spmv_entry.path  = dev::to_string(plan->path) + std::string(m->entry_order ? " entry order" : "");

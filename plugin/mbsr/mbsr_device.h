@@ -113,6 +113,19 @@ struct ConvertOptions
    bool one_pass = true;
 };
 
+// The options of a copy that only the SpMV reads (no dense layout): entry order as asked, its
+// tiles then left unranked (first-seen order); in bitmap order ranked (see sorted_tiles).
+inline ConvertOptions spmv_copy_options(bool entry_order, bool lend_values)
+{
+   ConvertOptions o;
+   o.dense        = false;
+   o.packed       = true;
+   o.entry_order  = entry_order;
+   o.lend_values  = lend_values;
+   o.sorted_tiles = !entry_order;
+   return o;
+}
+
 // Tiers of the hashed conversion by entries per block row (mbsr_hashed.cu): <= 32, <= 128,
 // <= 512, <= kHashedMaxEntries, each with a hash table in shared memory.
 constexpr int kConversionTiers = 4;

@@ -219,6 +219,19 @@ __device__ __forceinline__ void count_ranks_upto(const unsigned long long* comp,
    }
 }
 
+// Tile `slot` (block column key) gets rank r: the rank in the high 16 bits of its map, its
+// popcount at toff[r], the tile written at out + r; dense counts it if it is dense.
+__device__ __forceinline__ void place_tile(uint32_t* maps, int32_t* toff, int32_t* blk_col, uint16_t* blk_map,
+                                           int64_t out, int slot, int32_t key, int r, int& dense)
+{
+   const uint32_t m = maps[slot];
+   maps[slot]       = m | (static_cast<uint32_t>(r) << 16);
+   toff[r]          = __popc(m);
+   dense += __popc(m) >= kDenseTileNnz ? 1 : 0;
+   blk_col[out + r] = key;
+   blk_map[out + r] = static_cast<uint16_t>(m);
+}
+
 // Ranks of the D listed tiles by key (comp[p] = key << 32 | slot, keys distinct) when D <=
 // kRankPer * G: each thread takes its ceil(D / G) tiles and counts the smaller keys among all D
 // (no barrier inside; ncu on the H100: a fixed 8 tiles a thread in 64-bit compares was 42% of
@@ -231,13 +244,8 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
                                            int32_t* blk_col, uint16_t* blk_map, int64_t out, int& dense)
 {
    auto place = [&](unsigned long long v, int r) {
-      const int      slot = static_cast<int>(v & 0xffffffffu);
-      const uint32_t m    = maps[slot];
-      maps[slot]          = m | (static_cast<uint32_t>(r) << 16);
-      toff[r]             = __popc(m);
-      dense += __popc(m) >= kDenseTileNnz ? 1 : 0;
-      blk_col[out + r]    = static_cast<int32_t>(v >> 32);
-      blk_map[out + r]    = static_cast<uint16_t>(m);
+      place_tile(maps, toff, blk_col, blk_map, out, static_cast<int>(v & 0xffffffffu), static_cast<int32_t>(v >> 32),
+                 r, dense);
    };
    if (D <= kRankPer * G) { count_ranks_upto<G, 1, kRankPer>(comp, D, t, place); }
    else
@@ -258,7 +266,7 @@ __device__ __forceinline__ void rank_tiles(unsigned long long* comp, uint32_t* m
 // before it in CSR order: entry t + j G of thread t comes before entry t' + j' G if j < j' or
 // j == j' and t < t', so per step j a warp's ballot gives the leaders before it in the warp,
 // and one scan (by the group's first warp) of the counts per (step, warp) the leaders of the
-// steps and warps before. Each leader places its tile as rank_tiles does; returns D (the
+// steps and warps before. Each leader places its tile (place_tile, as rank_tiles); returns D (the
 // block row's tiles). Deterministic (no insert order involved); a thread's work is kPer
 // ballots and, in the first warp, a scan of T/64 counts (fixed by the tier's table, whatever
 // D), where counting is O(D) a thread and the bitonic sort O(D log^2 D / G). Ends with a barrier.
@@ -312,15 +320,9 @@ __device__ __forceinline__ int rank_first_seen(const int32_t* first, uint32_t* m
       // the ballot again (cheaper than keeping kPer prefix counts in registers)
       const bool             l   = (leads >> j) & 1u;
       const device::LaneMask bal = device::ballot(l);
-      if (!l) continue;
-      const int      r    = lead[j * W + w] + __popc(bal & below);
-      const int      slot = sb[j] & 0xffff;
-      const uint32_t m    = maps[slot];
-      maps[slot]          = m | (static_cast<uint32_t>(r) << 16);
-      toff[r]             = __popc(m);
-      dense += __popc(m) >= kDenseTileNnz ? 1 : 0;
-      blk_col[out + r]    = cj[j] >> 2;
-      blk_map[out + r]    = static_cast<uint16_t>(m);
+      if (l)
+         place_tile(maps, toff, blk_col, blk_map, out, sb[j] & 0xffff, cj[j] >> 2,
+                    lead[j * W + w] + __popc(bal & below), dense);
    }
    group::sync<G>();
    return D;

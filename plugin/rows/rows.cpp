@@ -125,6 +125,7 @@ LayoutChoice choose_layout(const LayoutInputs& in)
    c.layout     = c.mbsr_bytes / c.mbsr_speed <= (1.0 - kMbsrMinSaving) * c.rows_bytes / c.rows_speed
                      ? Layout::mbsr
                      : Layout::rows;
+   c.entry_order = c.layout == Layout::mbsr && !c.tile_kernels && in.precision == Precision::fp64;
    return c;
 }
 

@@ -75,6 +75,14 @@ struct LayoutChoice
    double rows_speed      = 1.0; // rows_relative_speed(row_length, fill, precision)
    double mbsr_speed      = 1.0; // kMbsrTileLowSpeed for the tile kernels in fp32/fp16, else 1
    bool   tile_kernels    = false; // mBSR's SpMV would run its tile kernels (else the entries kernel)
+   // mBSR for the entries kernel in fp64: the copy in entry order (mbsr_device.h: hypre's values
+   // lent, the tiles unranked). In fp32/fp16 the values are copied either way and the copy is in
+   // bitmap order with its tiles ranked: a tile's entries in neighbouring lanes and neighbouring
+   // block columns in neighbouring tiles gather x from few sectors; the SpMV was 1-13% faster
+   // than on the entry-order copy (laplace7 n=250's level 1 in fp32: 562 against 645 us;
+   // bench/RESULTS.md, eighteenth session; in fp64 3%, where the entry-order copy lends hypre's
+   // values and converts 1.3x faster)
+   bool   entry_order     = false;
 };
 
 // Bytes per stored entry one SpMV reads, by the kernel the mBSR plan would run

@@ -201,7 +201,8 @@ TEST(Layout, ChosenByTheTimeItsBytesTake)
    in.fill = 4.0; // tile kernels (7 tiles per block row): 8 + 6/4 + 12/28 = 9.93 vs 11.97
    c       = choose_layout(in);
    EXPECT_EQ(c.layout, Layout::mbsr);
-   EXPECT_TRUE(c.tile_kernels); // converted in bitmap order (the planner's entry_order is off)
+   EXPECT_TRUE(c.tile_kernels); // converted in bitmap order
+   EXPECT_FALSE(c.entry_order);
    EXPECT_NEAR(c.mbsr_bytes, 8.0 + 6.0 / 4.0 + 12.0 / 28.0, 1e-12);
    in.narrow = true; // against (8 + 2 + 4/7) / 1.05 = 10.07
    EXPECT_EQ(choose_layout(in).layout, Layout::rows);
@@ -212,7 +213,17 @@ TEST(Layout, ChosenByTheTimeItsBytesTake)
    EXPECT_NEAR(c.mbsr_bytes, 8.0 + 2.0 + 4.0 / 2.36 + 12.0 / 116.0, 1e-12);
    EXPECT_DOUBLE_EQ(c.rows_speed, rows_relative_speed(29.0, 2.36, Precision::fp64));
    EXPECT_EQ(c.layout, Layout::mbsr);
-   EXPECT_FALSE(c.tile_kernels); // the entries kernel: converted in entry order
+   EXPECT_FALSE(c.tile_kernels); // the entries kernel: in fp64 converted in entry order
+   EXPECT_TRUE(c.entry_order);
+   for (const Precision p : {Precision::fp32, Precision::fp16})
+   {
+      in.precision            = p;
+      const LayoutChoice lower = choose_layout(in);
+      EXPECT_EQ(lower.layout, Layout::mbsr) << to_string(p);
+      EXPECT_FALSE(lower.tile_kernels) << to_string(p);
+      EXPECT_FALSE(lower.entry_order) << to_string(p) << ": values copied anyway, bitmap order";
+   }
+   in.precision = Precision::fp64;
    EXPECT_FALSE(layout_needs_exact_span(in)); // 32-bit columns: nothing hangs on the span
    // fp32, the same level with 16-bit offsets: rows with them ((4 + 2 + 0.14) / 0.86 = 7.14
    // against mBSR's 7.79), mBSR without them (8.14 / 0.86 = 9.47): the exact span decides
