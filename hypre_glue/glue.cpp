@@ -386,6 +386,7 @@ void amgt_glue_setup_begin(void)
    try
    {
       settle_all(); // nothing of an earlier setup still running beside this one
+      if (global().config.stats) global().stats.setup_begin(); // AMGT_STATS: work per setup
       global().epoch.fetch_add(1);
       global().setup_level.store(-1);
       global().floors.reset();

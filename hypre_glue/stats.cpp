@@ -126,6 +126,14 @@ void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
    p[0] += choice_s;
    p[1] += convert_s;
    p[2] += race_s;
+   if (setup_work_s_.empty()) setup_work_s_.push_back(0.0); // work before any setup began
+   setup_work_s_.back() += choice_s + convert_s + race_s;
+}
+
+void Stats::setup_begin()
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   setup_work_s_.push_back(0.0);
 }
 
 void Stats::survey(int matrices, int readbacks, double seconds)
@@ -134,6 +142,8 @@ void Stats::survey(int matrices, int readbacks, double seconds)
    survey_matrices_ += matrices;
    survey_readbacks_ += readbacks;
    survey_s_ += seconds;
+   if (setup_work_s_.empty()) setup_work_s_.push_back(0.0);
+   setup_work_s_.back() += seconds;
 }
 
 void Stats::prepared_beside()
@@ -179,6 +189,7 @@ void Stats::reset()
    survey_matrices_ = 0;
    survey_readbacks_ = 0;
    survey_s_        = 0.0;
+   setup_work_s_.clear();
    beside_wait_s_ = 0.0;
    preload_s_      = -1.0;
    preload_steps_  = 0;
@@ -324,6 +335,21 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     (survey_s_ + parts[0] + parts[1] + parts[2]) * 1e3, survey_s_ * 1e3, parts[0] * 1e3,
                     parts[1] * 1e3, parts[2] * 1e3);
       out += line + prepare_levels + "\n";
+      // per setup: the first of the process apart from the later ones (their median: the warm
+      // figure to set beside a warm setup's time)
+      std::vector<double> later;
+      for (size_t k = 1; k < setup_work_s_.size(); ++k) later.push_back(setup_work_s_[k]);
+      if (!later.empty())
+      {
+         std::sort(later.begin(), later.end());
+         const size_t m      = later.size();
+         const double median = m % 2 ? later[m / 2] : 0.5 * (later[m / 2 - 1] + later[m / 2]);
+         std::snprintf(line, sizeof(line),
+                       "AMGT: plugin setup work per setup: the first %.3f ms, the %zu later median %.3f ms "
+                       "(%.3f to %.3f)\n",
+                       setup_work_s_[0] * 1e3, m, median * 1e3, later.front() * 1e3, later.back() * 1e3);
+         out += line;
+      }
    }
    if (survey_matrices_ > 0)
    {

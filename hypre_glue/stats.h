@@ -68,6 +68,10 @@ public:
    // GPU: the setup survey (amgt_glue_matrices_survey) measured `matrices` matrices with
    // `readbacks` read-backs in this many seconds (timed only under AMGT_STATS)
    void survey(int matrices, int readbacks, double seconds);
+   // A BoomerAMG setup begins (amgt_glue_setup_begin): the setup work that follows (prepare,
+   // survey) is also counted for this setup alone, so that the table can show the first setup
+   // of a process (CUDA's lazy loading, first allocations) apart from the later ones.
+   void setup_begin();
    // GPU: one matrix prepared beside hypre's setup (device_prepare_beside), and the seconds
    // hypre's thread waited for such work (at the end of a setup, or for a matrix it needed)
    void prepared_beside();
@@ -101,6 +105,7 @@ private:
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
    long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
    double                      survey_s_        = 0.0;
+   std::vector<double>         setup_work_s_; // per setup (setup_begin), survey + prepare
    long                        beside_     = 0;      // matrices prepared beside hypre's setup
    double                      beside_wait_s_ = 0.0; // hypre's thread waited for them
    double                      preload_s_     = -1.0; // < 0: no preload ran

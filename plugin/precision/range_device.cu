@@ -226,6 +226,13 @@ __device__ void write_block_sums(double sum, double abs_sum, double* partial, un
    }
 }
 
+// Values a lane of plain_stats loads before it adds them (one row's entries t, t + G, ...):
+// with one load in flight a lane, the pass over the Galerkin operators (rows of 30-200
+// entries, 32 lanes a row) read them at about half of 3.0 TB/s where flat_stats' four loads a
+// thread read the other matrices at 0.8 (kprof of systems3 n=126's setup on the H100,
+// bench/RESULTS.md, nineteenth session).
+constexpr int kPlainUnroll = 4;
+
 // The plain statistics of a matrix likely to hold tiny values in one streaming pass. Per value: the
 // finite maximum and the non-finite count go into the thread's accumulator (order-independent,
 // flushed once per block), the sums
@@ -242,29 +249,52 @@ template <int G>
 __device__ void plain_stats_body(const int32_t* __restrict__ row_ptr, const double* __restrict__ val, int32_t nrows,
                                  DevStats* out, double* partial, VGrid grid)
 {
-   RangeAcc  acc;
-   double    sum = 0.0, abs_sum = 0.0;
-   const int t   = static_cast<int>(threadIdx.x) % G;
-   for (int64_t i = first_row<G>(grid); i < rows_padded<G>(nrows); i += row_stride<G>(grid))
-   {
-      const bool    live  = i < nrows;
-      const int64_t begin = live ? row_ptr[i] : 0, end = live ? row_ptr[i + 1] : 0;
-      double        row_max = 0.0;
-      bool          tiny    = false;
-      for (int64_t k = begin + t; k < end; k += G)
+   RangeAcc      acc;
+   double        sum = 0.0, abs_sum = 0.0;
+   const int     t      = static_cast<int>(threadIdx.x) % G;
+   const int64_t stride = row_stride<G>(grid);
+   auto          add    = [&](double v, double& row_max, bool& tiny) {
+      if (!isfinite(v))
       {
-         const double v = value_at(val, k);
-         if (!isfinite(v))
+         ++acc.nonfinite;
+         return;
+      }
+      const double m = fabs(v);
+      row_max        = fmax(row_max, m);
+      tiny           = tiny || (m > 0.0 && m < kFp16MinNormal);
+      acc.inexact += half_holds_exactly(v) ? 0 : 1;
+      sum     = sum + v;
+      abs_sum = abs_sum + m;
+   };
+   int64_t i = first_row<G>(grid);
+   // the row's pointers are loaded one row ahead, its values kPlainUnroll a lane at once
+   int64_t next_begin = i < nrows ? row_ptr[i] : 0, next_end = i < nrows ? row_ptr[i + 1] : 0;
+   for (; i < rows_padded<G>(nrows); i += stride)
+   {
+      const int64_t begin = next_begin, end = next_end;
+      if (i + stride < nrows)
+      {
+         next_begin = row_ptr[i + stride];
+         next_end   = row_ptr[i + stride + 1];
+      }
+      else
+      {
+         next_begin = next_end = 0; // a padding row next (or none): it reads nothing
+      }
+      double row_max = 0.0;
+      bool   tiny    = false;
+      // each lane takes its entries begin + t + jG in increasing j, as a plain loop would: the
+      // sums are the same bit for bit
+      for (int64_t k0 = begin + t; k0 < end; k0 += kPlainUnroll * G)
+      {
+         double v[kPlainUnroll];
+#pragma unroll
+         for (int u = 0; u < kPlainUnroll; ++u) v[u] = k0 + u * G < end ? value_at(val, k0 + u * G) : 0.0;
+#pragma unroll
+         for (int u = 0; u < kPlainUnroll; ++u)
          {
-            ++acc.nonfinite;
-            continue;
+            if (k0 + u * G < end) add(v[u], row_max, tiny);
          }
-         const double m = fabs(v);
-         row_max        = fmax(row_max, m);
-         tiny           = tiny || (m > 0.0 && m < kFp16MinNormal);
-         acc.inexact += half_holds_exactly(v) ? 0 : 1;
-         sum            = sum + v;
-         abs_sum        = abs_sum + m;
       }
       acc.max_abs = fmax(acc.max_abs, row_max);
       if (device::ballot(tiny) == 0u) continue; // uniform in the warp: its lanes make the same trips

@@ -110,4 +110,36 @@ TEST(StatsTable, PluginOnWithoutCallsPrintsOneLine)
    EXPECT_TRUE(row_levels(t).empty());
 }
 
+// AMGT_STATS' setup work: the total over the process, and per setup the first (CUDA's lazy
+// loading, first allocations) apart from the median of the later ones.
+TEST(StatsTable, SetupWorkOfTheFirstSetupApartFromTheLaterOnes)
+{
+   Stats s;
+   s.level_matrix(0, shape(1000, 4000));
+   s.spmv(0, 1e-3, "rows", Precision::fp32);
+   s.setup_begin();
+   s.survey(3, 1, 0.002);
+   s.prepare(0, 0.001, 0.010, 0.0); // the first setup: 13 ms
+   std::string t = s.format(config(Mode::automatic), 0, 1);
+   EXPECT_NE(t.find("AMGT: plugin setup work 13.000 ms"), std::string::npos) << t;
+   EXPECT_EQ(t.find("per setup"), std::string::npos) << "one setup has no later ones:\n" << t;
+   s.setup_begin();
+   s.prepare(0, 0.0, 0.004, 0.0); // 4 ms
+   s.setup_begin();
+   s.survey(3, 1, 0.001);
+   s.prepare(1, 0.0, 0.004, 0.0); // 5 ms
+   s.setup_begin();
+   s.prepare(0, 0.0, 0.006, 0.0); // 6 ms
+   t = s.format(config(Mode::automatic), 0, 1);
+   EXPECT_NE(t.find("AMGT: plugin setup work 28.000 ms"), std::string::npos) << t;
+   EXPECT_NE(t.find("AMGT: plugin setup work per setup: the first 13.000 ms, the 3 later median 5.000 ms "
+                    "(4.000 to 6.000)"),
+             std::string::npos)
+      << t;
+   s.reset();
+   s.level_matrix(0, shape(1000, 4000));
+   s.spmv(0, 1e-3, "rows", Precision::fp32);
+   EXPECT_EQ(s.format(config(Mode::automatic), 0, 1).find("plugin setup work"), std::string::npos);
+}
+
 } // namespace
