@@ -126,8 +126,13 @@ void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
    p[0] += choice_s;
    p[1] += convert_s;
    p[2] += race_s;
+   add_setup_work(choice_s + convert_s + race_s);
+}
+
+void Stats::add_setup_work(double seconds)
+{
    if (setup_work_s_.empty()) setup_work_s_.push_back(0.0); // work before any setup began
-   setup_work_s_.back() += choice_s + convert_s + race_s;
+   setup_work_s_.back() += seconds;
 }
 
 void Stats::setup_begin()
@@ -142,8 +147,7 @@ void Stats::survey(int matrices, int readbacks, double seconds)
    survey_matrices_ += matrices;
    survey_readbacks_ += readbacks;
    survey_s_ += seconds;
-   if (setup_work_s_.empty()) setup_work_s_.push_back(0.0);
-   setup_work_s_.back() += seconds;
+   add_setup_work(seconds);
 }
 
 void Stats::prepared_beside()

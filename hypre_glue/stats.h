@@ -94,6 +94,8 @@ public:
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
+   // this setup's share of the setup work (setup_work_s_); the caller holds mutex_
+   void add_setup_work(double seconds);
 
    mutable std::mutex          mutex_;
    std::map<int, LevelCounters> levels_;

@@ -573,11 +573,8 @@ __global__ void scale_values(const int32_t* row_ptr, const int32_t* col, const d
    }
 }
 
-// Calls f(std::integral_constant<int, G>) for the group size of a, with a grid of at most a
-// few waves (the kernels stride over the rows and flush once per block); f launches the
-// kernel named `kernel`, whose launch is checked here.
 // The grid of a kernel with G lanes a row (at most a few waves: the kernels stride over the
-// rows); the batched passes give each matrix this grid too.
+// rows and flush once per block); the batched passes give each matrix this grid too.
 unsigned group_blocks(const CsrView& a, int g)
 {
    const int64_t threads = static_cast<int64_t>(a.nrows) * g;
@@ -585,6 +582,8 @@ unsigned group_blocks(const CsrView& a, int g)
       std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, int64_t{device_limits().sms} * 16)));
 }
 
+// Calls f(std::integral_constant<int, G>, blocks) for the group size of a and group_blocks'
+// grid; f launches the kernel named `kernel`, whose launch is checked here.
 template <class F>
 void with_group(const CsrView& a, const char* kernel, F&& f)
 {
