@@ -186,6 +186,46 @@ void amgt_glue_count_stock_kernel(int product, int vendor);
  * counted for AMGT_STATS. Never fails: 0 on any error. */
 int amgt_glue_stock_spgemm_binned(long long m, long long nnz_a, long long k, long long nnz_b);
 
+/* ---- AMGT_RESETUP (resetup.h) ----
+ * What a BoomerAMG setup is: a re-setup (the hierarchy's structure kept, values recomputed) or a
+ * full one, and why. A larger code wins when the ranks' answers are reduced (MAX). */
+enum
+{
+   AMGT_SETUP_RESETUP     = 0,
+   AMGT_SETUP_FIRST       = 1, /* no hierarchy to keep (or its last setup was not recorded) */
+   AMGT_SETUP_STRUCTURE   = 2, /* the fine matrix's structure differs from the hierarchy's */
+   AMGT_SETUP_CYCLES      = 3, /* auto: the solves after the last re-setup took too many cycles */
+   AMGT_SETUP_UNSUPPORTED = 4, /* BoomerAMG settings the re-setup does not cover */
+   AMGT_SETUP_FAILED      = 5  /* the fingerprint or a plan could not be made */
+};
+/* 0 off, 1 galerkin, 2 auto; 0 whenever AMGT is off (then hypre's setup is untouched). */
+int amgt_glue_resetup_mode(void);
+/* The structure fingerprint of A (row pointers, columns, shape; values not read), computed
+ * where the arrays are. Returns 1 with *out set, 0 on failure. */
+int amgt_glue_structure_fingerprint(const amgt_csr *A, unsigned long long *out);
+/* This rank's answer for a setup of a matrix with this fingerprint (fingerprint_ok: it could be
+ * made); record_slot: the state slot of the current hierarchy's level-1 operator's diagonal block,
+ * NULL without a hierarchy; supported: the BoomerAMG settings allow a re-setup. */
+int amgt_glue_resetup_propose(void **record_slot, int fingerprint_ok, unsigned long long fingerprint,
+                              int supported);
+/* The setup all ranks agreed on (reason: the reduced answer) begins; counted for AMGT_STATS. */
+void amgt_glue_resetup_begin(void **record_slot, int reason);
+/* A setup ended; after a full one (reason != 0) the new hierarchy's record (record_slot: its
+ * level-1 operator's diagonal block; NULL for a hierarchy of one level) keeps the fingerprint. */
+void amgt_glue_resetup_end(void **record_slot, int reason, unsigned long long fingerprint);
+/* The hierarchy's record moves to another slot (its level-1 operator was replaced). */
+void amgt_glue_resetup_move(void **from_slot, void **to_slot);
+/* A re-setup's Galerkin products: levels on their plans, levels by hypre's own product, and the
+ * seconds they took (timed only under AMGT_STATS, else 0). */
+void amgt_glue_resetup_products(int on_plan, int by_hypre, double seconds);
+/* A BoomerAMG solve of the hierarchy made this many V-cycles (AMGT_RESETUP=auto's measure). */
+void amgt_glue_resetup_cycles(void **record_slot, int cycles);
+/* The values of the coarse operator C = R*A*P (c_val: C's value array, in C's own order) on a
+ * plan kept in C's state (slot_c), built at its first call. Returns 1 when computed, 0 when
+ * hypre must compute the product itself (the plan does not fit, or an error: reported once). */
+int amgt_glue_galerkin(void **slot_c, const amgt_csr *R, const amgt_csr *A, const amgt_csr *P,
+                       const amgt_csr *C, double *c_val);
+
 /* Statistics table (AMGT_STATS) for this process; then release all global state. */
 void amgt_glue_print_stats(int rank, int nranks);
 void amgt_glue_finalize(void);

@@ -499,6 +499,160 @@ hypre_AMGTRelaxJacobi(hypre_ParCSRMatrix *A, hypre_ParVector *f, HYPRE_Int relax
    return 1;
 }
 
+/* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */
+
+/* Where a hierarchy keeps its record: the plugin state of its level-1 operator's diagonal block. */
+static void **
+amgt_record_slot(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels)
+{
+   if (!A_array || num_levels < 2 || !A_array[1] || !hypre_ParCSRMatrixDiag(A_array[1])) { return NULL; }
+   return &hypre_CSRMatrixAMGTData(hypre_ParCSRMatrixDiag(A_array[1]));
+}
+
+/* The structure of a ParCSR matrix on this rank: its diagonal and off-diagonal blocks (on the
+ * device, one reduction each), its rows in the global numbering and the off-diagonal block's
+ * global columns (host arrays, FNV-1a). */
+static int
+amgt_fingerprint_parcsr(hypre_ParCSRMatrix *A, unsigned long long *out)
+{
+   hypre_CSRMatrix   *offd = hypre_ParCSRMatrixOffd(A);
+   HYPRE_BigInt      *map  = hypre_ParCSRMatrixColMapOffd(A);
+   HYPRE_Int          n    = offd ? hypre_CSRMatrixNumCols(offd) : 0, i;
+   unsigned long long hd = 0, ho = 0, h;
+   amgt_csr           v;
+
+   amgt_view(hypre_ParCSRMatrixDiag(A), &v);
+   if (!amgt_glue_structure_fingerprint(&v, &hd)) { return 0; }
+   if (offd && hypre_CSRMatrixNumNonzeros(offd) > 0)
+   {
+      amgt_view(offd, &v);
+      if (!amgt_glue_structure_fingerprint(&v, &ho)) { return 0; }
+   }
+   h = 1469598103934665603ULL;
+   h = (h ^ (unsigned long long) hypre_ParCSRMatrixFirstRowIndex(A)) * 1099511628211ULL;
+   h = (h ^ (unsigned long long) hypre_ParCSRMatrixGlobalNumRows(A)) * 1099511628211ULL;
+   h = (h ^ (unsigned long long) n) * 1099511628211ULL;
+   for (i = 0; map && i < n; i++) { h = (h ^ (unsigned long long) map[i]) * 1099511628211ULL; }
+   *out = hd ^ (ho * 0x9e3779b97f4a7c15ULL) ^ (h * 0xc2b2ae3d27d4eb4fULL);
+   return 1;
+}
+
+HYPRE_Int
+hypre_AMGTResetupBegin(hypre_ParCSRMatrix *A, hypre_ParCSRMatrix **A_array, HYPRE_Int old_num_levels,
+                       HYPRE_Int supported, HYPRE_Int *reason, unsigned long long *fingerprint)
+{
+   void **slot;
+   int    ok = 0, local, global;
+
+   *reason      = AMGT_SETUP_FIRST;
+   *fingerprint = 0;
+   if (!amgt_active() || !A || !amgt_glue_resetup_mode()) { return 0; }
+   slot = amgt_record_slot(A_array, old_num_levels);
+   if (supported) { ok = amgt_fingerprint_parcsr(A, fingerprint); }
+   local  = amgt_glue_resetup_propose(slot, ok, *fingerprint, supported ? 1 : 0);
+   global = local;
+   /* any rank's full setup makes every rank's full: the hierarchy is one object */
+   hypre_MPI_Allreduce(&local, &global, 1, hypre_MPI_INT, hypre_MPI_MAX, hypre_ParCSRMatrixComm(A));
+   amgt_glue_resetup_begin(slot, global);
+   *reason = (global == AMGT_SETUP_RESETUP || ok) ? global : AMGT_SETUP_FAILED;
+   return global == AMGT_SETUP_RESETUP;
+}
+
+void
+hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array, HYPRE_Int num_levels,
+                          HYPRE_Int modular_matmat, HYPRE_Int keep_transpose, unsigned long long fingerprint)
+{
+   HYPRE_Int  level, num_procs = 1;
+   int        on_plan = 0, by_hypre = 0;
+   int        timed = amgt_glue_stats_enabled();
+   HYPRE_Real t0 = 0.0;
+
+   (void) fingerprint;
+   hypre_MPI_Comm_size(hypre_ParCSRMatrixComm(A_array[0]), &num_procs);
+#if defined(HYPRE_USING_GPU)
+   if (timed) { hypre_SyncComputeStream(hypre_handle()); }
+#endif
+   if (timed) { t0 = hypre_MPI_Wtime(); }
+   for (level = 0; level < num_levels - 1; level++)
+   {
+      hypre_ParCSRMatrix *A    = A_array[level];
+      hypre_ParCSRMatrix *P    = P_array[level];
+      hypre_ParCSRMatrix *C    = A_array[level + 1];
+      HYPRE_Int           done = 0;
+
+      /* one rank: the diagonal blocks are the whole product (the off-diagonal ones are empty) */
+      if (num_procs == 1 && AMGT_TYPES_SUPPORTED && A && P && C)
+      {
+         hypre_CSRMatrix *Pd = hypre_ParCSRMatrixDiag(P);
+         hypre_CSRMatrix *Rd = hypre_ParCSRMatrixDiagT(P);
+         hypre_CSRMatrix *Cd = hypre_ParCSRMatrixDiag(C);
+         hypre_CSRMatrix *Rt = NULL;
+         amgt_csr         r, a, p, c;
+
+         /* R = P^T: hypre's stored transpose (keep-transpose, the GPU default), else one made
+          * here (host builds, where BoomerAMG keeps none) */
+         if (!Rd)
+         {
+            hypre_CSRMatrixTranspose(Pd, &Rt, 1);
+            Rd = Rt;
+         }
+         amgt_view(Rd, &r);
+         amgt_view(hypre_ParCSRMatrixDiag(A), &a);
+         amgt_view(Pd, &p);
+         amgt_view(Cd, &c);
+         done = amgt_glue_galerkin(&hypre_CSRMatrixAMGTData(Cd), &r, &a, &p, &c, hypre_CSRMatrixData(Cd));
+         if (Rt) { hypre_CSRMatrixDestroy(Rt); }
+      }
+      if (done)
+      {
+         on_plan++;
+         hypre_AMGTParCSRMatrixValuesChanged(C);
+      }
+      else
+      {
+         /* hypre's own product makes a new coarse operator; the hierarchy's record moves to it */
+         hypre_ParCSRMatrix *A_H = NULL;
+         if (modular_matmat) { A_H = hypre_ParCSRMatrixRAPKT(P, A, P, keep_transpose); }
+         else { hypre_BoomerAMGBuildCoarseOperatorKT(P, A, P, keep_transpose, &A_H); }
+         if (num_procs > 1 && hypre_ParCSRMatrixCommPkg(A_H) == NULL) { hypre_MatvecCommPkgCreate(A_H); }
+         hypre_ParCSRMatrixSetNumNonzeros(A_H);
+         hypre_ParCSRMatrixSetDNumNonzeros(A_H);
+         if (level == 0)
+         {
+            amgt_glue_resetup_move(&hypre_CSRMatrixAMGTData(hypre_ParCSRMatrixDiag(C)),
+                                   &hypre_CSRMatrixAMGTData(hypre_ParCSRMatrixDiag(A_H)));
+         }
+         hypre_ParCSRMatrixDestroy(C);
+         A_array[level + 1] = A_H;
+         by_hypre++;
+      }
+   }
+#if defined(HYPRE_USING_GPU)
+   if (timed) { hypre_SyncComputeStream(hypre_handle()); }
+#endif
+   amgt_glue_resetup_products(on_plan, by_hypre, timed ? (double) (hypre_MPI_Wtime() - t0) : 0.0);
+}
+
+void
+hypre_AMGTResetupEnd(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int reason,
+                     unsigned long long fingerprint)
+{
+   if (!amgt_active() || !amgt_glue_resetup_mode()) { return; }
+   /* a full setup whose fingerprint could not be made, or whose settings are not covered,
+    * records none: its next setup is a full one too */
+   if (reason == AMGT_SETUP_FAILED || reason == AMGT_SETUP_UNSUPPORTED) { return; }
+   amgt_glue_resetup_end(amgt_record_slot(A_array, num_levels), (int) reason, fingerprint);
+}
+
+void
+hypre_AMGTSolveCycles(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int cycles)
+{
+   void **slot;
+   if (!amgt_active() || !amgt_glue_resetup_mode()) { return; }
+   slot = amgt_record_slot(A_array, num_levels);
+   if (slot) { amgt_glue_resetup_cycles(slot, (int) cycles); }
+}
+
 void
 hypre_AMGTFinalize(void)
 {

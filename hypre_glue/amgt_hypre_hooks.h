@@ -45,6 +45,22 @@ void hypre_AMGTTagLevels(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_ar
  * being built): its matrices are tagged and their preparation starts beside the setup. */
 void hypre_AMGTLevelDone(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
                          hypre_ParCSRMatrix **R_array, HYPRE_Int level);
+/* AMGT_RESETUP (patches/0006). At setup entry, before the old hierarchy is freed: 1 when this
+ * setup keeps it (A has the structure it was built from, the settings are covered: supported,
+ * and every rank agrees), else 0; *reason and *fingerprint go to hypre_AMGTResetupEnd. */
+HYPRE_Int hypre_AMGTResetupBegin(hypre_ParCSRMatrix *A, hypre_ParCSRMatrix **A_array,
+                                 HYPRE_Int old_num_levels, HYPRE_Int supported, HYPRE_Int *reason,
+                                 unsigned long long *fingerprint);
+/* A re-setup's coarse operators: A_array[l+1] = P_l^T A_l P_l for every level, in place on the
+ * plugin's plans, or by hypre's own RAP (the operator replaced) where the plugin cannot. */
+void hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
+                               HYPRE_Int num_levels, HYPRE_Int modular_matmat,
+                               HYPRE_Int keep_transpose, unsigned long long fingerprint);
+/* The end of a setup: a full one records the fingerprint in its new hierarchy. */
+void hypre_AMGTResetupEnd(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int reason,
+                          unsigned long long fingerprint);
+/* A BoomerAMG solve of the hierarchy of A_array made `cycles` V-cycles. */
+void hypre_AMGTSolveCycles(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int cycles);
 /* The values of A changed in place (IJ Assemble, SetConstantValues): drop cached conversions. */
 void hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A);
 /* hypre's l1-Jacobi sweep (hypre_BoomerAMGRelax7Jacobi): u += w*(f - A*u) ./ l1_norms, Vtemp

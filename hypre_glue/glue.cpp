@@ -9,6 +9,7 @@
 #include "backend.h"
 #include "matrix_state.h"
 #include "planner.h"
+#include "resetup.h"
 #include "stats.h"
 
 #include "common/error.h"
@@ -578,6 +579,117 @@ void amgt_glue_finalize(void)
    catch (...)
    {
    }
+}
+
+} // extern "C"
+
+// ---- AMGT_RESETUP (resetup.h) ----
+
+namespace {
+
+ResetupRecord* record_of(void** slot)
+{
+   if (!slot) { return nullptr; }
+   MatrixState* s = state_of(slot);
+   return s->resetup_record.get();
+}
+
+} // namespace
+
+extern "C" {
+
+int amgt_glue_resetup_mode(void)
+{
+   try
+   {
+      const amgt::Config& c = global().config;
+      if (c.mode == amgt::Mode::off) { return 0; }
+      return c.resetup == amgt::ResetupMode::off ? 0 : (c.resetup == amgt::ResetupMode::galerkin ? 1 : 2);
+   }
+   catch (...)
+   {
+      return 0;
+   }
+}
+
+int amgt_glue_structure_fingerprint(const amgt_csr* A, unsigned long long* out)
+{
+   return guarded(nullptr, [&] {
+      if (!A || !out) { return 0; }
+      *out = structure_fingerprint(context(), *A);
+      return 1;
+   });
+}
+
+int amgt_glue_resetup_propose(void** record_slot, int fingerprint_ok, unsigned long long fingerprint,
+                              int supported)
+{
+   int reason = AMGT_SETUP_FAILED;
+   guarded(nullptr, [&] {
+      reason = resetup_propose(global().config.resetup, record_of(record_slot), fingerprint_ok != 0,
+                               fingerprint, supported != 0);
+      return 1;
+   });
+   return reason;
+}
+
+void amgt_glue_resetup_begin(void** record_slot, int reason)
+{
+   guarded(nullptr, [&] {
+      resetup_begin(record_of(record_slot), reason);
+      if (global().config.stats) { global().stats.setup_kind(reason, setup_reason_name(reason)); }
+      return 1;
+   });
+}
+
+void amgt_glue_resetup_end(void** record_slot, int reason, unsigned long long fingerprint)
+{
+   guarded(nullptr, [&] {
+      if (reason == AMGT_SETUP_RESETUP || !record_slot) { return 1; }
+      MatrixState* s = state_of(record_slot);
+      s->resetup_record.reset(new ResetupRecord(resetup_record_after_full(fingerprint)));
+      return 1;
+   });
+}
+
+void amgt_glue_resetup_cycles(void** record_slot, int cycles)
+{
+   guarded(nullptr, [&] {
+      if (ResetupRecord* r = record_of(record_slot)) { r->cycles += cycles; }
+      return 1;
+   });
+}
+
+int amgt_glue_galerkin(void** slot_c, const amgt_csr* R, const amgt_csr* A, const amgt_csr* P,
+                       const amgt_csr* C, double* c_val)
+{
+   MatrixState* state = nullptr;
+   return guarded(state, [&] {
+      state = state_of(slot_c);
+      return galerkin_numeric(context(), *state, *R, *A, *P, *C, c_val) ? 1 : 0;
+   });
+}
+
+} // extern "C"
+
+extern "C" {
+
+void amgt_glue_resetup_move(void** from_slot, void** to_slot)
+{
+   guarded(nullptr, [&] {
+      MatrixState* from = state_of(from_slot);
+      MatrixState* to   = state_of(to_slot);
+      to->resetup_record = std::move(from->resetup_record);
+      return 1;
+   });
+}
+
+void amgt_glue_resetup_products(int on_plan, int by_hypre, double seconds)
+{
+   guarded(nullptr, [&] {
+      if (global().config.stats) { global().stats.resetup_products(on_plan, by_hypre, seconds); }
+      return 1;
+   });
 }
 
 } // extern "C"

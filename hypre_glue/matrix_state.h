@@ -69,6 +69,20 @@ struct DeviceCacheDeleter
    void operator()(DeviceCache* c) const noexcept;
 };
 
+// AMGT_RESETUP (resetup.h): a hierarchy's record and a coarse operator's Galerkin plan,
+// defined in resetup.cpp; freed with the state, never by invalidate (values change, the
+// structure they describe does not).
+struct ResetupRecord;
+struct GalerkinPlans;
+struct ResetupRecordDeleter
+{
+   void operator()(ResetupRecord* r) const noexcept;
+};
+struct GalerkinPlansDeleter
+{
+   void operator()(GalerkinPlans* p) const noexcept;
+};
+
 struct MatrixState
 {
    int       level = -1;
@@ -101,6 +115,8 @@ struct MatrixState
    CsrKey              remembered_plugin; // arrays an earlier race's outcome gives to the plugin
 
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
+   std::unique_ptr<ResetupRecord, ResetupRecordDeleter> resetup_record;
+   std::unique_ptr<GalerkinPlans, GalerkinPlansDeleter> galerkin;
    LevelShape                                       device_shape; // of the device copy
 
    // The end-of-setup preparation (amgt_glue_matrix_prepare*) was made or queued for these

@@ -141,6 +141,21 @@ void Stats::setup_begin()
    setup_work_s_.push_back(0.0);
 }
 
+void Stats::setup_kind(int reason, const char* why)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   setup_kinds_ += reason == 0 ? 'R' : 'F';
+   if (reason != 0) { ++full_reasons_[why]; }
+}
+
+void Stats::resetup_products(int levels, int hypre_levels, double seconds)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   resetup_levels_ += levels;
+   resetup_hypre_levels_ += hypre_levels;
+   resetup_s_ += seconds;
+}
+
 void Stats::survey(int matrices, int readbacks, double seconds)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -199,6 +214,11 @@ void Stats::reset()
    preload_steps_  = 0;
    preload_problem_.clear();
    notes_.clear();
+   setup_kinds_.clear();
+   full_reasons_.clear();
+   resetup_levels_       = 0;
+   resetup_hypre_levels_ = 0;
+   resetup_s_            = 0.0;
    trace_.clear();
 }
 
@@ -362,6 +382,37 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "taken with %ld read-backs\n",
                     survey_matrices_, survey_readbacks_);
       out += line;
+   }
+   if (!setup_kinds_.empty())
+   {
+      long resetups = 0;
+      for (char k : setup_kinds_) { resetups += k == 'R' ? 1 : 0; }
+      std::snprintf(line, sizeof(line), "AMGT: setups (AMGT_RESETUP=%s): %ld full", to_string(config.resetup),
+                    static_cast<long>(setup_kinds_.size()) - resetups);
+      out += line;
+      const char* sep = " (";
+      for (const auto& [why, count] : full_reasons_)
+      {
+         std::snprintf(line, sizeof(line), "%s%s: %ld", sep, why.c_str(), count);
+         out += line;
+         sep = ", ";
+      }
+      if (!full_reasons_.empty()) out += ")";
+      std::snprintf(line, sizeof(line), ", %ld re-setups", resetups);
+      out += line;
+      if (resetup_levels_ + resetup_hypre_levels_ > 0)
+      {
+         std::snprintf(line, sizeof(line), " (%ld coarse operators on their plans, %ld by hypre's product)",
+                       resetup_levels_, resetup_hypre_levels_);
+         out += line;
+         if (resetup_s_ > 0.0)
+         {
+            std::snprintf(line, sizeof(line), "; Galerkin products %.3f ms in all", resetup_s_ * 1e3);
+            out += line;
+         }
+      }
+      out += "; in order: " + (setup_kinds_.size() <= 200 ? setup_kinds_ : setup_kinds_.substr(0, 200) + "...");
+      out += "\n";
    }
    if (preload_s_ >= 0.0)
    {

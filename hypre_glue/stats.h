@@ -72,6 +72,12 @@ public:
    // survey) is also counted for this setup alone, so that the table can show the first setup
    // of a process (CUDA's lazy loading, first allocations) apart from the later ones.
    void setup_begin();
+   // AMGT_RESETUP: a setup was a re-setup (reason 0) or a full one for `reason`
+   // (amgt_glue.h AMGT_SETUP_*, named by setup_reason_name); and a re-setup's Galerkin products:
+   // `levels` coarse operators recomputed on their plans in `seconds` (timed only under
+   // AMGT_STATS), `hypre_levels` by hypre's own product (a plan did not fit).
+   void setup_kind(int reason, const char* why);
+   void resetup_products(int levels, int hypre_levels, double seconds);
    // GPU: one matrix prepared beside hypre's setup (device_prepare_beside), and the seconds
    // hypre's thread waited for such work (at the end of a setup, or for a matrix it needed)
    void prepared_beside();
@@ -114,6 +120,10 @@ private:
    int                         preload_steps_  = 0;
    std::string                 preload_problem_;
    std::vector<std::string>    notes_;
+   std::string                 setup_kinds_;   // one letter a setup: R re-setup, F full
+   std::map<std::string, long> full_reasons_;  // of the full setups (AMGT_RESETUP on)
+   long                        resetup_levels_ = 0, resetup_hypre_levels_ = 0;
+   double                      resetup_s_      = 0.0;
 
    struct TraceEntry
    {

@@ -126,6 +126,22 @@ void parse_layout(Config& c, const char* value)
    }
 }
 
+void parse_resetup(Config& c, const char* value)
+{
+   const std::string v = normalized(value);
+   if (v.empty() || v == "off" || v == "0") { c.resetup = ResetupMode::off; }
+   else if (v == "galerkin") { c.resetup = ResetupMode::galerkin; }
+   else if (v == "auto") { c.resetup = ResetupMode::automatic; }
+   else
+   {
+      c.resetup = ResetupMode::off;
+      report_invalid(c,
+                     "AMGT_RESETUP=\"" + std::string(value) +
+                        "\" is not a valid value (accepted: off, galerkin, auto)",
+                     "every setup is a full one (off)");
+   }
+}
+
 void parse_bytes(Config& c, const char* var, const char* value, std::optional<size_t>& out,
                  const char* fallback)
 {
@@ -228,6 +244,17 @@ const char* to_string(LayoutRequest l)
    return "?";
 }
 
+const char* to_string(ResetupMode m)
+{
+   switch (m)
+   {
+   case ResetupMode::off: return "off";
+   case ResetupMode::galerkin: return "galerkin";
+   case ResetupMode::automatic: return "auto";
+   }
+   return "?";
+}
+
 const char* to_string(KernelChoice c)
 {
    switch (c)
@@ -267,7 +294,7 @@ const std::vector<std::string>& library_variables()
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
       "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY"};
+      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP"};
    return v;
 }
 
@@ -359,6 +386,7 @@ Config parse_environment(const Environment& env)
    parse_choice(c, "AMGT_SPGEMM", value_of("AMGT_SPGEMM"), c.spgemm, KernelChoice::rows, KernelChoice::lean);
    parse_choice(c, "AMGT_SPMV", value_of("AMGT_SPMV"), c.spmv, KernelChoice::race, KernelChoice::race); // one own value
    parse_layout(c, value_of("AMGT_LAYOUT"));
+   parse_resetup(c, value_of("AMGT_RESETUP"));
 
    const std::string stats = normalized(amgt_stats);
    if (stats.empty() || stats == "0" || stats == "off") { c.stats = false; }

@@ -52,6 +52,24 @@ enum class LayoutRequest
 
 const char* to_string(LayoutRequest l);
 
+// AMGT_RESETUP: what a new BoomerAMG setup of a matrix with the structure the hierarchy was
+// built from does (hypre_glue/resetup.h): off, a full setup every time (hypre's behaviour);
+// galerkin, the hierarchy's structure kept and only the values recomputed, every time; auto,
+// as galerkin while the solves after a re-setup take at most kResetupCycleFactor times the
+// V-cycles of those after the last full setup, a full setup otherwise.
+enum class ResetupMode
+{
+   off,
+   galerkin,
+   automatic,
+};
+
+const char* to_string(ResetupMode m);
+
+// AMGT_RESETUP=auto's bound: a re-setup whose solves took more than this many times the
+// V-cycles of the solves after the last full setup makes the next setup a full one.
+constexpr double kResetupCycleFactor = 1.15;
+
 struct Config
 {
    Mode                   mode = Mode::off;
@@ -64,6 +82,7 @@ struct Config
    KernelChoice             spgemm         = KernelChoice::automatic;
    KernelChoice             spmv           = KernelChoice::automatic;
    LayoutRequest            layout         = LayoutRequest::automatic;
+   ResetupMode              resetup        = ResetupMode::off;
    // AMGT_TRACE: the file the call trace is written to at HYPRE_Finalize; empty: no trace
    std::string trace_path;
    // AMGT_STATS_FILE: the statistics table goes to this file instead of stderr (".rankN"

@@ -13,6 +13,16 @@
 //       (same solver, then a fresh one) and solve; then two solvers on two matrices, alive
 //       together, with interleaved setups and solves. --references: each of those matrices
 //       alone, built with its final values from the start (fresh_* keys)
+//   amg-lifecycle resetup [--n 10] [--steps 6] [--structure-step S] [--pcg] [--frozen-check]
+//                         [--device] [--rss-every R]
+//       one solver, one IJ matrix: every step writes new values (same structure) and calls
+//       the setup again (the situation of AMGT_RESETUP), then solves; at step S the matrix
+//       gains two symmetric couplings (a new structure: a full setup is due). --frozen-check:
+//       after each setup, each coarse operator against hypre's own P^T A P of the hierarchy's
+//       P and A (the Galerkin products of a full setup with C/F splitting and P frozen),
+//       printed as `frozen level L entries_equal 0|1 max_rel_diff X`. --rss-every R: resident
+//       memory every R steps (the re-setup's own memory must not grow). --device: device
+//       memory and execution (GPU builds)
 //   amg-lifecycle history [--n 12] [--cycles 12]
 //       one V-cycle per BoomerAMGSolve call, the relative residual after each printed in
 //       hex (%a: every bit), then a hash of the solution's bits; then a PCG solve
@@ -30,8 +40,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -44,11 +56,16 @@
 #include "HYPRE_IJ_mv.h"
 #include "HYPRE_krylov.h"
 #include "HYPRE_parcsr_ls.h"
+// the hierarchy's matrices, for the re-setup's frozen check (hypre's own internal headers)
+#include "_hypre_parcsr_ls.h"
+#include "par_amg.h"
 
 namespace {
 
-int g_rank = 0;
-int g_size = 1;
+int  g_rank   = 0;
+int  g_size   = 1;
+bool g_device = false; // --device: device memory and execution (GPU builds)
+bool g_extra  = false; // resetup --structure-step: set_rows adds two couplings (a new structure)
 
 [[noreturn]] void die(const std::string& what)
 {
@@ -114,6 +131,13 @@ void set_rows(System& s, double (*diag)(HYPRE_BigInt))
          if (p[0] < 0 || p[0] >= n || p[1] < 0 || p[1] >= n || p[2] < 0 || p[2] >= n) continue;
          cols.push_back(p[0] + n * (p[1] + static_cast<HYPRE_BigInt>(n) * p[2]));
          vals.push_back(-1.0);
+      }
+      const HYPRE_BigInt last = static_cast<HYPRE_BigInt>(n) * n * n - 1;
+      if (g_extra && (row == 0 || row == last) && last > 0)
+      {
+         cols.push_back(row == 0 ? last : 0);
+         vals.push_back(-0.5);
+         vals[0] += 0.5;
       }
       HYPRE_Int    nc = static_cast<HYPRE_Int>(cols.size());
       HYPRE_BigInt r  = row;
@@ -187,7 +211,7 @@ HYPRE_Solver make_amg(bool as_preconditioner)
    HYPRE_BoomerAMGSetNumSweeps(amg, 1);
    HYPRE_BoomerAMGSetMaxLevels(amg, 7);
    HYPRE_BoomerAMGSetPrintLevel(amg, 0);
-   HYPRE_BoomerAMGSetModuleRAP2(amg, 1);
+   if (!g_device) HYPRE_BoomerAMGSetModuleRAP2(amg, 1);
    HYPRE_BoomerAMGSetKeepTranspose(amg, 1);
    if (as_preconditioner)
    {
@@ -504,6 +528,152 @@ int cmd_history(int argc, char** argv)
    return 0;
 }
 
+// ---- re-setup (AMGT_RESETUP) ------------------------------------------------------------
+
+int g_step = 0; // the step whose values set_rows writes
+
+// Values that drift with the step: the diagonal moves irregularly in the row and the step.
+double drifting_diag(HYPRE_BigInt i)
+{
+   return 6.0 + 3.0 * static_cast<double>((i * 7919 + 577 * g_step) % 101) / 100.0 + 0.25 * g_step;
+}
+
+// From a step S on (--structure-step): two symmetric couplings between the first and the last
+// row (set_rows writes them), a new structure, in a new IJ matrix as an application would make
+// it (hypre's IJ interface adds no entry to an assembled matrix).
+void rebuild_with_extra_couplings(System& s)
+{
+   HYPRE_IJMatrixDestroy(s.ij_A);
+   g_extra = true;
+   check(HYPRE_IJMatrixCreate(MPI_COMM_WORLD, s.lo, s.hi, s.lo, s.hi, &s.ij_A), "IJMatrixCreate");
+   check(HYPRE_IJMatrixSetObjectType(s.ij_A, HYPRE_PARCSR), "IJMatrixSetObjectType");
+   check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize");
+}
+
+// Coarse operator L+1 against hypre's own P^T A P of level L's P and A, on the host:
+// entries_equal (the same (row, global column) set) and the largest |difference| over the
+// largest |reference value|.
+void frozen_check(HYPRE_Solver solver)
+{
+   hypre_ParAMGData*    d      = reinterpret_cast<hypre_ParAMGData*>(solver);
+   const int            levels = hypre_ParAMGDataNumLevels(d);
+   hypre_ParCSRMatrix** A      = hypre_ParAMGDataAArray(d);
+   hypre_ParCSRMatrix** P      = hypre_ParAMGDataPArray(d);
+   for (int l = 0; l + 1 < levels; ++l)
+   {
+      hypre_ParCSRMatrix* ref_dev = hypre_ParCSRMatrixRAPKT(P[l], A[l], P[l], 0);
+      hypre_ParCSRMatrix* ref     = hypre_ParCSRMatrixClone_v2(ref_dev, 1, HYPRE_MEMORY_HOST);
+      hypre_ParCSRMatrix* got     = hypre_ParCSRMatrixClone_v2(A[l + 1], 1, HYPRE_MEMORY_HOST);
+      int    equal = 1;
+      double diff = 0.0, scale = 0.0;
+      // both blocks of each row as (global column -> value)
+      auto row_map = [](hypre_ParCSRMatrix* M, HYPRE_Int i) {
+         std::vector<std::pair<HYPRE_BigInt, double>> r;
+         hypre_CSRMatrix* dg = hypre_ParCSRMatrixDiag(M);
+         hypre_CSRMatrix* od = hypre_ParCSRMatrixOffd(M);
+         for (HYPRE_Int k = hypre_CSRMatrixI(dg)[i]; k < hypre_CSRMatrixI(dg)[i + 1]; ++k)
+            r.emplace_back(hypre_ParCSRMatrixFirstColDiag(M) + hypre_CSRMatrixJ(dg)[k], hypre_CSRMatrixData(dg)[k]);
+         if (hypre_CSRMatrixNumCols(od) > 0)
+            for (HYPRE_Int k = hypre_CSRMatrixI(od)[i]; k < hypre_CSRMatrixI(od)[i + 1]; ++k)
+               r.emplace_back(hypre_ParCSRMatrixColMapOffd(M)[hypre_CSRMatrixJ(od)[k]], hypre_CSRMatrixData(od)[k]);
+         std::sort(r.begin(), r.end());
+         return r;
+      };
+      const HYPRE_Int rows = hypre_CSRMatrixNumRows(hypre_ParCSRMatrixDiag(ref));
+      if (rows != hypre_CSRMatrixNumRows(hypre_ParCSRMatrixDiag(got))) equal = 0;
+      for (HYPRE_Int i = 0; equal && i < rows; ++i)
+      {
+         const auto a = row_map(ref, i), b = row_map(got, i);
+         if (a.size() != b.size()) { equal = 0; break; }
+         for (size_t k = 0; k < a.size(); ++k)
+         {
+            if (a[k].first != b[k].first) { equal = 0; break; }
+            diff  = std::max(diff, std::fabs(a[k].second - b[k].second));
+            scale = std::max(scale, std::fabs(a[k].second));
+         }
+      }
+      int    all_equal = 0;
+      double all_diff = 0.0, all_scale = 0.0;
+      MPI_Allreduce(&equal, &all_equal, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      MPI_Allreduce(&diff, &all_diff, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      MPI_Allreduce(&scale, &all_scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      if (g_rank == 0)
+         std::printf("frozen level %d entries_equal %d max_rel_diff %.3e\n", l, all_equal,
+                     all_scale > 0 ? all_diff / all_scale : all_diff);
+      hypre_ParCSRMatrixDestroy(got);
+      hypre_ParCSRMatrixDestroy(ref);
+      hypre_ParCSRMatrixDestroy(ref_dev);
+   }
+}
+
+int cmd_resetup(int argc, char** argv)
+{
+   const int  n         = static_cast<int>(arg_int(argc, argv, "--n", 10));
+   const long steps     = arg_int(argc, argv, "--steps", 6);
+   const long structure = arg_int(argc, argv, "--structure-step", -1);
+   const long rss_every = arg_int(argc, argv, "--rss-every", 0);
+   const bool pcg       = has_flag(argc, argv, "--pcg");
+   const bool frozen    = has_flag(argc, argv, "--frozen-check");
+   Problem    p;
+   p.n      = n;
+   g_step   = 0;
+   p.diag   = drifting_diag;
+   System s = make_system(p);
+   HYPRE_Solver amg = make_amg(pcg);
+   HYPRE_Solver krylov = nullptr;
+   if (pcg)
+   {
+      check(HYPRE_ParCSRPCGCreate(MPI_COMM_WORLD, &krylov), "ParCSRPCGCreate");
+      HYPRE_PCGSetMaxIter(krylov, 100);
+      HYPRE_PCGSetTol(krylov, 1e-8);
+      HYPRE_PCGSetTwoNorm(krylov, 1);
+      HYPRE_PCGSetPrecond(krylov, reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSolve),
+                          reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSetup), amg);
+   }
+   for (long k = 0; k < steps; ++k)
+   {
+      g_step = static_cast<int>(k);
+      if (k > 0)
+      {
+         if (k == structure) { rebuild_with_extra_couplings(s); }
+         else { check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize (again)"); }
+         set_rows(s, drifting_diag);
+         check(HYPRE_IJMatrixAssemble(s.ij_A), "IJMatrixAssemble (again)");
+         void* obj = nullptr;
+         check(HYPRE_IJMatrixGetObject(s.ij_A, &obj), "IJMatrixGetObject");
+         s.A = static_cast<HYPRE_ParCSRMatrix>(obj);
+      }
+      Result r;
+      check(HYPRE_ParVectorSetConstantValues(s.x, 0.0), "ParVectorSetConstantValues");
+      if (pcg)
+      {
+         HYPRE_ClearAllErrors();
+         HYPRE_ParCSRPCGSetup(krylov, s.A, s.b, s.x);
+         if (HYPRE_GetError()) die("PCG setup failed");
+         if (frozen) frozen_check(amg);
+         HYPRE_ParCSRPCGSolve(krylov, s.A, s.b, s.x);
+         HYPRE_Int it = 0;
+         HYPRE_ParCSRPCGGetNumIterations(krylov, &it);
+         HYPRE_ParCSRPCGGetFinalRelativeResidualNorm(krylov, &r.residual);
+         r.iterations = static_cast<int>(it);
+      }
+      else
+      {
+         amg_setup(amg, s);
+         if (frozen) frozen_check(amg);
+         r = amg_solve(amg, s);
+      }
+      const std::string key = "step" + std::to_string(k);
+      print_result(key.c_str(), r);
+      if (rss_every > 0 && (k + 1) % rss_every == 0 && g_rank == 0)
+         std::printf("rss_sample_kib %ld step %ld\n", resident_kib(), k + 1);
+   }
+   if (krylov) HYPRE_ParCSRPCGDestroy(krylov);
+   HYPRE_BoomerAMGDestroy(amg);
+   destroy(s);
+   return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -513,15 +683,17 @@ int main(int argc, char** argv)
    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
    const std::string cmd = argc > 1 ? argv[1] : "";
    HYPRE_Initialize();
-   HYPRE_SetMemoryLocation(HYPRE_MEMORY_HOST);
-   HYPRE_SetExecutionPolicy(HYPRE_EXEC_HOST);
+   g_device = has_flag(argc, argv, "--device");
+   HYPRE_SetMemoryLocation(g_device ? HYPRE_MEMORY_DEVICE : HYPRE_MEMORY_HOST);
+   HYPRE_SetExecutionPolicy(g_device ? HYPRE_EXEC_DEVICE : HYPRE_EXEC_HOST);
    int status = 0;
    if (cmd == "memory") { status = cmd_memory(argc, argv); }
    else if (cmd == "cache") { status = cmd_cache(argc, argv); }
    else if (cmd == "history") { status = cmd_history(argc, argv); }
+   else if (cmd == "resetup") { status = cmd_resetup(argc, argv); }
    else
    {
-      if (g_rank == 0) std::fprintf(stderr, "usage: amg-lifecycle memory|cache|history [options]\n");
+      if (g_rank == 0) std::fprintf(stderr, "usage: amg-lifecycle memory|cache|history|resetup [options]\n");
       status = 1;
    }
    std::fflush(stdout);

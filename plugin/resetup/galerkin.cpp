@@ -1,0 +1,141 @@
+#include "resetup/galerkin.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace amgt::resetup {
+
+uint64_t structure_fingerprint(const CsrView& a)
+{
+   uint64_t h = fingerprint_shape(a.nrows, a.ncols, a.nnz);
+   const uint64_t base = static_cast<uint64_t>(a.nnz);
+   for (int64_t k = 0; k <= a.nrows; ++k)
+   {
+      h += fingerprint_term(base + 1 + static_cast<uint64_t>(k), static_cast<uint32_t>(a.row_ptr[k]));
+   }
+   for (int64_t k = 0; k < a.nnz; ++k)
+   {
+      h += fingerprint_term(static_cast<uint64_t>(k), static_cast<uint32_t>(a.col[k]));
+   }
+   return h;
+}
+
+FixedPattern pattern_of(int32_t nrows, int32_t ncols, const int32_t* row_ptr, const int32_t* col)
+{
+   FixedPattern p;
+   p.nrows = nrows;
+   p.ncols = ncols;
+   p.row_ptr.assign(row_ptr, row_ptr + nrows + 1);
+   const int32_t nnz = row_ptr[nrows];
+   p.sorted_col.resize(nnz);
+   p.pos.resize(nnz);
+   for (int32_t i = 0; i < nrows; ++i)
+   {
+      const int32_t b = row_ptr[i], e = row_ptr[i + 1];
+      std::iota(p.pos.begin() + b, p.pos.begin() + e, b);
+      std::sort(p.pos.begin() + b, p.pos.begin() + e, [&](int32_t x, int32_t y) { return col[x] < col[y]; });
+      for (int32_t k = b; k < e; ++k)
+      {
+         p.sorted_col[k] = col[p.pos[k]];
+         AMGT_REQUIRE(k == b || p.sorted_col[k] != p.sorted_col[k - 1],
+                      "fixed pattern: column " + std::to_string(p.sorted_col[k]) + " repeated in row " +
+                         std::to_string(i));
+      }
+   }
+   return p;
+}
+
+FixedPattern product_pattern(const CsrView& A, const CsrView& B)
+{
+   AMGT_REQUIRE(A.ncols == B.nrows, "product pattern: A's columns differ from B's rows");
+   FixedPattern p;
+   p.nrows = A.nrows;
+   p.ncols = B.ncols;
+   p.row_ptr.assign(static_cast<size_t>(A.nrows) + 1, 0);
+   std::vector<int32_t> mark(static_cast<size_t>(B.ncols), -1);
+   std::vector<int32_t> row;
+   for (int32_t i = 0; i < A.nrows; ++i)
+   {
+      row.clear();
+      for (int32_t ka = A.row_ptr[i]; ka < A.row_ptr[i + 1]; ++ka)
+      {
+         const int32_t k = A.col[ka];
+         for (int32_t kb = B.row_ptr[k]; kb < B.row_ptr[k + 1]; ++kb)
+         {
+            const int32_t j = B.col[kb];
+            if (mark[j] != i)
+            {
+               mark[j] = i;
+               row.push_back(j);
+            }
+         }
+      }
+      std::sort(row.begin(), row.end());
+      p.sorted_col.insert(p.sorted_col.end(), row.begin(), row.end());
+      AMGT_REQUIRE(p.sorted_col.size() <= static_cast<size_t>(INT32_MAX), "product pattern: more than 2^31-1 entries");
+      p.row_ptr[i + 1] = static_cast<int32_t>(p.sorted_col.size());
+   }
+   p.pos.resize(p.sorted_col.size());
+   std::iota(p.pos.begin(), p.pos.end(), 0);
+   return p;
+}
+
+bool numeric_on_pattern(const CsrView& A, const CsrView& B, const FixedPattern& C, double* out)
+{
+   if (A.nrows != C.nrows || B.ncols != C.ncols || A.ncols != B.nrows) { return false; }
+   for (int32_t i = 0; i < C.nrows; ++i)
+   {
+      const int32_t  b    = C.row_ptr[i], e = C.row_ptr[i + 1];
+      const int32_t* cols = C.sorted_col.data();
+      for (int32_t k = b; k < e; ++k) { out[C.pos[k]] = 0.0; }
+      for (int32_t ka = A.row_ptr[i]; ka < A.row_ptr[i + 1]; ++ka)
+      {
+         const int32_t k = A.col[ka];
+         const double  a = A.val ? A.val[ka] : 1.0;
+         for (int32_t kb = B.row_ptr[k]; kb < B.row_ptr[k + 1]; ++kb)
+         {
+            const int32_t  j  = B.col[kb];
+            const int32_t* it = std::lower_bound(cols + b, cols + e, j);
+            if (it == cols + e || *it != j) { return false; }
+            out[C.pos[it - cols]] += a * (B.val ? B.val[kb] : 1.0);
+         }
+      }
+   }
+   return true;
+}
+
+void check_galerkin_shapes(const CsrView& R, const CsrView& A, const CsrView& P, int32_t c_nrows)
+{
+   AMGT_REQUIRE(A.nrows == A.ncols, "Galerkin plan: the level's operator is not square");
+   AMGT_REQUIRE(P.nrows == A.ncols && P.ncols == c_nrows,
+                "Galerkin plan: P is " + std::to_string(P.nrows) + " x " + std::to_string(P.ncols) +
+                   ", expected " + std::to_string(A.ncols) + " x " + std::to_string(c_nrows));
+   AMGT_REQUIRE(R.nrows == c_nrows && R.ncols == A.nrows,
+                "Galerkin plan: R is " + std::to_string(R.nrows) + " x " + std::to_string(R.ncols) +
+                   ", expected " + std::to_string(c_nrows) + " x " + std::to_string(A.nrows));
+}
+
+GalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
+                                const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows)
+{
+   check_galerkin_shapes(R, A, P, c_nrows);
+   GalerkinPlan plan;
+   plan.ap = product_pattern(A, P);
+   plan.ap_val.assign(plan.ap.sorted_col.size(), 0.0);
+   plan.c = pattern_of(c_nrows, c_nrows, c_row_ptr, c_col);
+   return plan;
+}
+
+bool galerkin_numeric(GalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
+                      double* c_val)
+{
+   if (!numeric_on_pattern(A, P, plan.ap, plan.ap_val.data())) { return false; }
+   const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap_val.size()),
+                    plan.ap.row_ptr.data(), plan.ap.sorted_col.data(), plan.ap_val.data()};
+   return numeric_on_pattern(R, ap, plan.c, c_val);
+}
+
+} // namespace amgt::resetup

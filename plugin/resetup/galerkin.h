@@ -1,0 +1,94 @@
+// Re-setup of a BoomerAMG hierarchy whose fine matrix kept its sparsity structure: the Galerkin
+// products A_{l+1} = R_l A_l P_l recomputed on patterns fixed at the first re-setup (the plan),
+// with no symbolic phase and no hash table, and the structure fingerprint that tells whether the
+// fine matrix still has the structure the hierarchy was built from.
+//
+// CPU reference here; the GPU kernels (galerkin_device.h) take the same inputs and must give
+// the same patterns exactly and the same values up to the order of the additions.
+//
+// A fixed pattern is an output's own row pointers and columns (in the output's order, which
+// hypre leaves unsorted: diagonal first, hash order after) seen through a copy of each row's
+// columns in ascending order and, for each sorted entry, its index in the output's arrays: a
+// term's place is a binary search in its row, and its value lands at that index.
+#pragma once
+
+#include "mbsr/mbsr.h" // CsrView
+
+#include <cstdint>
+#include <vector>
+
+namespace amgt::resetup {
+
+// 64-bit fingerprint of a CSR structure: the shape, the row pointers and the columns, in their
+// order (values are not read). Equal structures give equal fingerprints; any change of a row
+// length, a column or the order of a row's columns changes it but for a 2^-64 chance.
+uint64_t structure_fingerprint(const CsrView& a);
+
+// The mixing function of the fingerprint (splitmix64's finaliser), shared with the kernel.
+inline uint64_t mix64(uint64_t x)
+{
+   x ^= x >> 30;
+   x *= 0xbf58476d1ce4e5b9ULL;
+   x ^= x >> 27;
+   x *= 0x94d049bb133111ebULL;
+   x ^= x >> 31;
+   return x;
+}
+// One entry's contribution: entry index k of the column array (or nrows+1+k of the row
+// pointers), value v. The fingerprint is the wrapping sum of all contributions plus the shape's:
+// a sum is the same in any order, so the GPU reduces it in parallel to the same bits.
+inline uint64_t fingerprint_term(uint64_t k, uint64_t v)
+{
+   return mix64(k * 0x9e3779b97f4a7c15ULL ^ mix64(v + 0x632be59bd9b4e019ULL));
+}
+inline uint64_t fingerprint_shape(int64_t nrows, int64_t ncols, int64_t nnz)
+{
+   return mix64(static_cast<uint64_t>(nrows) ^ mix64(static_cast<uint64_t>(ncols) + 1) ^
+                mix64(static_cast<uint64_t>(nnz) + 2));
+}
+
+struct FixedPattern
+{
+   int32_t              nrows = 0;
+   int32_t              ncols = 0;
+   std::vector<int32_t> row_ptr;    // nrows + 1
+   std::vector<int32_t> sorted_col; // each row's columns, ascending
+   std::vector<int32_t> pos;        // sorted entry -> index in the output's own arrays
+};
+
+// The pattern of an existing output (row_ptr, col as the output holds them). Throws amgt::Error
+// for a repeated column within a row (no place would be unique).
+FixedPattern pattern_of(int32_t nrows, int32_t ncols, const int32_t* row_ptr, const int32_t* col);
+
+// The pattern of A*B (every column a term reaches, structural: cancellations kept), sorted,
+// pos the identity: the plan's own intermediate.
+FixedPattern product_pattern(const CsrView& A, const CsrView& B);
+
+// out[pos of (i,j)] = sum_k A(i,k) B(k,j) for every (i,j) of the pattern, summed in CSR order
+// (A's entries in turn, B's row in turn); out is overwritten on the pattern's entries only.
+// Returns false, out unspecified, when a term's column is not in its row of the pattern.
+bool numeric_on_pattern(const CsrView& A, const CsrView& B, const FixedPattern& C, double* out);
+
+// The plan of one level's product C = R*(A*P) on fixed patterns: AP's pattern and values (the
+// intermediate, owned here) and C's pattern over the coarse operator's own arrays.
+struct GalerkinPlan
+{
+   FixedPattern        ap;
+   std::vector<double> ap_val;
+   FixedPattern        c;
+};
+
+// Builds the plan from the level's matrices; c_row_ptr/c_col: the coarse operator's arrays.
+GalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
+                                const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows);
+
+// c_val (the coarse operator's values, its own order) = R*A*P on the plan. False when the
+// matrices do not fit the plan (c_val unspecified): the caller runs a full product.
+bool galerkin_numeric(GalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
+                      double* c_val);
+
+// Sizes the inputs must have for a plan (R: c_nrows x A.nrows, A square, P: A.nrows x c_nrows);
+// throws amgt::Error naming the mismatch.
+void check_galerkin_shapes(const CsrView& R, const CsrView& A, const CsrView& P, int32_t c_nrows);
+
+} // namespace amgt::resetup

@@ -1,0 +1,278 @@
+#include "resetup/galerkin_device.h"
+
+#include "common/error.h"
+#include "device/launch.h"
+#include "device/warp.cuh"
+#include "resetup/galerkin.h"
+#include "spgemm/csr_spgemm_device.h"
+
+#include <algorithm>
+
+namespace amgt::device {
+namespace {
+
+constexpr int kWarpsPerBlock = kThreads / 32;
+
+__device__ __forceinline__ uint64_t d_mix64(uint64_t x)
+{
+   x ^= x >> 30;
+   x *= 0xbf58476d1ce4e5b9ULL;
+   x ^= x >> 27;
+   x *= 0x94d049bb133111ebULL;
+   x ^= x >> 31;
+   return x;
+}
+// resetup::fingerprint_term, on the device
+__device__ __forceinline__ uint64_t d_term(uint64_t k, uint64_t v)
+{
+   return d_mix64(k * 0x9e3779b97f4a7c15ULL ^ d_mix64(v + 0x632be59bd9b4e019ULL));
+}
+
+__global__ void __launch_bounds__(kThreads)
+   fingerprint_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col, int64_t nrows,
+                      int64_t nnz, unsigned long long* __restrict__ out)
+{
+   uint64_t      h      = 0;
+   const int64_t items  = nrows + 1 + nnz;
+   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+   for (int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; t < items; t += stride)
+   {
+      if (t < nnz) { h += d_term(static_cast<uint64_t>(t), static_cast<uint32_t>(col[t])); }
+      else
+      {
+         const int64_t k = t - nnz;
+         h += d_term(static_cast<uint64_t>(nnz) + 1 + static_cast<uint64_t>(k), static_cast<uint32_t>(row_ptr[k]));
+      }
+   }
+   for (int o = 16; o > 0; o >>= 1) { h += shfl_xor(h, o); }
+   if ((threadIdx.x & 31) == 0 && h != 0) { atomicAdd(out, static_cast<unsigned long long>(h)); }
+}
+
+// Each entry's rank among its row's columns (warp per row): sorted_col[b + rank] = col[e],
+// pos[b + rank] = e. A repeated column sets *flag.
+__global__ void __launch_bounds__(kThreads)
+   rank_rows_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col, int32_t nrows,
+                    int32_t* __restrict__ sorted_col, int32_t* __restrict__ pos, int32_t* __restrict__ flag)
+{
+   const int64_t row  = blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + threadIdx.x / 32;
+   const int     lane = static_cast<int>(threadIdx.x) & 31;
+   if (row >= nrows) { return; }
+   const int32_t b = row_ptr[row], e = row_ptr[row + 1];
+   for (int32_t k = b + lane; k < e; k += 32)
+   {
+      const int32_t c    = col[k];
+      int32_t       rank = 0;
+      for (int32_t f = b; f < e; ++f)
+      {
+         const int32_t g = col[f];
+         rank += (g < c) ? 1 : 0;
+         if (g == c && f != k) { *flag = 1; }
+      }
+      sorted_col[b + rank] = c;
+      if (pos) { pos[b + rank] = k; }
+   }
+}
+
+// The numeric-only product (galerkin_device.h). Shared memory per warp: the row's sorted
+// columns and its accumulator, when the row has at most kFixedRowCap entries.
+__global__ void __launch_bounds__(kThreads)
+   numeric_kernel(const int32_t* __restrict__ a_ptr, const int32_t* __restrict__ a_col,
+                  const double* __restrict__ a_val, const int32_t* __restrict__ b_ptr,
+                  const int32_t* __restrict__ b_col, const double* __restrict__ b_val,
+                  const int32_t* __restrict__ c_ptr, const int32_t* __restrict__ c_sorted,
+                  const int32_t* __restrict__ c_pos, int32_t nrows, double* __restrict__ out,
+                  int32_t* __restrict__ flag)
+{
+   __shared__ double  acc_s[kWarpsPerBlock][kFixedRowCap];
+   __shared__ int32_t col_s[kWarpsPerBlock][kFixedRowCap];
+   const int     w    = static_cast<int>(threadIdx.x) / 32;
+   const int     lane = static_cast<int>(threadIdx.x) & 31;
+   const int64_t row  = blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w;
+   if (row >= nrows) { return; } // a whole warp leaves together: rows are per warp
+   const int32_t cb = c_ptr[row], ce = c_ptr[row + 1], len = ce - cb;
+   const bool    in_shared = len <= kFixedRowCap;
+   double*        acc  = in_shared ? acc_s[w] : nullptr;
+   const int32_t* cols = in_shared ? col_s[w] : c_sorted + cb;
+   for (int32_t p = lane; p < len; p += 32)
+   {
+      if (in_shared)
+      {
+         acc_s[w][p] = 0.0;
+         col_s[w][p] = c_sorted[cb + p];
+      }
+      else { out[c_pos ? c_pos[cb + p] : cb + p] = 0.0; }
+   }
+   sync_warp();
+   if (!in_shared) { __threadfence_block(); }
+
+   const int32_t ab = a_ptr[row], ae = a_ptr[row + 1];
+   for (int32_t chunk = ab; chunk < ae; chunk += 32)
+   {
+      const int32_t ka = chunk + lane;
+      int32_t       blen = 0, bstart = 0;
+      double        a    = 0.0;
+      if (ka < ae)
+      {
+         const int32_t k = a_col[ka];
+         a               = a_val ? a_val[ka] : 1.0;
+         bstart          = b_ptr[k];
+         blen            = b_ptr[k + 1] - bstart;
+      }
+      int32_t incl = blen; // inclusive scan of the B rows' lengths across the warp
+      for (int o = 1; o < 32; o <<= 1)
+      {
+         const int32_t v = shfl_up(incl, o);
+         if (lane >= o) { incl += v; }
+      }
+      const int32_t total = shfl(incl, 31);
+      for (int32_t base = 0; base < total; base += 32)
+      {
+         const int32_t t = base + lane;
+         int           o = 0; // the lane whose entry owns term t: lanes with incl <= t come before it
+         for (int step = 16; step >= 1; step >>= 1)
+         {
+            const int32_t v = shfl(incl, o + step - 1);
+            if (v <= t) { o += step; }
+         }
+         const int32_t o_incl  = shfl(incl, o);
+         const int32_t o_len   = shfl(blen, o);
+         const int32_t o_start = shfl(bstart, o);
+         const double  o_a     = shfl(a, o);
+         if (t < total)
+         {
+            const int32_t kb = o_start + (t - (o_incl - o_len));
+            const int32_t j  = b_col[kb];
+            const double  v  = o_a * (b_val ? b_val[kb] : 1.0);
+            int32_t       lo = 0, hi = len; // first place with cols[place] >= j
+            while (lo < hi)
+            {
+               const int32_t mid = (lo + hi) >> 1;
+               if (cols[mid] < j) { lo = mid + 1; }
+               else { hi = mid; }
+            }
+            if (lo == len || cols[lo] != j) { *flag = 1; }
+            else if (in_shared) { atomicAdd(&acc[lo], v); }
+            else { atomicAdd(&out[c_pos ? c_pos[cb + lo] : cb + lo], v); }
+         }
+      }
+   }
+   if (in_shared)
+   {
+      sync_warp();
+      for (int32_t p = lane; p < len; p += 32) { out[c_pos ? c_pos[cb + p] : cb + p] = acc_s[w][p]; }
+   }
+}
+
+Buffer<int32_t> copy_ints(const int32_t* src, int64_t n, Stream s, const Allocator& alloc)
+{
+   Buffer<int32_t> b(static_cast<size_t>(n), alloc);
+   if (n > 0)
+   {
+      AMGT_DEVICE_CHECK(memcpy_async(b.get(), src, sizeof(int32_t) * n, Copy::on_device, s));
+   }
+   return b;
+}
+
+int32_t read_flag(const int32_t* flag, Stream s)
+{
+   int32_t h = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&h, flag, sizeof(h), Copy::to_host, s));
+   synchronize(s);
+   return h;
+}
+
+} // namespace
+
+uint64_t structure_fingerprint(const CsrView& a, Stream s, const Allocator& alloc)
+{
+   Buffer<unsigned long long> sum(1, alloc);
+   fill_bytes(sum.get(), 0, sizeof(unsigned long long), s);
+   const int64_t items  = static_cast<int64_t>(a.nrows) + 1 + a.nnz;
+   const int64_t blocks = std::min<int64_t>(blocks_for(items), static_cast<int64_t>(device_limits().sms) * 8);
+   fingerprint_kernel<<<static_cast<unsigned>(std::max<int64_t>(blocks, 1)), kThreads, 0, s>>>(
+      a.row_ptr, a.col, a.nrows, a.nnz, sum.get());
+   AMGT_DEVICE_CHECK_LAUNCH("fingerprint_kernel");
+   unsigned long long h = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&h, sum.get(), sizeof(h), Copy::to_host, s));
+   synchronize(s);
+   return resetup::fingerprint_shape(a.nrows, a.ncols, a.nnz) + static_cast<uint64_t>(h);
+}
+
+DeviceFixedPattern pattern_of(int32_t nrows, int32_t ncols, const int32_t* row_ptr, const int32_t* col,
+                              Stream s, const Allocator& alloc)
+{
+   DeviceFixedPattern p;
+   p.nrows   = nrows;
+   p.ncols   = ncols;
+   p.row_ptr = copy_ints(row_ptr, static_cast<int64_t>(nrows) + 1, s, alloc);
+   int32_t nnz = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&nnz, row_ptr + nrows, sizeof(nnz), Copy::to_host, s));
+   synchronize(s);
+   p.nnz        = nnz;
+   p.sorted_col = Buffer<int32_t>(static_cast<size_t>(nnz), alloc);
+   p.pos        = Buffer<int32_t>(static_cast<size_t>(nnz), alloc);
+   Buffer<int32_t> flag(1, alloc);
+   fill_bytes(flag.get(), 0, sizeof(int32_t), s);
+   if (nrows > 0)
+   {
+      rank_rows_kernel<<<blocks_for(nrows, kWarpsPerBlock), kThreads, 0, s>>>(p.row_ptr.get(), col, nrows,
+                                                                               p.sorted_col.get(), p.pos.get(),
+                                                                               flag.get());
+      AMGT_DEVICE_CHECK_LAUNCH("rank_rows_kernel");
+   }
+   AMGT_REQUIRE(read_flag(flag.get(), s) == 0, "fixed pattern: a column repeats within a row");
+   return p;
+}
+
+DeviceFixedPattern product_pattern(const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc)
+{
+   // The plugin's hash product gives the structure (its values are not kept); the rows are
+   // then sorted once: the plan's intermediate is stored in ascending column order.
+   DeviceCsrProduct   prod = csr_spgemm(A, B, s, alloc);
+   DeviceFixedPattern p    = pattern_of(prod.nrows, prod.ncols, prod.row_ptr.get(), prod.col.get(), s, alloc);
+   p.pos                   = Buffer<int32_t>();
+   return p;
+}
+
+void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPattern& C, double* out,
+                        int32_t* flag, Stream s)
+{
+   AMGT_REQUIRE(A.nrows == C.nrows && B.ncols == C.ncols && A.ncols == B.nrows,
+                "numeric product on a fixed pattern: shapes differ from the pattern's");
+   if (C.nrows == 0) { return; }
+   numeric_kernel<<<blocks_for(C.nrows, kWarpsPerBlock), kThreads, 0, s>>>(
+      A.row_ptr, A.col, A.val, B.row_ptr, B.col, B.val, C.row_ptr.get(), C.sorted_col.get(),
+      C.pos.size() ? C.pos.get() : nullptr, C.nrows, out, flag);
+   AMGT_DEVICE_CHECK_LAUNCH("numeric_kernel");
+}
+
+DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
+                                      const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,
+                                      Stream s, const Allocator& alloc)
+{
+   resetup::check_galerkin_shapes(R, A, P, c_nrows);
+   DeviceGalerkinPlan plan;
+   plan.ap     = product_pattern(A, P, s, alloc);
+   plan.ap_val = Buffer<double>(static_cast<size_t>(plan.ap.nnz), alloc);
+   plan.c      = pattern_of(c_nrows, c_nrows, c_row_ptr, c_col, s, alloc);
+   plan.flag   = Buffer<int32_t>(1, alloc);
+   fill_bytes(plan.flag.get(), 0, sizeof(int32_t), s);
+   return plan;
+}
+
+bool galerkin_numeric(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
+                      double* c_val, Stream s)
+{
+   numeric_on_pattern(A, P, plan.ap, plan.ap_val.get(), plan.flag.get(), s);
+   const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
+                    plan.ap.sorted_col.get(), plan.ap_val.get()};
+   numeric_on_pattern(R, ap, plan.c, c_val, plan.flag.get(), s);
+   if (!plan.checked)
+   {
+      plan.checked = true;
+      return read_flag(plan.flag.get(), s) == 0;
+   }
+   return true;
+}
+
+} // namespace amgt::device

@@ -1,0 +1,75 @@
+// The re-setup's GPU side (galerkin.h holds the contract and the CPU reference): the structure
+// fingerprint as one reduction with an 8-byte read-back, fixed patterns over device arrays, and
+// the numeric-only product on a fixed pattern.
+//
+// The numeric kernel: one warp per output row. A chunk of 32 of A's row entries is read at
+// once, one a lane; the lengths of the B rows they reach are scanned across the warp, and the
+// chunk's terms are dealt out one a lane (a lane finds its term's A entry by a 5-step binary
+// search over the scan, by shuffles), so a row of 7 entries of A reaching 4 entries of P each
+// keeps 28 lanes busy instead of 7. Each term's column is found by binary search in the row's
+// sorted columns and added into the row's accumulator in shared memory (rows of up to
+// kFixedRowCap entries), or into the output itself with global atomics (longer rows, zeroed
+// first). The sums' order is not fixed (atomics), as in every hash SpGEMM.
+//
+// No symbolic phase, no hash table, no allocation: the plan's arrays are made once
+// (make_galerkin_plan) and every later call only enqueues kernels on the stream.
+#pragma once
+
+#include "device/runtime.h"
+#include "mbsr/mbsr.h" // CsrView
+
+#include <cstdint>
+
+namespace amgt::device {
+
+// Rows of a fixed pattern with at most this many entries accumulate in shared memory.
+constexpr int32_t kFixedRowCap = 256;
+
+// The fingerprint of resetup::structure_fingerprint, bit for bit, of device arrays. Enqueued on
+// s, then waits for s (the 8-byte result is read back).
+uint64_t structure_fingerprint(const CsrView& a, Stream s, const Allocator& alloc);
+
+struct DeviceFixedPattern
+{
+   int32_t         nrows = 0;
+   int32_t         ncols = 0;
+   int64_t         nnz   = 0;
+   Buffer<int32_t> row_ptr;
+   Buffer<int32_t> sorted_col;
+   Buffer<int32_t> pos; // empty: the identity (the plan's own intermediate is stored sorted)
+};
+
+// The pattern of an output's device arrays (resetup::pattern_of). Throws amgt::Error for a
+// repeated column within a row. Waits for s.
+DeviceFixedPattern pattern_of(int32_t nrows, int32_t ncols, const int32_t* row_ptr, const int32_t* col,
+                              Stream s, const Allocator& alloc);
+
+// The sorted pattern of A*B (resetup::product_pattern), pos empty. Waits for s.
+DeviceFixedPattern product_pattern(const CsrView& A, const CsrView& B, Stream s, const Allocator& alloc);
+
+// out[pos of (i,j)] = (A*B)(i,j) on the pattern (resetup::numeric_on_pattern). A term whose
+// column is not in its row sets *flag (device memory) to 1; nothing else is read back.
+void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPattern& C, double* out,
+                        int32_t* flag, Stream s);
+
+// resetup::GalerkinPlan on the device.
+struct DeviceGalerkinPlan
+{
+   DeviceFixedPattern ap;
+   Buffer<double>     ap_val;
+   DeviceFixedPattern c;
+   Buffer<int32_t>    flag;
+   bool               checked = false; // the first product read the flag back
+};
+
+DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
+                                      const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,
+                                      Stream s, const Allocator& alloc);
+
+// c_val = R*A*P on the plan, enqueued on s. The plan's first product waits for s and reads the
+// flag back: false when a term fell outside the plan's patterns (the caller runs a full product);
+// later products only enqueue (the structure fingerprint guarantees the same patterns).
+bool galerkin_numeric(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
+                      double* c_val, Stream s);
+
+} // namespace amgt::device
