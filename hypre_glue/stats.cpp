@@ -267,7 +267,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    }
    const bool any_level = std::any_of(levels_.begin(), levels_.end(),
                                       [](const auto& entry) { return touched(entry.second); });
-   if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0)
+   if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0 && setup_kinds_.empty())
    {
       std::snprintf(line, sizeof(line),
                     "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,

@@ -1,0 +1,136 @@
+// AMGT_RESETUP's decisions (hypre_glue/resetup.h): what a new setup is, by the rule of each mode,
+// across a sequence of setups and solves as hypre's hooks report them; the variable's parsing;
+// the statistics line that tells what was decided and why.
+#include "resetup.h"
+#include "stats.h"
+
+#include "precision/schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using namespace amgt;
+using namespace amgt::glue;
+
+TEST(ResetupRule, FirstSetupStructureAndSettingsMakeFullSetups)
+{
+   const ResetupRecord r = resetup_record_after_full(42);
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, nullptr, true, 42, true), AMGT_SETUP_FIRST);
+   ResetupRecord unrecorded;
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, &unrecorded, true, 42, true), AMGT_SETUP_FIRST);
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, &r, true, 43, true), AMGT_SETUP_STRUCTURE);
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, &r, false, 42, true), AMGT_SETUP_FAILED);
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, &r, true, 42, false), AMGT_SETUP_UNSUPPORTED);
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, &r, true, 42, true), AMGT_SETUP_RESETUP);
+   EXPECT_EQ(resetup_propose(ResetupMode::automatic, &r, true, 42, true), AMGT_SETUP_RESETUP);
+}
+
+// A time-stepping sequence as the hooks see it: full setup, solves (cycles), setups...
+struct Sequence
+{
+   ResetupMode   mode;
+   ResetupRecord record = resetup_record_after_full(7);
+   std::string   kinds  = "F";
+
+   void solve(long cycles) { record.cycles += cycles; }
+   void setup()
+   {
+      const int reason = resetup_propose(mode, &record, true, 7, true);
+      resetup_begin(&record, reason);
+      if (reason == AMGT_SETUP_RESETUP) { kinds += 'R'; }
+      else
+      {
+         kinds += 'F';
+         record = resetup_record_after_full(7);
+      }
+   }
+};
+
+TEST(ResetupRule, AutoReusesWhileCyclesStayWithinTheBoundOfTheLastFullSetup)
+{
+   Sequence s{ResetupMode::automatic};
+   s.solve(20); // after the full setup: 20 cycles
+   s.setup();   // R
+   s.solve(22); // 22 <= 1.15 * 20 = 23
+   s.setup();   // R
+   s.solve(23); // 23 <= 23
+   s.setup();   // R
+   s.solve(24); // 24 > 23: the next setup is full
+   s.setup();   // F
+   s.solve(30); // the new full setup's solves set the new bound: 1.15 * 30 = 34.5
+   s.setup();   // R
+   s.solve(34);
+   s.setup();   // R
+   EXPECT_EQ(s.kinds, "FRRRFRR");
+}
+
+TEST(ResetupRule, GalerkinReusesWhateverTheCycles)
+{
+   Sequence s{ResetupMode::galerkin};
+   s.solve(10);
+   s.setup();
+   s.solve(100);
+   s.setup();
+   s.solve(1000);
+   s.setup();
+   EXPECT_EQ(s.kinds, "FRRR");
+}
+
+TEST(ResetupRule, AutoWithoutSolvesAfterTheFullSetupHasNoBoundAndReuses)
+{
+   Sequence s{ResetupMode::automatic};
+   s.setup(); // no cycle counted since the full setup: nothing to compare with
+   s.solve(50);
+   s.setup();
+   s.solve(500);
+   s.setup();
+   EXPECT_EQ(s.kinds, "FRRR");
+   EXPECT_EQ(s.record.full_cycles, -1);
+}
+
+TEST(ResetupRule, ReasonsHaveNames)
+{
+   for (int r : {AMGT_SETUP_RESETUP, AMGT_SETUP_FIRST, AMGT_SETUP_STRUCTURE, AMGT_SETUP_CYCLES,
+                 AMGT_SETUP_UNSUPPORTED, AMGT_SETUP_FAILED})
+   {
+      EXPECT_STRNE(setup_reason_name(r), "?") << r;
+   }
+   EXPECT_STREQ(setup_reason_name(99), "?");
+}
+
+TEST(ResetupConfig, ValuesAndTheFallback)
+{
+   EXPECT_EQ(parse_environment({{"AMGT", "auto"}}).resetup, ResetupMode::off);
+   EXPECT_EQ(parse_environment({{"AMGT_RESETUP", "galerkin"}}).resetup, ResetupMode::galerkin);
+   EXPECT_EQ(parse_environment({{"AMGT_RESETUP", " AUTO "}}).resetup, ResetupMode::automatic);
+   EXPECT_EQ(parse_environment({{"AMGT_RESETUP", "off"}}).resetup, ResetupMode::off);
+   const Config bad = parse_environment({{"AMGT_RESETUP", "sometimes"}});
+   EXPECT_EQ(bad.resetup, ResetupMode::off);
+   ASSERT_EQ(bad.invalid, 1);
+   EXPECT_NE(bad.messages.at(0).find("AMGT_RESETUP"), std::string::npos);
+   EXPECT_NE(bad.messages.at(0).find("galerkin"), std::string::npos);
+}
+
+TEST(ResetupStats, TheTableSaysWhatEachSetupWasAndWhy)
+{
+   Stats  stats;
+   Config config = parse_environment({{"AMGT", "fp64"}, {"AMGT_RESETUP", "auto"}});
+   stats.setup_kind(AMGT_SETUP_FIRST, setup_reason_name(AMGT_SETUP_FIRST));
+   stats.setup_kind(AMGT_SETUP_RESETUP, setup_reason_name(AMGT_SETUP_RESETUP));
+   stats.resetup_products(3, 0, 0.002);
+   stats.setup_kind(AMGT_SETUP_CYCLES, setup_reason_name(AMGT_SETUP_CYCLES));
+   stats.setup_kind(AMGT_SETUP_RESETUP, setup_reason_name(AMGT_SETUP_RESETUP));
+   const std::string out = stats.format(config, 0, 1);
+   EXPECT_NE(out.find("setups (AMGT_RESETUP=auto): 2 full (cycles grew: 1, no hierarchy to keep: 1), 2 re-setups"),
+             std::string::npos)
+      << out;
+   EXPECT_NE(out.find("3 coarse operators on their plans, 0 by hypre's product"), std::string::npos) << out;
+   EXPECT_NE(out.find("in order: FRFR"), std::string::npos) << out;
+   stats.reset();
+   EXPECT_EQ(stats.format(config, 0, 1).find("setups (AMGT_RESETUP"), std::string::npos);
+}
+
+} // namespace

@@ -1,0 +1,212 @@
+// AMGT_RESETUP end to end, through hypre's BoomerAMG setup on the host (amg-lifecycle resetup:
+// one solver, one IJ matrix whose values change every step, a new setup each step): the kept
+// hierarchy's coarse operators against hypre's own P^T A P of the same P (a full setup with
+// C/F splitting and interpolation frozen), a changed structure making a full setup, the
+// iterations against a full setup every step, several ranks, and 1000 re-setups in one
+// process without memory growth.
+#include "common/subprocess.h"
+#include "lifecycle_run.h"
+#include "scratch.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <vector>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using amgt::test::LifecycleRun;
+using amgt::test::run_lifecycle;
+
+bool orderly_zero(const amgt::test::ProcResult& p)
+{
+   return p.started && p.exited && p.exit_code == 0 && !p.signaled && !p.timed_out;
+}
+
+struct ResetupRun
+{
+   LifecycleRun run;
+   std::string  stats; // AMGT_STATS_FILE's text (rank 0)
+};
+
+ResetupRun resetup_run(const std::string& mode, const std::string& resetup, const std::vector<std::string>& args,
+                       int np = 0)
+{
+   const fs::path dir = amgt::test::scratch_dir("resetup");
+   std::vector<std::string> argv{"resetup"};
+   argv.insert(argv.end(), args.begin(), args.end());
+   std::map<std::string, std::string> env{{"AMGT_STATS_FILE", (dir / "stats.txt").string()}};
+   if (!resetup.empty()) env["AMGT_RESETUP"] = resetup;
+   ResetupRun r;
+   r.run = run_lifecycle(mode, argv, np, 600, {}, env);
+   for (const auto& f : fs::directory_iterator(dir))
+   {
+      const std::string name = f.path().filename().string();
+      if (name == "stats.txt" || name == "stats.txt.rank0")
+      {
+         std::ifstream in(f.path());
+         std::stringstream ss;
+         ss << in.rdbuf();
+         r.stats = ss.str();
+      }
+   }
+   fs::remove_all(dir);
+   return r;
+}
+
+// Every `frozen level L entries_equal E max_rel_diff X` line: E == 1 and X <= tolerance; returns
+// how many there were.
+int expect_frozen_equal(const LifecycleRun& r, double tolerance)
+{
+   int lines = 0;
+   for (const std::string& l : r.lines)
+   {
+      std::istringstream in(l);
+      std::string        w0, w1, w2, w3;
+      int                level = -1, equal = -1;
+      double             diff  = -1;
+      if (!(in >> w0 >> w1 >> level >> w2 >> equal >> w3 >> diff) || w0 != "frozen") continue;
+      ++lines;
+      EXPECT_EQ(equal, 1) << l;
+      EXPECT_LE(diff, tolerance) << l;
+   }
+   return lines;
+}
+
+void expect_all_converged(const LifecycleRun& r, int steps)
+{
+   for (int k = 0; k < steps; ++k)
+   {
+      const std::string key = "step" + std::to_string(k);
+      ASSERT_TRUE(r.solves.count(key)) << key << "\n" << r.proc.out;
+      EXPECT_LE(r.solves.at(key).residual(), 1e-8) << key;
+      EXPECT_GT(r.solves.at(key).iterations, 0) << key;
+   }
+}
+
+// The coarse operators of a re-setup are P^T A P of the kept P and the new A, up to the order
+// of the additions (the plan's products sum in another order than hypre's: 1e-13 of the largest
+// entry bounds it on these matrices of O(10) entries a row). Under AMGT=auto the reference
+// product itself runs through the plugin in its level's precision (fp32 below level 0), while
+// the plan's products are fp64: there the bound is fp32's (1e-5 of the largest entry).
+TEST(Resetup, CoarseOperatorsAreHypresProductOfTheKeptInterpolation)
+{
+   for (const char* mode : {"fp64", "auto"})
+   {
+      SCOPED_TRACE(mode);
+      const double tolerance = std::string(mode) == "fp64" ? 1e-13 : 1e-5;
+      const ResetupRun r = resetup_run(mode, "galerkin", {"--n", "12", "--steps", "5", "--frozen-check"});
+      ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
+      EXPECT_GE(expect_frozen_equal(r.run, tolerance), 5 * 2) << r.run.proc.out;
+      expect_all_converged(r.run, 5);
+      EXPECT_NE(r.stats.find("1 full (no hierarchy to keep: 1), 4 re-setups"), std::string::npos) << r.stats;
+      EXPECT_NE(r.stats.find("in order: FRRRR"), std::string::npos) << r.stats;
+      EXPECT_NE(r.stats.find(", 0 by hypre's product"), std::string::npos) << r.stats;
+   }
+}
+
+TEST(Resetup, AChangedStructureMakesAFullSetup)
+{
+   for (const char* resetup : {"galerkin", "auto"})
+   {
+      SCOPED_TRACE(resetup);
+      const ResetupRun r =
+         resetup_run("fp64", resetup, {"--n", "10", "--steps", "6", "--structure-step", "3", "--pcg"});
+      ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
+      expect_all_converged(r.run, 6);
+      EXPECT_NE(r.stats.find("structure changed: 1"), std::string::npos) << r.stats;
+      EXPECT_NE(r.stats.find("in order: FRRFRR"), std::string::npos) << r.stats;
+   }
+}
+
+// Off (the default) is hypre's setup every time: the same bits as a process without the
+// variable, and no re-setup is counted.
+TEST(Resetup, OffIsAFullSetupEveryTime)
+{
+   const ResetupRun off   = resetup_run("fp64", "off", {"--n", "10", "--steps", "4", "--pcg"});
+   const ResetupRun unset = resetup_run("fp64", "", {"--n", "10", "--steps", "4", "--pcg"});
+   ASSERT_TRUE(orderly_zero(off.run.proc)) << off.run.proc.describe();
+   ASSERT_TRUE(orderly_zero(unset.run.proc)) << unset.run.proc.describe();
+   for (int k = 0; k < 4; ++k)
+   {
+      const std::string key = "step" + std::to_string(k);
+      EXPECT_EQ(off.run.solves.at(key).residual_text, unset.run.solves.at(key).residual_text) << key;
+   }
+   EXPECT_EQ(off.stats.find("setups (AMGT_RESETUP"), std::string::npos) << off.stats;
+}
+
+// The kept hierarchy preconditions the drifting matrices about as well as a new one: at most
+// 15% more iterations a step (the drift here is several percent of the diagonal a step).
+TEST(Resetup, IterationsStayCloseToAFullSetupEveryStep)
+{
+   const ResetupRun full  = resetup_run("fp64", "off", {"--n", "12", "--steps", "6", "--pcg"});
+   const ResetupRun reuse = resetup_run("fp64", "galerkin", {"--n", "12", "--steps", "6", "--pcg"});
+   ASSERT_TRUE(orderly_zero(full.run.proc)) << full.run.proc.describe();
+   ASSERT_TRUE(orderly_zero(reuse.run.proc)) << reuse.run.proc.describe();
+   for (int k = 0; k < 6; ++k)
+   {
+      const std::string key = "step" + std::to_string(k);
+      EXPECT_LE(reuse.run.solves.at(key).iterations, 1.15 * full.run.solves.at(key).iterations + 1e-9) << key;
+   }
+   EXPECT_NE(reuse.stats.find("in order: FRRRRR"), std::string::npos) << reuse.stats;
+}
+
+// Several ranks: the hierarchy is kept on every rank alike (one reduction decides), the coarse
+// operators come from hypre's product of the kept P (its communication included).
+TEST(Resetup, SeveralRanks)
+{
+#if !AMGT_TEST_WITH_MPI
+   GTEST_SKIP() << "a build without MPI has no mpirun";
+#else
+   for (int np : {2, 4})
+   {
+      SCOPED_TRACE(np);
+      const ResetupRun r = resetup_run("fp64", "galerkin", {"--n", "12", "--steps", "4", "--frozen-check"}, np);
+      ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
+      EXPECT_GE(expect_frozen_equal(r.run, 1e-13), 4) << r.run.proc.out;
+      expect_all_converged(r.run, 4);
+      EXPECT_NE(r.stats.find("in order: FRRR"), std::string::npos) << r.stats;
+   }
+   // a changed structure on one rank's rows only: every rank makes a full setup
+   const ResetupRun s =
+      resetup_run("fp64", "galerkin", {"--n", "10", "--steps", "5", "--structure-step", "2", "--pcg"}, 2);
+   ASSERT_TRUE(orderly_zero(s.run.proc)) << s.run.proc.describe();
+   expect_all_converged(s.run, 5);
+   EXPECT_NE(s.stats.find("in order: FRFRR"), std::string::npos) << s.stats;
+#endif
+}
+
+// 1000 re-setups of one solver: the plans are made once, the values refreshed in place; the
+// resident set after 100 steps and after 1000 differ by allocator noise only (the tolerance of
+// the lifecycle memory test: a leak of 2.9 KiB a step would fail it).
+TEST(Resetup, ThousandResetupsWithoutMemoryGrowth)
+{
+   const ResetupRun r = resetup_run("fp64", "galerkin", {"--n", "6", "--steps", "1000", "--rss-every", "100"});
+   ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
+   long first = -1, last = -1, peak = -1;
+   for (const std::string& l : r.run.lines)
+   {
+      std::istringstream in(l);
+      std::string        k, w;
+      long               v = 0, step = 0;
+      if (!(in >> k >> v >> w >> step) || k != "rss_sample_kib") continue;
+      if (step == 100) first = v;
+      if (step >= 100) peak = std::max(peak, v);
+      last = v;
+   }
+   ASSERT_GT(first, 0) << r.run.proc.out;
+   std::printf("[ memory ] 1000 re-setups: rss after 100 steps %ld KiB, after 1000 %ld KiB (peak %ld)\n", first,
+               last, peak);
+   EXPECT_LE(last - first, 512) << r.run.proc.out;
+   EXPECT_LE(peak - first, 512) << r.run.proc.out;
+   EXPECT_NE(r.stats.find("1 full (no hierarchy to keep: 1), 999 re-setups"), std::string::npos) << r.stats;
+}
+
+} // namespace
