@@ -532,6 +532,16 @@ int cmd_history(int argc, char** argv)
 
 int g_step = 0; // the step whose values set_rows writes
 
+// Seconds on a wall clock, after the device has finished what was enqueued (hypre's setup and
+// solve return with work in flight on its compute stream).
+double now()
+{
+#if defined(HYPRE_USING_GPU)
+   if (g_device) hypre_SyncComputeStream(hypre_handle());
+#endif
+   return MPI_Wtime();
+}
+
 // Values that drift with the step: the diagonal moves irregularly in the row and the step.
 double drifting_diag(HYPRE_BigInt i)
 {
@@ -645,13 +655,18 @@ int cmd_resetup(int argc, char** argv)
       }
       Result r;
       check(HYPRE_ParVectorSetConstantValues(s.x, 0.0), "ParVectorSetConstantValues");
+      double setup_s = 0.0, solve_s = 0.0;
       if (pcg)
       {
          HYPRE_ClearAllErrors();
+         setup_s = -now();
          HYPRE_ParCSRPCGSetup(krylov, s.A, s.b, s.x);
+         setup_s += now();
          if (HYPRE_GetError()) die("PCG setup failed");
          if (frozen) frozen_check(amg);
+         solve_s = -now();
          HYPRE_ParCSRPCGSolve(krylov, s.A, s.b, s.x);
+         solve_s += now();
          HYPRE_Int it = 0;
          HYPRE_ParCSRPCGGetNumIterations(krylov, &it);
          HYPRE_ParCSRPCGGetFinalRelativeResidualNorm(krylov, &r.residual);
@@ -659,12 +674,17 @@ int cmd_resetup(int argc, char** argv)
       }
       else
       {
+         setup_s = -now();
          amg_setup(amg, s);
+         setup_s += now();
          if (frozen) frozen_check(amg);
+         solve_s = -now();
          r = amg_solve(amg, s);
+         solve_s += now();
       }
       const std::string key = "step" + std::to_string(k);
       print_result(key.c_str(), r);
+      if (g_rank == 0) std::printf("time %s setup_s %.6f solve_s %.6f\n", key.c_str(), setup_s, solve_s);
       if (rss_every > 0 && (k + 1) % rss_every == 0 && g_rank == 0)
          std::printf("rss_sample_kib %ld step %ld\n", resident_kib(), k + 1);
    }

@@ -1,0 +1,212 @@
+// The re-setup's GPU kernels (resetup/galerkin_device.h) against their CPU reference
+// (resetup/galerkin.h):
+//   - the structure fingerprint, bit for bit, on AMG-shaped, random and empty matrices;
+//   - fixed patterns of unsorted outputs (sorted columns and places exactly), a repeated
+//     column refused;
+//   - the numeric-only product on a pattern: exactly equal on small integers whatever order
+//     the atomics take, rows of up to kFixedRowCap entries (shared memory) and longer ones
+//     (global atomics), empty rows, NULL values, a term outside the pattern flagged;
+//   - the Galerkin plan over several value sets: the GPU's coarse operator equal to the CPU
+//     reference's, outputs not all zero, every byte back to the allocator.
+// A GPU test that finds no GPU fails: it never passes by skipping.
+#include "common/amg_products.h"
+#include "common/csr_utils.h"
+#include "common/error.h"
+#include "common/random_matrix.h"
+#include "resetup/galerkin.h"
+#include "resetup/galerkin_device.h"
+#include "spgemm/spgemm.h"
+
+#include "gpu_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+using amgt::CsrMatrix;
+using namespace amgt::test;
+using namespace amgt::test::gpu;
+namespace dev = amgt::device;
+namespace rs  = amgt::resetup;
+
+class ResetupDevice : public GpuStreamTest
+{
+};
+
+CsrMatrix shuffled_rows(const CsrMatrix& a, uint32_t seed)
+{
+   std::mt19937 rng(seed);
+   CsrMatrix    s = a;
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      std::vector<int32_t> idx(static_cast<size_t>(a.row_ptr[i + 1] - a.row_ptr[i]));
+      std::iota(idx.begin(), idx.end(), a.row_ptr[i]);
+      std::shuffle(idx.begin(), idx.end(), rng);
+      for (size_t k = 0; k < idx.size(); ++k)
+      {
+         s.col[a.row_ptr[i] + k] = a.col[idx[k]];
+         if (!a.val.empty()) s.val[a.row_ptr[i] + k] = a.val[idx[k]];
+      }
+   }
+   return s;
+}
+
+// Rows of the given lengths (columns spread over ncols), small-integer values, unsorted.
+CsrMatrix rows_of_lengths(int32_t ncols, const std::vector<int32_t>& lengths, uint32_t seed)
+{
+   return shuffled_rows(varied_rows(static_cast<int32_t>(lengths.size()), ncols, lengths, Fill::small_int, seed),
+                        seed + 1);
+}
+
+TEST_F(ResetupDevice, FingerprintMatchesTheReferenceBitForBit)
+{
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   for (const CsrMatrix& a : {stencil_3d(9, 8, 7, 27), interpolation_3d(9, 8, 7, 4),
+                              random_csr(300, 200, 0.05, Fill::small_int, 3), CsrMatrix{0, 0, {0}, {}, {}}})
+   {
+      DeviceCsr d(a, Empty::one);
+      EXPECT_EQ(dev::structure_fingerprint(d.view, stream_, alloc), rs::structure_fingerprint(a.view()))
+         << a.nrows << " x " << a.ncols;
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+TEST_F(ResetupDevice, FixedPatternOfAnUnsortedOutput)
+{
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   {
+      // short rows, 27-point rows and rows far past a warp
+      std::vector<int32_t> lengths(500);
+      for (size_t i = 0; i < lengths.size(); ++i) lengths[i] = static_cast<int32_t>((i * 37) % 29);
+      lengths[7]   = 300;
+      lengths[400] = 1000;
+      const CsrMatrix c = rows_of_lengths(2000, lengths, 5);
+      DeviceCsr       d(c, Empty::one);
+      const rs::FixedPattern  ref = rs::pattern_of(c.nrows, c.ncols, c.row_ptr.data(), c.col.data());
+      const dev::DeviceFixedPattern got =
+         dev::pattern_of(c.nrows, c.ncols, d.view.row_ptr, d.view.col, stream_, alloc);
+      EXPECT_EQ(download(got.row_ptr.get(), got.row_ptr.size()), ref.row_ptr);
+      EXPECT_EQ(download(got.sorted_col.get(), got.sorted_col.size()), ref.sorted_col);
+      EXPECT_EQ(download(got.pos.get(), got.pos.size()), ref.pos);
+   }
+   {
+      const CsrMatrix dup = from_entries(3, 4, {{0, 1, 1.0}, {1, 2, 1.0}, {1, 2, 1.0}, {2, 0, 1.0}});
+      DeviceCsr       d(dup);
+      EXPECT_THROW(dev::pattern_of(dup.nrows, dup.ncols, d.view.row_ptr, d.view.col, stream_, alloc), amgt::Error);
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+// A and B whose product has rows of every kind: empty, short, up to the shared-memory cap, and
+// past it.
+void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what)
+{
+   SCOPED_TRACE(what);
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   {
+      const CsrMatrix c = shuffled_rows(amgt::csr_spgemm_ref(a.view(), b.view()), 17);
+      const rs::FixedPattern ref_p = rs::pattern_of(c.nrows, c.ncols, c.row_ptr.data(), c.col.data());
+      std::vector<double>    ref(c.col.size());
+      ASSERT_TRUE(rs::numeric_on_pattern(a.view(), b.view(), ref_p, ref.data()));
+      DeviceCsr da(a, Empty::one), db(b, Empty::one), dc(c, Empty::one);
+      const dev::DeviceFixedPattern p =
+         dev::pattern_of(c.nrows, c.ncols, dc.view.row_ptr, dc.view.col, s, alloc);
+      DeviceArray<double>  out(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+      DeviceArray<int32_t> flag(std::vector<int32_t>{0});
+      dev::numeric_on_pattern(da.view, db.view, p, out.get(), flag.get(), s);
+      dev::synchronize(s);
+      EXPECT_EQ(download(flag.get(), 1)[0], 0);
+      const std::vector<double> got = download(out.get(), c.col.size());
+      EXPECT_EQ(got, ref);
+      EXPECT_TRUE(c.col.empty() || std::any_of(got.begin(), got.end(), [](double v) { return v != 0.0; }));
+      int32_t longest = 0;
+      for (int32_t i = 0; i < c.nrows; ++i) longest = std::max(longest, c.row_ptr[i + 1] - c.row_ptr[i]);
+      std::printf("[ numeric ] %s: %d rows, %zu entries, longest row %d (shared memory up to %d)\n", what, c.nrows,
+                  c.col.size(), longest, dev::kFixedRowCap);
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
+{
+   const CsrMatrix a27 = stencil_3d(12, 11, 10, 27);
+   const CsrMatrix P   = interpolation_3d(12, 11, 10, 4);
+   expect_numeric_matches(stream_, a27, P, "27-point A * P");
+   const CsrMatrix ap = amgt::csr_spgemm_ref(a27.view(), P.view());
+   expect_numeric_matches(stream_, transpose(P), ap, "P^T * (AP)");
+   // long rows: A's rows of 0..600 entries reach B's rows, C rows past the cap
+   std::vector<int32_t> la(200), lb(700);
+   for (size_t i = 0; i < la.size(); ++i) la[i] = static_cast<int32_t>((i * 13) % 40);
+   la[3]  = 600;
+   la[50] = 0;
+   for (size_t i = 0; i < lb.size(); ++i) lb[i] = static_cast<int32_t>(1 + (i * 7) % 5);
+   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows");
+   // B without values (all ones)
+   CsrMatrix ones = rows_of_lengths(900, lb, 25);
+   ones.val.clear();
+   expect_numeric_matches(stream_, rows_of_lengths(700, la, 27), ones, "B pattern only");
+}
+
+TEST_F(ResetupDevice, ATermOutsideThePatternIsFlagged)
+{
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   {
+      const CsrMatrix a = stencil_3d(6, 6, 6, 7);
+      const CsrMatrix c = stencil_3d(6, 6, 6, 7); // A*A needs distance-2 columns: not there
+      DeviceCsr       da(a), dc(c);
+      const dev::DeviceFixedPattern p = dev::pattern_of(c.nrows, c.ncols, dc.view.row_ptr, dc.view.col, stream_, alloc);
+      DeviceArray<double>  out(c.col.size());
+      DeviceArray<int32_t> flag(std::vector<int32_t>{0});
+      dev::numeric_on_pattern(da.view, da.view, p, out.get(), flag.get(), stream_);
+      dev::synchronize(stream_);
+      EXPECT_EQ(download(flag.get(), 1)[0], 1);
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
+{
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   {
+      const CsrMatrix a0 = stencil_3d(14, 13, 12, 7);
+      const CsrMatrix P  = interpolation_3d(14, 13, 12, 4);
+      const CsrMatrix R  = transpose(P);
+      const CsrMatrix c0 =
+         shuffled_rows(amgt::csr_spgemm_ref(R.view(), amgt::csr_spgemm_ref(a0.view(), P.view()).view()), 31);
+      DeviceCsr dr(R), dp(P), dc(c0);
+      rs::GalerkinPlan host = rs::make_galerkin_plan(R.view(), a0.view(), P.view(), c0.row_ptr.data(),
+                                                     c0.col.data(), c0.nrows);
+      DeviceCsr da0(a0);
+      dev::DeviceGalerkinPlan plan = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
+                                                             dc.view.col, c0.nrows, stream_, alloc);
+      const int64_t after_plan = counter.total;
+      for (uint32_t step = 0; step < 4; ++step)
+      {
+         SCOPED_TRACE(step);
+         CsrMatrix    a = a0;
+         std::mt19937 rng(200 + step);
+         for (double& v : a.val) v = draw_value(rng, Fill::small_int);
+         DeviceCsr           da(a);
+         std::vector<double> ref(c0.col.size());
+         ASSERT_TRUE(rs::galerkin_numeric(host, R.view(), a.view(), P.view(), ref.data()));
+         DeviceArray<double> out(std::vector<double>(c0.col.size(), -1.0));
+         ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
+         dev::synchronize(stream_);
+         EXPECT_EQ(download(out.get(), c0.col.size()), ref);
+      }
+      EXPECT_EQ(counter.total, after_plan) << "a product on the plan allocated";
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+} // namespace
