@@ -117,8 +117,9 @@ ProductRun host_spgemm(const Context& ctx, int level, MatrixState& state_a, cons
                        MatrixState& state_b, const amgt_csr& B, Precision p, bool check_finite,
                        bool diag_first, amgt_csr_out& C);
 
-// Device executor, implemented in backend_device.cpp. CPU-only builds never see device
-// arrays; should one arrive anyway, those functions report once and decline.
+// Device executor, implemented in backend_device.cpp (the preload in backend_device_preload.cpp).
+// CPU-only builds never see device arrays; should one arrive anyway, those functions report
+// once and decline.
 // HYPRE_Finalize: gives the plugin's cached device blocks back to hypre.
 void device_finalize();
 // The end of a setup: the device copy and its SpMV owner, as plan_device_copy plans them
@@ -161,7 +162,7 @@ ProductRun device_spgemm(const Context& ctx, int level, MatrixState& state_a, co
 ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, const amgt_csr& B,
                               amgt_csr_out& C, bool lean = false);
 
-// Device measurements for the planner (backend_device.cpp; they throw in CPU builds).
+// Device measurements for the planner (backend_device_measure.cpp; they throw in CPU builds).
 // The setup survey (amgt_glue_matrices_survey): the plain value statistics and the fill samples
 // that each item's state lacks (planner.h survey_wants), all enqueued and read back once;
 // stored in the states (stats_key, fill_key) where the planner's choose_for and plan_layout

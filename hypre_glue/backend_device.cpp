@@ -1,7 +1,10 @@
 // Device executor: hypre's device matrices run on the plugin's CUDA kernels (plugin/*/ *.cu),
-// as the planner's plan says (planner.h: precision, scaling, layout, whether to race). What
-// needs the device to be measured is here too: the value statistics and the fill sample the
-// planner reads, and the SpMV race (it times this copy against hypre's kernel).
+// as the planner's plan says (planner.h: precision, scaling, layout, whether to race). The
+// SpMV race is here too: it times this executor's device copy against hypre's kernel to
+// decide who serves the copy's matvecs, so it lives with the copies it times. The device
+// measurements the planner reads (value statistics, the fill sample, the setup survey) are in
+// backend_device_measure.cpp, the preload of the kernels beside the application in
+// backend_device_preload.cpp: neither touches the copies kept here.
 //
 // Per matrix the state keeps one device copy: the mBSR in the level's precision and its SpMV
 // plan, keyed like the host copy (arrays, shape, setup epoch). It is built at the end of
@@ -10,6 +13,7 @@
 // hypre's compute stream: no conversion, allocation, copy or synchronisation -- except with
 // AMGT_STATS, which synchronises around each call to time it.
 #include "backend.h"
+#include "backend_device_internal.h"
 #include "planner.h"
 
 #if defined(AMGT_WITH_DEVICE_KERNELS)
@@ -215,10 +219,24 @@ device::Allocator side_allocator(const Context& ctx)
    return a;
 }
 
+} // namespace
+
 device::Allocator device_allocator(const Context& ctx)
 {
    return ctx.side ? side_allocator(ctx) : shared_allocator(ctx);
 }
+
+device::Stream stream_of(const Context& ctx)
+{
+   if (ctx.side) return device::side_stream();
+   if (ctx.allocator_ref && ctx.allocator_ref->compute_stream)
+   {
+      return static_cast<device::Stream>(ctx.allocator_ref->compute_stream());
+   }
+   return nullptr; // legacy default stream
+}
+
+namespace {
 
 // A buffer's array becomes hypre's (a product's output, freed by hypre itself): the block
 // cache and the memory cap forget it. The block may be larger than the buffer (a size class
@@ -235,42 +253,6 @@ T* hand_over(device::Buffer<T>& b)
    }
    return p;
 }
-
-device::Stream stream_of(const Context& ctx)
-{
-   if (ctx.side) return device::side_stream();
-   if (ctx.allocator_ref && ctx.allocator_ref->compute_stream)
-   {
-      return static_cast<device::Stream>(ctx.allocator_ref->compute_stream());
-   }
-   return nullptr; // legacy default stream
-}
-
-// Times a region when AMGT_STATS asks for it; otherwise costs nothing.
-class Timer
-{
-public:
-   Timer(const Context& ctx, device::Stream s)
-       : on_((ctx.config && ctx.config->stats) || (ctx.stats && ctx.stats->tracing())), s_(s)
-   {
-      if (on_)
-      {
-         device::synchronize(s_);
-         t0_ = std::chrono::steady_clock::now();
-      }
-   }
-   double seconds()
-   {
-      if (!on_) return 0.0;
-      device::synchronize(s_);
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-   }
-
-private:
-   bool                                  on_;
-   device::Stream                        s_;
-   std::chrono::steady_clock::time_point t0_;
-};
 
 // The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
 // arrays, the epoch, the precision or the scaling changed since it was made, or when a
@@ -454,72 +436,11 @@ SpmvOwner race_spmv_owner(const Context& ctx, MatrixState& state, const amgt_csr
    return owner;
 }
 
-// The planner's form of a device fill sample.
-FillSample sample_of(const device::FillEstimate& e)
-{
-   return FillSample{e.fill(), e.max_span, e.row_cv()};
-}
-
 } // namespace
 
 void device_finalize()
 {
    capped_allocator().cache.trim(); // before hypre tears its device memory down
-}
-
-ValueStats device_value_stats(const Context& ctx, const amgt_csr& a, bool with_scaled, bool likely_tiny)
-{
-   return device::value_stats(view_of(a), stream_of(ctx), device_allocator(ctx), with_scaled, likely_tiny);
-}
-
-int64_t device_max_span(const Context& ctx, const amgt_csr& a)
-{
-   return device::max_span(view_of(a), stream_of(ctx), device_allocator(ctx));
-}
-
-int device_survey(const Context& ctx, const std::vector<SurveyItem>& items)
-{
-   std::vector<CsrView> stats_of, fill_of;
-   std::vector<bool>    coarse;
-   for (const SurveyItem& it : items)
-   {
-      if (it.stats)
-      {
-         stats_of.push_back(view_of(it.a));
-         coarse.push_back(it.coarse);
-      }
-      if (it.fill) fill_of.push_back(view_of(it.a));
-   }
-   const device::Stream    s   = stream_of(ctx);
-   const device::Allocator mem = device_allocator(ctx);
-   Timer                   timer(ctx, s); // AMGT_STATS
-   // both enqueued before either is read back would save one more round trip, but each
-   // function owns its buffers until its read-back: two of them for a whole hierarchy
-   const std::vector<ValueStats>           st = device::plain_value_stats(stats_of, coarse, s, mem);
-   const std::vector<device::FillEstimate> fe = device::estimate_fills(fill_of, s, mem);
-   size_t i_st = 0, i_fe = 0;
-   for (const SurveyItem& it : items)
-   {
-      const CsrKey key = key_of(it.a, ctx.epoch);
-      if (it.stats)
-      {
-         it.state->value_stats = st[i_st++];
-         it.state->stats_key   = key;
-      }
-      if (it.fill)
-      {
-         it.state->fill_sample = sample_of(fe[i_fe++]);
-         it.state->fill_key    = key;
-      }
-   }
-   const int readbacks = (stats_of.empty() ? 0 : 1) + (fill_of.empty() ? 0 : 1);
-   ctx.stats->survey(static_cast<int>(items.size()), readbacks, timer.seconds());
-   return readbacks;
-}
-
-FillSample device_fill_sample(const Context& ctx, const amgt_csr& a)
-{
-   return sample_of(device::estimate_fill(view_of(a), stream_of(ctx), device_allocator(ctx)));
 }
 
 void device_prepare(const Context& ctx, MatrixState& state, const amgt_csr& A)
@@ -626,286 +547,6 @@ bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_cs
       return false; // no thread: prepared in place
    }
    return true;
-}
-
-namespace {
-
-// ---- Loading the plugin's kernels beside the application (device_preload_start) ----------
-//
-// With CUDA's lazy module loading (the default) every kernel is loaded at its first launch,
-// inside the first setup and solve of a process: a one-shot application pays it there. The
-// preload runs the plugin's setup and solve entry points once, on a second thread and stream,
-// on small synthetic matrices of the shapes BoomerAMG hierarchies have (short and long rows,
-// columns near and far from the diagonal, a rectangular transfer operator), in the three
-// precisions: the kernels they launch are then loaded while the application assembles its
-// matrix, between HYPRE_Initialize and the first setup. Its memory is one block of its own,
-// handed out in order and given back at the end; nothing of it is kept.
-
-struct Arena
-{
-   char*  base = nullptr;
-   size_t size = 0, used = 0;
-};
-
-device::Allocator arena_allocator(Arena& a)
-{
-   device::Allocator al;
-   al.ctx   = &a;
-   al.alloc = [](size_t bytes, void* c) -> void* {
-      auto&        ar  = *static_cast<Arena*>(c);
-      const size_t off = (ar.used + 255) & ~size_t{255};
-      if (off + bytes > ar.size) return nullptr; // Buffer: std::bad_alloc, the preload stops
-      ar.used = off + bytes;
-      return ar.base + off;
-   };
-   al.release = [](void*, void*) {}; // the block is reset between shapes, after a synchronisation
-   return al;
-}
-
-// A synthetic square or rectangular CSR: per_row entries in each row, at offsets spread over
-// [-band, band] around the row's diagonal position (plus one entry `far` columns away when
-// far > 0), diagonally dominant values.
-struct HostCsr
-{
-   int32_t              nrows = 0, ncols = 0;
-   std::vector<int32_t> row_ptr, col;
-   std::vector<double>  val;
-};
-
-HostCsr synthetic(int32_t nrows, int32_t ncols, int32_t per_row, int32_t band, int32_t far)
-{
-   HostCsr a;
-   a.nrows = nrows;
-   a.ncols = ncols;
-   a.row_ptr.push_back(0);
-   std::vector<int32_t> cols;
-   for (int32_t i = 0; i < nrows; ++i)
-   {
-      const int64_t centre = static_cast<int64_t>(i) * ncols / nrows;
-      cols.clear();
-      for (int32_t k = 0; k < per_row; ++k)
-      {
-         const int64_t off = per_row > 1 ? -band + (2 * static_cast<int64_t>(band) * k) / (per_row - 1) : 0;
-         cols.push_back(static_cast<int32_t>(std::min<int64_t>(ncols - 1, std::max<int64_t>(0, centre + off))));
-      }
-      if (centre < ncols) cols.push_back(static_cast<int32_t>(centre)); // the diagonal (square)
-      if (far > 0) cols.push_back(static_cast<int32_t>((centre + far) % ncols));
-      std::sort(cols.begin(), cols.end());
-      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-      for (int32_t c : cols)
-      {
-         a.col.push_back(c);
-         a.val.push_back(c == centre ? 2.0 * static_cast<double>(cols.size()) : -1.0);
-      }
-      a.row_ptr.push_back(static_cast<int32_t>(a.col.size()));
-   }
-   return a;
-}
-
-// One step of the preload: run, and on an error count it and keep the first message (the
-// step's kernels then load at first use, as without the preload); the next step goes on.
-struct PreloadLog
-{
-   int         steps = 0, failed = 0;
-   std::string first_error;
-   template <class F>
-   void step(const char* what, F&& f) noexcept
-   {
-      ++steps;
-      try
-      {
-         f();
-      }
-      catch (const std::exception& e)
-      {
-         if (failed++ == 0) first_error = std::string(what) + ": " + e.what();
-      }
-      catch (...)
-      {
-         if (failed++ == 0) first_error = std::string(what) + ": unknown error";
-      }
-   }
-};
-
-template <class V>
-void preload_precision(PreloadLog& log, const CsrView& v, const double* u, const double* x, const double* b,
-                       double* y, device::Stream s, const device::Allocator& mem)
-{
-   const bool square = v.nrows == v.ncols;
-   for (const bool entry_order : {false, true})
-   {
-      log.step(entry_order ? "mBSR in entry order" : "mBSR", [&] {
-         // as the solve's copies (which take entry order in fp64 only; the step runs in every
-         // precision all the same: it loads the entries kernel there too)
-         const device::ConvertOptions o = device::spmv_copy_options(entry_order, std::is_same<V, double>::value);
-         const device::DeviceMbsr<V> m    = device::csr_to_mbsr<V>(v, s, mem, o);
-         const device::SpmvPlan<V>   plan = device::make_spmv_plan<V>(m, s, mem);
-         device::spmv<V>(m, plan, 1.0, x, 0.0, y, s);
-         device::spmv<V>(m, plan, -1.0, x, 1.0, y, s, square ? u : nullptr, b);
-         device::synchronize(s);
-      });
-   }
-   for (const bool narrow : {true, false})
-   {
-      log.step(narrow ? "row-wise, 16-bit offsets" : "row-wise", [&] {
-         const device::DeviceRows<V> r = device::make_rows<V>(v, square ? u : nullptr, narrow, s, mem);
-         (void)device::rows_narrow(r, s);
-         device::rows_spmv<V>(r, 1.0, x, 0.0, y, s);
-         device::rows_spmv<V>(r, -1.0, x, 1.0, y, s, square ? u : nullptr, b);
-         device::synchronize(s);
-      });
-   }
-}
-
-void preload_shape(PreloadLog& log, const HostCsr& h, device::Stream s, Arena& arena)
-{
-   arena.used                  = 0;
-   const device::Allocator mem = arena_allocator(arena);
-   const int64_t           nnz  = static_cast<int64_t>(h.col.size());
-   const size_t            nvec = static_cast<size_t>(std::max(h.nrows, h.ncols));
-   device::Buffer<int32_t> rp(h.row_ptr.size(), mem), col(h.col.size(), mem);
-   device::Buffer<double>  val(h.val.size(), mem), x(nvec, mem), y(nvec, mem), b(nvec, mem), u(nvec, mem),
-      w(h.val.size(), mem);
-   AMGT_DEVICE_CHECK(device::memcpy_async(rp.get(), h.row_ptr.data(), h.row_ptr.size() * sizeof(int32_t),
-                                          device::Copy::to_device, s));
-   AMGT_DEVICE_CHECK(device::memcpy_async(col.get(), h.col.data(), h.col.size() * sizeof(int32_t),
-                                          device::Copy::to_device, s));
-   AMGT_DEVICE_CHECK(device::memcpy_async(val.get(), h.val.data(), h.val.size() * sizeof(double),
-                                          device::Copy::to_device, s));
-   device::fill_bytes(x.get(), 0x3F, x.size() * sizeof(double), s);
-   device::fill_bytes(b.get(), 0x3F, b.size() * sizeof(double), s);
-   device::fill_bytes(u.get(), 0x3F, u.size() * sizeof(double), s);
-   device::synchronize(s);
-   const CsrView v{h.nrows, h.ncols, static_cast<int32_t>(nnz), rp.get(), col.get(), val.get()};
-   const bool    square = h.nrows == h.ncols;
-   log.step("fill sample and span", [&] {
-      (void)device::estimate_fill(v, s, mem);
-      (void)device::max_span(v, s, mem);
-   });
-   log.step("value statistics", [&] {
-      (void)device::value_stats(v, s, mem, square);
-      (void)device::value_stats(v, s, mem, false);
-      (void)device::value_stats(v, s, mem, false, /*likely_tiny=*/true);
-   });
-   // the setup survey's batched forms (device_survey) are kernels of their own: without this
-   // step they loaded inside auto's first setup (11-13 plugin kernels there against 2-3 under
-   // fp64; bench/RESULTS.md, sixteenth session)
-   log.step("setup survey", [&] {
-      (void)device::plain_value_stats({v, v}, {false, true}, s, mem);
-      (void)device::estimate_fills({v, v}, s, mem);
-   });
-   if (square)
-   {
-      log.step("scaling", [&] {
-         device::scaling_vector(v, u.get(), s);
-         device::scaled_values(v, u.get(), w.get(), s);
-         device::synchronize(s);
-      });
-      log.step("l1-Jacobi sweep", [&] {
-         device::jacobi_from_zero(h.nrows, 0.5, b.get(), val.get(), y.get(), x.get(), s);
-         device::synchronize(s);
-      });
-      // the product's bound on its output grows with the square of the row length: short rows
-      // only (the long-row shapes would need hundreds of MB for the same kernels)
-      if (nnz <= 8 * static_cast<int64_t>(h.nrows))
-      {
-         log.step("row-wise SpGEMM", [&] { (void)device::csr_spgemm(v, v, s, mem); device::synchronize(s); });
-      }
-   }
-   preload_precision<double>(log, v, u.get(), x.get(), b.get(), y.get(), s, mem);
-   preload_precision<float>(log, v, u.get(), x.get(), b.get(), y.get(), s, mem);
-   preload_precision<half_t>(log, v, u.get(), x.get(), b.get(), y.get(), s, mem);
-   device::synchronize(s);
-}
-
-struct Preload
-{
-   std::thread thread;
-   double      seconds = 0.0;
-   PreloadLog  log;
-   std::string setup_error; // before any step (device, stream, memory)
-};
-
-Preload* g_preload = nullptr; // started once per process, joined at HYPRE_Finalize
-
-} // namespace
-
-void device_preload_start(const Context& ctx)
-{
-   if (!ctx.config || ctx.config->mode == Mode::off || !ctx.config->preload || g_preload) return;
-   // HYPRE_Initialize creates no device context; the preload would, on the current device. With
-   // one visible GPU that is the one the application uses. With several (a node's GPUs shared
-   // by its ranks), the current device is the application's only once it has chosen one:
-   // hypre's ij driver and amgt-solve bind each rank to its GPU (hypre_bind_device,
-   // cudaSetDevice) before HYPRE_Initialize, which creates that device's primary context. An
-   // application that selects its GPU after HYPRE_Initialize finds no context yet, and would
-   // find the preload's on another GPU: no preload then, the kernels load at first use.
-   int visible = 0;
-   if (device::device_count(&visible) != device::kSuccess)
-   {
-      (void)device::last_error();
-      return;
-   }
-   if (visible < 1) return;
-   if (visible > 1)
-   {
-      int current = 0;
-      if (device::current_device(&current) != device::kSuccess)
-      {
-         (void)device::last_error();
-         return;
-      }
-      if (!device::device_context_active(current)) return;
-   }
-   const int dev = device::current_device_id();
-   auto*     p   = new Preload(); // never freed: the thread may outlive a missing HYPRE_Finalize
-   p->thread     = std::thread([p, dev] {
-      const auto t0 = std::chrono::steady_clock::now();
-      Arena      arena;
-      try
-      {
-         device::use_device(dev);
-         const device::Stream s = device::side_stream();
-         arena.size             = size_t{48} << 20;
-         AMGT_DEVICE_CHECK(device::device_malloc(&arena.base, arena.size));
-         // shapes of BoomerAMG hierarchies: 7-point fine levels and transfer operators (short
-         // rows near the diagonal), 27-point and coarse levels (27 and 100 entries a row), long
-         // coarse rows (600), columns more than 2^15 away (32-bit offsets), and P (rectangular)
-         for (const HostCsr& h : {synthetic(4096, 4096, 7, 64, 0), synthetic(4096, 4096, 27, 300, 0),
-                                  synthetic(1024, 1024, 100, 400, 0), synthetic(256, 256, 600, 255, 0),
-                                  synthetic(40000, 40000, 3, 1, 35000), synthetic(4096, 1024, 2, 1, 0)})
-         {
-            preload_shape(p->log, h, s, arena);
-         }
-      }
-      catch (const std::exception& e)
-      {
-         p->setup_error = e.what(); // the kernels load at first use instead, as without the preload
-      }
-      catch (...)
-      {
-         p->setup_error = "unknown error";
-      }
-      if (arena.base) (void)device::device_free(arena.base);
-      p->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-   });
-   g_preload = p;
-}
-
-void device_preload_join(Stats* stats)
-{
-   if (!g_preload || !g_preload->thread.joinable()) return;
-   g_preload->thread.join();
-   if (!stats) return;
-   const PreloadLog& log = g_preload->log;
-   std::string       problem;
-   if (!g_preload->setup_error.empty()) problem = "stopped: " + g_preload->setup_error;
-   else if (log.failed > 0)
-   {
-      problem = std::to_string(log.failed) + " of " + std::to_string(log.steps) + " steps failed, first: " +
-                log.first_error;
-   }
-   stats->preloaded(g_preload->seconds, log.steps, problem);
 }
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A,
@@ -1015,8 +656,6 @@ ProductRun device_spgemm_rows(const Context& ctx, int level, const amgt_csr& A, 
 
 #else // CPU-only build: no device kernels in this library
 
-#include "common/error.h"
-
 #include <cstdio>
 #include <mutex>
 
@@ -1054,30 +693,7 @@ bool device_prepare_beside(const Context&, MatrixState&, const amgt_csr&, Prepar
    return false; // nothing to overlap: device_prepare says why once
 }
 
-void device_preload_start(const Context&) {} // no kernels to load
-void device_preload_join(Stats*) {}
-
 void device_finalize() {}
-
-ValueStats device_value_stats(const Context&, const amgt_csr&, bool, bool)
-{
-   AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
-}
-
-int64_t device_max_span(const Context&, const amgt_csr&)
-{
-   AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
-}
-
-FillSample device_fill_sample(const Context&, const amgt_csr&)
-{
-   AMGT_THROW("device arrays in a build without the plugin's GPU kernels");
-}
-
-int device_survey(const Context&, const std::vector<SurveyItem>&)
-{
-   return 0; // no device measurements: each matrix goes to the stand-in (device_prepare)
-}
 
 int device_spmv(const Context& ctx, MatrixState& state, const amgt_csr&, const PrecisionChoice&,
                 bool, double, const double*, double, const double*, double*)

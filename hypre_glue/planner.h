@@ -16,9 +16,10 @@
 //   dispatch.cpp                      asks the planner and calls the executor its plan names.
 //   backend_host.cpp                  host executor: runs a plan on the CPU reference kernels.
 //   backend_device.cpp                device executor: runs a plan on the CUDA kernels; it also
-//                                     owns the measurements that need the device (value
-//                                     statistics, the fill sample, the SpMV race itself), which
-//                                     the planner reads through backend.h.
+//                                     owns the SpMV race itself. The other measurements that
+//                                     need the device (value statistics, the fill sample, the
+//                                     survey) are in backend_device_measure.cpp; the planner
+//                                     reads both through backend.h.
 //   matrix_state.h                    what the plan and the executors keep per matrix.
 // The executors do not call each other; the device executor asks the planner only where a
 // decision arises inside its own work (the layout when it builds a copy, the plan of the

@@ -1,0 +1,318 @@
+// AMGT_PRELOAD: the plugin's kernels loaded on a second thread and stream while the
+// application assembles its matrix (device_preload_start, from HYPRE_Initialize). It runs the
+// plugin's device entry points on synthetic matrices, in a block of memory of its own, and
+// shares nothing with the executor's device copies, streams or allocators.
+#include "backend.h"
+
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+
+#include "common/error.h"
+#include "device/runtime.h"
+#include "mbsr/mbsr_device.h"
+#include "precision/range_device.h"
+#include "spgemm/csr_spgemm_device.h"
+#include "spmv/spmv_device.h"
+#include "rows/rows_device.h"
+#include "smooth/jacobi_device.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <type_traits>
+#include <vector>
+#include <string>
+
+namespace amgt::glue {
+
+namespace {
+
+// ---- Loading the plugin's kernels beside the application (device_preload_start) ----------
+//
+// With CUDA's lazy module loading (the default) every kernel is loaded at its first launch,
+// inside the first setup and solve of a process: a one-shot application pays it there. The
+// preload runs the plugin's setup and solve entry points once, on a second thread and stream,
+// on small synthetic matrices of the shapes BoomerAMG hierarchies have (short and long rows,
+// columns near and far from the diagonal, a rectangular transfer operator), in the three
+// precisions: the kernels they launch are then loaded while the application assembles its
+// matrix, between HYPRE_Initialize and the first setup. Its memory is one block of its own,
+// handed out in order and given back at the end; nothing of it is kept.
+
+struct Arena
+{
+   char*  base = nullptr;
+   size_t size = 0, used = 0;
+};
+
+device::Allocator arena_allocator(Arena& a)
+{
+   device::Allocator al;
+   al.ctx   = &a;
+   al.alloc = [](size_t bytes, void* c) -> void* {
+      auto&        ar  = *static_cast<Arena*>(c);
+      const size_t off = (ar.used + 255) & ~size_t{255};
+      if (off + bytes > ar.size) return nullptr; // Buffer: std::bad_alloc, the preload stops
+      ar.used = off + bytes;
+      return ar.base + off;
+   };
+   al.release = [](void*, void*) {}; // the block is reset between shapes, after a synchronisation
+   return al;
+}
+
+// A synthetic square or rectangular CSR: per_row entries in each row, at offsets spread over
+// [-band, band] around the row's diagonal position (plus one entry `far` columns away when
+// far > 0), diagonally dominant values.
+struct HostCsr
+{
+   int32_t              nrows = 0, ncols = 0;
+   std::vector<int32_t> row_ptr, col;
+   std::vector<double>  val;
+};
+
+HostCsr synthetic(int32_t nrows, int32_t ncols, int32_t per_row, int32_t band, int32_t far)
+{
+   HostCsr a;
+   a.nrows = nrows;
+   a.ncols = ncols;
+   a.row_ptr.push_back(0);
+   std::vector<int32_t> cols;
+   for (int32_t i = 0; i < nrows; ++i)
+   {
+      const int64_t centre = static_cast<int64_t>(i) * ncols / nrows;
+      cols.clear();
+      for (int32_t k = 0; k < per_row; ++k)
+      {
+         const int64_t off = per_row > 1 ? -band + (2 * static_cast<int64_t>(band) * k) / (per_row - 1) : 0;
+         cols.push_back(static_cast<int32_t>(std::min<int64_t>(ncols - 1, std::max<int64_t>(0, centre + off))));
+      }
+      if (centre < ncols) cols.push_back(static_cast<int32_t>(centre)); // the diagonal (square)
+      if (far > 0) cols.push_back(static_cast<int32_t>((centre + far) % ncols));
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      for (int32_t c : cols)
+      {
+         a.col.push_back(c);
+         a.val.push_back(c == centre ? 2.0 * static_cast<double>(cols.size()) : -1.0);
+      }
+      a.row_ptr.push_back(static_cast<int32_t>(a.col.size()));
+   }
+   return a;
+}
+
+// One step of the preload: run, and on an error count it and keep the first message (the
+// step's kernels then load at first use, as without the preload); the next step goes on.
+struct PreloadLog
+{
+   int         steps = 0, failed = 0;
+   std::string first_error;
+   template <class F>
+   void step(const char* what, F&& f) noexcept
+   {
+      ++steps;
+      try
+      {
+         f();
+      }
+      catch (const std::exception& e)
+      {
+         if (failed++ == 0) first_error = std::string(what) + ": " + e.what();
+      }
+      catch (...)
+      {
+         if (failed++ == 0) first_error = std::string(what) + ": unknown error";
+      }
+   }
+};
+
+template <class V>
+void preload_precision(PreloadLog& log, const CsrView& v, const double* u, const double* x, const double* b,
+                       double* y, device::Stream s, const device::Allocator& mem)
+{
+   const bool square = v.nrows == v.ncols;
+   for (const bool entry_order : {false, true})
+   {
+      log.step(entry_order ? "mBSR in entry order" : "mBSR", [&] {
+         // as the solve's copies (which take entry order in fp64 only; the step runs in every
+         // precision all the same: it loads the entries kernel there too)
+         const device::ConvertOptions o = device::spmv_copy_options(entry_order, std::is_same<V, double>::value);
+         const device::DeviceMbsr<V> m    = device::csr_to_mbsr<V>(v, s, mem, o);
+         const device::SpmvPlan<V>   plan = device::make_spmv_plan<V>(m, s, mem);
+         device::spmv<V>(m, plan, 1.0, x, 0.0, y, s);
+         device::spmv<V>(m, plan, -1.0, x, 1.0, y, s, square ? u : nullptr, b);
+         device::synchronize(s);
+      });
+   }
+   for (const bool narrow : {true, false})
+   {
+      log.step(narrow ? "row-wise, 16-bit offsets" : "row-wise", [&] {
+         const device::DeviceRows<V> r = device::make_rows<V>(v, square ? u : nullptr, narrow, s, mem);
+         (void)device::rows_narrow(r, s);
+         device::rows_spmv<V>(r, 1.0, x, 0.0, y, s);
+         device::rows_spmv<V>(r, -1.0, x, 1.0, y, s, square ? u : nullptr, b);
+         device::synchronize(s);
+      });
+   }
+}
+
+void preload_shape(PreloadLog& log, const HostCsr& h, device::Stream s, Arena& arena)
+{
+   arena.used                  = 0;
+   const device::Allocator mem = arena_allocator(arena);
+   const int64_t           nnz  = static_cast<int64_t>(h.col.size());
+   const size_t            nvec = static_cast<size_t>(std::max(h.nrows, h.ncols));
+   device::Buffer<int32_t> rp(h.row_ptr.size(), mem), col(h.col.size(), mem);
+   device::Buffer<double>  val(h.val.size(), mem), x(nvec, mem), y(nvec, mem), b(nvec, mem), u(nvec, mem),
+      w(h.val.size(), mem);
+   AMGT_DEVICE_CHECK(device::memcpy_async(rp.get(), h.row_ptr.data(), h.row_ptr.size() * sizeof(int32_t),
+                                          device::Copy::to_device, s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(col.get(), h.col.data(), h.col.size() * sizeof(int32_t),
+                                          device::Copy::to_device, s));
+   AMGT_DEVICE_CHECK(device::memcpy_async(val.get(), h.val.data(), h.val.size() * sizeof(double),
+                                          device::Copy::to_device, s));
+   device::fill_bytes(x.get(), 0x3F, x.size() * sizeof(double), s);
+   device::fill_bytes(b.get(), 0x3F, b.size() * sizeof(double), s);
+   device::fill_bytes(u.get(), 0x3F, u.size() * sizeof(double), s);
+   device::synchronize(s);
+   const CsrView v{h.nrows, h.ncols, static_cast<int32_t>(nnz), rp.get(), col.get(), val.get()};
+   const bool    square = h.nrows == h.ncols;
+   log.step("fill sample and span", [&] {
+      (void)device::estimate_fill(v, s, mem);
+      (void)device::max_span(v, s, mem);
+   });
+   log.step("value statistics", [&] {
+      (void)device::value_stats(v, s, mem, square);
+      (void)device::value_stats(v, s, mem, false);
+      (void)device::value_stats(v, s, mem, false, /*likely_tiny=*/true);
+   });
+   // the setup survey's batched forms (device_survey) are kernels of their own: without this
+   // step they loaded inside auto's first setup (11-13 plugin kernels there against 2-3 under
+   // fp64; bench/RESULTS.md, sixteenth session)
+   log.step("setup survey", [&] {
+      (void)device::plain_value_stats({v, v}, {false, true}, s, mem);
+      (void)device::estimate_fills({v, v}, s, mem);
+   });
+   if (square)
+   {
+      log.step("scaling", [&] {
+         device::scaling_vector(v, u.get(), s);
+         device::scaled_values(v, u.get(), w.get(), s);
+         device::synchronize(s);
+      });
+      log.step("l1-Jacobi sweep", [&] {
+         device::jacobi_from_zero(h.nrows, 0.5, b.get(), val.get(), y.get(), x.get(), s);
+         device::synchronize(s);
+      });
+      // the product's bound on its output grows with the square of the row length: short rows
+      // only (the long-row shapes would need hundreds of MB for the same kernels)
+      if (nnz <= 8 * static_cast<int64_t>(h.nrows))
+      {
+         log.step("row-wise SpGEMM", [&] { (void)device::csr_spgemm(v, v, s, mem); device::synchronize(s); });
+      }
+   }
+   preload_precision<double>(log, v, u.get(), x.get(), b.get(), y.get(), s, mem);
+   preload_precision<float>(log, v, u.get(), x.get(), b.get(), y.get(), s, mem);
+   preload_precision<half_t>(log, v, u.get(), x.get(), b.get(), y.get(), s, mem);
+   device::synchronize(s);
+}
+
+struct Preload
+{
+   std::thread thread;
+   double      seconds = 0.0;
+   PreloadLog  log;
+   std::string setup_error; // before any step (device, stream, memory)
+};
+
+Preload* g_preload = nullptr; // started once per process, joined at HYPRE_Finalize
+
+} // namespace
+
+void device_preload_start(const Context& ctx)
+{
+   if (!ctx.config || ctx.config->mode == Mode::off || !ctx.config->preload || g_preload) return;
+   // HYPRE_Initialize creates no device context; the preload would, on the current device. With
+   // one visible GPU that is the one the application uses. With several (a node's GPUs shared
+   // by its ranks), the current device is the application's only once it has chosen one:
+   // hypre's ij driver and amgt-solve bind each rank to its GPU (hypre_bind_device,
+   // cudaSetDevice) before HYPRE_Initialize, which creates that device's primary context. An
+   // application that selects its GPU after HYPRE_Initialize finds no context yet, and would
+   // find the preload's on another GPU: no preload then, the kernels load at first use.
+   int visible = 0;
+   if (device::device_count(&visible) != device::kSuccess)
+   {
+      (void)device::last_error();
+      return;
+   }
+   if (visible < 1) return;
+   if (visible > 1)
+   {
+      int current = 0;
+      if (device::current_device(&current) != device::kSuccess)
+      {
+         (void)device::last_error();
+         return;
+      }
+      if (!device::device_context_active(current)) return;
+   }
+   const int dev = device::current_device_id();
+   auto*     p   = new Preload(); // never freed: the thread may outlive a missing HYPRE_Finalize
+   p->thread     = std::thread([p, dev] {
+      const auto t0 = std::chrono::steady_clock::now();
+      Arena      arena;
+      try
+      {
+         device::use_device(dev);
+         const device::Stream s = device::side_stream();
+         arena.size             = size_t{48} << 20;
+         AMGT_DEVICE_CHECK(device::device_malloc(&arena.base, arena.size));
+         // shapes of BoomerAMG hierarchies: 7-point fine levels and transfer operators (short
+         // rows near the diagonal), 27-point and coarse levels (27 and 100 entries a row), long
+         // coarse rows (600), columns more than 2^15 away (32-bit offsets), and P (rectangular)
+         for (const HostCsr& h : {synthetic(4096, 4096, 7, 64, 0), synthetic(4096, 4096, 27, 300, 0),
+                                  synthetic(1024, 1024, 100, 400, 0), synthetic(256, 256, 600, 255, 0),
+                                  synthetic(40000, 40000, 3, 1, 35000), synthetic(4096, 1024, 2, 1, 0)})
+         {
+            preload_shape(p->log, h, s, arena);
+         }
+      }
+      catch (const std::exception& e)
+      {
+         p->setup_error = e.what(); // the kernels load at first use instead, as without the preload
+      }
+      catch (...)
+      {
+         p->setup_error = "unknown error";
+      }
+      if (arena.base) (void)device::device_free(arena.base);
+      p->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+   });
+   g_preload = p;
+}
+
+void device_preload_join(Stats* stats)
+{
+   if (!g_preload || !g_preload->thread.joinable()) return;
+   g_preload->thread.join();
+   if (!stats) return;
+   const PreloadLog& log = g_preload->log;
+   std::string       problem;
+   if (!g_preload->setup_error.empty()) problem = "stopped: " + g_preload->setup_error;
+   else if (log.failed > 0)
+   {
+      problem = std::to_string(log.failed) + " of " + std::to_string(log.steps) + " steps failed, first: " +
+                log.first_error;
+   }
+   stats->preloaded(g_preload->seconds, log.steps, problem);
+}
+
+} // namespace amgt::glue
+
+#else // CPU-only build: no device kernels in this library
+
+namespace amgt::glue {
+
+void device_preload_start(const Context&) {} // no kernels to load
+void device_preload_join(Stats*) {}
+
+} // namespace amgt::glue
+
+#endif
