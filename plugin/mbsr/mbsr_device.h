@@ -105,7 +105,7 @@ struct ConvertOptions
    // library leaves the tiles unranked only in its entry-order copies: a bitmap-order copy's
    // SpMV gathers x for neighbouring block columns in neighbouring lanes when the tiles are
    // ranked, and lost 1-13% without (laplace7 n=250's level 1 in fp32: 633 against 562 us;
-   // bench/RESULTS.md, eighteenth session). The sorted conversion ignores it.
+   // bench/RESULTS.md, record 2026-11-27b). The sorted conversion ignores it.
    bool sorted_tiles = true;
    // Without the dense layout the hashed conversion groups the entries once (one pass over the
    // block rows, the tiles written to a scratch of 6 bytes an entry and then compacted) instead
