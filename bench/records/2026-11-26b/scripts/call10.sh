@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 10: run.sh on the 1M cases, three rounds (separate processes), stock/fp64/auto
+# record 2026-11-26b, device call 10: run.sh on the 1M cases, three rounds (separate processes), stock/fp64/auto
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 11: per-process spread of the 1M plugin setups: preload on/off, 8 processes each
+# record 2026-11-26b, device call 11: per-process spread of the 1M plugin setups: preload on/off, 8 processes each
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

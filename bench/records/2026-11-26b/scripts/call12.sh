@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 12: 1M cases, interleaved processes: 6 rounds x 5 cases x 3 modes, --repeat 5 each
+# record 2026-11-26b, device call 12: 1M cases, interleaved processes: 6 rounds x 5 cases x 3 modes, --repeat 5 each
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 13: AMGT_STATS of laplace27 (n=100, n=200) under fp64 and auto: per-level precision, layout, SpMV time
+# record 2026-11-26b, device call 13: AMGT_STATS of laplace27 (n=100, n=200) under fp64 and auto: per-level precision, layout, SpMV time
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

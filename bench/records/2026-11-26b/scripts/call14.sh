@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 14: SpMV per layout on laplace27 n=200 in fp32 and fp64 (kernel bench)
+# record 2026-11-26b, device call 14: SpMV per layout on laplace27 n=200 in fp32 and fp64 (kernel bench)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 15: the final conversion kernels: kprof of warm setups (fp64, auto) and ncu of the tier-2 passes
+# record 2026-11-26b, device call 15: the final conversion kernels: kprof of warm setups (fp64, auto) and ncu of the tier-2 passes
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 16: lanes doubled where x passes L2: GPU tests, kernel bench laplace27 n=200, run.sh large
+# record 2026-11-26b, device call 16: lanes doubled where x passes L2: GPU tests, kernel bench laplace27 n=200, run.sh large
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10 calls 3 and 5: ncu of the hashed conversion kernels (call 3: --launch-count 16 from the start; call 5, as here, the 4 launches from the 9th)
+# record 2026-11-26b, calls 3 and 5: ncu of the hashed conversion kernels (call 3: --launch-count 16 from the start; call 5, as here, the 4 launches from the 9th)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 4: ranking by 32-bit counting per tile count; conversion tests; kbench conversions; kprof
+# record 2026-11-26b, device call 4: ranking by 32-bit counting per tile count; conversion tests; kbench conversions; kprof
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 6: tier 2 as 128-thread blocks; A/B tier 1 warp vs 64-thread block
+# record 2026-11-26b, device call 6: tier 2 as 128-thread blocks; A/B tier 1 warp vs 64-thread block
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

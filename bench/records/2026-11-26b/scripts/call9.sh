@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 10, device call 9: why the 1M fp64 setups got slower: kprof + A/B/C variants on run.sh 1M
+# record 2026-11-26b, device call 9: why the 1M fp64 setups got slower: kprof + A/B/C variants on run.sh 1M
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

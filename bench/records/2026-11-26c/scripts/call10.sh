@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 10: value statistics row-wise for long rows, flat for short: GPU tests, kprof of auto setups
+# record 2026-11-26c, device call 10: value statistics row-wise for long rows, flat for short: GPU tests, kprof of auto setups
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 2: faster compaction (lanes by mean tiles, prefetched offsets), flat value statistics: GPU tests, kernel bench (conversion one vs two passes), kprof of warm setups
+# record 2026-11-26c, device call 2: faster compaction (lanes by mean tiles, prefetched offsets), flat value statistics: GPU tests, kernel bench (conversion one vs two passes), kprof of warm setups
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

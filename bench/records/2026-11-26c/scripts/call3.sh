@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 3: run.sh large (stock, fp64, auto), repeat 3
+# record 2026-11-26c, device call 3: run.sh large (stock, fp64, auto), repeat 3
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 4: the entries SpMV kernel: ncu (fp32, laplace27 n=200 fine A), then variants (unroll 4/8, L1 prefetch of the tile columns) on fp32 and fp64
+# record 2026-11-26c, device call 4: the entries SpMV kernel: ncu (fp32, laplace27 n=200 fine A), then variants (unroll 4/8, L1 prefetch of the tile columns) on fp32 and fp64
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

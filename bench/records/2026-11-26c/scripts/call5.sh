@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 5: entries kernel variants (early b + tile prefetch; pipelined passes; register caps), SpMV tests
+# record 2026-11-26c, device call 5: entries kernel variants (early b + tile prefetch; pipelined passes; register caps), SpMV tests
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 6: entries kernel A (early b + tile prefetch) with one-pass conversion and flat stats: run.sh large, then 1M interleaved rounds
+# record 2026-11-26c, device call 6: entries kernel A (early b + tile prefetch) with one-pass conversion and flat stats: run.sh large, then 1M interleaved rounds
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

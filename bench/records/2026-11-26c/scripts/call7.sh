@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 7: final kernels (one-pass conversion, flat stats, entries kernel with tile prefetch + early b, rows kernel early b): GPU tests, rows early-b A/B, run.sh large, 1M rounds
+# record 2026-11-26c, device call 7: final kernels (one-pass conversion, flat stats, entries kernel with tile prefetch + early b, rows kernel early b): GPU tests, rows early-b A/B, run.sh large, 1M rounds
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 8: final evidence: conversion tests, kprof of warm setups (4 large cases x fp64/auto), AMGT_STATS laplace27 n=200 auto, SpMV per layout on the large fine A (fp64, fp32) and laplace7 n=250's levels (fp32)
+# record 2026-11-26c, device call 8: final evidence: conversion tests, kprof of warm setups (4 large cases x fp64/auto), AMGT_STATS laplace27 n=200 auto, SpMV per layout on the large fine A (fp64, fp32) and laplace7 n=250's levels (fp32)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 11, device call 9: final code (d2b4... + compaction kernels looked up once): run.sh large with 3 interleaved rounds, 1M with 4 rounds
+# record 2026-11-26c, device call 9: final code (d2b4... + compaction kernels looked up once): run.sh large with 3 interleaved rounds, 1M with 4 rounds
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

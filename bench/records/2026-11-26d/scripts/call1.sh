@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 1: s12 = main + next/review-mends + next/stats-hint. GPU tests, SpMV kernel bench (review mends),
+# record 2026-11-26d, device call 1: s12 = main + next/review-mends + next/stats-hint. GPU tests, SpMV kernel bench (review mends),
 # kprof of auto setups with the statistics hint (A) and without it (B, planner sed, restored), 1M setup anatomy, solve anatomy
 set -o pipefail
 t0=$(date +%s)

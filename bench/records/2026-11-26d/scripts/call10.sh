@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 10: final code: GPU tests, the rule's picks on laplace7 n=250 (fp32 levels), large cases stock/fp64/auto
+# record 2026-11-26d, device call 10: final code: GPU tests, the rule's picks on laplace7 n=250 (fp32 levels), large cases stock/fp64/auto
 set -o pipefail
 t0=$(date +%s)
 touch plugin/spmv/spmv_kernels.cuh plugin/rows/rows_device.cu plugin/device/warp.cuh

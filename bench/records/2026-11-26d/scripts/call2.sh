@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 2: the row-wise kernel's lanes on every level (laplace7 n=250, systems3 n=126, fp32),
+# record 2026-11-26d, device call 2: the row-wise kernel's lanes on every level (laplace7 n=250, systems3 n=126, fp32),
 # ncu of the entries kernel on laplace7 n=250's level-1 A inside an auto solve
 set -o pipefail
 t0=$(date +%s)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 3: auto's floor with fp16 from level 1 (auto-sh) against auto and stock, large cases; ij AMG-GMRES 1e-12 at 1M rows
+# record 2026-11-26d, device call 3: auto's floor with fp16 from level 1 (auto-sh) against auto and stock, large cases; ij AMG-GMRES 1e-12 at 1M rows
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

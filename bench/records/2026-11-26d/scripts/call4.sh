@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 4: the re-fitted layout rule: GPU tests, SpMV per level (fp64 / fp32), large cases end to end (+ hypre default, + 10 solves)
+# record 2026-11-26d, device call 4: the re-fitted layout rule: GPU tests, SpMV per level (fp64 / fp32), large cases end to end (+ hypre default, + 10 solves)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 6 (warm, chained after call 5): the five 1M-row problems, 4 rounds
+# record 2026-11-26d, device call 6 (warm, chained after call 5): the five 1M-row problems, 4 rounds
 set -o pipefail
 t0=$(date +%s)
 export AMGT_BUILD_DIR=build-gpu

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 7: ncu of the entries kernel on laplace7 n=250's level-1 A inside an auto PCG solve (preload off so the first launches are the setup's/solve's)
+# record 2026-11-26d, device call 7: ncu of the entries kernel on laplace7 n=250's level-1 A inside an auto PCG solve (preload off so the first launches are the setup's/solve's)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

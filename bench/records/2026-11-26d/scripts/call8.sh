@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 8: one setup and ten solves, large cases, final code (59fb047), stock vs auto vs fp64, 2 rounds
+# record 2026-11-26d, device call 8: one setup and ten solves, large cases, final code (59fb047), stock vs auto vs fp64, 2 rounds
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 12, device call 9: the SpMV kernels' streamed loads without L1 allocation (load_stream, NEW) against __ldg (OLD, sed + rebuild in the call, then restored)
+# record 2026-11-26d, device call 9: the SpMV kernels' streamed loads without L1 allocation (load_stream, NEW) against __ldg (OLD, sed + rebuild in the call, then restored)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

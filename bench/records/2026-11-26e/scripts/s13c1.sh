@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 13, device call 1: next/review-mends-12 (GPU tests, auto setups' statistics), SpGEMM kernel bench on the large cases, per-kernel split
+# record 2026-11-26e, device call 1: next/review-mends-12 (GPU tests, auto setups' statistics), SpGEMM kernel bench on the large cases, per-kernel split
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

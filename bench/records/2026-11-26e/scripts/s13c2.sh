@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 13, device call 2: timelines of small products (row-wise one_pass vs hypre) under kprof
+# record 2026-11-26e, device call 2: timelines of small products (row-wise one_pass vs hypre) under kprof
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

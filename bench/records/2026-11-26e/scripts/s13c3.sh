@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 13, device call 3: the lean SpGEMM design: GPU tests, sanitizer, kernel bench on small and 1M-row setups
+# record 2026-11-26e, device call 3: the lean SpGEMM design: GPU tests, sanitizer, kernel bench on small and 1M-row setups
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

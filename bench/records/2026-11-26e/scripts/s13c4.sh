@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 13, device call 4: lean SpGEMM with one warp per row: tests, then 1M cases end to end
+# record 2026-11-26e, device call 4: lean SpGEMM with one warp per row: tests, then 1M cases end to end
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 13, device call 6: final code (lean opt-in, AMGT_SPGEMM=lean knob): GPU and integration tests; lean in real 1M setups vs auto's rule
+# record 2026-11-26e, device call 6: final code (lean opt-in, AMGT_SPGEMM=lean knob): GPU and integration tests; lean in real 1M setups vs auto's rule
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

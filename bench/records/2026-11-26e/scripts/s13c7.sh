@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 13, device call 7: final code: large cases end to end (stock, fp64, auto), SpGEMM kernel bench laplace7 n=160 with the lean column
+# record 2026-11-26e, device call 7: final code: large cases end to end (stock, fp64, auto), SpGEMM kernel bench laplace7 n=160 with the lean column
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

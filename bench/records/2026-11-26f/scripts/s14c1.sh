@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 14, device call 1: build; large cases stock / auto / auto-h / auto-hs (finest level's V-cycle fp16)
+# record 2026-11-26f, device call 1: build; large cases stock / auto / auto-h / auto-hs (finest level's V-cycle fp16)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 14, device call 2: lossless fp16 storage under auto: build, GPU and integration tests, one AMGT_STATS run
+# record 2026-11-26f, device call 2: lossless fp16 storage under auto: build, GPU and integration tests, one AMGT_STATS run
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 14, device call 3: lossless fp16 storage under auto, end to end: large (one setup + one solve, and ten solves), 1M
+# record 2026-11-26f, device call 3: lossless fp16 storage under auto, end to end: large (one setup + one solve, and ten solves), 1M
 set -o pipefail
 t0=$(date +%s)
 [ -x build-gpu/bin/amgt-solve ] || { scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 14, device call 4: large cases, two processes a mode, with hypre's default configuration
+# record 2026-11-26f, device call 4: large cases, two processes a mode, with hypre's default configuration
 set -o pipefail
 t0=$(date +%s)
 [ -x build-gpu/bin/amgt-solve ] || { scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; }

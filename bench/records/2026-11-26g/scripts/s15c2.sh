@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 15, device call 2: batched survey statistics: build, GPU + integration tests, AMGT_STATS survey on/off
+# record 2026-11-26g, device call 2: batched survey statistics: build, GPU + integration tests, AMGT_STATS survey on/off
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head -20; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 15, device call 3 (warm machine of call 2): end to end, survey on (auto, fp64) and off (auto-each) side by side
+# record 2026-11-26g, device call 3 (warm machine of call 2): end to end, survey on (auto, fp64) and off (auto-each) side by side
 set -o pipefail
 t0=$(date +%s)
 [ -x build-gpu/bin/amgt-solve ] || { scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; }

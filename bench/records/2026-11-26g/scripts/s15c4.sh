@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 15, device call 4: 449511b end to end, large cases, two processes a mode, with hypre's default configuration
+# record 2026-11-26g, device call 4: 449511b end to end, large cases, two processes a mode, with hypre's default configuration
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }

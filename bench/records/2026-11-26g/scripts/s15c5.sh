@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 15, device call 5 (warm after call 4): 1M cases three processes a mode (survey on and off), one setup and ten solves on the large cases
+# record 2026-11-26g, device call 5 (warm after call 4): 1M cases three processes a mode (survey on and off), one setup and ten solves on the large cases
 set -o pipefail
 t0=$(date +%s)
 [ -x build-gpu/bin/amgt-solve ] || { scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; }

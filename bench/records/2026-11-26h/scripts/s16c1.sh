@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 16, device call 1: build; per-level SpMV with the setup's matrices sorted and as hypre left them
+# record 2026-11-26h, device call 1: build; per-level SpMV with the setup's matrices sorted and as hypre left them
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

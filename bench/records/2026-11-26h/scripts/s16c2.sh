@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 16, device call 2: where the first setup of a process goes (kprof with driver calls), stock / fp64 / auto; cold timings lazy vs eager
+# record 2026-11-26h, device call 2: where the first setup of a process goes (kprof with driver calls), stock / fp64 / auto; cold timings lazy vs eager
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }

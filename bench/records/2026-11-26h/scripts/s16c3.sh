@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 16, device call 3: the survey's kernels in the preload: GPU tests, the preload test, kprof of first setups, 1M cold/warm
+# record 2026-11-26h, device call 3: the survey's kernels in the preload: GPU tests, the preload test, kprof of first setups, 1M cold/warm
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 16, device call 4: the SpMV's matrix streams loaded evict-first (load_once): SpMV tests, per-level tables (hypre's order), large cases end to end
+# record 2026-11-26h, device call 4: the SpMV's matrix streams loaded evict-first (load_once): SpMV tests, per-level tables (hypre's order), large cases end to end
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 16, device call 6: the SpGEMM bench's new column (C put in the solve layout after the product), 1M and 4M laplace7 hierarchies, fp32
+# record 2026-11-26h, device call 6: the SpGEMM bench's new column (C put in the solve layout after the product), 1M and 4M laplace7 hierarchies, fp32
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 1: rows lanes (wide, x beyond L2) and the SpGEMM work table; GPU tests; SpMV tables l7n250; SpGEMM tables of the five 1M problems
+# record 2026-11-27, device call 1: rows lanes (wide, x beyond L2) and the SpGEMM work table; GPU tests; SpMV tables l7n250; SpGEMM tables of the five 1M problems
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 2: SpGEMM tables of the four large reference problems; SpMV fp32 l7n250 (new lanes)
+# record 2026-11-27, device call 2: SpGEMM tables of the four large reference problems; SpMV fp32 l7n250 (new lanes)
 set -o pipefail
 t0=$(date +%s)
 [ -x build-gpu/bin/amgt-kernel-bench ] || { scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; }

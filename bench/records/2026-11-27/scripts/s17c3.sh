@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 3: end to end with the new rows lanes: large and 1M, stock/fp64/auto
+# record 2026-11-27, device call 3: end to end with the new rows lanes: large and 1M, stock/fp64/auto
 set -o pipefail
 t0=$(date +%s)
 [ -x build-gpu/bin/amgt-solve ] || { scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 4: the lane rule's tests fixed; GPU tests; the two SpGEMM tables call 1 did not bring back; AMGT_STATS of the plugin's setup work on two large cases
+# record 2026-11-27, device call 4: the lane rule's tests fixed; GPU tests; the two SpGEMM tables call 1 did not bring back; AMGT_STATS of the plugin's setup work on two large cases
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

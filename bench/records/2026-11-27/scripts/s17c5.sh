@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 5: AMGT_SPMV_X32 (x gathered as float): GPU tests, the SpMV tables with and without --x32
+# record 2026-11-27, device call 5: AMGT_SPMV_X32 (x gathered as float): GPU tests, the SpMV tables with and without --x32
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 6: value statistics on one code path (the batched kernels for one matrix too): GPU tests, preload/survey tests, AMGT_STATS auto
+# record 2026-11-27, device call 6: value statistics on one code path (the batched kernels for one matrix too): GPU tests, preload/survey tests, AMGT_STATS auto
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

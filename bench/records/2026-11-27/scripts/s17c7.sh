@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 7: one setup + ten solves on the large cases, final code
+# record 2026-11-27, device call 7: one setup + ten solves on the large cases, final code
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

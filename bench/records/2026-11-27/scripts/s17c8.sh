@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 17, device call 8: the review mends (one grid rule, estimate_fill through estimate_fills, the survey's item array, the bench's layout step as the planner's): GPU tests, driver tests, AMGT_STATS, run.sh large and 1M
+# record 2026-11-27, device call 8: the review mends (one grid rule, estimate_fill through estimate_fills, the survey's item array, the bench's layout step as the planner's): GPU tests, driver tests, AMGT_STATS, run.sh large and 1M
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 18, device call 1: entry-order conversions with unranked tiles: GPU tests, the conversion tables, AMGT_STATS, run.sh large
+# record 2026-11-27b, device call 1: entry-order conversions with unranked tiles: GPU tests, the conversion tables, AMGT_STATS, run.sh large
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 18, device call 2: fp32/fp16 mBSR copies in bitmap order, fp64 in entry order with unranked tiles: GPU tests, AMGT_STATS, run.sh large and 1M
+# record 2026-11-27b, device call 2: fp32/fp16 mBSR copies in bitmap order, fp64 in entry order with unranked tiles: GPU tests, AMGT_STATS, run.sh large and 1M
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 18, device call 3: tiles in first-seen order for every SpMV copy (deterministic), fp32/fp16 bitmap order: GPU tests, conversion tables, AMGT_STATS, run.sh large (and 1M if time is left)
+# record 2026-11-27b, device call 3: tiles in first-seen order for every SpMV copy (deterministic), fp32/fp16 bitmap order: GPU tests, conversion tables, AMGT_STATS, run.sh large (and 1M if time is left)
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,2 +1,2 @@
-# session 18, device call 5 (the warm machine of call 4, its build of 612f77e): run.sh large, one process a mode
+# record 2026-11-27b, device call 5 (the warm machine of call 4, its build of 612f77e): run.sh large, one process a mode
 export AMGT_BUILD_DIR=build-gpu; ls build-gpu/bin/amgt-solve >/dev/null && timeout -s INT 120 ./scripts/run.sh --no-build --cases bench/cases_large.tsv --modes stock,fp64,auto --repeat 3 --rounds 1 --no-stats --no-plots --timeout 60 --out /tmp/lg > /tmp/lg.log 2>&1; echo "large rc $?"; cp /tmp/lg/summary.txt $OUT/large_summary.txt; sed -n '/Geometric mean/,/^$/p' /tmp/lg/summary.txt | head -8; grep -E "^[a-z]|  (fp64|auto) " /tmp/lg/summary.txt | cut -c1-150 | head -14

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 19, device call 1: GPU tests of 5be2557, kprof of systems3 n=126 auto setups, large one setup + ten solves
+# record 2026-11-27c, device call 1: GPU tests of 5be2557, kprof of systems3 n=126 auto setups, large one setup + ten solves
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 19, device call 2: plain_stats with four loads a lane, AMGT_STATS work per setup: GPU tests, kprof s3n126 auto, 1M auto anatomy
+# record 2026-11-27c, device call 2: plain_stats with four loads a lane, AMGT_STATS work per setup: GPU tests, kprof s3n126 auto, 1M auto anatomy
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }

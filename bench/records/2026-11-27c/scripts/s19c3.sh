@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 19, device call 3: 7d298e5 end to end (large and 1M, two rounds), ncu of the coarse row-wise SpMVs, kernel bench laplace27 n=200 fp32
+# record 2026-11-27c, device call 3: 7d298e5 end to end (large and 1M, two rounds), ncu of the coarse row-wise SpMVs, kernel bench laplace27 n=200 fp32
 set -o pipefail
 t0=$(date +%s)
 if [ ! -x build-gpu/bin/amgt-solve ]; then scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }; fi

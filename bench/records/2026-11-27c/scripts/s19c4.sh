@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 19, device call 4: ncu of the hashed conversion (the library's fp16/fp32 copies) on systems3 n=126 level 0 A and laplace7 n=250 level 1 A
+# record 2026-11-27c, device call 4: ncu of the hashed conversion (the library's fp16/fp32 copies) on systems3 n=126 level 0 A and laplace7 n=250 level 1 A
 set -o pipefail
 t0=$(date +%s)
 if [ ! -x build-gpu/bin/amgt-solve ]; then scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }; fi

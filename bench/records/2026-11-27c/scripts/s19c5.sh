@@ -1,5 +1,5 @@
 #!/bin/bash
-# session 19, device call 5: hashed conversion's 64-thread tier at >= 20 blocks an SM (AMGT_XOCC=1, experiment) against today's (AMGT_XOCC=0), same build; GPU tests with it
+# record 2026-11-27c, device call 5: hashed conversion's 64-thread tier at >= 20 blocks an SM (AMGT_XOCC=1, experiment) against today's (AMGT_XOCC=0), same build; GPU tests with it
 set -o pipefail
 t0=$(date +%s)
 scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "error" /tmp/build.log | head; tail -30 /tmp/build.log; exit 1; }
