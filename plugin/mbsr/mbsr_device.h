@@ -26,7 +26,7 @@ struct MbsrSummary
 // Two value layouts; a matrix holds at least one of them (both when asked for both):
 //  - dense: blk_val, 16 values per tile, zeros where the bitmap is clear (SpGEMM, the
 //    tensor-core SpMV paths, mbsr_to_csr, to_host);
-//  - packed (not in the AmgT paper's format; docs/DESIGN.md, "mBSR"): only the stored
+//  - packed (not in the AmgT paper's format; docs/architecture.md, "mBSR"): only the stored
 //    entries, tile after tile in block-row order and, inside a tile, in bitmap order (bit
 //    r*4+c ascending).
 //    packed_row[b] is the offset of block row b's first entry (block_rows + 1 entries, the

@@ -1,7 +1,7 @@
 // The row-wise layout ("rows"): the CSR matrix itself with its values in the level's
 // precision and, where every entry lies within kNarrowSpan of its row's index, 16-bit column
 // offsets (col - row) instead of 32-bit columns. It serves the matrices whose 4x4 tiles are
-// nearly empty (docs/DESIGN.md, "Layouts"): there a tile's column index and bitmap (6 bytes)
+// nearly empty (docs/architecture.md, "Layouts"): there a tile's column index and bitmap (6 bytes)
 // outweigh its one or two values, while the row-wise layout moves sizeof(V) + 2 or 4 bytes
 // per entry. It is built from CSR by one streaming pass (no sort); in fp64 without scaling
 // and without narrow offsets it is CSR itself and costs nothing to build.
