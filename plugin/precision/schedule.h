@@ -24,7 +24,7 @@ enum class Mode
 
 // Which implementation runs a product (AMGT_SPGEMM, AMGT_SPMV). automatic: the plugin where
 // it is measured to be faster than hypre's own kernel, stock hypre elsewhere (the rule is in
-// the glue's backends and in README.md); plugin / stock force one side.
+// the glue's backends and in docs/configuration.md); plugin / stock force one side.
 enum class KernelChoice
 {
    automatic,
