@@ -185,7 +185,7 @@ void preload_shape(PreloadLog& log, const HostCsr& h, device::Stream s, Arena& a
    });
    // the setup survey's batched forms (device_survey) are kernels of their own: without this
    // step they loaded inside auto's first setup (11-13 plugin kernels there against 2-3 under
-   // fp64; bench/RESULTS.md, sixteenth session)
+   // fp64; bench/RESULTS.md, record 2026-11-26h)
    log.step("setup survey", [&] {
       (void)device::plain_value_stats({v, v}, {false, true}, s, mem);
       (void)device::estimate_fills({v, v}, s, mem);

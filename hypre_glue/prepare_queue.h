@@ -8,7 +8,7 @@
 // exists; from then on this thread prepares them beside hypre's next level, and the end of
 // the setup waits only for what is left (drain). Measured on the H100 it did not pay: the
 // work was hidden completely, but hypre's kernels queued behind the plugin's on the GPU lost
-// more (AMGT_SETUP_OVERLAP, off by default; bench/RESULTS.md, eighth session).
+// more (AMGT_SETUP_OVERLAP, off by default; bench/RESULTS.md, record 2026-11-25g).
 //
 // The queue knows nothing of matrices: a job is a function that does not throw (the glue
 // wraps device_prepare: an error is counted and leaves the matrix to be converted on first

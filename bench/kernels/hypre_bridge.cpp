@@ -321,7 +321,7 @@ Hierarchy amg_hierarchy(const HostCsr& A, int num_functions, bool sorted)
    HYPRE_ParVector b = make_vector(o.ij_b, 1.0);
    HYPRE_ParVector x = make_vector(o.ij_x, 0.0);
 
-   // The AMG benchmark settings (docs/DESIGN.md: amgt-solve's defaults, and the ij driver's
+   // The AMG benchmark settings (docs/architecture.md: amgt-solve's defaults, and the ij driver's
    // options there), plus keep-transpose (hypre's GPU default, stated explicitly).
    checked(HYPRE_BoomerAMGCreate(&o.amg), "HYPRE_BoomerAMGCreate");
    HYPRE_BoomerAMGSetCoarsenType(o.amg, 8); // PMIS

@@ -81,7 +81,7 @@ private:
 Product spgemm(void* A, void* B, bool binned = false);
 
 // A BoomerAMG hierarchy built by stock hypre on the GPU with the AMG benchmark settings
-// (docs/DESIGN.md: PMIS, theta 0.25, extended+i, l1-Jacobi, ...), as host CSR copies of the
+// (docs/architecture.md: PMIS, theta 0.25, extended+i, l1-Jacobi, ...), as host CSR copies of the
 // (single-rank) diag blocks, columns sorted unless asked otherwise.
 struct Hierarchy
 {

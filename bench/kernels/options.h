@@ -58,7 +58,7 @@ Options parse_options(int argc, const char* const* argv);
 void    print_usage(std::FILE* out);
 
 // Default grid size of a generated problem: the benchmark's fine levels (laplace7 160,
-// laplace27 100, systems3 64; docs/DESIGN.md), and block4 64.
+// laplace27 100, systems3 64; docs/architecture.md), and block4 64.
 int64_t default_n(const std::string& kind);
 
 } // namespace amgt::kbench

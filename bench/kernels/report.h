@@ -15,7 +15,7 @@
 namespace amgt::kbench {
 
 // Bandwidth figures are fractions of this: what an H100 moves device-to-device in practice
-// (3.35 TB/s peak; docs/DESIGN.md).
+// (3.35 TB/s peak; docs/architecture.md).
 constexpr double kPracticalBandwidth = 3.0e12; // bytes/s
 constexpr double kSpmvTolerance      = 1e-12;  // normwise relative error, fp64
 constexpr double kSpgemmTolerance    = 1e-12;

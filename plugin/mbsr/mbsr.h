@@ -92,7 +92,7 @@ CsrMatrix mbsr_to_csr(const Mbsr<V>& m);
 template <class V>
 MbsrStats mbsr_stats(const Mbsr<V>& m);
 
-// The packed value layout (mbsr_device.h; docs/DESIGN.md, "mBSR"): only the stored entries,
+// The packed value layout (mbsr_device.h; docs/architecture.md, "mBSR"): only the stored entries,
 // tile after tile and, inside a tile, in bitmap order; row[b] = offset of block row b's first
 // entry (block_rows + 1 entries); meta[k] = (index of entry k's tile inside its block row)
 // << 4 | r*4+c, empty when a block row holds more than 4096 tiles. The reference for what

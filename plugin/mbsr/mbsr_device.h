@@ -26,7 +26,7 @@ struct MbsrSummary
 // Two value layouts; a matrix holds at least one of them (both when asked for both):
 //  - dense: blk_val, 16 values per tile, zeros where the bitmap is clear (SpGEMM, the
 //    tensor-core SpMV paths, mbsr_to_csr, to_host);
-//  - packed (not in the AmgT paper's format; docs/DESIGN.md, "mBSR"): only the stored
+//  - packed (not in the AmgT paper's format; docs/architecture.md, "mBSR"): only the stored
 //    entries, tile after tile in block-row order and, inside a tile, in bitmap order (bit
 //    r*4+c ascending).
 //    packed_row[b] is the offset of block row b's first entry (block_rows + 1 entries, the
@@ -105,7 +105,7 @@ struct ConvertOptions
    // library leaves the tiles unranked only in its entry-order copies: a bitmap-order copy's
    // SpMV gathers x for neighbouring block columns in neighbouring lanes when the tiles are
    // ranked, and lost 1-13% without (laplace7 n=250's level 1 in fp32: 633 against 562 us;
-   // bench/RESULTS.md, eighteenth session). The sorted conversion ignores it.
+   // bench/RESULTS.md, record 2026-11-27b). The sorted conversion ignores it.
    bool sorted_tiles = true;
    // Without the dense layout the hashed conversion groups the entries once (one pass over the
    // block rows, the tiles written to a scratch of 6 bytes an entry and then compacted) instead

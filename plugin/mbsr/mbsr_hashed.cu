@@ -30,7 +30,7 @@
 //   scan (csr_to_mbsr_hashed says when; 1.03-1.36x two passes on the large AMG operators).
 //   Both passes load a block row's columns (and values) into registers before the table work.
 //   What bounded these kernels was not the loads' latency but instruction issue and occupancy
-//   (ncu on the H100, bench/RESULTS.md, tenth session): a warp per block row of up to 512
+//   (ncu on the H100, bench/RESULTS.md, record 2026-11-26b): a warp per block row of up to 512
 //   entries left 12 warps per SM and a kernel too large for the instruction cache, and the
 //   ranking (then 8 tiles a lane in 64-bit compares, before that a bitonic sort of every
 //   list) took 40% of pass 2. Still about 0.1 of the bandwidth bound on the large coarse

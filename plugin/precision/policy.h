@@ -7,7 +7,7 @@
 // the symmetrically scaled matrix, and a short reason for the statistics table.
 //
 // Why these checks (the failure modes of naive half-precision AMG that the Ginkgo study
-// reported; docs/DESIGN.md, "fp16 range guards"): a value beyond the type's range becomes Inf
+// reported; docs/architecture.md, "fp16 range guards"): a value beyond the type's range becomes Inf
 // and every later result NaN; a significant entry below the smallest normal loses its digits
 // (or becomes 0) and the coarse operator changes silently. Symmetric diagonal scaling D^-1/2 A D^-1/2 (D = |diag A|) maps an operator
 // whose values are large but whose scaled values are O(1) (elasticity: 1e9..1e15) into

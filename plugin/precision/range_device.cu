@@ -230,7 +230,7 @@ __device__ void write_block_sums(double sum, double abs_sum, double* partial, un
 // with one load in flight a lane, the pass over the Galerkin operators (rows of 30-200
 // entries, 32 lanes a row) read them at about half of 3.0 TB/s where flat_stats' four loads a
 // thread read the other matrices at 0.8 (kprof of systems3 n=126's setup on the H100,
-// bench/RESULTS.md, nineteenth session).
+// bench/RESULTS.md, record 2026-11-27c).
 constexpr int kPlainUnroll = 4;
 
 // The plain statistics of a matrix likely to hold tiny values in one streaming pass. Per value: the
@@ -314,7 +314,7 @@ __device__ void plain_stats_body(const int32_t* __restrict__ row_ptr, const doub
 // plain_stats (likely_tiny): they hold values below fp16's smallest normal in every setup
 // measured, so underflow_rows would read them a second time (flat_stats + underflow_rows on
 // them: about 1.8 ms a laplace7 n=250 setup against plain_stats' 1.24; bench/RESULTS.md,
-// eleventh session). It also counts the finite nonzero values below fp16's
+// record 2026-11-26c). It also counts the finite nonzero values below fp16's
 // smallest normal: only such a value can be an underflow (kFp32MinNormal < kFp16MinNormal),
 // and only then does underflow_rows (launched always, returning at once on a zero count, so
 // the host waits for nothing) compute the reference's row maxima and the counts against

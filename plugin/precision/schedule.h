@@ -24,7 +24,7 @@ enum class Mode
 
 // Which implementation runs a product (AMGT_SPGEMM, AMGT_SPMV). automatic: the plugin where
 // it is measured to be faster than hypre's own kernel, stock hypre elsewhere (the rule is in
-// the glue's backends and in README.md); plugin / stock force one side.
+// the glue's backends and in docs/configuration.md); plugin / stock force one side.
 enum class KernelChoice
 {
    automatic,
@@ -36,7 +36,7 @@ enum class KernelChoice
          // plugin. auto uses that kernel only where its rule says it wins (rows_kernel_wins)
    lean, // AMGT_SPGEMM only (a measurement knob): device products of at most
          // csr_spgemm::kLeanMaxRows rows on the row-wise SpGEMM's lean design, the others as
-         // auto (bench/RESULTS.md, thirteenth session: slower end to end than auto)
+         // auto (bench/RESULTS.md, record 2026-11-26e: slower end to end than auto)
 };
 
 const char* to_string(KernelChoice c);
@@ -100,7 +100,7 @@ struct Config
    // plugin (value checks, layout, conversion) by a second host thread on a second stream while
    // hypre's setup builds the next level; off: all of them at the end of the setup, in turn.
    // Off by default: on the H100 the overlap made setups 1-4% slower (geomean of four cases,
-   // bench/RESULTS.md, eighth session), its kernels delaying hypre's.
+   // bench/RESULTS.md, record 2026-11-25g), its kernels delaying hypre's.
    bool setup_overlap = false;
    // AMGT_SETUP_SURVEY (default on): on the GPU, the end of a setup measures what the
    // preparation of every matrix of the hierarchy needs (auto's value statistics, the layout's

@@ -1,7 +1,7 @@
 // The row-wise layout ("rows"): the CSR matrix itself with its values in the level's
 // precision and, where every entry lies within kNarrowSpan of its row's index, 16-bit column
 // offsets (col - row) instead of 32-bit columns. It serves the matrices whose 4x4 tiles are
-// nearly empty (docs/DESIGN.md, "Layouts"): there a tile's column index and bitmap (6 bytes)
+// nearly empty (docs/architecture.md, "Layouts"): there a tile's column index and bitmap (6 bytes)
 // outweigh its one or two values, while the row-wise layout moves sizeof(V) + 2 or 4 bytes
 // per entry. It is built from CSR by one streaming pass (no sort); in fp64 without scaling
 // and without narrow offsets it is CSR itself and costs nothing to build.
@@ -80,7 +80,7 @@ struct LayoutChoice
    // bitmap order with its tiles ranked: a tile's entries in neighbouring lanes and neighbouring
    // block columns in neighbouring tiles gather x from few sectors; the SpMV was 1-13% faster
    // than on the entry-order copy (laplace7 n=250's level 1 in fp32: 562 against 645 us;
-   // bench/RESULTS.md, eighteenth session; in fp64 3%, where the entry-order copy lends hypre's
+   // bench/RESULTS.md, record 2026-11-27b; in fp64 3%, where the entry-order copy lends hypre's
    // values and converts 1.3x faster)
    bool   entry_order     = false;
 };
@@ -99,7 +99,7 @@ struct LayoutChoice
 // neighbouring rows gather the same x together; where a tile holds one or two entries (coarse
 // operators, P^T), mBSR's block row still reads each tile's x once for its four rows and the
 // row-wise rows read theirs apart. Measured on the H100 after both kernels load b first
-// (bench/RESULTS.md, twelfth session; fraction of 3.0 TB/s of the row-wise layout's bytes over
+// (bench/RESULTS.md, record 2026-11-26d; fraction of 3.0 TB/s of the row-wise layout's bytes over
 // that of mBSR's, fp32, lanes as rows_lanes picks them): 1.06 on laplace27's fine A (27 a row,
 // fill 4.04; 1.00 in fp64), 1.04 on systems3's (15, 4.40; 1.00 in fp64), 1.09 on its level-1
 // A (79, 4.26), 0.86 on its level-2 A (204, 2.77), 0.87 on laplace7 n=250's level-1 A (30,
@@ -107,7 +107,7 @@ struct LayoutChoice
 // model undercounts mBSR's (the 7-point fine A in fp32, 32-bit columns: 8.57 bytes an entry
 // for rows against 7.72 for the entries kernel, yet rows took 439.5 us against 464.6 and is
 // cheaper to build): kRowsShortSpeed keeps them row-wise, as it did before the re-fit (at 1.0
-// that matrix tied at the 10% margin and went to mBSR: twelfth session, call 9). In fp64 the entries kernel gains more than the row-wise one: 0.95 on
+// that matrix tied at the 10% margin and went to mBSR: record 2026-11-26d/call9). In fp64 the entries kernel gains more than the row-wise one: 0.95 on
 // systems3's level-1 A, 0.83 on its level 2, 0.76-0.80 on laplace7 n=250's levels 1-2.
 // rows_relative_speed gives that ratio: kRowsShortSpeed up to kRowsShortRow entries a row;
 // from kRowsLongRow on, kRowsLowFillSpeed at kRowsLowFill entries a tile rising linearly to

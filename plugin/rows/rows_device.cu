@@ -225,7 +225,7 @@ void launch_build(const CsrView& a, const double* u, V* out_val, int16_t* out_co
 // has kUnroll independent load chains in flight (one chain per lane, column -> x -> FMA, left
 // the kernel bound by latency at a quarter of the bandwidth). Lane 0 loads its row's b first,
 // so that load does not wait until after the reduction (laplace27 n=200's fine A on the H100:
-// fp64 1266 -> 1039 us, fp32 997 -> 747; bench/RESULTS.md, eleventh session).
+// fp64 1266 -> 1039 us, fp32 997 -> 747; bench/RESULTS.md, record 2026-11-26c).
 constexpr int kUnroll = 4;
 
 template <class V, int G, bool Narrow, bool Unscale>

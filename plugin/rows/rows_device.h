@@ -19,7 +19,7 @@ namespace amgt::device {
 // entry fit (narrow); make_rows reads the build's flag back once (one synchronisation per
 // matrix, in the setup) so that the SpMV runs a kernel compiled for one column type: with
 // both paths in one kernel its fp32/fp16 instantiations took 40 registers instead of 32 (6
-// blocks of 256 per SM instead of 8; bench/RESULTS.md, seventh session). When one entry did
+// blocks of 256 per SM instead of 8; bench/RESULTS.md, record 2026-11-25f). When one entry did
 // not fit, col16 is released and the SpMV reads col.
 template <class V>
 struct DeviceRows
@@ -49,10 +49,10 @@ struct DeviceRows
 // hide their latency: laplace27 n=200's fine A (27 entries a row, x 64 MB against the H100's
 // 50 MB) took 1651 us with 2 lanes and 1275 with 4 in fp64, 2048 and 996 in fp32, where with x
 // in L2 (n=100, laplace7 n=250's level 1) 2 lanes were as fast or faster (bench/RESULTS.md,
-// tenth session). The same holds for a square matrix's rows of more than kRowsBeyondL2MinLength
+// record 2026-11-26b). The same holds for a square matrix's rows of more than kRowsBeyondL2MinLength
 // entries: laplace7 n=250's fine A (6.9 entries a row, x 125 MB, the diagonal first and the rest
 // as hypre left them) took 625 us with one lane and 591 with two in fp64, 494 and 483 in fp32
-// (bench/RESULTS.md, sixteenth session's kernel tables).
+// (bench/RESULTS.md, record 2026-11-26h's kernel tables).
 // wide (ncols >= 2 nrows: a restriction R = P^T, each coarse row gathering from scattered fine
 // points of x): twice the lanes, after the rules above. Over laplace7 n=250, laplace27 n=200 and
 // systems3 n=126 in fp32, and laplace7 n=250 in fp64 (same tables), twice the lanes was faster on
@@ -70,7 +70,7 @@ bool x_beyond_l2(int64_t ncols);
 // Lanes per row of make_rows' build (not of the SpMV): the smallest power of two (1..32) at
 // least the mean row length, so a row's entries are read and written in one coalesced step.
 // With the SpMV's lanes (2 for 27 entries a row) the build of laplace27 n=200's fine A in fp32
-// moved 0.42 of 3.0 TB/s, with twice as many 0.74 (H100, bench/RESULTS.md, tenth session).
+// moved 0.42 of 3.0 TB/s, with twice as many 0.74 (H100, bench/RESULTS.md, record 2026-11-26b).
 int32_t rows_build_lanes(double mean_row_length);
 
 // What a sample of A's 4x4 block rows shows (one kernel, one read-back: setup only).

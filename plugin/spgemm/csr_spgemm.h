@@ -61,7 +61,7 @@ enum class CsrSpgemmDesign
    // chosen by automatic: not yet measured.
    two_pass_tight,
    // Latency design for products of few rows (opt-in: never chosen by automatic; measured in
-   // bench/RESULTS.md, thirteenth session): one pass that bins each row by its capped bound
+   // bench/RESULTS.md, record 2026-11-26e): one pass that bins each row by its capped bound
    // (capped_bound) and lists it at once, one launch for the shared bins 0-6 (blocks of
    // kLeanBlock threads, one shape per bin: lean_shape), one per bin 7-8 if present, the
    // (col, val) pairs to a slab at base(bin) + position * max_ub(bin) (no scan of the bounds),
@@ -243,7 +243,7 @@ CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64
 // Rules on what the planner knows before any kernel runs: C's rows m = rows of A, the mean row
 // lengths of A and B, and their product est_ub (the mean terms, ub, per row of C when A's
 // columns meet B's rows evenly; negative when an operand is empty). Measured on the H100
-// (bench/RESULTS.md, sixth session: amgt-kernel-bench --only spgemm, the products of the
+// (bench/RESULTS.md, record 2026-11-25e: amgt-kernel-bench --only spgemm, the products of the
 // setups of laplace7 n=160, laplace27 n=100, systems3 n=64 and n=126; row-wise kernel,
 // hypre's own in its default (unbinned) mode and in its binned mode):
 // - many rows with short products: hypre's binned mode won on every product of >= 2^19 rows
@@ -259,7 +259,7 @@ CsrSpgemmDesign   choose_design(CsrSpgemmDesign requested, int64_t sum_ub, int64
 //   283k rows: 7.69 against 8.03 unbinned and 8.92 row-wise). At est_ub 950-1100 (7-point
 //   and 27-point coarse P^T*(AP)) the unbinned kernel was fastest.
 // - everything else: hypre's default mode (what stock hypre runs).
-// Thirteenth session: the lean design (above) on every product of at most 2^16 rows won the
+// record 2026-11-26e: the lean design (above) on every product of at most 2^16 rows won the
 // kernel bench (1.2-1.9x hypre's default mode) and lost end to end (1M-row setups 0.94-0.98x
 // of the same setups with hypre's products): the rule stays as it was.
 double estimated_row_terms(int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

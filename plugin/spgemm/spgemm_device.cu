@@ -1,4 +1,4 @@
-// GPU SpGEMM C = A * B on mBSR operands (the format: docs/DESIGN.md): the host driver, which
+// GPU SpGEMM C = A * B on mBSR operands (the format: docs/architecture.md): the host driver, which
 // runs the phases on `stream` with one host round trip and owns every temporary.
 //
 // Files, in the order the phases run:

@@ -315,7 +315,7 @@ spmv_tiles_kernel(const int32_t* __restrict__ blk_ptr, const int32_t* __restrict
 // 1024 -> 945 us). Eight entries a pass instead of four (913 / 1021 us with the prefetch), the
 // next pass's decodes and values loaded before this pass's columns (64 registers: 764 /
 // 971 us) and register caps for more resident warps (spills: 1.2-2.5 ms) were slower
-// (bench/RESULTS.md, eleventh session).
+// (bench/RESULTS.md, record 2026-11-26c).
 constexpr int kEntriesUnroll = 4;
 
 // cuda_core_entries: G lanes per block row, one stored entry per lane and step (see the notes

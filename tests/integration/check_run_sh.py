@@ -159,7 +159,7 @@ def consistent(out, expect_cases, modes, gpu=False, solves=1):
               f"{s['case']}/{s['mode']}: the AMGT_STATS_FILE table is missing")
         rec = next(r for r in recs if r["case"] == s["case"] and r["mode"] == s["mode"])
         tot = sum(l["spgemm_calls"] for l in s["table"]["levels"])
-        # GPU builds: AMGT_SPGEMM=auto hands device products to hypre (README), so a plugin
+        # GPU builds: AMGT_SPGEMM=auto hands device products to hypre (docs/configuration.md), so a plugin
         # mode may count no SpGEMM call of its own; CPU builds run every product in the plugin
         check((gpu or tot > 0) and rec["stats"]["spgemm_calls"] == tot, f"{s['case']}/{s['mode']}: SpGEMM calls")
         check(close(rec["stats"]["spmv_ms"], sum(l["spmv_ms"] for l in s["table"]["levels"]), 1e-9),
