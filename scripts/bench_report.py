@@ -201,15 +201,15 @@ class Report:
                     setup = "-" if (k < len(called) and not called[k]) else fmt(1e3 * su[k], ".1f")
                     cells.append(f"{setup:>7} {fmt(1e3 * so[k], '.1f'):>7} {fmt(it[k], 'd'):>4}".rjust(w))
                 lines.append(f"  {k:>4} " + " ".join(cells))
-            lines.append(f"  {'mode':13} {'status':13} {'setup ms':>9} {'re-setup':>9} {'re-setup/':>10} "
+            lines.append(f"  {'mode':13} {'status':13} {'setup ms':>9} {'re-setup':>9} {'re-setup/':>11} "
                          f"{'step time/':>10} {'total/':>7} {'step time/':>10} {'total/':>7} {'it/step':>7} "
                          f"{'its/':>6}")
-            lines.append(f"  {'':13} {'':13} {'step 0':>9} {'median ms':>9} {'stock setup':>10} "
+            lines.append(f"  {'':13} {'':13} {'step 0':>9} {'median ms':>9} {'stock setup':>11} "
                          f"{'stock':>10} {'stock':>7} {'frozen':>10} {'frozen':>7} {'median':>7} {'stock':>6}")
             for r in rs:
                 ms = (lambda v: fmt(None if v is None else 1e3 * v, ".1f"))
                 lines.append(f"  {r['mode_label']:13} {r['status']:13} {ms(r['first_setup_s']):>9} "
-                             f"{ms(r['resetup_median_s']):>9} {fmt(r['resetup_vs_stock_setup'], '.3f'):>10} "
+                             f"{ms(r['resetup_median_s']):>9} {fmt(r['resetup_vs_stock_setup'], '.3f'):>11} "
                              f"{fmt(r['step_time_vs_stock'], '.3f'):>10} {fmt(r['total_vs_stock'], '.3f'):>7} "
                              f"{fmt(r['step_time_vs_frozen'], '.3f'):>10} {fmt(r['total_vs_frozen'], '.3f'):>7} "
                              f"{fmt(r['iterations_per_step_median'], 'g'):>7} {fmt(r['iterations_vs_stock'], '.3f'):>6}")
