@@ -121,7 +121,8 @@ class Report:
           total_vs_stock          sum over the steps of setup + solve / stock's sum
           step_time_vs_frozen, total_vs_frozen  the same against stock-frozen
           iterations_vs_stock     iterations summed over the steps / stock's
-        Only runs that converged; a reference that did not leaves its ratios None."""
+        Only runs that converged (the re-setup ratio: any run that set up again); a reference
+        that did not converge leaves its ratios None."""
         out = []
         for case, rs in self.by_case.items():
             seq = [r for r in rs if (r["result"] or {}).get("steps")]
@@ -162,8 +163,9 @@ class Report:
                        "iterations_per_step_median": res.get("iterations_per_step_median")}
                 good = r["status"] == "ok" and isinstance(res.get("step_setup_s"), list)
                 rs_med = res.get("resetup_median_s")
-                row["resetup_vs_stock_setup"] = (rs_med / stock_setup if good and rs_med is not None
-                                                 and stock_setup else None)
+                # a setup's time means the same whether the solves converged or not
+                row["resetup_vs_stock_setup"] = (rs_med / stock_setup if rs_med is not None and stock_setup
+                                                 else None)
                 row["step_time_vs_stock"], row["total_vs_stock"] = vs(res, stock) if good else (None, None)
                 row["step_time_vs_frozen"], row["total_vs_frozen"] = vs(res, frozen) if good else (None, None)
                 its, ref_its = res.get("step_iterations") or [], (stock or {}).get("step_iterations") or []
@@ -213,6 +215,14 @@ class Report:
                              f"{fmt(r['step_time_vs_stock'], '.3f'):>10} {fmt(r['total_vs_stock'], '.3f'):>7} "
                              f"{fmt(r['step_time_vs_frozen'], '.3f'):>10} {fmt(r['total_vs_frozen'], '.3f'):>7} "
                              f"{fmt(r['iterations_per_step_median'], 'g'):>7} {fmt(r['iterations_vs_stock'], '.3f'):>6}")
+            # the library's own count of full setups and re-setups (AMGT_STATS run of the mode)
+            for r in rs:
+                for e in getattr(self, "stats", []) or []:
+                    if e.get("case") != case or e.get("mode") != r["mode"] or not e.get("table"):
+                        continue
+                    for note in e["table"].get("notes", []):
+                        if note.startswith("setups ("):
+                            lines.append(f"  {r['mode_label']:13} AMGT_STATS run: {note}")
         lines.append("  ratios: mode / reference (< 1: less time or fewer iterations); re-setup/stock setup: the "
                      "median setup of steps >= 1 / stock's median setup; step time: median over the steps of "
                      "(setup + solve) / the reference's; total: the sums over the steps; its/stock: iterations "
