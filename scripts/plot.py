@@ -347,6 +347,7 @@ def fig_steps(case, runs, out):
     ax_t.legend(fontsize=8, ncol=2)
     ax_i.set_ylabel("iterations", fontsize=9)
     ax_i.set_xlabel("step", fontsize=9)
+    ax_i.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     ax_i.set_ylim(bottom=0)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
