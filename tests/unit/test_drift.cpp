@@ -107,7 +107,12 @@ TEST(Drift, JumpMovesTheCheckerboardPeriodically) {
     const RowBlock b = whole(q);
     EXPECT_EQ(b.row_ptr, a.row_ptr);
     EXPECT_EQ(b.col, a.col);
-    EXPECT_NE(b.val, a.val) << "step " << step;
+    // cubes of n / 4 = 3 cells: the checkerboard repeats every 6 cells in x
+    if (q.jump_offset % 6 == 0) {
+      EXPECT_EQ(b.val, a.val) << "step " << step;
+    } else {
+      EXPECT_NE(b.val, a.val) << "step " << step;
+    }
     // still symmetric
     std::map<std::pair<std::int64_t, std::int64_t>, double> m;
     for (std::int64_t r = 0; r < b.num_rows(); ++r) {
