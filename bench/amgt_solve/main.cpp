@@ -9,6 +9,9 @@
 //      switches, build the IJ matrix (b = 1, x0 = 0).
 //   4. One warm-up run (unless --repeat 0; its times are reported as the cold ones), then
 //      the timed runs: fresh solver, one setup, then --solves solves from x = 0, each timed.
+//      With --steps K a run is a sequence instead: one solver, K steps, each writing the
+//      step's values (drift.h) into the same IJ matrix, then a setup (every step, or step 0
+//      only with --frozen 1) and one solve from x = 0 (solver.h, run_steps).
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
