@@ -16,7 +16,14 @@ CSV_FIELDS = [
     "speedup_solve", "speedup_total", "speedup_default_setup", "speedup_default_solve",
     "speedup_default_total", "cold_ratio_setup", "cold_ratio_solve", "stats_status",
     "stats_setup_s", "stats_solve_s", "spgemm_calls", "spgemm_ms", "spmv_calls", "spmv_ms",
-    "spgemm_share_setup", "spmv_share_solve", "fallbacks", "wall_s", "log", "args", "error"]
+    "spgemm_share_setup", "spmv_share_solve", "fallbacks", "wall_s", "log", "args", "error",
+    # --steps (empty otherwise)
+    "steps", "drift", "frozen", "setup_calls", "first_setup_s", "resetup_median_s", "steps_setup_total_s",
+    "steps_solve_total_s", "iterations_per_step_median", "step_setup_s", "step_solve_s", "step_iterations"]
+# --steps: the driver's per-step results
+STEP_SCALARS = ("steps", "drift", "frozen", "setup_calls", "first_setup_s", "resetup_median_s",
+                "steps_setup_total_s", "steps_solve_total_s", "iterations_per_step_median")
+STEP_LISTS = ("step_setup_s", "step_solve_s", "step_iterations")
 # phases of the speedups: warm medians (setup, solve per solve, total) and the cold first run
 PHASES = ("setup", "solve", "total")
 COLD_PHASES = ("setup", "solve")
@@ -63,6 +70,10 @@ class Report:
             row[f"cold_ratio_{ph}"] = r.get(f"cold_ratio_{ph}")
         row["setup_all"] = " ".join(str(x) for x in res.get("setup_all", []))
         row["solve_all"] = " ".join(str(x) for x in res.get("solve_all", []))
+        for k in STEP_SCALARS:
+            row[k] = res.get(k)
+        for k in STEP_LISTS:
+            row[k] = " ".join(str(x) for x in res[k]) if isinstance(res.get(k), list) else None
         row["stats_status"] = st.get("status")
         row["stats_setup_s"] = st.get("setup_s")
         row["stats_solve_s"] = st.get("solve_s")
@@ -102,6 +113,122 @@ class Report:
                 rows.append(row)
         return rows
 
+    def derive_steps(self):
+        """--steps: per case and mode that ran a sequence, its per-step setup, solve and
+        iterations, and ratios (mode / reference, < 1: less time or fewer iterations):
+          resetup_vs_stock_setup  median re-setup (steps >= 1 that set up) / stock's median setup
+          step_time_vs_stock      median over the steps of (setup + solve) / stock's of that step
+          total_vs_stock          sum over the steps of setup + solve / stock's sum
+          step_time_vs_frozen, total_vs_frozen  the same against stock-frozen
+          iterations_vs_stock     iterations summed over the steps / stock's
+        Only runs that converged (the re-setup ratio: any run that set up again); a reference
+        that did not converge leaves its ratios None."""
+        out = []
+        for case, rs in self.by_case.items():
+            seq = [r for r in rs if (r["result"] or {}).get("steps")]
+            if not seq:
+                continue
+            ok = {r["mode"]: r["result"] for r in seq if r["status"] == "ok"}
+
+            def per_step(res):
+                return [a + b for a, b in zip(res["step_setup_s"], res["step_solve_s"])]
+
+            def median(v):
+                v = sorted(x for x in v if x is not None and math.isfinite(x))
+                if not v:
+                    return None
+                m = len(v) // 2
+                return v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m])
+
+            def vs(res, ref):
+                if not ref or len(ref["step_setup_s"]) != len(res["step_setup_s"]):
+                    return None, None
+                mine, theirs = per_step(res), per_step(ref)
+                step = median([a / b for a, b in zip(mine, theirs) if b > 0])
+                total = sum(mine) / sum(theirs) if sum(theirs) > 0 else None
+                return step, total
+
+            stock, frozen = ok.get("stock"), ok.get("stock-frozen")
+            stock_setup = median(stock["step_setup_s"]) if stock else None
+            for r in seq:
+                res = r["result"]
+                row = {"case": case, "mode": r["mode"], "mode_label": r["mode_label"], "status": r["status"],
+                       "steps": res.get("steps"), "drift": res.get("drift"), "frozen": res.get("frozen"),
+                       "step_setup_s": res.get("step_setup_s"), "step_solve_s": res.get("step_solve_s"),
+                       "step_iterations": res.get("step_iterations"),
+                       "step_setup_called": res.get("step_setup_called"),
+                       "first_setup_s": res.get("first_setup_s"), "resetup_median_s": res.get("resetup_median_s"),
+                       "steps_setup_total_s": res.get("steps_setup_total_s"),
+                       "steps_solve_total_s": res.get("steps_solve_total_s"),
+                       "iterations_per_step_median": res.get("iterations_per_step_median")}
+                good = r["status"] == "ok" and isinstance(res.get("step_setup_s"), list)
+                rs_med = res.get("resetup_median_s")
+                # a setup's time means the same whether the solves converged or not
+                row["resetup_vs_stock_setup"] = (rs_med / stock_setup if rs_med is not None and stock_setup
+                                                 else None)
+                row["step_time_vs_stock"], row["total_vs_stock"] = vs(res, stock) if good else (None, None)
+                row["step_time_vs_frozen"], row["total_vs_frozen"] = vs(res, frozen) if good else (None, None)
+                its, ref_its = res.get("step_iterations") or [], (stock or {}).get("step_iterations") or []
+                row["iterations_vs_stock"] = (sum(its) / sum(ref_its) if good and ref_its and sum(ref_its) > 0
+                                              and len(its) == len(ref_its) else None)
+                out.append(row)
+        return out
+
+    def steps_text(self):
+        """--steps: per case, the per-step table (setup ms, solve ms, iterations per mode) and
+        the ratios of derive_steps; [] when no run was a sequence."""
+        rows = self.derive_steps()
+        if not rows:
+            return []
+        lines = ["", "Sequences of steps (--steps): per step, setup ms / solve ms / iterations per mode "
+                     "(setup '-': none called, the first hierarchy kept)"]
+        by_case = {}
+        for r in rows:
+            by_case.setdefault(r["case"], []).append(r)
+        for case, rs in by_case.items():
+            drift = rs[0].get("drift")
+            lines.append(f"\n{case}  ({rs[0].get('steps')} steps, drift {drift})")
+            w = 22
+            lines.append(f"  {'step':>4} " + " ".join(f"{r['mode_label'][:w]:>{w}}" for r in rs))
+            lines.append(f"  {'':>4} " + " ".join(f"{'setup  solve   it':>{w}}" for _ in rs))
+            n = max(len(r["step_setup_s"] or []) for r in rs)
+            for k in range(n):
+                cells = []
+                for r in rs:
+                    su, so, it = r["step_setup_s"] or [], r["step_solve_s"] or [], r["step_iterations"] or []
+                    called = r.get("step_setup_called") or []
+                    if k >= len(su):
+                        cells.append(f"{'-':>{w}}")
+                        continue
+                    setup = "-" if (k < len(called) and not called[k]) else fmt(1e3 * su[k], ".1f")
+                    cells.append(f"{setup:>7} {fmt(1e3 * so[k], '.1f'):>7} {fmt(it[k], 'd'):>4}".rjust(w))
+                lines.append(f"  {k:>4} " + " ".join(cells))
+            lines.append(f"  {'mode':13} {'status':13} {'setup ms':>9} {'re-setup':>9} {'re-setup/':>11} "
+                         f"{'step time/':>10} {'total/':>7} {'step time/':>10} {'total/':>7} {'it/step':>7} "
+                         f"{'its/':>6}")
+            lines.append(f"  {'':13} {'':13} {'step 0':>9} {'median ms':>9} {'stock setup':>11} "
+                         f"{'stock':>10} {'stock':>7} {'frozen':>10} {'frozen':>7} {'median':>7} {'stock':>6}")
+            for r in rs:
+                ms = (lambda v: fmt(None if v is None else 1e3 * v, ".1f"))
+                lines.append(f"  {r['mode_label']:13} {r['status']:13} {ms(r['first_setup_s']):>9} "
+                             f"{ms(r['resetup_median_s']):>9} {fmt(r['resetup_vs_stock_setup'], '.3f'):>11} "
+                             f"{fmt(r['step_time_vs_stock'], '.3f'):>10} {fmt(r['total_vs_stock'], '.3f'):>7} "
+                             f"{fmt(r['step_time_vs_frozen'], '.3f'):>10} {fmt(r['total_vs_frozen'], '.3f'):>7} "
+                             f"{fmt(r['iterations_per_step_median'], 'g'):>7} {fmt(r['iterations_vs_stock'], '.3f'):>6}")
+            # the library's own count of full setups and re-setups (AMGT_STATS run of the mode)
+            for r in rs:
+                for e in getattr(self, "stats", []) or []:
+                    if e.get("case") != case or e.get("mode") != r["mode"] or not e.get("table"):
+                        continue
+                    for note in e["table"].get("notes", []):
+                        if note.startswith("setups ("):
+                            lines.append(f"  {r['mode_label']:13} AMGT_STATS run: {note}")
+        lines.append("  ratios: mode / reference (< 1: less time or fewer iterations); re-setup/stock setup: the "
+                     "median setup of steps >= 1 / stock's median setup; step time: median over the steps of "
+                     "(setup + solve) / the reference's; total: the sums over the steps; its/stock: iterations "
+                     "summed over the steps / stock's")
+        return lines
+
     def write_outputs(self, notes):
         a = self.a
         self.derive()
@@ -132,6 +259,7 @@ class Report:
                                          for c, b in self.best.items()},
                    "stock_default": self.dref,
                    "scaling": self.scaling,
+                   "steps": self.derive_steps(),
                    "runs": len(self.records),
                    "failed_runs": sum(r["status"] != "ok" for r in self.records)}
         with open(os.path.join(a.out, "summary.json"), "w") as f:
@@ -197,6 +325,8 @@ class Report:
                 runs = f"median of {rounds} processes' " + (f"medians of {self.a.repeat} runs" if self.a.repeat > 1
                                                              else "timed runs")
             per = f", {solves} solves per setup" if solves > 1 else ""
+            if res.get("steps"):
+                per += f", {res.get('steps')} steps (drift {res.get('drift')}): setup s = the sum of the setups"
             lines.append(f"\n{case}  ({desc}, np {rs[0].get('np', self.a.np)}, {res.get('device', '?')}, {runs}{per})")
             lines.append(group_line())
             lines.append(f"  {'mode':13} {'status':13} {'levels':>6} {'iters':>5} {'rel.res':>9} "
@@ -277,6 +407,7 @@ class Report:
                          "AMGT_STATS=1 run with one solve (rank 0; stock runs have no plugin counters)")
         for n in notes:
             lines.append(f"  note: {n}")
+        lines += self.steps_text()
         files = ["runs.jsonl", "runs.csv"] + (["processes.jsonl"] if getattr(self.a, "rounds", 1) > 1 else []) + \
             (["stats.jsonl", "stats/"] if self.a.stats else []) + \
             ["summary.txt", "summary.json", "logs/"] + (["figures/"] if self.a.plots else [])

@@ -23,6 +23,13 @@ with hypre's device memory pool:
            (--spgemm-binned 1, hypre_SetSpGemmBinned: not in hypre's public API); GPU builds
            only, dropped like vendor                           (not in the default set)
   fp64     AMGT=fp64      mixed   AMGT=mixed (AMGT_LEVELS as set)      auto   AMGT=auto
+  stock-frozen
+           AMGT=off, the driver's --frozen 1: with --steps K, the first hierarchy kept for
+           every step (setup at step 0 only); needs --steps       (not in the default set)
+  auto-resetup  AMGT=auto AMGT_RESETUP=auto;  auto-galerkin  AMGT=auto AMGT_RESETUP=galerkin;
+  fp64-resetup  AMGT=fp64 AMGT_RESETUP=auto: the plugin's re-setup of a matrix with the
+           hierarchy's structure (Galerkin values only); every other mode runs with
+           AMGT_RESETUP unset (off)                                (not in the default set)
   mixed-h  AMGT=mixed AMGT_LEVELS=h     auto-h   AMGT=auto AMGT_LEVELS=h  (not in the default set)
   auto-sh  AMGT=auto AMGT_LEVELS=s,h (fp16 allowed from level 1 on)     (not in the default set)
   auto-hs  AMGT=auto AMGT_LEVELS=h,s,h (the finest level's V-cycle fp16, level 1 fp32)  (not in the default set)
@@ -38,6 +45,13 @@ the fastest of the stock configurations that ran and converged; a speedup is sto
 same against stock-default ("vs hypre's default configuration"). CPU builds run the plugin's
 reference kernels, which exist to exercise the hooks, not to be fast: their ratios are
 reported as ratios, not as speedups.
+
+--steps K: each run is a sequence of K steps on one matrix and one solver (amgt-solve
+--steps K; the values change every step by the case's --drift, default dt): setup = the sum of
+the K setups, solve = median per step, total = setups + solves. The summary adds per case a
+per-step table (setup ms, solve ms, iterations per mode) and per mode the median re-setup
+(steps >= 1) against stock's median setup, (setup + solve) per step against stock and
+stock-frozen, iterations per step against stock's. run.sh --steps overrides a case file's.
 
 --solves K: each run is one setup and K solves of the same system (solve = median per
 solve, solves = their sum, total = setup + solves). cold: the first setup and solve of each
@@ -114,7 +128,19 @@ MODES = {
     # fill sample taken and read back as it is prepared, as before the survey
     "fp64-each": {"label": "fp64-each", "amgt": "fp64", "vendor": 0, "stock": False, "survey": "0"},
     "auto-each": {"label": "auto-each", "amgt": "auto", "vendor": 0, "stock": False, "survey": "0"},
+    # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
+    # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
+    # slowly changing matrices; not a configuration of the same method, so never "stock best"
+    "stock-frozen": {"label": "stock-frozen", "amgt": "off", "vendor": 0, "stock": True, "frozen": 1},
+    # the plugin's re-setup of a matrix with the hierarchy's structure (AMGT_RESETUP): keep
+    # C/F splitting, P, R and the coarse patterns and recompute the Galerkin products' values
+    "auto-resetup": {"label": "auto-resetup", "amgt": "auto", "vendor": 0, "stock": False, "resetup": "auto"},
+    "auto-galerkin": {"label": "auto-galerkin", "amgt": "auto", "vendor": 0, "stock": False,
+                      "resetup": "galerkin"},
+    "fp64-resetup": {"label": "fp64-resetup", "amgt": "fp64", "vendor": 0, "stock": False, "resetup": "auto"},
 }
+# modes that only mean something for a sequence of steps (--steps)
+STEPS_ONLY = {"stock-frozen"}
 ALIASES = {"off": "stock", "own": "stock", "stock-own": "stock", "stock-vendor": "vendor",
            "default": "stock-default", "hypre-default": "stock-default"}
 DEFAULT_MODES = "stock,vendor,stock-default,fp64,mixed,auto"
@@ -128,7 +154,7 @@ GPU_ONLY = {
     "stock-binned": "stock-binned (hypre's binned SpGEMM mode) is a GPU configuration: the switch has "
                     "no effect in a CPU build, so it did not run",
 }
-RESERVED = {"--repeat", "--solves", "--pool", "--json", "--vendor-spgemm", "--vendor-spmv", "--spgemm-binned",
+RESERVED = {"--repeat", "--solves", "--steps", "--frozen", "--pool", "--json", "--vendor-spgemm", "--vendor-spmv", "--spgemm-binned",
             "--help", "-h"}
 STATS_ROW = re.compile(
     r"^\s*(?P<level>-?\d+|other)\s+(?P<rows>\S+)\s+(?P<nnz>\S+)\s+(?P<tiles>\S+)\s+(?P<fill>\S+)\s+"
@@ -356,6 +382,9 @@ class Runner(Report):
         env.pop("AMGT_SETUP_OVERLAP", None)
         if "overlap" in MODES[mode]:
             env["AMGT_SETUP_OVERLAP"] = MODES[mode]["overlap"]
+        env.pop("AMGT_RESETUP", None)
+        if "resetup" in MODES[mode]:
+            env["AMGT_RESETUP"] = MODES[mode]["resetup"]
         env.pop("AMGT_SETUP_SURVEY", None)
         if "survey" in MODES[mode]:
             env["AMGT_SETUP_SURVEY"] = MODES[mode]["survey"]
@@ -374,7 +403,14 @@ class Runner(Report):
                 "--pool", str(m.get("pool", 1))]
         if m.get("binned"):
             args += ["--spgemm-binned", str(m["binned"])]
+        if m.get("frozen"):
+            args += ["--frozen", str(m["frozen"])]
         return args
+
+    def steps_args(self):
+        """run.sh --steps K: the driver's --steps K (after the case's arguments: it wins)."""
+        k = getattr(self.a, "steps", 0) or 0
+        return ["--steps", str(k)] if k > 0 else []
 
     def run_case_mode(self, case, mode, idx, total, rnd=0):
         a = self.a
@@ -382,7 +418,7 @@ class Runner(Report):
         args = list(case["args"]) + list(a.driver_args)
         vendor = self.mode_args(m)
         cmd = self.base_cmd() + args + vendor + ["--repeat", str(a.repeat), "--solves", str(a.solves),
-                                                 "--json"]
+                                                 "--json"] + self.steps_args()
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}")
         log_rel = os.path.join("logs", slug + ".log")
         rc, out, err, wall = run_command(cmd, self.env_for(mode, False), a.timeout,
@@ -393,6 +429,7 @@ class Runner(Report):
                "mode": mode,
                "mode_label": m["label"], "amgt": m["amgt"], "vendor": m["vendor"],
                "pool": m.get("pool", 1), "np": a.np, "repeat": a.repeat, "solves": a.solves,
+               "steps": (result or {}).get("steps"),
                "status": status, "exit_code": rc, "wall_s": round(wall, 3),
                "log": log_rel, "args": shlex.join(args), "error": error, "result": result,
                "stats": None, "round": rnd}
@@ -402,7 +439,9 @@ class Runner(Report):
             line += (f" setup {fmt(r.get('setup_s'), '.4f')} s  solve {fmt(r.get('solve_s'), '.4f')} s"
                      + (f" (x{a.solves} {fmt(r.get('solves_total_s'), '.4f')} s)" if a.solves > 1 else "")
                      + f"  total {fmt(r.get('total_s'), '.4f')} s  {r.get('iterations')} it"
-                     f"  rel.res {fmt(r.get('rel_residual'), '.1e')}"
+                     + (f" ({r.get('steps')} steps: median {fmt(r.get('iterations_per_step_median'), 'g')} it/step,"
+                        f" re-setup {fmt(r.get('resetup_median_s'), '.4f')} s)" if r.get("steps") else "")
+                     + f"  rel.res {fmt(r.get('rel_residual'), '.1e')}"
                      f"  cold {fmt(r.get('cold_setup_s'), '.4f')}/{fmt(r.get('cold_solve_s'), '.4f')} s")
         else:
             line += f" {error[:120]}"
@@ -416,7 +455,7 @@ class Runner(Report):
     def stats_run(self, case, mode, args, vendor, idx):
         a = self.a
         # one setup and one solve: the shares per setup and per solve do not depend on --solves
-        cmd = self.base_cmd() + args + vendor + ["--repeat", "0", "--solves", "1", "--json"]
+        cmd = self.base_cmd() + args + vendor + ["--repeat", "0", "--solves", "1", "--json"] + self.steps_args()
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{idx:03d}-{case['label']}-{mode}-stats")
         log_rel = os.path.join("logs", slug + ".log")
         # AMGT_TRACE: every plugin SpGEMM/SpMV call of this run, in order (rank 0 with np > 1)
@@ -510,6 +549,15 @@ class Runner(Report):
                 # total = setup + solves, as the driver defines it (not the median of the totals)
                 if res.get("setup_s") is not None and res.get("solves_total_s") is not None:
                     res["total_s"] = res["setup_s"] + res["solves_total_s"]
+                # --steps: per step, the median over the processes; the scalars likewise
+                for k in ("step_setup_s", "step_solve_s", "step_update_s"):
+                    lists = [r["result"].get(k) for r in ok]
+                    if lists and all(isinstance(v, list) and len(v) == len(lists[0]) for v in lists):
+                        res[k] = [statistics.median(col) for col in zip(*lists)]
+                for k in ("first_setup_s", "resetup_median_s", "steps_setup_total_s", "steps_solve_total_s"):
+                    vals = [r["result"][k] for r in ok if r["result"].get(k) is not None]
+                    if vals:
+                        res[k] = statistics.median(vals)
                 for k in self.POOLED_LISTS:
                     if all(isinstance(r["result"].get(k), list) for r in ok):
                         res[k] = [v for r in ok for v in r["result"][k]]
@@ -529,7 +577,9 @@ class Runner(Report):
             by_case.setdefault(r["case"], []).append(r)
         best, dref = {}, {}
         for case, rs in by_case.items():
-            stock_ok = [r for r in rs if MODES[r["mode"]]["stock"] and r["status"] == "ok"]
+            # stock configurations of the same method (stock-frozen keeps an old hierarchy: not one)
+            stock_ok = [r for r in rs if MODES[r["mode"]]["stock"] and not MODES[r["mode"]].get("frozen")
+                        and r["status"] == "ok"]
             best[case] = {}
             for ph in PHASES:
                 vals = [(r["result"][f"{ph}_s"], r["mode_label"]) for r in stock_ok
@@ -601,6 +651,9 @@ def main(argv=None):
     p.add_argument("--modes", default=DEFAULT_MODES)
     p.add_argument("--repeat", type=int, default=3, help="timed runs after one warm-up; medians (0: one run, no warm-up)")
     p.add_argument("--solves", type=int, default=1, help="solves per setup in every run (same matrix and rhs)")
+    p.add_argument("--steps", type=int, default=0,
+                   help="each run a sequence of K steps (amgt-solve --steps K; values drift by the case's "
+                        "--drift, default dt); 0: the cases' own (none: one setup per run)")
     p.add_argument("--rounds", type=int, default=1,
                    help="processes per case and mode, interleaved (round by round: every case, every mode); "
                         "the tables take the median of the processes' medians and print their spread")
@@ -640,6 +693,10 @@ def main(argv=None):
     a.np = a.np_list[0]
     if a.repeat < 0 or min(a.np_list) < 1 or a.solves < 1 or a.rounds < 1:
         raise SystemExit("run.sh: --repeat >= 0, --solves >= 1, --rounds >= 1 and --np >= 1")
+    if a.steps < 0:
+        raise SystemExit("run.sh: --steps K needs K >= 1")
+    if a.steps > 0 and a.solves > 1:
+        raise SystemExit("run.sh: --steps and --solves cannot be combined (each step is one setup and one solve)")
     if not os.access(a.solve, os.X_OK):
         raise SystemExit(f"run.sh: {a.solve} is not executable (build first)")
     modes, notes = parse_modes(a.modes, bool(a.gpu_build))
@@ -673,6 +730,13 @@ def main(argv=None):
         cases = [{"label": case_label_from_args(driver_args), "set": "args", "args": []}]
     if not cases:
         raise SystemExit("run.sh: no cases to run")
+    steps_only = [m for m in modes if m in STEPS_ONLY]
+    if steps_only and a.steps == 0:
+        no_steps = [c["label"] for c in cases
+                    if not any(x.split("=")[0] == "--steps" for x in list(c["args"]) + driver_args)]
+        if no_steps:
+            raise SystemExit(f"run.sh: mode {', '.join(steps_only)} needs a sequence of steps: give --steps K "
+                             f"(no --steps in case {', '.join(no_steps[:4])})")
     unique_labels(cases)
     for c in cases:
         c["base"] = c["label"]
@@ -710,7 +774,7 @@ def main(argv=None):
     meta = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": socket.gethostname(),
             "git": git_rev(), "solve": a.solve, "gpu_build": a.gpu_build,
             "np": a.np_list if len(a.np_list) > 1 else a.np, "repeat": a.repeat,
-            "solves": a.solves, "rounds": a.rounds,
+            "solves": a.solves, "steps": a.steps, "rounds": a.rounds,
             "modes": modes, "stats": a.stats, "timeout_s": a.timeout, "driver_args": driver_args,
             "cases": len(cases), "argv": sys.argv,
             "env": {k: v for k, v in os.environ.items()
@@ -724,7 +788,7 @@ def main(argv=None):
     log(f"{len(cases)} case(s) x {len(modes)} mode(s) = {total} runs"
         + (f" (+ up to {len(cases) * len(stats_modes)} AMGT_STATS runs)" if stats_modes else "")
         + (f" ({a.rounds} rounds)" if a.rounds > 1 else "")
-        + f"; repeat {a.repeat}; solves {a.solves}; np {','.join(map(str, a.np_list))}; results in {a.out}")
+        + f"; repeat {a.repeat}; solves {a.solves}" + (f"; steps {a.steps}" if a.steps else "") + f"; np {','.join(map(str, a.np_list))}; results in {a.out}")
     for n in notes:
         log("note: " + n)
     interrupted = False

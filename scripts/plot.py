@@ -19,6 +19,9 @@ fig8_levels_<case>.png
 fig_speedup.png      geometric-mean speedup vs stock best per mode (setup, solve, total), with
                      every case as a dot (CPU builds: time ratios of the plugin's reference
                      kernels, labelled as such: not speedups).
+fig_steps_<case>.png (--steps) per step of the sequence, one line per mode: setup + solve time
+                     (solid; setup alone dashed, none where a mode kept its first hierarchy)
+                     and the iterations of the step's solve.
 
 Needs matplotlib and numpy (Debian: python3-matplotlib python3-numpy).
 """
@@ -37,7 +40,9 @@ import numpy as np  # noqa: E402
 SETUP_COLOR = "#4c72b0"
 SOLVE_COLOR = "#dd8452"
 MODE_COLORS = {"stock": "#7f7f7f", "vendor": "#bcbd22", "stock-default": "#8c564b", "fp64": "#1f77b4",
-               "mixed": "#2ca02c", "auto": "#9467bd", "mixed-h": "#17becf", "auto-h": "#e377c2"}
+               "mixed": "#2ca02c", "auto": "#9467bd", "mixed-h": "#17becf", "auto-h": "#e377c2",
+               "stock-frozen": "#000000", "auto-resetup": "#d62728", "auto-galerkin": "#ff7f0e",
+               "fp64-resetup": "#17becf"}
 FAIL_SHORT = {"not-converged": "no conv.", "hypre-error": "hypre err", "input-error": "input err",
               "timeout": "timeout", "crashed": "crashed", "no-result": "no result", "failed": "failed"}
 
@@ -316,6 +321,40 @@ def fig_speedup(runs, summary, out):
     return True
 
 
+def fig_steps(case, runs, out):
+    """--steps: per-step time (setup + solve solid, setup dashed) and iterations per mode."""
+    rs = [r for r in runs if r["case"] == case and (r.get("result") or {}).get("step_setup_s")]
+    if not rs:
+        return False
+    fig, (ax_t, ax_i) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
+    for i, r in enumerate(rs):
+        res = r["result"]
+        setup = np.array(res["step_setup_s"], dtype=float) * 1e3
+        solve = np.array(res["step_solve_s"], dtype=float) * 1e3
+        called = res.get("step_setup_called") or [1] * len(setup)
+        k = np.arange(len(setup))
+        color = MODE_COLORS.get(r["mode"], plt.cm.tab10(i % 10))
+        label = r["mode_label"] + ("" if r["status"] == "ok" else f" ({FAIL_SHORT.get(r['status'], r['status'])})")
+        ax_t.plot(k, setup + solve, "-o", color=color, ms=3.5, lw=1.5, label=label)
+        su = np.where(np.array(called, dtype=bool), setup, np.nan)
+        ax_t.plot(k, su, "--", color=color, lw=1.0)
+        ax_i.plot(k, res.get("step_iterations") or [np.nan] * len(k), "-o", color=color, ms=3.5, lw=1.5, label=label)
+    res0 = rs[0]["result"]
+    ax_t.set_ylabel("setup + solve per step [ms]\n(dashed: setup)", fontsize=9)
+    ax_t.set_ylim(bottom=0)
+    ax_t.set_title(f"{case}: {res0.get('steps')} steps, drift {res0.get('drift')} "
+                   f"({res0.get('device', '?')} build, np {res0.get('np', 1)})", fontsize=10)
+    ax_t.legend(fontsize=8, ncol=2)
+    ax_i.set_ylabel("iterations", fontsize=9)
+    ax_i.set_xlabel("step", fontsize=9)
+    ax_i.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax_i.set_ylim(bottom=0)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return True
+
+
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print(__doc__)
@@ -336,6 +375,10 @@ def main(argv):
             made.append(name)
         name = "fig8_calls_" + re.sub(r"[^A-Za-z0-9_.-]+", "_", case) + ".png"
         if fig8_trace(case, [e for e in stats if e["case"] == case], folder, os.path.join(figdir, name)):
+            made.append(name)
+    for case in cases_in_order(runs):
+        name = "fig_steps_" + re.sub(r"[^A-Za-z0-9_.-]+", "_", case) + ".png"
+        if fig_steps(case, runs, os.path.join(figdir, name)):
             made.append(name)
     if fig_speedup(runs, summary, os.path.join(figdir, "fig_speedup.png")):
         made.append("fig_speedup.png")

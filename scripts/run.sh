@@ -30,6 +30,13 @@
 #                    (default 3; 0: one run, no warm-up, which is then the cold one)
 #   --solves K       one setup then K solves of the same system per run (default 1): solve =
 #                    median per solve, solves = their sum, total = setup + solves
+#   --steps K        each run a sequence of K steps on one matrix and one solver, new values
+#                    every step (amgt-solve --steps K; the driver options --drift dt|jump|none,
+#                    --dt-shift, --jump-speed pass through): setup = the sum of the K
+#                    setups; the summary adds a per-step table and re-setup ratios, plot.py
+#                    fig_steps_<case>.png. Modes for it: stock-frozen (the first hierarchy
+#                    kept, --frozen 1), auto-resetup, auto-galerkin, fp64-resetup
+#                    (AMGT_RESETUP=auto|galerkin|auto with AMGT=auto|auto|fp64)
 #   --rounds R       R processes per case and mode (default 1), interleaved: round by round,
 #                    every case and mode; the tables take the median of the processes'
 #                    medians and print their spread (the 1M-row setups move by 8-20% from one
@@ -61,12 +68,12 @@ plots=1
 case_given=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --modes|--repeat|--solves|--rounds|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
+    --modes|--repeat|--solves|--steps|--rounds|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
       [ $# -ge 2 ] || amgt_die "$1 needs a value"
       runner+=("$1" "$2")
       case "$1" in --cases) case_given=1 ;; esac
       shift 2 ;;
-    --modes=*|--repeat=*|--solves=*|--rounds=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
+    --modes=*|--repeat=*|--solves=*|--steps=*|--rounds=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
       runner+=("$1")
       case "$1" in --cases=*) case_given=1 ;; esac
       shift ;;

@@ -150,6 +150,14 @@ void migrate_to_device(HYPRE_ParCSRMatrix A) {
 #endif
 }
 
+void migrate_to_host(HYPRE_ParCSRMatrix A) {
+#if defined(HYPRE_USING_GPU)
+  hypre_ParCSRMatrixMigrate(reinterpret_cast<hypre_ParCSRMatrix*>(A), HYPRE_MEMORY_HOST);
+#else
+  (void)A;
+#endif
+}
+
 int amg_num_levels(HYPRE_Solver amg) {
   const auto* data = reinterpret_cast<const hypre_ParAMGData*>(amg);
   return data ? hypre_ParAMGDataNumLevels(data) : 0;

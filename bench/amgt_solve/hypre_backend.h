@@ -46,6 +46,9 @@ unsigned long long device_used_bytes();
 
 // GPU builds: moves an assembled matrix to device memory (no-op on CPU builds).
 void migrate_to_device(HYPRE_ParCSRMatrix A);
+// GPU builds: moves it back to host memory (no-op on CPU builds), so that host SetValues
+// can write new values into an assembled IJ matrix (--steps).
+void migrate_to_host(HYPRE_ParCSRMatrix A);
 
 // Number of levels of a BoomerAMG hierarchy after setup (hypre has no public getter).
 int amg_num_levels(HYPRE_Solver amg);

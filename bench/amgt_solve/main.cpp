@@ -9,6 +9,9 @@
 //      switches, build the IJ matrix (b = 1, x0 = 0).
 //   4. One warm-up run (unless --repeat 0; its times are reported as the cold ones), then
 //      the timed runs: fresh solver, one setup, then --solves solves from x = 0, each timed.
+//      With --steps K a run is a sequence instead: one solver, K steps, each writing the
+//      step's values (drift.h) into the same IJ matrix, then a setup (every step, or step 0
+//      only with --frozen 1) and one solve from x = 0 (solver.h, run_steps).
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
@@ -26,6 +29,7 @@
 
 #include "HYPRE.h"
 #include "HYPRE_config.h"
+#include "drift.h"
 #include "errors.h"
 #include "hypre_backend.h"
 #include "mpi_compat.h"
@@ -81,8 +85,29 @@ std::string file_stem(const std::string& path) {
   return base;
 }
 
+// Rows `local` of problem p, in chunks.
+RowSource generated_source(const problems::Problem& p, Range local) {
+  const int bs = p.block_size();
+  return [p, local, bs](const std::function<void(const RowBlock&)>& sink) {
+    const std::int64_t chunk = std::int64_t{1} << 16;  // nodes per chunk
+    RowBlock blk;
+    for (std::int64_t r = local.begin; r < local.end; r += chunk * bs) {
+      const std::int64_t end = std::min(local.end, r + chunk * bs);
+      problems::generate_rows(p, Range{r, end}, blk);
+      sink(blk);
+    }
+  };
+}
+
+// The problem of step k (--steps), or the plain problem.
+problems::Problem problem_at(const cli::Options& o, int step) {
+  const problems::Problem base{*o.problem, o.n};
+  if (o.steps == 0) return base;
+  return drift::at_step(base, o.drift, step, o.dt_shift, o.jump_speed);
+}
+
 Input generated_input(const cli::Options& o, int rank, int size) {
-  problems::Problem p{*o.problem, o.n};
+  problems::Problem p = problem_at(o, 0);
   const long long big_max = static_cast<long long>(std::numeric_limits<HYPRE_BigInt>::max());
   if (p.global_rows() > big_max) {
     throw InputError(std::string(problems::name(p.kind)) + " with n = " + std::to_string(o.n) +
@@ -100,16 +125,7 @@ Input generated_input(const cli::Options& o, int rank, int size) {
   in.problem = problems::name(p.kind);
   in.global_rows = p.global_rows();
   in.local = Range{nodes.begin * bs, nodes.end * bs};
-  const Range local = in.local;
-  in.source = [p, local, bs](const std::function<void(const RowBlock&)>& sink) {
-    const std::int64_t chunk = std::int64_t{1} << 16;  // nodes per chunk
-    RowBlock blk;
-    for (std::int64_t r = local.begin; r < local.end; r += chunk * bs) {
-      const std::int64_t end = std::min(local.end, r + chunk * bs);
-      problems::generate_rows(p, Range{r, end}, blk);
-      sink(blk);
-    }
-  };
+  in.source = generated_source(p, in.local);
   return in;
 }
 
@@ -279,22 +295,41 @@ int drive(int argc, char** argv) {
 
   int status = 0;
   try {
+    const Range local_rows = input.local;
     LinearSystem system(comm, input.global_rows, input.local, input.source);
     input.source = nullptr;  // frees the rows read from a file
     rep.rows = system.global_rows();
     rep.nnz = system.global_nnz();
 
-    // The first run of the process, warm-up or not, is the cold one.
+    // The first run of the process, warm-up or not, is the cold one (with --steps: its
+    // step 0, the first setup and solve).
     auto record_cold = [&rep](const RunResult& r) {
+      if (!r.steps.empty()) {
+        rep.cold_setup_s = r.steps.front().setup_s;
+        rep.cold_solve_s = r.steps.front().solve_s;
+        rep.cold_total_s = r.steps.front().setup_s + r.steps.front().solve_s;
+        return;
+      }
       rep.cold_setup_s = r.setup_s;
       rep.cold_solve_s = r.solve_s.front();
       double sum = r.setup_s;
       for (double t : r.solve_s) sum += t;
       rep.cold_total_s = sum;
     };
+    // --steps: the matrix holds the values of step `loaded` (0 after the constructor).
+    int loaded = 0;
+    auto load_values = [&](int step) {
+      if (step == loaded) return;
+      system.update_values(generated_source(problem_at(o, step), local_rows));
+      loaded = step;
+    };
+    auto run = [&](bool collect_levels) {
+      return o.steps > 0 ? run_steps(system, o, comm, collect_levels, load_values)
+                         : run_once(system, o, comm, collect_levels);
+    };
     if (o.repeat >= 1) {
       // warm-up: its errors count, and its times are reported as the cold ones only
-      const RunResult w = run_once(system, o, comm, false);
+      const RunResult w = run(false);
       if (o.memory_report) report_memory(rank, 0);
       rep.warmup = true;
       record_cold(w);
@@ -305,7 +340,7 @@ int drive(int argc, char** argv) {
     const int runs = o.repeat >= 1 ? o.repeat : 1;
     for (int i = 0; i < runs; ++i) {
       const bool last = i == runs - 1;
-      RunResult r = run_once(system, o, comm, last);
+      RunResult r = run(last);
       if (o.memory_report) report_memory(rank, i + 1);
       if (i == 0 && !rep.warmup) record_cold(r);
       rep.setup_all.push_back(r.setup_s);
@@ -318,6 +353,7 @@ int drive(int argc, char** argv) {
       rep.hypre_error |= r.hypre_error;
       rep.hypre_setup_error |= r.setup_error;
       rep.hypre_solve_error |= r.solve_error;
+      if (o.steps > 0) rep.step_runs.push_back(r.steps);
       if (last) {
         rep.levels = r.levels;
         rep.iterations = r.iterations;

@@ -203,6 +203,29 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string& opt, const std::string& v) {
          o.solves = parse_int(opt, v, 1, 100000);
        }},
+      {"--steps", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.steps = parse_int(opt, v, 1, 100000);
+       }},
+      {"--drift", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         const auto kind = drift::parse_kind(v);
+         if (!kind) usage_error("unknown drift '" + v + "' for " + opt + " (expected none, dt or jump)");
+         o.drift = *kind;
+         o.drift_given = true;
+       }},
+      {"--dt-shift", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.dt_shift = parse_real(opt, v, 0.0, 1e12, /*lo_open=*/true);
+       }},
+      {"--jump-speed", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.jump_speed = parse_int(opt, v, 0, 1 << 20);
+       }},
+      {"--frozen", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         o.frozen = parse_int(opt, v, 0, 1);
+       }},
       {"--json", false,
        [](Options& o, const std::string&, const std::string&) { o.json = true; }},
       {"--require-converged", false,
@@ -267,6 +290,37 @@ Options parse(int argc, const char* const* argv) {
   if (o.problem && *o.problem == problems::Kind::Systems3 && o.num_functions > 0 &&
       o.num_functions != 1 && o.num_functions != 3) {
     usage_error("--num-functions for systems3 must be 1 or 3");
+  }
+  // --steps and the options that only mean something with it.
+  bool saw_dt_shift = false, saw_jump_speed = false, saw_frozen = false;
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a] ? argv[a] : "";
+    saw_dt_shift |= arg == "--dt-shift" || arg.rfind("--dt-shift=", 0) == 0;
+    saw_jump_speed |= arg == "--jump-speed" || arg.rfind("--jump-speed=", 0) == 0;
+    saw_frozen |= arg == "--frozen" || arg.rfind("--frozen=", 0) == 0;
+  }
+  if (o.steps == 0) {
+    if (o.drift_given) usage_error("--drift needs --steps K");
+    if (saw_dt_shift) usage_error("--dt-shift needs --steps K");
+    if (saw_jump_speed) usage_error("--jump-speed needs --steps K");
+    if (saw_frozen) usage_error("--frozen needs --steps K");
+  } else {
+    if (!o.problem) {
+      usage_error("--steps needs a generated problem (--problem): the values of each step are "
+                  "generated");
+    }
+    if (o.solves != 1) {
+      usage_error("--steps and --solves cannot be combined: each step is one setup (none after "
+                  "step 0 with --frozen 1) and one solve");
+    }
+    if (o.drift == drift::Kind::Jump && *o.problem != problems::Kind::Jump7) {
+      usage_error(std::string("--drift jump moves jump7's coefficients; ") + problems::name(*o.problem) +
+                  " has none (use --drift dt)");
+    }
+    if (saw_dt_shift && o.drift != drift::Kind::Dt) usage_error("--dt-shift applies to --drift dt only");
+    if (saw_jump_speed && o.drift != drift::Kind::Jump) {
+      usage_error("--jump-speed applies to --drift jump only");
+    }
   }
   if (o.problem && *o.problem != problems::Kind::Systems3 && o.num_functions > 1) {
     usage_error(std::string("--num-functions > 1 needs several unknowns per node; ") +
@@ -340,6 +394,23 @@ Timing and output:
                         stepping code with a fixed matrix); solve time = median
                         per solve, solves total = their sum, total = setup +
                         solves total                                             [1]
+
+Sequences of steps (a time-stepping code: one matrix pattern, new values every step):
+  --steps K             each run is K steps on ONE IJ matrix and ONE solver: step 0
+                        assembles and sets up, every later step writes new values
+                        into the same IJ matrix (Initialize, SetValues, Assemble),
+                        sets up again (unless --frozen 1) and solves from x0 = 0,
+                        b = 1. Per step: setup s, solve s, iterations, residual.
+                        setup/solves/total are then sums over the K steps.
+                        --problem only; not with --solves               [off]
+  --drift none|dt|jump  how the values change: dt = A_k = K + (c/dt_k) I with
+                        dt_k = dt_0 (1 + 0.5 sin k) (any problem); jump = jump7's
+                        checkerboard moves in +x by --jump-speed cells per step;
+                        none = the same values every step                  [dt]
+  --dt-shift S          c / dt_0 added to the diagonal at step 0 (--drift dt)   [1]
+  --jump-speed C        cells per step (--drift jump)                           [2]
+  --frozen 0|1          1: setup at step 0 only, the first hierarchy kept for all
+                        steps (the solves use the new matrix on level 0)        [0]
   --json                end stdout with one line of JSON holding the results
   --true-residual       also compute ||b - A x|| / ||b|| after the last run (one
                         extra SpMV, outside the timings)

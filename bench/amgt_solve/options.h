@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "drift.h"
 #include "problems.h"
 
 namespace amgt::cli {
@@ -50,6 +51,15 @@ struct Options {
   int pool = 1;           // 0: HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) (exact sizes, nothing cached)
   int repeat = 1;         // timed runs after one warm-up; 0: a single run, no warm-up
   int solves = 1;         // solves per setup (same matrix and rhs, x0 = 0 each)
+  // --steps K (0: off): each run is a sequence of K steps on one IJ matrix and one solver,
+  // the values changing by `drift` every step (drift.h), a setup (unless frozen) and a
+  // solve each step.
+  int steps = 0;
+  drift::Kind drift = drift::Kind::Dt;
+  bool drift_given = false;
+  double dt_shift = drift::kDefaultDtShift;
+  int jump_speed = drift::kDefaultJumpSpeed;
+  int frozen = 0;         // 1: setup at step 0 only, the first hierarchy kept for every step
   bool json = false;
   bool require_converged = false;
   bool true_residual = false;

@@ -92,9 +92,8 @@ void stencil7_variable(const Node& p, std::int64_t n, Coef&& coef, Boundary&& bo
 double aniso_coupling(int axis) { return axis == 2 ? kAnisoEpsilon : 1.0; }
 
 // jump7: the coefficient of node p (checkerboard of kJumpCubes^3 sub-cubes).
-double jump_coefficient(const Node& p, std::int64_t n) {
-  auto cube = [n](std::int64_t x) { return x * kJumpCubes / n; };
-  return (cube(p.i) + cube(p.j) + cube(p.k)) % 2 ? kJumpContrast : 1.0;
+double jump_coefficient(const Node& p, std::int64_t n, std::int64_t offset) {
+  return problems::jump_coefficient(p.i, p.j, p.k, n, offset);
 }
 
 // Appends the 27-point row of node `p` (lexicographic loops give sorted columns).
@@ -165,6 +164,14 @@ std::optional<Kind> parse_kind(std::string_view name) {
   if (name == "aniso7") return Kind::Aniso7;
   if (name == "jump7") return Kind::Jump7;
   return std::nullopt;
+}
+
+double jump_coefficient(std::int64_t i, std::int64_t j, std::int64_t k, std::int64_t n,
+                        std::int64_t offset) {
+  auto cube = [n](std::int64_t x) { return x * kJumpCubes / n; };
+  std::int64_t x = offset == 0 ? i : (i - offset) % n;
+  if (x < 0) x += n;
+  return (cube(x) + cube(j) + cube(k)) % 2 ? kJumpContrast : 1.0;
 }
 
 const char* kind_list() { return "laplace7|laplace27|systems3|aniso7|jump7"; }
@@ -238,19 +245,21 @@ void generate_rows(const Problem& problem, Range rows, RowBlock& out) {
         end_row();
       }
       break;
-    case Kind::Jump7:
+    case Kind::Jump7: {
+      const std::int64_t off = problem.jump_offset;
       for (std::int64_t r = rows.begin; r < rows.end; ++r) {
         stencil7_variable(
             node_of(r, n), n,
-            [n](const Node& p, const Node& q, int) {
-              const double kp = jump_coefficient(p, n);
-              const double kq = jump_coefficient(q, n);
+            [n, off](const Node& p, const Node& q, int) {
+              const double kp = jump_coefficient(p, n, off);
+              const double kq = jump_coefficient(q, n, off);
               return 2.0 * kp * kq / (kp + kq);
             },
-            [n](const Node& p, int) { return jump_coefficient(p, n); }, emit);
+            [n, off](const Node& p, int) { return jump_coefficient(p, n, off); }, emit);
         end_row();
       }
       break;
+    }
     case Kind::Systems3: {
       std::vector<std::pair<std::int64_t, double>> row;
       for (std::int64_t r = rows.begin; r < rows.end; ++r) {
@@ -260,6 +269,14 @@ void generate_rows(const Problem& problem, Range rows, RowBlock& out) {
         end_row();
       }
       break;
+    }
+  }
+  if (problem.diagonal_shift != 0.0) {
+    for (std::int64_t r = 0; r < out.num_rows(); ++r) {
+      const std::int64_t row = out.first_row + r;
+      for (std::int64_t q = out.row_ptr[r]; q < out.row_ptr[r + 1]; ++q) {
+        if (out.col[q] == row) out.val[q] += problem.diagonal_shift;
+      }
     }
   }
 }

@@ -51,6 +51,10 @@ const char* name(Kind kind);
 struct Problem {
   Kind kind = Kind::Laplace7;
   std::int64_t n = 0;  // grid points per direction
+  // Values that vary over the steps of a sequence (amgt-solve --steps; drift.h). The
+  // defaults give the problem as described above, bit for bit.
+  double diagonal_shift = 0.0;    // added to every diagonal entry (implicit time step: c / dt)
+  std::int64_t jump_offset = 0;   // jump7: the checkerboard moved by this many cells in +x
 
   // Unknowns per grid node (3 for systems3, else 1).
   int block_size() const { return kind == Kind::Systems3 ? 3 : 1; }
@@ -60,11 +64,16 @@ struct Problem {
   int max_row_entries() const;
 };
 
+// jump7's coefficient at node (i, j, k) of an N^3 grid, the checkerboard moved by `offset`
+// cells in +x (periodically): cube ((i - offset) mod N) * kJumpCubes / N in x.
+double jump_coefficient(std::int64_t i, std::int64_t j, std::int64_t k, std::int64_t n,
+                        std::int64_t offset = 0);
+
 // Largest N for which the problem's global row count fits in `max_rows`.
 std::int64_t max_n(Kind kind, std::int64_t max_rows);
 
 // Fills `out` with rows [rows.begin, rows.end) of the problem (global column indices,
-// sorted within each row). For systems3 the range must cover whole nodes (multiples of 3).
+// sorted within each row; the pattern does not depend on diagonal_shift or jump_offset). For systems3 the range must cover whole nodes (multiples of 3).
 void generate_rows(const Problem& problem, Range rows, RowBlock& out);
 
 }  // namespace amgt::problems

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "drift.h"
+
 namespace amgt {
 
 double median(std::vector<double> v) {
@@ -31,6 +33,67 @@ double Report::operator_complexity() const {
   for (std::int64_t v : level_nnz) sum += static_cast<double>(v);
   return sum / static_cast<double>(level_nnz[0]);
 }
+
+std::vector<StepResult> Report::step_table() const {
+  if (step_runs.empty()) return {};
+  std::vector<StepResult> t = step_runs.back();
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    std::vector<double> u, a, b;
+    for (const auto& run : step_runs) {
+      if (k >= run.size()) continue;
+      u.push_back(run[k].update_s);
+      a.push_back(run[k].setup_s);
+      b.push_back(run[k].solve_s);
+    }
+    t[k].update_s = median(u);
+    t[k].setup_s = median(a);
+    t[k].solve_s = median(b);
+  }
+  return t;
+}
+
+namespace {
+
+// --steps: the summary of the per-step table (steps.h's StepResult, medians over runs).
+struct StepSums {
+  double setup_total = 0.0;
+  double solve_total = 0.0;
+  double update_total = 0.0;
+  int setup_calls = 0;
+  double first_setup = std::nan("");
+  double resetup_median = std::nan("");  // steps >= 1 that set up; NaN when none did
+  double solve_median = std::nan("");
+  double iterations_median = std::nan("");
+  double iterations_mean = std::nan("");
+  int iterations_max = 0;
+};
+
+StepSums step_sums(const std::vector<StepResult>& t) {
+  StepSums s;
+  std::vector<double> resetups, solves, iters;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    s.setup_total += t[k].setup_s;
+    s.solve_total += t[k].solve_s;
+    s.update_total += t[k].update_s;
+    if (t[k].setup_called) ++s.setup_calls;
+    if (k >= 1 && t[k].setup_called) resetups.push_back(t[k].setup_s);
+    solves.push_back(t[k].solve_s);
+    iters.push_back(static_cast<double>(t[k].iterations));
+    s.iterations_max = std::max(s.iterations_max, t[k].iterations);
+  }
+  if (!t.empty()) s.first_setup = t.front().setup_s;
+  s.resetup_median = median(resetups);
+  s.solve_median = median(solves);
+  s.iterations_median = median(iters);
+  if (!iters.empty()) {
+    double sum = 0.0;
+    for (double v : iters) sum += v;
+    s.iterations_mean = sum / static_cast<double>(iters.size());
+  }
+  return s;
+}
+
+}  // namespace
 
 namespace {
 
@@ -211,6 +274,37 @@ void print_galerkin_work(std::FILE* out, const Report& r) {
 
 }  // namespace
 
+namespace {
+
+// --steps: the sequence, one line per step, and its sums.
+void print_steps(std::FILE* out, const Report& r) {
+  const cli::Options& o = r.options;
+  const std::vector<StepResult> t = r.step_table();
+  const StepSums sums = step_sums(t);
+  std::string what = std::string("drift ") + drift::name(o.drift);
+  if (o.drift == drift::Kind::Dt) what += " (c/dt_0 " + fmt("%g", o.dt_shift) + ", dt_k/dt_0 = 1 + 0.5 sin k)";
+  if (o.drift == drift::Kind::Jump) what += " (" + std::to_string(o.jump_speed) + " cells per step in +x)";
+  std::fprintf(out, "  steps         %d, %s, %s; times: medians of %zu run%s\n", o.steps, what.c_str(),
+               o.frozen ? "frozen: setup at step 0 only" : "setup every step", r.step_runs.size(),
+               r.step_runs.size() == 1 ? "" : "s");
+  std::fprintf(out, "  %5s %10s %10s %10s %10s %6s %12s\n", "step", "param", "update s", "setup s", "solve s",
+               "iters", "rel res");
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const double param = drift::parameter(o.drift, static_cast<int>(k), o.jump_speed);
+    std::fprintf(out, "  %5zu %10.4g %10.6f %10s %10.6f %6d %12.3e\n", k, param, t[k].update_s,
+                 t[k].setup_called ? fmt("%.6f", t[k].setup_s).c_str() : "-", t[k].solve_s, t[k].iterations,
+                 t[k].rel_residual);
+  }
+  std::fprintf(out, "  steps sum     setup %.6f (%d setup%s), solve %.6f, total %.6f; first setup %.6f, "
+               "median re-setup %s, median solve %.6f; iterations per step median %g, max %d\n",
+               sums.setup_total, sums.setup_calls, sums.setup_calls == 1 ? "" : "s", sums.solve_total,
+               sums.setup_total + sums.solve_total, sums.first_setup,
+               std::isnan(sums.resetup_median) ? "-" : fmt("%.6f", sums.resetup_median).c_str(),
+               sums.solve_median, sums.iterations_median, sums.iterations_max);
+}
+
+}  // namespace
+
 void print_summary(std::FILE* out, const Report& r) {
   const cli::Options& o = r.options;
   const cli::AmgSettings& a = o.amg;
@@ -277,7 +371,13 @@ void print_summary(std::FILE* out, const Report& r) {
                  r.hypre_solve_error);
   }
   const int solves = o.solves >= 1 ? o.solves : 1;
-  if (solves == 1) {
+  if (o.steps > 0) {
+    std::fprintf(out, "  time [s]      setups %.6f (sum over the %d steps), solve %.6f per step, solves %.6f, "
+                 "total %.6f  (medians of %zu run%s%s; max over ranks)\n",
+                 r.setup_median(), o.steps, r.solve_median(), r.solves_total_median(), r.total_median(),
+                 r.setup_all.size(), r.setup_all.size() == 1 ? "" : "s",
+                 r.warmup ? " after 1 warm-up" : ", no warm-up");
+  } else if (solves == 1) {
     std::fprintf(out, "  time [s]      setup %.6f, solve %.6f, total %.6f  (median of %zu run%s%s; "
                  "max over ranks)\n",
                  r.setup_median(), r.solve_median(), r.total_median(), r.setup_all.size(),
@@ -296,6 +396,7 @@ void print_summary(std::FILE* out, const Report& r) {
   }
   std::fprintf(out, "  setup all     %s\n", list(r.setup_all).c_str());
   std::fprintf(out, "  solve all     %s\n", list(r.solve_all).c_str());
+  if (o.steps > 0) print_steps(out, r);
 }
 
 std::string to_json(const Report& r) {
@@ -343,6 +444,45 @@ std::string to_json(const Report& r) {
   j.integer("repeat", o.repeat);
   j.integer("solves", o.solves);
   j.boolean("warmup", r.warmup);
+  if (o.steps > 0) {
+    const std::vector<StepResult> t = r.step_table();
+    const StepSums sums = step_sums(t);
+    std::vector<double> param, update, setup, solve, rel;
+    std::vector<int> iters, called;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      param.push_back(drift::parameter(o.drift, static_cast<int>(k), o.jump_speed));
+      update.push_back(t[k].update_s);
+      setup.push_back(t[k].setup_s);
+      solve.push_back(t[k].solve_s);
+      rel.push_back(t[k].rel_residual);
+      iters.push_back(t[k].iterations);
+      called.push_back(t[k].setup_called ? 1 : 0);
+    }
+    j.integer("steps", o.steps);
+    j.str("drift", drift::name(o.drift));
+    j.number("dt_shift", o.dt_shift);
+    j.integer("jump_speed", o.jump_speed);
+    j.integer("frozen", o.frozen);
+    j.integer("step_runs", static_cast<long long>(r.step_runs.size()));
+    j.numbers("step_param", param);
+    j.numbers("step_update_s", update, "%.9g");
+    j.numbers("step_setup_s", setup, "%.9g");
+    j.numbers("step_solve_s", solve, "%.9g");
+    j.integers("step_iterations", iters);
+    j.numbers("step_rel_residual", rel, "%.17g");
+    j.integers("step_setup_called", called);
+    j.integer("setup_calls", sums.setup_calls);
+    j.number("steps_setup_total_s", sums.setup_total, "%.9g");
+    j.number("steps_solve_total_s", sums.solve_total, "%.9g");
+    j.number("steps_total_s", sums.setup_total + sums.solve_total, "%.9g");
+    j.number("steps_update_total_s", sums.update_total, "%.9g");
+    j.number("first_setup_s", sums.first_setup, "%.9g");
+    j.number("resetup_median_s", sums.resetup_median, "%.9g");
+    j.number("step_solve_median_s", sums.solve_median, "%.9g");
+    j.number("iterations_per_step_median", sums.iterations_median);
+    j.number("iterations_per_step_mean", sums.iterations_mean);
+    j.integer("iterations_per_step_max", sums.iterations_max);
+  }
   j.integers("level_rows", r.level_rows);
   j.integers("level_nnz", r.level_nnz);
   j.number("operator_complexity", r.operator_complexity());

@@ -9,6 +9,7 @@
 
 #include "galerkin_work.h"
 #include "options.h"
+#include "step_result.h"
 
 namespace amgt {
 
@@ -61,6 +62,9 @@ struct Report {
   bool galerkin_asked = false;                // --galerkin-work
   std::vector<work::GalerkinWork> galerkin;  // per level with a P
   std::string galerkin_note;                 // why nothing was counted ("" when counted)
+  // --steps: each timed run's steps (setup_all / solves_total_all then hold each run's sums
+  // over its steps, solve_all and iterations_all each step's solve).
+  std::vector<std::vector<StepResult>> step_runs;
 
   std::vector<double> total_all() const;  // per run: setup + solves total
   double setup_median() const;
@@ -68,6 +72,9 @@ struct Report {
   double solves_total_median() const;  // per run
   double total_median() const;
   double operator_complexity() const;  // sum of level nnz / nnz of level 0
+  // --steps: per step, the medians over the timed runs of update, setup and solve times, and
+  // the last run's iterations, residual and whether it set up.
+  std::vector<StepResult> step_table() const;
 };
 
 double median(std::vector<double> values);

@@ -1,6 +1,7 @@
 // Building the hypre system and running BoomerAMG / PCG-BoomerAMG once, timed.
 #include "solver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -61,6 +62,32 @@ void configure_amg(HYPRE_Solver amg, const cli::Options& o, bool as_precondition
     HYPRE_BoomerAMGSetPrintLevel(amg, o.print_level);
   }
   backend::configure_products(amg);
+}
+
+// A configured BoomerAMG (and PCG around it with --solver pcg) in `g`; a hypre error in the
+// settings is an InputError on every rank.
+void create_solver(SolverGuard& g, const cli::Options& o, MPI_Comm comm) {
+  const bool pcg = o.solver == cli::SolverKind::Pcg;
+  HYPRE_BoomerAMGCreate(&g.amg);
+  configure_amg(g.amg, o, pcg);
+  if (pcg) {
+    HYPRE_ParCSRPCGCreate(comm, &g.pcg);
+    HYPRE_PCGSetMaxIter(g.pcg, o.max_iter);
+    HYPRE_PCGSetTol(g.pcg, o.tol);          // relative: ||r|| / ||b|| <= tol
+    HYPRE_PCGSetAbsoluteTol(g.pcg, 0.0);
+    HYPRE_PCGSetTwoNorm(g.pcg, 1);
+    HYPRE_PCGSetRelChange(g.pcg, 0);
+    HYPRE_PCGSetPrintLevel(g.pcg, o.print_level);
+    HYPRE_PCGSetLogging(g.pcg, 1);
+    HYPRE_PCGSetPrecond(g.pcg, reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSolve),
+                        reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSetup), g.amg);
+  }
+  int config_err = 0;
+  int my_config_err = HYPRE_GetError();
+  MPI_Allreduce(&my_config_err, &config_err, 1, MPI_INT, MPI_BOR, comm);
+  if (config_err != 0) {
+    throw InputError("hypre rejected the solver settings (" + describe_hypre_error(config_err) + ")");
+  }
 }
 
 HYPRE_Int checked(HYPRE_Int ierr, const char* what) {
@@ -150,11 +177,37 @@ LinearSystem::LinearSystem(MPI_Comm comm, std::int64_t global_rows, Range local,
   std::vector<Int>().swap(diag);
   std::vector<Int>().swap(offd);
 
-  // Pass 2: values, chunk by chunk. Each row is passed with its diagonal entry first and
-  // the others in increasing column order. hypre stores rows in the order given, except
-  // that it moves the diagonal to the front; given sorted rows it would swap the diagonal
-  // with the first entry, and the order of entries decides ties in P's truncation (-Pmx),
-  // so the hierarchy would differ from that of hypre's ij driver on the same matrix.
+  checked(set_values(source), "HYPRE_IJMatrixSetValues");
+  checked(HYPRE_IJMatrixAssemble(ij_A_), "HYPRE_IJMatrixAssemble");
+  void* object = nullptr;
+  checked(HYPRE_IJMatrixGetObject(ij_A_, &object), "HYPRE_IJMatrixGetObject");
+  A_ = static_cast<HYPRE_ParCSRMatrix>(object);
+  backend::migrate_to_device(A_);
+
+  // Vectors in hypre's default memory location (the device on GPU builds).
+  auto make_vector = [&](HYPRE_IJVector& ij, HYPRE_ParVector& par, double value) {
+    checked(HYPRE_IJVectorCreate(comm, lo, hi, &ij), "HYPRE_IJVectorCreate");
+    checked(HYPRE_IJVectorSetObjectType(ij, HYPRE_PARCSR), "HYPRE_IJVectorSetObjectType");
+    checked(HYPRE_IJVectorInitialize(ij), "HYPRE_IJVectorInitialize");
+    checked(HYPRE_IJVectorAssemble(ij), "HYPRE_IJVectorAssemble");
+    void* obj = nullptr;
+    checked(HYPRE_IJVectorGetObject(ij, &obj), "HYPRE_IJVectorGetObject");
+    par = static_cast<HYPRE_ParVector>(obj);
+    checked(HYPRE_ParVectorSetConstantValues(par, value), "HYPRE_ParVectorSetConstantValues");
+  };
+  make_vector(ij_b_, b_, 1.0);  // b = all ones
+  make_vector(ij_x_, x_, 0.0);  // x0 = 0 (reset before every run)
+  make_vector(ij_r_, r_, 0.0);  // work vector for the true residual
+}
+
+// Values, chunk by chunk. Each row is passed with its diagonal entry first and
+// the others in increasing column order. hypre stores rows in the order given, except
+// that it moves the diagonal to the front; given sorted rows it would swap the diagonal
+// with the first entry, and the order of entries decides ties in P's truncation (-Pmx),
+// so the hierarchy would differ from that of hypre's ij driver on the same matrix.
+HYPRE_Int LinearSystem::set_values(const RowSource& source) {
+  using Int = HYPRE_Int;
+  using BigInt = HYPRE_BigInt;
   std::vector<Int> ncols;
   std::vector<BigInt> rows;
   std::vector<BigInt> cols;
@@ -193,27 +246,20 @@ LinearSystem::LinearSystem(MPI_Comm comm, std::int64_t global_rows, Range local,
                                          cols.data(), vals.data());
     }
   });
-  checked(set_err, "HYPRE_IJMatrixSetValues");
+  return set_err;
+}
+
+void LinearSystem::update_values(const RowSource& source) {
+  backend::migrate_to_host(A_);
+  checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
+  checked(set_values(source), "HYPRE_IJMatrixSetValues");
   checked(HYPRE_IJMatrixAssemble(ij_A_), "HYPRE_IJMatrixAssemble");
   void* object = nullptr;
   checked(HYPRE_IJMatrixGetObject(ij_A_, &object), "HYPRE_IJMatrixGetObject");
-  A_ = static_cast<HYPRE_ParCSRMatrix>(object);
+  if (static_cast<HYPRE_ParCSRMatrix>(object) != A_) {
+    throw std::logic_error("HYPRE_IJMatrixAssemble replaced the ParCSR object");
+  }
   backend::migrate_to_device(A_);
-
-  // Vectors in hypre's default memory location (the device on GPU builds).
-  auto make_vector = [&](HYPRE_IJVector& ij, HYPRE_ParVector& par, double value) {
-    checked(HYPRE_IJVectorCreate(comm, lo, hi, &ij), "HYPRE_IJVectorCreate");
-    checked(HYPRE_IJVectorSetObjectType(ij, HYPRE_PARCSR), "HYPRE_IJVectorSetObjectType");
-    checked(HYPRE_IJVectorInitialize(ij), "HYPRE_IJVectorInitialize");
-    checked(HYPRE_IJVectorAssemble(ij), "HYPRE_IJVectorAssemble");
-    void* obj = nullptr;
-    checked(HYPRE_IJVectorGetObject(ij, &obj), "HYPRE_IJVectorGetObject");
-    par = static_cast<HYPRE_ParVector>(obj);
-    checked(HYPRE_ParVectorSetConstantValues(par, value), "HYPRE_ParVectorSetConstantValues");
-  };
-  make_vector(ij_b_, b_, 1.0);  // b = all ones
-  make_vector(ij_x_, x_, 0.0);  // x0 = 0 (reset before every run)
-  make_vector(ij_r_, r_, 0.0);  // work vector for the true residual
 }
 
 LinearSystem::~LinearSystem() {
@@ -244,26 +290,7 @@ RunResult run_once(const LinearSystem& system, const cli::Options& o, MPI_Comm c
 
   HYPRE_ClearAllErrors();
   SolverGuard g;
-  HYPRE_BoomerAMGCreate(&g.amg);
-  configure_amg(g.amg, o, pcg);
-  if (pcg) {
-    HYPRE_ParCSRPCGCreate(comm, &g.pcg);
-    HYPRE_PCGSetMaxIter(g.pcg, o.max_iter);
-    HYPRE_PCGSetTol(g.pcg, o.tol);          // relative: ||r|| / ||b|| <= tol
-    HYPRE_PCGSetAbsoluteTol(g.pcg, 0.0);
-    HYPRE_PCGSetTwoNorm(g.pcg, 1);
-    HYPRE_PCGSetRelChange(g.pcg, 0);
-    HYPRE_PCGSetPrintLevel(g.pcg, o.print_level);
-    HYPRE_PCGSetLogging(g.pcg, 1);
-    HYPRE_PCGSetPrecond(g.pcg, reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSolve),
-                        reinterpret_cast<HYPRE_PtrToSolverFcn>(HYPRE_BoomerAMGSetup), g.amg);
-  }
-  int config_err = 0;
-  int my_config_err = HYPRE_GetError();
-  MPI_Allreduce(&my_config_err, &config_err, 1, MPI_INT, MPI_BOR, comm);
-  if (config_err != 0) {
-    throw InputError("hypre rejected the solver settings (" + describe_hypre_error(config_err) + ")");
-  }
+  create_solver(g, o, comm);
 
   // my_times[0]: the setup, my_times[1 + k]: solve k; the max over ranks of each at the end
   std::vector<double> my_times(static_cast<std::size_t>(1 + solves), 0.0);
@@ -330,6 +357,102 @@ RunResult run_once(const LinearSystem& system, const cli::Options& o, MPI_Comm c
   HYPRE_ClearAllErrors();
   res.iterations = res.solve_iterations.back();
   res.rel_residual = static_cast<double>(rel);
+  res.levels = backend::amg_num_levels(g.amg);
+  if (collect_levels) backend::amg_level_sizes(g.amg, res.level_rows, res.level_nnz);
+  if (collect_levels && o.galerkin_work) res.galerkin_note = backend::amg_galerkin_work(g.amg, res.galerkin);
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------
+
+RunResult run_steps(LinearSystem& system, const cli::Options& o, MPI_Comm comm,
+                    bool collect_levels, const std::function<void(int step)>& load_values) {
+  RunResult res;
+  const bool pcg = o.solver == cli::SolverKind::Pcg;
+  const int steps = std::max(1, o.steps);
+
+  HYPRE_ClearAllErrors();
+  SolverGuard g;
+  int setup_err = 0;
+  int solve_err = 0;
+  for (int k = 0; k < steps; ++k) {
+    StepResult st;
+    // New values into the same IJ matrix (untimed apart from the step's setup and solve).
+    const double u0 = synced_time(comm);
+    load_values(k);
+    const double u1 = synced_time(comm);
+    HYPRE_ParVectorSetConstantValues(system.x(), 0.0);
+    if (k == 0) create_solver(g, o, comm);  // one solver object for the whole sequence
+    HYPRE_ClearAllErrors();
+
+    double my_times[3] = {u1 - u0, 0.0, 0.0};  // update, setup, solve
+    st.setup_called = k == 0 || o.frozen == 0;
+    if (st.setup_called) {
+      const double t0 = synced_time(comm);
+      if (pcg) {
+        HYPRE_ParCSRPCGSetup(g.pcg, system.A(), system.b(), system.x());
+      } else {
+        HYPRE_BoomerAMGSetup(g.amg, system.A(), system.b(), system.x());
+      }
+      const double t1 = synced_time(comm);
+      my_times[1] = t1 - t0;
+      setup_err |= HYPRE_GetError();
+      HYPRE_ClearAllErrors();
+    }
+
+    const double t2 = synced_time(comm);
+    if (pcg) {
+      HYPRE_ParCSRPCGSolve(g.pcg, system.A(), system.b(), system.x());
+    } else {
+      HYPRE_BoomerAMGSolve(g.amg, system.A(), system.b(), system.x());
+    }
+    const double t3 = synced_time(comm);
+    my_times[2] = t3 - t2;
+    solve_err |= HYPRE_GetError();
+    HYPRE_ClearAllErrors();
+
+    HYPRE_Int iters = 0;
+    HYPRE_Real rel = 0.0;
+    if (pcg) {
+      HYPRE_ParCSRPCGGetNumIterations(g.pcg, &iters);
+      HYPRE_ParCSRPCGGetFinalRelativeResidualNorm(g.pcg, &rel);
+    } else {
+      HYPRE_BoomerAMGGetNumIterations(g.amg, &iters);
+      HYPRE_BoomerAMGGetFinalRelativeResidualNorm(g.amg, &rel);
+    }
+    HYPRE_ClearAllErrors();
+    // BoomerAMG with tol 0 computes no residual: measure it (one SpMV, untimed).
+    if (!pcg && o.tol <= 0.0) rel = system.true_relative_residual();
+
+    double times[3] = {0.0, 0.0, 0.0};
+    MPI_Allreduce(my_times, times, 3, MPI_DOUBLE, MPI_MAX, comm);
+    st.update_s = k == 0 ? 0.0 : times[0];
+    st.setup_s = times[1];
+    st.solve_s = times[2];
+    st.iterations = static_cast<int>(iters);
+    st.rel_residual = static_cast<double>(rel);
+    res.setup_s += st.setup_s;
+    res.solve_s.push_back(st.solve_s);
+    res.solve_iterations.push_back(st.iterations);
+    res.steps.push_back(st);
+  }
+
+  int my_errs[3] = {setup_err & ~HYPRE_ERROR_CONV, solve_err & ~HYPRE_ERROR_CONV,
+                    ((setup_err | solve_err) & HYPRE_ERROR_CONV) ? 1 : 0};
+  int errs[3] = {0, 0, 0};
+  MPI_Allreduce(my_errs, errs, 3, MPI_INT, MPI_BOR, comm);
+  res.setup_error = errs[0];
+  res.solve_error = errs[1];
+  res.hypre_error = errs[0] | errs[1];
+  res.hit_conv_error = errs[2] != 0;
+
+  // iterations: the last step's; the residual: the worst step's (NaN wins)
+  res.iterations = res.steps.back().iterations;
+  res.rel_residual = 0.0;
+  for (const StepResult& st : res.steps) {
+    if (std::isnan(st.rel_residual) || st.rel_residual > res.rel_residual) res.rel_residual = st.rel_residual;
+    if (std::isnan(res.rel_residual)) break;
+  }
   res.levels = backend::amg_num_levels(g.amg);
   if (collect_levels) backend::amg_level_sizes(g.amg, res.level_rows, res.level_nnz);
   if (collect_levels && o.galerkin_work) res.galerkin_note = backend::amg_galerkin_work(g.amg, res.galerkin);

@@ -12,6 +12,7 @@
 #include "galerkin_work.h"
 #include "options.h"
 #include "row_block.h"
+#include "step_result.h"
 
 namespace amgt {
 
@@ -37,7 +38,16 @@ class LinearSystem {
   // ||b - A x||_2 / ||b||_2 with the current x (one SpMV).
   double true_relative_residual() const;
 
+  // New values for the same pattern, written into the existing IJ matrix as a time-stepping
+  // code does: HYPRE_IJMatrixInitialize, HYPRE_IJMatrixSetValues (every row, same columns),
+  // HYPRE_IJMatrixAssemble (the library's Assemble hook sees it). The ParCSR object A()
+  // stays the same object. `source` must give the constructor's pattern; GPU builds move A to
+  // host memory for the host SetValues and back to the device after.
+  void update_values(const RowSource& source);
+
  private:
+  HYPRE_Int set_values(const RowSource& source);  // SetValues of every local row
+
   MPI_Comm comm_;
   std::int64_t global_rows_ = 0;
   std::int64_t global_nnz_ = 0;
@@ -68,11 +78,19 @@ struct RunResult {
   // or why nothing was counted
   std::vector<work::GalerkinWork> galerkin;
   std::string galerkin_note;
+  std::vector<StepResult> steps;  // --steps: each step (setup_s = their sum, solve_s each)
 };
 
 // Creates a fresh solver, times its setup, then options.solves solves of the same system,
 // each from x = 0 (reset outside the timings), separately (device sync + barrier before each
 // clock read); reads the results, destroys the solver.
+// --steps: a sequence of options.steps steps on one solver: load_values(k) puts step k's
+// values into `system` (untimed apart: update_s; step 0's may already be there), then a
+// setup (every step, or step 0 only with --frozen 1) and one solve from x = 0. setup_s is
+// the sum of the step setups, solve_s and solve_iterations hold each step's solve.
+RunResult run_steps(LinearSystem& system, const cli::Options& options, MPI_Comm comm,
+                    bool collect_levels, const std::function<void(int step)>& load_values);
+
 RunResult run_once(const LinearSystem& system, const cli::Options& options, MPI_Comm comm,
                    bool collect_levels);
 

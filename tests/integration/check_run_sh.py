@@ -3,7 +3,8 @@
 build (--no-build): a converging case, one stopped before convergence, one unreadable matrix
 file; then three interleaved processes per mode (--rounds 3), pooled; then one and two MPI ranks
 in one call (--np 1,2, two solves per setup) when the build has MPI, with its table of parallel
-efficiency. Checks that
+efficiency; then a sequence of steps (--steps 3) in stock, stock-frozen and auto-resetup.
+Checks that
 runs.jsonl, runs.csv, stats.jsonl (the AMGT_STATS tables, read from their AMGT_STATS_FILE),
 summary.txt/json exist and agree with each other and with the definitions: speedups against
 stock best, against stock-default (GPU builds), cold ratios, total = setup + solves.
@@ -242,6 +243,41 @@ def main():
             for ph in ("setup", "solve", "total"):
                 check(close(sc[f"efficiency_{ph}"], one[f"{ph}_s"] / (2 * two[f"{ph}_s"])),
                       f"{sc['mode']}: efficiency of {ph}")
+    # --steps 3: a sequence per run (the driver's --drift passes through), the sequence modes,
+    # the per-step table and its ratios; stock-frozen without --steps is refused
+    out = os.path.join(work, "steps")
+    run(src, build, out, ["--problem", "laplace7", "--n", "8", "--solver", "pcg", "--drift", "dt", "--steps", "3",
+                          "--modes", "stock,stock-frozen,auto-resetup"])
+    recs, rows, _, summary, text = load(out)
+    check([r["mode"] for r in recs] == ["stock", "stock-frozen", "auto-resetup"], "steps: one record per mode")
+    for r in recs:
+        res = r["result"]
+        check(r["status"] == "ok" and res["steps"] == 3 and res["drift"] == "dt", f"{r['mode']}: a sequence of 3 steps")
+        for k in ("step_setup_s", "step_solve_s", "step_iterations", "step_rel_residual"):
+            check(len(res[k]) == 3, f"{r['mode']}: {k} has one entry per step")
+        check(all(i > 0 for i in res["step_iterations"]), f"{r['mode']}: iterations at every step")
+        check(close(res["setup_s"], sum(res["step_setup_s"]), 1e-6), f"{r['mode']}: setup_s = the sum of the steps'")
+        check(res["setup_calls"] == (1 if r["mode"] == "stock-frozen" else 3), f"{r['mode']}: setup calls")
+    by = {r["mode"]: r for r in recs}
+    check("--frozen 1" in open(os.path.join(out, by["stock-frozen"]["log"])).readline(),
+          "stock-frozen runs the driver with --frozen 1")
+    check("AMGT_RESETUP=auto" in open(os.path.join(out, by["auto-resetup"]["log"])).readline(),
+          "auto-resetup sets AMGT_RESETUP=auto")
+    check(all(row["step_iterations"] for row in rows), "runs.csv has the per-step iterations")
+    check("Sequences of steps (--steps)" in text and "laplace7-n8  (3 steps, drift dt)" in text,
+          "summary.txt has the per-step table")
+    st = {x["mode"]: x for x in summary["steps"]}
+    check(set(st) == {"stock", "stock-frozen", "auto-resetup"}, "summary.json: steps per mode")
+    check(close(st["stock"]["total_vs_stock"], 1.0), "stock against itself")
+    check(close(st["auto-resetup"]["resetup_vs_stock_setup"],
+                by["auto-resetup"]["result"]["resetup_median_s"]
+                / sorted(by["stock"]["result"]["step_setup_s"])[1]), "re-setup / stock's median setup")
+    env = dict(os.environ, AMGT_BUILD_DIR=build, AMGT_NEED_PLOTS="0")
+    p = subprocess.run([os.path.join(src, "scripts", "run.sh"), "--no-build", "--problem", "laplace7", "--n", "6",
+                        "--modes", "stock,stock-frozen", "--out", os.path.join(work, "frozen-no-steps")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    check(p.returncode != 0 and "needs a sequence of steps: give --steps K" in p.stderr,
+          f"stock-frozen without --steps is refused: {p.stderr[-500:]}")
     print("PASS: run.sh results consistent")
 
 

@@ -999,4 +999,196 @@ TEST(Mpi, OffdBlockMovesToTheDeviceOnTwoRanks)
    }
 }
 
+// --steps: a sequence of steps on one IJ matrix and one solver, new values every step.
+// Checks every step of `r` (`steps` of them): iterations > 0, the residual below tol, and the
+// per-step arrays against the sums.
+void expect_steps_converged(const DriverRun& r, size_t steps, double tol = 1e-8)
+{
+   ASSERT_FALSE(r.json.empty()) << r.output;
+   EXPECT_EQ(r.num("steps"), static_cast<double>(steps));
+   EXPECT_EQ(r.str("converged"), "true") << r.output;
+   const std::vector<double> its   = json_array(r.output, "step_iterations");
+   const std::vector<double> res   = json_array(r.output, "step_rel_residual");
+   const std::vector<double> setup = json_array(r.output, "step_setup_s");
+   const std::vector<double> solve = json_array(r.output, "step_solve_s");
+   ASSERT_EQ(its.size(), steps) << r.output;
+   ASSERT_EQ(res.size(), steps);
+   ASSERT_EQ(setup.size(), steps);
+   ASSERT_EQ(solve.size(), steps);
+   double setups = 0.0, solves = 0.0;
+   for (size_t k = 0; k < steps; ++k)
+   {
+      EXPECT_GT(its[k], 0) << "step " << k << "\n" << r.output;
+      EXPECT_LE(res[k], tol) << "step " << k << "\n" << r.output;
+      EXPECT_GT(solve[k], 0.0) << "step " << k;
+      setups += setup[k];
+      solves += solve[k];
+   }
+   expect_same_time(r.num("steps_setup_total_s"), setups, "steps_setup_total_s = sum of the step setups");
+   expect_same_time(r.num("steps_solve_total_s"), solves, "steps_solve_total_s = sum of the step solves");
+   EXPECT_EQ(r.num("iterations"), its.back()) << "iterations: the last step's";
+   // the last step's x against the last step's matrix: the solves used the new values
+   EXPECT_LE(r.num("true_rel_residual"), 10 * tol) << r.output;
+   // the per-step table of the summary
+   EXPECT_NE(r.output.find("  steps         " + std::to_string(steps) + ", drift "), std::string::npos) << r.output;
+   EXPECT_NE(r.output.find("  steps sum     setup "), std::string::npos) << r.output;
+}
+
+TEST(Steps, DtAndJumpSequencesConvergeAtEveryStep)
+{
+   for (const char* mode : {"AMGT=off", "AMGT=fp64"})
+   {
+      for (const char* args : {"--problem laplace7 --n 10 --solver pcg --steps 4 --drift dt",
+                               "--problem laplace27 --n 8 --steps 4 --drift dt --dt-shift 3",
+                               "--problem jump7 --n 12 --solver pcg --steps 4 --drift jump",
+                               "--problem jump7 --n 12 --steps 4 --drift jump --jump-speed 3"})
+      {
+         SCOPED_TRACE(std::string(mode) + " " + args);
+         DriverRun r = run(mode, std::string(args) + " --repeat 1 --true-residual");
+         expect_steps_converged(r, 4);
+         EXPECT_EQ(r.num("setup_calls"), 4);
+         EXPECT_EQ(r.num("frozen"), 0);
+         const std::vector<double> setup  = json_array(r.output, "step_setup_s");
+         const std::vector<double> called = json_array(r.output, "step_setup_called");
+         for (size_t k = 0; k < setup.size(); ++k)
+         {
+            EXPECT_GT(setup[k], 0.0) << "step " << k;
+            EXPECT_EQ(called[k], 1.0) << "step " << k;
+         }
+         // the values change: the steps' residuals differ
+         const std::vector<double> res = json_array(r.output, "step_rel_residual");
+         EXPECT_FALSE(res[0] == res[1] && res[1] == res[2] && res[2] == res[3]) << r.output;
+         // one timed run: its setup is the sum of the step setups, its solves one per step
+         expect_same_time(r.num("setup_s"), r.num("steps_setup_total_s"), "setup_s = the sequence's setups");
+         EXPECT_EQ(json_array(r.output, "solve_all").size(), 4u);
+         EXPECT_EQ(json_array(r.output, "iterations_all").size(), 4u);
+      }
+   }
+}
+
+TEST(Steps, TheSameValuesEveryStepGiveTheSameSolve)
+{
+   // --drift none: the same matrix written again every step; a full setup of the same values
+   // gives the same hierarchy, so every step's solve is the same, bit for bit on a CPU
+   DriverRun r = run("", "--problem jump7 --n 10 --solver pcg --steps 3 --drift none --repeat 0 --true-residual");
+   expect_steps_converged(r, 3);
+   const std::vector<double> its = json_array(r.output, "step_iterations");
+   EXPECT_EQ(its[0], its[1]);
+   EXPECT_EQ(its[1], its[2]);
+   if (!AMGT_TEST_GPU_BUILD)
+   {
+      const std::vector<double> res = json_array(r.output, "step_rel_residual");
+      EXPECT_EQ(res[0], res[1]) << r.output;
+      EXPECT_EQ(res[1], res[2]) << r.output;
+   }
+}
+
+TEST(Steps, FrozenSetsUpOnlyAtStepZero)
+{
+   for (const char* args : {"--problem jump7 --n 12 --solver pcg --steps 4 --drift dt --frozen 1",
+                            "--problem laplace7 --n 10 --solver pcg --steps 4 --drift dt --frozen 1",
+                            "--problem laplace7 --n 10 --steps 4 --drift dt --frozen 1"})
+   {
+      SCOPED_TRACE(args);
+      DriverRun r = run("", std::string(args) + " --repeat 2 --true-residual");
+      expect_steps_converged(r, 4);
+      EXPECT_EQ(r.num("setup_calls"), 1);
+      EXPECT_EQ(r.num("frozen"), 1);
+      const std::vector<double> setup  = json_array(r.output, "step_setup_s");
+      const std::vector<double> called = json_array(r.output, "step_setup_called");
+      EXPECT_GT(setup[0], 0.0);
+      EXPECT_EQ(called[0], 1.0);
+      for (size_t k = 1; k < setup.size(); ++k)
+      {
+         EXPECT_EQ(setup[k], 0.0) << "step " << k;
+         EXPECT_EQ(called[k], 0.0) << "step " << k;
+      }
+      EXPECT_EQ(r.str("resetup_median_s"), "null") << "no re-setup when frozen";
+      expect_same_time(r.num("first_setup_s"), setup[0], "first_setup_s");
+      EXPECT_NE(r.output.find("frozen: setup at step 0 only"), std::string::npos) << r.output;
+   }
+}
+
+TEST(Steps, AFrozenHierarchyOfMovedJumpsIsNoPreconditioner)
+{
+   // jump7's checkerboard moved by 2 cells: where the coefficient went from 1 to 1e3, the
+   // l1-Jacobi norms of step 0's setup are 1e3 too small and the kept V-cycle is indefinite on
+   // the new matrix: hypre's PCG stops on a negative gamma with the residual near 1 (reported
+   // as not converged, exit status 0). n = 12: cubes of 3 cells, a period of 6 in x, so step 3
+   // (offset 6) is step 0's matrix again and its solve is step 0's, bit for bit on a CPU.
+   DriverRun r = run("", "--problem jump7 --n 12 --solver pcg --steps 4 --drift jump --frozen 1 --repeat 0");
+   ASSERT_FALSE(r.json.empty()) << r.output;
+   EXPECT_EQ(r.num("setup_calls"), 1);
+   EXPECT_EQ(r.str("converged"), "false");
+   EXPECT_EQ(r.num("hypre_error"), 0) << "non-convergence is no hypre error";
+   const std::vector<double> res = json_array(r.output, "step_rel_residual");
+   ASSERT_EQ(res.size(), 4u);
+   EXPECT_LE(res[0], 1e-8);
+   EXPECT_GT(res[1], 0.5) << r.output;
+   EXPECT_GT(res[2], 0.5) << r.output;
+   EXPECT_LE(res[3], 1e-8) << r.output;
+   if (!AMGT_TEST_GPU_BUILD) EXPECT_EQ(res[3], res[0]) << r.output;
+   EXPECT_NE(r.output.find("warning: not converged"), std::string::npos) << r.output;
+   // with a setup every step the same sequence converges at every step
+   DriverRun full = run("", "--problem jump7 --n 12 --solver pcg --steps 4 --drift jump --repeat 0 --true-residual");
+   expect_steps_converged(full, 4);
+}
+
+TEST(Steps, BadOptionsAreRefusedClearly)
+{
+   struct Bad
+   {
+      std::string args, message;
+   };
+   for (const Bad& b :
+        {Bad{"--problem laplace7 --n 8 --steps 0", "option --steps must be in 1..100000, got '0'"},
+         Bad{"--problem laplace7 --n 8 --steps two", "option --steps expects an integer, got 'two'"},
+         Bad{"--problem laplace7 --n 8 --steps 3 --drift wind", "unknown drift 'wind' for --drift (expected none, dt or jump)"},
+         Bad{"--problem laplace7 --n 8 --drift dt", "--drift needs --steps K"},
+         Bad{"--problem laplace7 --n 8 --frozen 1", "--frozen needs --steps K"},
+         Bad{"--problem laplace7 --n 8 --steps 3 --frozen 2", "option --frozen must be in 0..1, got '2'"},
+         Bad{"--problem laplace7 --n 8 --steps 3 --drift jump", "--drift jump moves jump7's coefficients; laplace7 has none (use --drift dt)"},
+         Bad{"--problem laplace7 --n 8 --steps 3 --solves 2", "--steps and --solves cannot be combined"},
+         Bad{"--problem jump7 --n 8 --steps 3 --drift jump --dt-shift 2", "--dt-shift applies to --drift dt only"},
+         Bad{"--problem laplace7 --n 8 --steps 3 --dt-shift 0", "option --dt-shift must be in (0, 1e+12], got '0'"},
+         Bad{"--problem laplace7 --n 8 --steps 3 --jump-speed 2", "--jump-speed applies to --drift jump only"},
+         Bad{"--matrix none.mtx --steps 3", "--steps needs a generated problem (--problem)"}})
+   {
+      SCOPED_TRACE(b.args);
+      DriverRun r = run("", b.args, 0, /*expect_success=*/false);
+      EXPECT_EQ(r.exit_code, 1) << r.output;
+      EXPECT_TRUE(r.json.empty()) << r.output;
+      EXPECT_NE(r.output.find("amgt-solve: error: " + b.message), std::string::npos) << r.output;
+   }
+}
+
+TEST(Steps, WithoutStepsTheOutputHasNoSequence)
+{
+   DriverRun r = run("", "--problem laplace7 --n 10 --solver pcg");
+   ASSERT_FALSE(r.json.empty()) << r.output;
+   for (const char* key : {"steps", "drift", "frozen", "setup_calls", "resetup_median_s"})
+   {
+      EXPECT_FALSE(r.json.count(key)) << key;
+   }
+   EXPECT_EQ(r.output.find("steps sum"), std::string::npos) << r.output;
+}
+
+TEST(Mpi, StepsOnTwoRanksWriteTheirOwnRows)
+{
+   // every rank writes new values into its own rows, off-diagonal block included
+   for (const char* args : {"--problem jump7 --n 12 --solver pcg --steps 3 --drift jump",
+                            "--problem laplace27 --n 10 --solver pcg --steps 3 --drift dt"})
+   {
+      SCOPED_TRACE(args);
+      DriverRun one = run("AMGT=fp64", std::string(args) + " --repeat 0 --true-residual", 1);
+      DriverRun two = run("AMGT=fp64", std::string(args) + " --repeat 0 --true-residual", 2);
+      expect_steps_converged(two, 3);
+      EXPECT_EQ(two.num("np"), 2);
+      const std::vector<double> a = json_array(one.output, "step_iterations");
+      const std::vector<double> b = json_array(two.output, "step_iterations");
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t k = 0; k < a.size(); ++k) EXPECT_NEAR(a[k], b[k], 1.0) << "step " << k;
+   }
+}
+
 } // namespace

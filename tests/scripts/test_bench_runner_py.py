@@ -3,7 +3,8 @@
 table as the library writes it to its AMGT_STATS_FILE, to stderr among other messages, and on
 the one-line answers that are no table), the modes of GPU and CPU builds, the speedups against
 stock best and against stock-default and the cold ratios of a summary, the CPU summary's
-wording, and the case files in bench/.
+wording, the case files in bench/, and --steps (the re-setup modes, the per-step table and
+its ratios against stock and stock-frozen).
 
   python3 tests/scripts/test_bench_runner_py.py [-v]
 """
@@ -197,6 +198,119 @@ class CaseFiles(unittest.TestCase):
         self.assertEqual([c["label"] for c in cases], [c["label"] for c in suite])
         for c, s in zip(cases, suite):
             self.assertEqual(c["args"], s["args"] + ["--solver", "pcg"])
+
+
+
+def step_record(case, mode, setups, solves, its, status="ok", frozen=0):
+    """A record of a sequence (--steps): per-step setup and solve seconds and iterations."""
+    m = bench_runner.MODES[mode]
+    called = [1 if (k == 0 or not frozen) else 0 for k in range(len(setups))]
+    resetups = sorted(x for k, x in enumerate(setups) if k >= 1 and called[k])
+    mid = len(resetups) // 2
+    res = {"setup_s": sum(setups), "solve_s": sorted(solves)[len(solves) // 2], "solves_total_s": sum(solves),
+           "total_s": sum(setups) + sum(solves), "cold_setup_s": setups[0], "cold_solve_s": solves[0],
+           "cold_total_s": setups[0] + solves[0], "rows": 1000, "nnz": 7000, "levels": 4,
+           "iterations": its[-1], "rel_residual": 1e-9, "converged": status == "ok", "device": "cpu",
+           "steps": len(setups), "drift": "dt", "frozen": frozen, "setup_calls": sum(called),
+           "step_setup_s": setups, "step_solve_s": solves, "step_iterations": its, "step_setup_called": called,
+           "first_setup_s": setups[0],
+           "resetup_median_s": (resetups[mid] if len(resetups) % 2 else 0.5 * (resetups[mid - 1] + resetups[mid]))
+           if resetups else None,
+           "steps_setup_total_s": sum(setups), "steps_solve_total_s": sum(solves),
+           "iterations_per_step_median": sorted(its)[len(its) // 2]}
+    return {"case": case, "mode": mode, "mode_label": m["label"], "status": status, "result": res, "stats": None}
+
+
+class Steps(unittest.TestCase):
+    def test_modes_set_amgt_resetup_and_frozen(self):
+        a = argparse.Namespace(gpu_build=0, solves=1, repeat=3, np=1, stats=False, plots=False,
+                               out=tempfile.gettempdir(), steps=5)
+        r = bench_runner.Runner(a)
+        saved = os.environ.pop("AMGT_RESETUP", None)
+        try:
+            for mode, amgt, resetup in (("auto-resetup", "auto", "auto"), ("auto-galerkin", "auto", "galerkin"),
+                                        ("fp64-resetup", "fp64", "auto")):
+                env = r.env_for(mode, False)
+                self.assertEqual((env["AMGT"], env["AMGT_RESETUP"]), (amgt, resetup), mode)
+            # every other mode runs with the variable unset (off), a user's own included
+            os.environ["AMGT_RESETUP"] = "galerkin"
+            for mode in ("stock", "stock-frozen", "auto", "fp64"):
+                self.assertNotIn("AMGT_RESETUP", r.env_for(mode, False), mode)
+        finally:
+            os.environ.pop("AMGT_RESETUP", None)
+            if saved is not None:
+                os.environ["AMGT_RESETUP"] = saved
+        self.assertEqual(r.env_for("stock-frozen", False)["AMGT"], "off")
+        self.assertEqual(bench_runner.Runner.mode_args(bench_runner.MODES["stock-frozen"])[-2:], ["--frozen", "1"])
+        for mode in ("stock", "auto-resetup", "fp64"):
+            self.assertNotIn("--frozen", bench_runner.Runner.mode_args(bench_runner.MODES[mode]))
+        self.assertEqual(r.steps_args(), ["--steps", "5"])
+        a.steps = 0
+        self.assertEqual(r.steps_args(), [])
+        self.assertIn("--steps", bench_runner.RESERVED)
+        self.assertIn("--frozen", bench_runner.RESERVED)
+        # CPU builds keep them (no GPU-only switch)
+        self.assertEqual(bench_runner.parse_modes("stock,stock-frozen,auto-resetup", False)[0],
+                         ["stock", "stock-frozen", "auto-resetup"])
+
+    def steps_runner(self):
+        a = argparse.Namespace(gpu_build=0, solves=1, repeat=1, np=1, stats=False, plots=False,
+                               out=tempfile.gettempdir(), steps=3)
+        r = bench_runner.Runner(a)
+        r.records = [step_record("c", "stock", [1.0, 1.2, 0.8], [0.5, 0.5, 0.5], [10, 10, 12]),
+                     step_record("c", "stock-frozen", [1.0, 0.0, 0.0], [0.5, 0.6, 0.9], [10, 12, 18], frozen=1),
+                     step_record("c", "auto-resetup", [0.9, 0.3, 0.2], [0.4, 0.4, 0.4], [10, 11, 12])]
+        r.derive()
+        return r
+
+    def test_ratios_against_stock_and_stock_frozen(self):
+        r = self.steps_runner()
+        rows = {x["mode"]: x for x in r.derive_steps()}
+        # stock-frozen never is "stock best" (it keeps an old hierarchy)
+        self.assertEqual(r.best["c"]["total"][1], "stock")
+        rs = rows["auto-resetup"]
+        self.assertAlmostEqual(rs["resetup_vs_stock_setup"], 0.25 / 1.0)  # median(0.3, 0.2) / median(1, 1.2, .8)
+        self.assertAlmostEqual(rs["step_time_vs_stock"], 0.6 / 1.3)  # median of 1.3/1.5, .7/1.7, .6/1.3
+        self.assertAlmostEqual(rs["total_vs_stock"], 2.6 / 4.5)
+        self.assertAlmostEqual(rs["total_vs_frozen"], 2.6 / 3.0)
+        self.assertAlmostEqual(rs["step_time_vs_frozen"], 1.3 / 1.5)  # median of 1.3/1.5, .7/.6, .6/.9
+        self.assertAlmostEqual(rs["iterations_vs_stock"], 33 / 32)
+        fr = rows["stock-frozen"]
+        self.assertIsNone(fr["resetup_median_s"])
+        self.assertIsNone(fr["resetup_vs_stock_setup"])
+        self.assertAlmostEqual(fr["iterations_vs_stock"], 40 / 32)
+        self.assertAlmostEqual(rows["stock"]["total_vs_stock"], 1.0)
+
+    def test_per_step_table_in_the_summary(self):
+        r = self.steps_runner()
+        text = r.summary_text([])
+        self.assertIn("Sequences of steps (--steps)", text)
+        self.assertIn("c  (3 steps, drift dt)", text)
+        lines = text.splitlines()
+        head = next(i for i, l in enumerate(lines) if l.startswith("  step ") and "stock-frozen" in l)
+        self.assertEqual(lines[head + 2].split(), ["0", "1000.0", "500.0", "10", "1000.0", "500.0", "10",
+                                                   "900.0", "400.0", "10"])
+        # stock-frozen's later steps call no setup: '-'
+        self.assertEqual(lines[head + 3].split()[4:7], ["-", "600.0", "12"])
+        self.assertIn("3 steps (drift dt): setup s = the sum of the setups", text)
+        flat = r.flat(r.records[2])
+        self.assertEqual(flat["steps"], 3)
+        self.assertEqual(flat["step_iterations"], "10 11 12")
+
+    def test_step_cases(self):
+        cases = bench_runner.read_cases_file(os.path.join(ROOT, "bench", "cases_steps.tsv"))
+        self.assertEqual([c["label"] for c in cases],
+                         ["laplace7-n100-dt", "laplace27-n100-dt", "jump7-n100-dt", "jump7-n100-jump"])
+        for c in cases:
+            a = c["args"]
+            self.assertEqual(a[a.index("--steps") + 1], "12", c)
+            self.assertEqual(a[a.index("--drift") + 1], c["label"].rsplit("-", 1)[1], c)
+            self.assertEqual(int(a[a.index("--n") + 1]), 100)
+        large = bench_runner.read_cases_file(os.path.join(ROOT, "bench", "cases_steps_large.tsv"))
+        self.assertEqual([c["label"] for c in large],
+                         ["laplace7-n250-dt", "laplace27-n200-dt", "jump7-n200-dt", "jump7-n200-jump"])
+        for c in large:
+            self.assertEqual(c["args"][c["args"].index("--steps") + 1], "10", c)
 
 
 if __name__ == "__main__":
