@@ -166,6 +166,14 @@ void Bench::setup_levels(const Input& in)
             attempt("spgemm " + where + " A*P", [&] { AP = measure_spgemm(in.name, "setup", level, "A*P", gA, gP); });
             if (AP) attempt("spgemm " + where + " PT*AP", [&] { measure_spgemm(in.name, "setup", level, "PT*AP", dPT, *AP); });
          }
+         if (opt.galerkin)
+         {
+            // the re-setup's products on this level, C = the hierarchy's A_{l+1} (its arrays
+            // as the bench holds them: sorted, or hypre's order with --hierarchy-order hypre)
+            attempt("galerkin " + where, [&] {
+               measure_galerkin(in.name, "setup", level, h.A[l], h.P[l], h.A[l + 1], true, dA, dP, dPT);
+            });
+         }
       });
    }
 }

@@ -74,6 +74,7 @@ struct Bench
    DevBuf<char>              l2_scratch;
    std::vector<SpmvRecord>   spmv;
    std::vector<SpgemmRecord> spgemm;
+   std::vector<GalerkinRecord> galerkin;
 
    int                       errors = 0; // measurements that could not be made at all
 
@@ -120,6 +121,16 @@ struct Bench
    // hypre's) for a product that feeds on it, or nothing.
    std::optional<DeviceCsr> measure_spgemm(const std::string& matrix, const std::string& group, int level,
                                            const std::string& product, const DeviceCsr& A, const DeviceCsr& B);
+
+   // bench_galerkin.cpp: one level's C = R*(A*P) (R = P^T, dPT) recomputed on a plan over C's
+   // arrays (hC: the coarse operator; c_has_values: its values are hypre's product, checked
+   // against), each product alone, and hypre's A*P and P^T*(A*P); checked first against the
+   // CPU reference. synthetic_galerkin: the same on the input's A and synthetic_interpolation(A)
+   // (inputs.h), C's pattern computed on the host, when there is no AMG hierarchy.
+   void measure_galerkin(const std::string& matrix, const std::string& group, int level, const HostCsr& hA,
+                         const HostCsr& hP, const HostCsr& hC, bool c_has_values, const DeviceCsr& dA,
+                         const DeviceCsr& dP, const DeviceCsr& dPT);
+   void synthetic_galerkin(const Input& in);
 
    // bench.cpp: the fine-level operand (SpMV with A, SpGEMM A*A), then the operators and
    // products of a stock BoomerAMG setup level by level.

@@ -72,6 +72,7 @@ public:
    const int32_t* row_ptr() const;
    const int32_t* col() const;
    const double*  val() const;
+   void*          get() const { return c_; } // the hypre_CSRMatrix, an operand of spgemm
 
 private:
    void* c_ = nullptr;

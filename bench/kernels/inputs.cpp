@@ -4,8 +4,10 @@
 #include "problems.h"
 #include "row_block.h"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 namespace amgt::kbench {
 namespace {
@@ -122,6 +124,58 @@ Input file_input(const std::string& path, int num_functions)
    in.A             = from_row_block(m.rows, m.info.cols, in.name);
    in.num_functions = num_functions;
    return in;
+}
+
+HostCsr synthetic_interpolation(const HostCsr& A, int max_per_row)
+{
+   if (A.nrows != A.ncols) throw BenchError("synthetic interpolation: the matrix is not square");
+   std::vector<int32_t> coarse(static_cast<size_t>(A.nrows), -1); // coarse index, -1 fine
+   int32_t              nc = 0;
+   for (int32_t i = 0; i < A.nrows; ++i)
+   {
+      bool neighbour = false;
+      for (int32_t k = A.row_ptr[i]; k < A.row_ptr[i + 1] && !neighbour; ++k)
+         neighbour = A.col[k] != i && coarse[A.col[k]] >= 0;
+      if (!neighbour) coarse[i] = nc++;
+   }
+   HostCsr P;
+   P.nrows = A.nrows;
+   P.ncols = nc;
+   P.row_ptr.assign(1, 0);
+   std::vector<int32_t> cols;
+   std::vector<double>  w;
+   for (int32_t i = 0; i < A.nrows; ++i)
+   {
+      if (coarse[i] >= 0)
+      {
+         P.col.push_back(coarse[i]);
+         P.val.push_back(1.0);
+      }
+      else
+      {
+         cols.clear();
+         w.clear();
+         double sum = 0.0;
+         for (int32_t k = A.row_ptr[i]; k < A.row_ptr[i + 1] && static_cast<int>(cols.size()) < max_per_row; ++k)
+         {
+            const int32_t j = A.col[k];
+            if (j == i || coarse[j] < 0) continue;
+            cols.push_back(coarse[j]);
+            w.push_back(std::fabs(A.val[k]) + 1e-3);
+            sum += w.back();
+         }
+         // A's columns ascending and the coarse numbering monotone: P's columns come sorted
+         for (size_t q = 0; q < cols.size(); ++q)
+         {
+            P.col.push_back(cols[q]);
+            P.val.push_back(w[q] / sum);
+         }
+      }
+      P.row_ptr.push_back(static_cast<int32_t>(P.col.size()));
+   }
+   sort_rows(P); // A's rows need not come sorted (--matrix files are sorted by from_row_block)
+   validate(P, "synthetic interpolation");
+   return P;
 }
 
 } // namespace amgt::kbench

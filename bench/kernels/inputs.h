@@ -21,4 +21,12 @@ Input generated_input(const ProblemSpec& spec);
 // A Matrix Market file of --matrix; num_functions for its AMG setup.
 Input file_input(const std::string& path, int num_functions);
 
+// An interpolation-like P for a square A, for a Galerkin level without an AMG hierarchy (no
+// hypre, or --setup-products 0): the coarse points a greedy independent set in A's row order
+// (a row becomes coarse unless a column of its row already is), each coarse row the identity
+// on its coarse point, each fine row up to max_per_row of the coarse points of its row
+// (BoomerAMG's -Pmx), weights |a_ij| + 1e-3 normalised to sum 1. Columns sorted. On a 3-D
+// 27-point stencil about one row in 8 becomes coarse, as with AMG's coarsening by 2 per axis.
+HostCsr synthetic_interpolation(const HostCsr& A, int max_per_row = 4);
+
 } // namespace amgt::kbench

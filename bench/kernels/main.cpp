@@ -8,12 +8,16 @@
 //   2. Per input: SpMV with A and SpGEMM A*A; then, with --setup-products 1, a BoomerAMG
 //      setup by stock hypre and, per level l, SpMV with A_l (l >= 1), P_l, P_l^T and the
 //      Galerkin products A_l*P_l and P_l^T*(A_l*P_l).
+//      With the Galerkin section (default; --only galerkin), per level also the re-setup's
+//      numeric-only Galerkin products on a plan (bench_galerkin.cpp); without a hierarchy (no
+//      hypre, --setup-products 0) on a synthetic level of each input.
 //   3. Every result is checked before anything is timed: a wrong result gets a FAIL line and
 //      no time. Tables, geometric means and failures are printed at the end.
 //
-// Files: bench.{h,cpp} (the Bench and its per-input walk), bench_spmv.cpp, bench_spgemm.cpp
-// (one operand or product each), checks.{h,cpp} (oracles and comparisons), inputs.{h,cpp}
-// (generated problems, Matrix Market files), vendor_sparse (cuSPARSE or rocSPARSE),
+// Files: bench.{h,cpp} (the Bench and its per-input walk), bench_spmv.cpp, bench_spgemm.cpp,
+// bench_galerkin.cpp (one operand, product or Galerkin level each), checks.{h,cpp} (oracles
+// and comparisons), inputs.{h,cpp} (generated problems, Matrix Market files, the synthetic
+// interpolation), vendor_sparse (cuSPARSE or rocSPARSE),
 // hypre_bridge (hypre_bridge_none without hypre), report, options.
 #include "bench.h"
 #include "hypre_bridge.h"
@@ -78,6 +82,7 @@ int run(int argc, char** argv)
 
    std::vector<SpmvRecord>   spmv_done;
    std::vector<SpgemmRecord> spgemm_done;
+   std::vector<GalerkinRecord> galerkin_done;
    int                       status = 0;
    {
       vsp::Handle vendor;
@@ -112,7 +117,7 @@ int run(int argc, char** argv)
       std::fflush(stdout);
       json.write_info(info);
 
-      Bench b{o, vendor, json, DevBuf<char>(), {}, {}, 0};
+      Bench b{o, vendor, json, DevBuf<char>(), {}, {}, {}, 0};
       if (o.flush_l2)
       {
          int device = 0, l2 = 0;
@@ -144,6 +149,12 @@ int run(int argc, char** argv)
                          static_cast<long long>(in.A.nnz()));
             b.fine_level(in);
             if (o.setup_products) b.attempt("setup products of " + in.name, [&] { b.setup_levels(in); });
+            // no AMG hierarchy (no hypre, or --setup-products 0): the Galerkin products on a
+            // synthetic level of the input
+            if (o.galerkin && !o.setup_products)
+            {
+               b.attempt("galerkin of " + in.name, [&] { b.synthetic_galerkin(in); });
+            }
             trim_pool();
          }
       }
@@ -154,6 +165,7 @@ int run(int argc, char** argv)
       }
       spmv_done   = std::move(b.spmv);
       spgemm_done = std::move(b.spgemm);
+      galerkin_done = std::move(b.galerkin);
       if (b.errors > 0 && status == 0) status = 3;
    }
 
@@ -166,8 +178,9 @@ int run(int argc, char** argv)
    if (o.spgemm) print_spgemm_half_table(stdout, spgemm_done);
    if (o.spgemm) print_spgemm_layout_table(stdout, spgemm_done);
    if (o.spgemm) print_spgemm_work_table(stdout, spgemm_done);
+   if (o.galerkin) print_galerkin_table(stdout, galerkin_done);
    print_geomeans(stdout, spmv_done, spgemm_done);
-   const int failures = print_failures(stdout, spmv_done, spgemm_done);
+   const int failures = print_failures(stdout, spmv_done, spgemm_done, galerkin_done);
    if (failures > 0 && status == 0) status = 3;
    if (free_errors() > 0)
    {

@@ -120,9 +120,10 @@ Options parse_options(int argc, const char* const* argv)
       else if (a == "--only")
       {
          const std::string v = value();
-         if (v == "spmv") o.spgemm = false;
-         else if (v == "spgemm") o.spmv = false;
-         else throw UsageError("--only expects spmv or spgemm");
+         o.spmv     = v == "spmv";
+         o.spgemm   = v == "spgemm";
+         o.galerkin = v == "galerkin";
+         if (!o.spmv && !o.spgemm && !o.galerkin) throw UsageError("--only expects spmv, spgemm or galerkin");
       }
       else if (a == "--alloc")
       {
@@ -245,7 +246,9 @@ void print_usage(std::FILE* out)
 "                        reads: its products leave rows in hash order)\n"
 "  --device-only         quick mode: --repeat 5 --warmup 1 --setup-products 0 unless given,\n"
 "                        and no CPU reference (ours is still checked against %s)\n"
-"  --only spmv|spgemm    run one section\n"
+"  --only spmv|spgemm|galerkin  run one section (galerkin: the re-setup's numeric-only\n"
+"                        Galerkin products on a plan, per level of the AMG hierarchy, or on a\n"
+"                        synthetic level of each input without one)\n"
 "  --alloc pool|cuda     device allocator shared by all three (default pool: stream-ordered\n"
 "                        %sMallocAsync; cuda: %sMalloc/%sFree, stock hypre's default)\n"
 "  --flush-l2            SpMV: overwrite L2 before every sample and time single calls\n"

@@ -33,6 +33,9 @@ struct Options
    bool        device_only    = false;
    bool        spmv           = true;
    bool        spgemm         = true;
+   // The re-setup's numeric-only Galerkin products on a plan (bench_galerkin.cpp): on every
+   // level of the AMG hierarchy, or on a synthetic level of each input without one
+   bool        galerkin       = true;
    bool        flush_l2       = false;
    int         tile_lanes     = 0;     // SpMV cuda_core_tiles: lanes per block row (0: rule)
    int         rows_alt[2]    = {0, 0}; // SpMV rows: the two other lane counts timed (0: G/2, 2G)

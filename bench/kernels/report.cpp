@@ -729,8 +729,62 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    std::fprintf(out, "\n");
 }
 
+void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& recs)
+{
+   if (recs.empty()) return;
+   std::fprintf(out,
+      "== Galerkin products on a plan (re-setup): C = R*(A*P), R = P^T, recomputed by numeric-only products on\n"
+      "   patterns fixed once (plugin/resetup/galerkin_device.h). plan = device::make_galerkin_plan (AP's pattern by\n"
+      "   a full product + C's sorted pattern); AP = numeric_on_pattern(A, P) onto the plan's AP pattern, RAP =\n"
+      "   numeric_on_pattern(R, AP) onto C's pattern, total = device::galerkin_numeric (both); ms, median. MB =\n"
+      "   the fewest bytes each product moves (inputs and patterns read once, values written once: README.md),\n"
+      "   GB/s = MB / time, frac = that as a fraction of %.1f TB/s; hypre = hypreDevice_CSRSpGemm A*P then\n"
+      "   P^T*(A*P) (full products), x hyp = hypre / total. Checked first: errC = normwise relative error of C's\n"
+      "   values vs the CPU reference (resetup::galerkin_numeric), errH = vs the hierarchy's A_{l+1}\n",
+      kPracticalBandwidth / 1e12);
+   const char* hf = "%-24s %9s %10s %9s %10s %9s | %8s %8s %8s %8s | %8s %7s %5s | %8s %7s %5s | %7s %5s | %8s %6s | "
+                    "%7s %7s\n";
+   std::fprintf(out, hf, "matrix", "rows", "nnzA", "nnzP", "nnzAP", "nnzC", "plan ms", "AP ms", "RAP ms", "total ms",
+                "AP MB", "AP GB/s", "frac", "RAP MB", "RAPGB/s", "frac", "totGB/s", "frac", "hypre ms", "x hyp",
+                "errC", "errH");
+   Geo         g_hypre;
+   double      sum_log_frac = 0.0;
+   int         n_frac = 0, n_half = 0;
+   auto gbs = [](double bytes, const Meas& m) -> std::string {
+      if (!m.ok() || !(m.t.median_ms > 0.0)) return "-";
+      return fmt("%.0f", bytes / (m.t.median_ms * 1e-3) / 1e9);
+   };
+   auto err = [](double e) -> std::string { return std::isfinite(e) ? fmt("%.0e", e) : "-"; };
+   for (const GalerkinRecord& r : recs)
+   {
+      const std::string lab = r.group == "setup" ? label(r.matrix, r.group, r.level) : r.matrix + "/syn";
+      const double      hyp = r.hypre_ms();
+      std::fprintf(out, hf, lab.c_str(), count(r.rows).c_str(), count(r.nnz_a).c_str(), count(r.nnz_p).c_str(),
+                   count(r.nnz_ap).c_str(), count(r.nnz_c).c_str(), time_cell(r.plan, 1.0, "%.3f").c_str(),
+                   time_cell(r.ap, 1.0, "%.3f").c_str(), time_cell(r.rap, 1.0, "%.3f").c_str(),
+                   time_cell(r.total, 1.0, "%.3f").c_str(), fmt("%.1f", r.ap_bytes() / 1e6).c_str(),
+                   gbs(r.ap_bytes(), r.ap).c_str(), bw_cell(r.ap_bytes(), r.ap).c_str(),
+                   fmt("%.1f", r.rap_bytes() / 1e6).c_str(), gbs(r.rap_bytes(), r.rap).c_str(),
+                   bw_cell(r.rap_bytes(), r.rap).c_str(), gbs(r.total_bytes(), r.total).c_str(),
+                   bw_cell(r.total_bytes(), r.total).c_str(), hyp > 0.0 ? fmt("%.3f", hyp).c_str() : "-",
+                   r.total.ok() ? ratio_cell(hyp, r.total.t.median_ms).c_str() : "-", err(r.err_cpu).c_str(),
+                   err(r.err_hypre).c_str());
+      if (r.total.ok() && r.total.t.median_ms > 0.0)
+      {
+         const double frac = r.total_bytes() / (r.total.t.median_ms * 1e-3) / kPracticalBandwidth;
+         sum_log_frac += std::log(frac);
+         ++n_frac;
+         if (frac >= 0.5) ++n_half;
+         g_hypre.add(hyp, r.total.t.median_ms);
+      }
+   }
+   std::fprintf(out, "total at >= 0.5 of %.1f TB/s: %d of %d levels; geomean of total's frac: %s; geomean x hyp: %s\n\n",
+                kPracticalBandwidth / 1e12, n_half, n_frac,
+                n_frac > 0 ? fmt("%.3f", std::exp(sum_log_frac / n_frac)).c_str() : "-", g_hypre.cell().c_str());
+}
+
 int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
-                   const std::vector<SpgemmRecord>& spgemm)
+                   const std::vector<SpgemmRecord>& spgemm, const std::vector<GalerkinRecord>& galerkin)
 {
    int  n    = 0;
    auto emit = [&](const char* section, const std::string& what, const char* impl, const Meas& m) {
@@ -760,6 +814,16 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spgemm", what, "ours[rows lean]", r.rows[3]);
       emit("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
       emit("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
+   }
+   for (const GalerkinRecord& r : galerkin)
+   {
+      const std::string what = (r.group == "setup" ? label(r.matrix, r.group, r.level) : r.matrix + "/syn") + " R*A*P";
+      emit("galerkin", what, "ours[plan]", r.plan);
+      emit("galerkin", what, "ours[galerkin_numeric]", r.total);
+      emit("galerkin", what, "ours[AP]", r.ap);
+      emit("galerkin", what, "ours[RAP]", r.rap);
+      emit("galerkin", what, "hypre[A*P]", r.hypre_ap);
+      emit("galerkin", what, "hypre[PT*AP]", r.hypre_rap);
    }
    if (n > 0) std::fprintf(out, "\n");
    return n;
@@ -838,6 +902,49 @@ void JsonLines::write(const SpmvRecord& r)
    {
       one((std::string("ours:") + kForcedNames[p]).c_str(), r.forced[p], r.forced[p].bytes, true);
    }
+   std::fflush(f_);
+}
+
+void JsonLines::write(const GalerkinRecord& r)
+{
+   if (!f_) return;
+   auto one = [&](const char* impl, const Meas& m, double bytes) {
+      if (m.status == Status::skipped && m.note.empty()) return;
+      Obj o;
+      o.str("section", "galerkin").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
+      o.str("impl", impl);
+      o.integer("rows", r.rows).integer("coarse_rows", r.coarse).integer("nnz_a", r.nnz_a).integer("nnz_p", r.nnz_p);
+      o.integer("nnz_ap", r.nnz_ap).integer("nnz_c", r.nnz_c);
+      o.meas(m);
+      if (bytes > 0.0)
+      {
+         o.num("min_bytes", bytes);
+         if (m.ok() && m.t.median_ms > 0.0)
+         {
+            o.num("gb_per_s", bytes / (m.t.median_ms * 1e-3) / 1e9);
+            o.num("bw_frac", bytes / (m.t.median_ms * 1e-3) / kPracticalBandwidth);
+         }
+      }
+      if (std::string(impl) == "ours")
+      {
+         o.num("rel_err_cpu", r.err_cpu).num("rel_err_hypre", r.err_hypre);
+         if (r.plan.ok()) o.num("plan_ms", r.plan.t.median_ms);
+         if (r.ap.ok()) o.num("ap_ms", r.ap.t.median_ms);
+         if (r.rap.ok()) o.num("rap_ms", r.rap.t.median_ms);
+         o.num("ap_bytes", r.ap_bytes()).num("rap_bytes", r.rap_bytes());
+         if (m.ok() && r.hypre_ms() > 0.0)
+         {
+            o.num("hypre_ms", r.hypre_ms()).num("speedup_vs_hypre", r.hypre_ms() / m.t.median_ms);
+         }
+      }
+      std::fprintf(f_, "%s\n", o.done().c_str());
+   };
+   one("ours", r.total, r.total_bytes());
+   one("ours:ap", r.ap, r.ap_bytes());
+   one("ours:rap", r.rap, r.rap_bytes());
+   one("ours:plan", r.plan, 0.0);
+   one("hypre:ap", r.hypre_ap, 0.0);
+   one("hypre:rap", r.hypre_rap, 0.0);
    std::fflush(f_);
 }
 

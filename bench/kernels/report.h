@@ -138,6 +138,50 @@ struct SpgemmRecord
    }
 };
 
+// One level's Galerkin product C = R*(A*P) (R = P^T) recomputed by the re-setup's numeric-only
+// products on a plan (plugin/resetup/galerkin_device.h): the plan built once, then
+// device::galerkin_numeric and each of its two products alone, against hypre's two products.
+// group "setup": a level of the stock BoomerAMG hierarchy (C = its A_{l+1}); "synthetic": the
+// fine matrix with an interpolation built on the host (synthetic_interpolation, inputs.h) when
+// there is no hierarchy (no hypre, or --setup-products 0).
+struct GalerkinRecord
+{
+   std::string matrix;
+   std::string group;
+   int         level = -1;
+   int64_t     rows = 0, coarse = 0; // n (A's rows), nc (C's rows)
+   int64_t     nnz_a = 0, nnz_p = 0, nnz_ap = 0, nnz_c = 0;
+   // total: device::galerkin_numeric (status: the checks); ap: numeric_on_pattern(A, P) onto
+   // the plan's AP pattern; rap: numeric_on_pattern(R, AP) onto C's pattern; plan:
+   // device::make_galerkin_plan (median like the others, timed apart from the products)
+   Meas        plan, ap, rap, total;
+   // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on
+   // hypre's A*P; skipped without hypre
+   Meas        hypre_ap, hypre_rap;
+   // normwise relative errors of ours' C values: vs the CPU reference (resetup::galerkin_numeric),
+   // vs the hierarchy's A_{l+1} (NaN when there is none)
+   double      err_cpu   = std::numeric_limits<double>::quiet_NaN();
+   double      err_hypre = std::numeric_limits<double>::quiet_NaN();
+
+   // The fewest bytes each product moves (README.md, "Galerkin products on a plan").
+   double ap_bytes() const
+   {
+      return 4.0 * (rows + 1) + 12.0 * nnz_a + 4.0 * (rows + 1) + 12.0 * nnz_p + 4.0 * (rows + 1) +
+             4.0 * nnz_ap + 8.0 * nnz_ap;
+   }
+   double rap_bytes() const
+   {
+      return 4.0 * (coarse + 1) + 12.0 * nnz_p + 4.0 * (rows + 1) + 12.0 * nnz_ap + 4.0 * (coarse + 1) +
+             8.0 * nnz_c + 8.0 * nnz_c;
+   }
+   double total_bytes() const { return ap_bytes() + rap_bytes(); }
+   // hypre's A*P + P^T*(A*P), ms; 0 unless both ran
+   double hypre_ms() const
+   {
+      return hypre_ap.ok() && hypre_rap.ok() ? hypre_ap.t.median_ms + hypre_rap.t.median_ms : 0.0;
+   }
+};
+
 struct RunInfo
 {
    std::string device;
@@ -169,9 +213,13 @@ void print_spgemm_layout_table(std::FILE* out, const std::vector<SpgemmRecord>& 
 void print_spgemm_work_table(std::FILE* out, const std::vector<SpgemmRecord>& recs);
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
                     const std::vector<SpgemmRecord>& spgemm);
+// "Galerkin products on a plan (re-setup)": per level, the plan, each numeric-only product and
+// their sum, with bytes, bandwidth fractions and hypre's two products.
+void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& recs);
 // FAIL/ERROR lines of all measurements (also printed as they happen); returns their number.
 int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
-                   const std::vector<SpgemmRecord>& spgemm);
+                   const std::vector<SpgemmRecord>& spgemm,
+                   const std::vector<GalerkinRecord>& galerkin = {});
 
 // One JSON object per line and measurement.
 class JsonLines
@@ -184,6 +232,7 @@ public:
    JsonLines& operator=(const JsonLines&) = delete;
    void write(const SpmvRecord& r);
    void write(const SpgemmRecord& r);
+   void write(const GalerkinRecord& r);
    void write_info(const RunInfo& info);
 
 private:
