@@ -587,11 +587,11 @@ TEST(Environment, LibraryVariables)
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
                             "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY"})
+                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 14u);
+   EXPECT_EQ(v.size(), 15u);
 }
 
 } // namespace
