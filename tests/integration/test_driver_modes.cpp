@@ -1069,12 +1069,15 @@ TEST(Steps, DtAndJumpSequencesConvergeAtEveryStep)
 TEST(Steps, TheSameValuesEveryStepGiveTheSameSolve)
 {
    // --drift none: the same matrix written again every step; a full setup of the same values
-   // gives the same hierarchy, so every step's solve is the same, bit for bit on a CPU
+   // gives the same hierarchy, so every step's solve is the same, bit for bit on a CPU. hypre's
+   // device setup sums with atomics in no fixed order (its PMIS and products): on the GPU the
+   // hierarchies differ by rounding and a solve may take one iteration more or less.
    DriverRun r = run("", "--problem jump7 --n 10 --solver pcg --steps 3 --drift none --repeat 0 --true-residual");
    expect_steps_converged(r, 3);
    const std::vector<double> its = json_array(r.output, "step_iterations");
-   EXPECT_EQ(its[0], its[1]);
-   EXPECT_EQ(its[1], its[2]);
+   const double its_tol = AMGT_TEST_GPU_BUILD ? 1.0 : 0.0;
+   EXPECT_NEAR(its[0], its[1], its_tol);
+   EXPECT_NEAR(its[1], its[2], its_tol);
    if (!AMGT_TEST_GPU_BUILD)
    {
       const std::vector<double> res = json_array(r.output, "step_rel_residual");

@@ -79,6 +79,27 @@ void check(HYPRE_Int err, const char* what)
    if (err != 0) die(std::string(what) + " returned hypre error " + std::to_string(err));
 }
 
+// The user's matrix is assembled in host memory and, with --device, moved to the device after
+// each assembly (as hypre's ij driver and amgt-solve do: IJ SetValues takes host arrays here).
+void initialize_on_host(HYPRE_IJMatrix ij, const char* what)
+{
+   check(HYPRE_IJMatrixInitialize_v2(ij, HYPRE_MEMORY_HOST), what);
+}
+
+void to_host(HYPRE_IJMatrix ij)
+{
+   void* obj = nullptr;
+   if (!g_device || HYPRE_IJMatrixGetObject(ij, &obj) != 0 || !obj) return;
+   hypre_ParCSRMatrixMigrate(static_cast<hypre_ParCSRMatrix*>(obj), HYPRE_MEMORY_HOST);
+}
+
+void to_device(HYPRE_IJMatrix ij)
+{
+   void* obj = nullptr;
+   if (!g_device || HYPRE_IJMatrixGetObject(ij, &obj) != 0 || !obj) return;
+   hypre_ParCSRMatrixMigrate(static_cast<hypre_ParCSRMatrix*>(obj), HYPRE_MEMORY_DEVICE);
+}
+
 // 7-point Laplacian on an n^3 grid (Dirichlet boundary eliminated), rows split in contiguous
 // blocks. diag(i) gives the diagonal of global row i; off-diagonals are -1.
 struct Problem
@@ -152,9 +173,10 @@ System make_system(const Problem& p)
    local_range(static_cast<HYPRE_BigInt>(p.n) * p.n * p.n, s.lo, s.hi);
    check(HYPRE_IJMatrixCreate(MPI_COMM_WORLD, s.lo, s.hi, s.lo, s.hi, &s.ij_A), "IJMatrixCreate");
    check(HYPRE_IJMatrixSetObjectType(s.ij_A, HYPRE_PARCSR), "IJMatrixSetObjectType");
-   check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize");
+   initialize_on_host(s.ij_A, "IJMatrixInitialize");
    set_rows(s, p.diag);
    check(HYPRE_IJMatrixAssemble(s.ij_A), "IJMatrixAssemble");
+   to_device(s.ij_A);
    void* obj = nullptr;
    check(HYPRE_IJMatrixGetObject(s.ij_A, &obj), "IJMatrixGetObject");
    s.A = static_cast<HYPRE_ParCSRMatrix>(obj);
@@ -557,7 +579,7 @@ void rebuild_with_extra_couplings(System& s)
    g_extra = true;
    check(HYPRE_IJMatrixCreate(MPI_COMM_WORLD, s.lo, s.hi, s.lo, s.hi, &s.ij_A), "IJMatrixCreate");
    check(HYPRE_IJMatrixSetObjectType(s.ij_A, HYPRE_PARCSR), "IJMatrixSetObjectType");
-   check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize");
+   initialize_on_host(s.ij_A, "IJMatrixInitialize");
 }
 
 // Coarse operator L+1 against hypre's own P^T A P of level L's P and A, on the host:
@@ -646,9 +668,14 @@ int cmd_resetup(int argc, char** argv)
       if (k > 0)
       {
          if (k == structure) { rebuild_with_extra_couplings(s); }
-         else { check(HYPRE_IJMatrixInitialize(s.ij_A), "IJMatrixInitialize (again)"); }
+         else
+         {
+            to_host(s.ij_A);
+            initialize_on_host(s.ij_A, "IJMatrixInitialize (again)");
+         }
          set_rows(s, drifting_diag);
          check(HYPRE_IJMatrixAssemble(s.ij_A), "IJMatrixAssemble (again)");
+         to_device(s.ij_A);
          void* obj = nullptr;
          check(HYPRE_IJMatrixGetObject(s.ij_A, &obj), "IJMatrixGetObject");
          s.A = static_cast<HYPRE_ParCSRMatrix>(obj);
