@@ -196,7 +196,8 @@ enum
    AMGT_SETUP_STRUCTURE   = 2, /* the fine matrix's structure differs from the hierarchy's */
    AMGT_SETUP_CYCLES      = 3, /* auto: the solves after the last re-setup took too many cycles */
    AMGT_SETUP_UNSUPPORTED = 4, /* BoomerAMG settings the re-setup does not cover */
-   AMGT_SETUP_FAILED      = 5  /* the fingerprint or a plan could not be made */
+   AMGT_SETUP_FAILED      = 5, /* the fingerprint or a plan could not be made */
+   AMGT_SETUP_DRIFT       = 6  /* auto: a row's diagonal moved too far since the last full setup */
 };
 /* 0 off, 1 galerkin, 2 auto; 0 whenever AMGT is off (then hypre's setup is untouched). */
 int amgt_glue_resetup_mode(void);
@@ -207,12 +208,14 @@ int amgt_glue_structure_fingerprint(const amgt_csr *A, unsigned long long *out);
  * made); record_slot: the state slot of the current hierarchy's level-1 operator's diagonal block,
  * NULL without a hierarchy; supported: the BoomerAMG settings allow a re-setup. */
 int amgt_glue_resetup_propose(void **record_slot, int fingerprint_ok, unsigned long long fingerprint,
-                              int supported);
+                              int supported, const amgt_csr *fine_diag);
 /* The setup all ranks agreed on (reason: the reduced answer) begins; counted for AMGT_STATS. */
 void amgt_glue_resetup_begin(void **record_slot, int reason);
 /* A setup ended; after a full one (reason != 0) the new hierarchy's record (record_slot: its
- * level-1 operator's diagonal block; NULL for a hierarchy of one level) keeps the fingerprint. */
-void amgt_glue_resetup_end(void **record_slot, int reason, unsigned long long fingerprint);
+ * level-1 operator's diagonal block; NULL for a hierarchy of one level) keeps the fingerprint and,
+ * under auto, the diagonal of fine_diag (the fine matrix's diagonal block; may be NULL). */
+void amgt_glue_resetup_end(void **record_slot, int reason, unsigned long long fingerprint,
+                           const amgt_csr *fine_diag);
 /* The hierarchy's record moves to another slot (its level-1 operator was replaced). */
 void amgt_glue_resetup_move(void **from_slot, void **to_slot);
 /* A re-setup's Galerkin products: levels on their plans, levels by hypre's own product, and the

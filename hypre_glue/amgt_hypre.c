@@ -541,15 +541,17 @@ HYPRE_Int
 hypre_AMGTResetupBegin(hypre_ParCSRMatrix *A, hypre_ParCSRMatrix **A_array, HYPRE_Int old_num_levels,
                        HYPRE_Int supported, HYPRE_Int *reason, unsigned long long *fingerprint)
 {
-   void **slot;
-   int    ok = 0, local, global;
+   void   **slot;
+   int      ok = 0, local, global;
+   amgt_csr diag;
 
    *reason      = AMGT_SETUP_FIRST;
    *fingerprint = 0;
    if (!amgt_active() || !A || !amgt_glue_resetup_mode()) { return 0; }
    slot = amgt_record_slot(A_array, old_num_levels);
    if (supported) { ok = amgt_fingerprint_parcsr(A, fingerprint); }
-   local  = amgt_glue_resetup_propose(slot, ok, *fingerprint, supported ? 1 : 0);
+   amgt_view(hypre_ParCSRMatrixDiag(A), &diag);
+   local  = amgt_glue_resetup_propose(slot, ok, *fingerprint, supported ? 1 : 0, &diag);
    global = local;
    /* any rank's full setup makes every rank's full: the hierarchy is one object */
    hypre_MPI_Allreduce(&local, &global, 1, hypre_MPI_INT, hypre_MPI_MAX, hypre_ParCSRMatrixComm(A));
@@ -637,11 +639,13 @@ void
 hypre_AMGTResetupEnd(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int reason,
                      unsigned long long fingerprint)
 {
+   amgt_csr diag;
    if (!amgt_active() || !amgt_glue_resetup_mode()) { return; }
    /* a full setup whose fingerprint could not be made, or whose settings are not covered,
     * records none: its next setup is a full one too */
    if (reason == AMGT_SETUP_FAILED || reason == AMGT_SETUP_UNSUPPORTED) { return; }
-   amgt_glue_resetup_end(amgt_record_slot(A_array, num_levels), (int) reason, fingerprint);
+   amgt_view(hypre_ParCSRMatrixDiag(A_array[0]), &diag);
+   amgt_glue_resetup_end(amgt_record_slot(A_array, num_levels), (int) reason, fingerprint, &diag);
 }
 
 void

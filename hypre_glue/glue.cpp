@@ -622,12 +622,20 @@ int amgt_glue_structure_fingerprint(const amgt_csr* A, unsigned long long* out)
 }
 
 int amgt_glue_resetup_propose(void** record_slot, int fingerprint_ok, unsigned long long fingerprint,
-                              int supported)
+                              int supported, const amgt_csr* fine_diag)
 {
    int reason = AMGT_SETUP_FAILED;
    guarded(nullptr, [&] {
-      reason = resetup_propose(global().config.resetup, record_of(record_slot), fingerprint_ok != 0,
-                               fingerprint, supported != 0);
+      const amgt::ResetupMode mode   = global().config.resetup;
+      const ResetupRecord* record = record_of(record_slot);
+      double               drift  = 1.0;
+      // auto's diagonal guard, only where the structure lets a re-setup happen at all
+      if (mode == amgt::ResetupMode::automatic && record && fine_diag && fingerprint_ok &&
+          record->have_fingerprint && record->fingerprint == fingerprint)
+      {
+         drift = diagonal_drift(context(), *record, *fine_diag);
+      }
+      reason = resetup_propose(mode, record, fingerprint_ok != 0, fingerprint, supported != 0, drift);
       return 1;
    });
    return reason;
@@ -642,12 +650,17 @@ void amgt_glue_resetup_begin(void** record_slot, int reason)
    });
 }
 
-void amgt_glue_resetup_end(void** record_slot, int reason, unsigned long long fingerprint)
+void amgt_glue_resetup_end(void** record_slot, int reason, unsigned long long fingerprint,
+                           const amgt_csr* fine_diag)
 {
    guarded(nullptr, [&] {
       if (reason == AMGT_SETUP_RESETUP || !record_slot) { return 1; }
       MatrixState* s = state_of(record_slot);
       s->resetup_record.reset(new ResetupRecord(resetup_record_after_full(fingerprint)));
+      if (global().config.resetup == amgt::ResetupMode::automatic && fine_diag)
+      {
+         remember_diagonal(context(), *s->resetup_record, *fine_diag);
+      }
       return 1;
    });
 }

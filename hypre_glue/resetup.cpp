@@ -26,12 +26,13 @@ void GalerkinPlansDeleter::operator()(GalerkinPlans* p) const noexcept
 }
 
 int resetup_propose(ResetupMode mode, const ResetupRecord* record, bool fingerprint_ok, uint64_t fingerprint,
-                    bool supported)
+                    bool supported, double diagonal_drift)
 {
    if (!supported) { return AMGT_SETUP_UNSUPPORTED; }
    if (!record || !record->have_fingerprint) { return AMGT_SETUP_FIRST; }
    if (!fingerprint_ok) { return AMGT_SETUP_FAILED; }
    if (fingerprint != record->fingerprint) { return AMGT_SETUP_STRUCTURE; }
+   if (mode == ResetupMode::automatic && !(diagonal_drift <= kResetupDiagonalFactor)) { return AMGT_SETUP_DRIFT; }
    // The interval that just ended followed a re-setup: compare its cycles with those that
    // followed the last full setup (known once a re-setup closed that interval).
    if (mode == ResetupMode::automatic && !record->last_full && record->full_cycles > 0 &&
@@ -68,6 +69,7 @@ const char* setup_reason_name(int reason)
    case AMGT_SETUP_CYCLES: return "cycles grew";
    case AMGT_SETUP_UNSUPPORTED: return "settings not covered";
    case AMGT_SETUP_FAILED: return "no fingerprint or plan";
+   case AMGT_SETUP_DRIFT: return "diagonal moved";
    }
    return "?";
 }
@@ -92,6 +94,46 @@ device::Stream plan_stream(const Context& ctx)
 
 } // namespace
 #endif
+
+double diagonal_drift(const Context& ctx, const ResetupRecord& record, const amgt_csr& a)
+{
+   if (record.diag_n != a.nrows || a.nrows <= 0 || !a.row_ptr) { return 1.0; }
+   if (a.on_device)
+   {
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+      if (!record.device_diag_ptr) { return 1.0; }
+      return device::max_diagonal_ratio(view_of(a), record.device_diag_ptr, plan_stream(ctx), plan_allocator(ctx));
+#else
+      (void) ctx;
+      return 1.0;
+#endif
+   }
+   if (record.host_diag.size() != static_cast<size_t>(a.nrows)) { return 1.0; }
+   return resetup::max_diagonal_ratio(view_of(a), record.host_diag.data());
+}
+
+void remember_diagonal(const Context& ctx, ResetupRecord& record, const amgt_csr& a)
+{
+   record.diag_n = -1;
+   record.host_diag.clear();
+   record.device_diag.reset();
+   record.device_diag_ptr = nullptr;
+   if (a.nrows <= 0 || !a.row_ptr) { return; }
+   if (a.on_device)
+   {
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+      auto buf = std::make_shared<device::Buffer<double>>(static_cast<size_t>(a.nrows), plan_allocator(ctx));
+      device::abs_diagonal(view_of(a), buf->get(), plan_stream(ctx));
+      record.device_diag_ptr = buf->get();
+      record.device_diag     = buf;
+#else
+      (void) ctx;
+      return;
+#endif
+   }
+   else { record.host_diag = resetup::abs_diagonal(view_of(a)); }
+   record.diag_n = a.nrows;
+}
 
 uint64_t structure_fingerprint(const Context& ctx, const amgt_csr& a)
 {

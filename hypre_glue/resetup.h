@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace amgt::glue {
 
@@ -28,18 +29,38 @@ struct ResetupRecord
    bool     last_full        = true;  // the last setup was a full one
    long     cycles           = 0;     // V-cycles since the last setup
    long     full_cycles      = -1;    // V-cycles between the last full setup and the next setup
+   // AMGT_RESETUP=auto: |a_ii| of the fine matrix of the last full setup, on the host or the
+   // device like its arrays (device_diag owns the device array); empty: none kept
+   int64_t               diag_n = -1;
+   std::vector<double>   host_diag;
+   std::shared_ptr<void> device_diag;
+   const double*         device_diag_ptr = nullptr;
 };
+
+// AMGT_RESETUP=auto: a row whose |a_ii| moved by more than this factor (either way) since the
+// last full setup makes the next setup a full one: the kept interpolation was built for values
+// that are no longer there (a coefficient jump that moved, a material that changed), and a
+// re-setup would lose the step before the cycle rule could see it. A varying time step in an
+// implicit diffusion step moves the diagonals by far less.
+constexpr double kResetupDiagonalFactor = 2.0;
 
 // This rank's answer for a new setup: AMGT_SETUP_RESETUP or the reason for a full one.
 // Pure (unit-tested): the rule of AMGT_RESETUP=auto is here.
+// diagonal_drift: the largest ratio of a row's |a_ii| to its value at the last full setup
+// (diagonal_drift below; 1 where none is known).
 int resetup_propose(ResetupMode mode, const ResetupRecord* record, bool fingerprint_ok, uint64_t fingerprint,
-                    bool supported);
+                    bool supported, double diagonal_drift = 1.0);
 // The setup that all ranks agreed on begins (reason as resetup_propose's); record may be null.
 void resetup_begin(ResetupRecord* record, int reason);
 // A full setup ended: the new hierarchy's record.
 ResetupRecord resetup_record_after_full(uint64_t fingerprint);
 // Words for a reason (AMGT_STATS).
 const char* setup_reason_name(int reason);
+
+// The largest ratio of a row's |a_ii| in `a` (the fine matrix's diagonal block) to the record's
+// (1 when the record keeps none of this size), and keeping `a`'s in the record.
+double diagonal_drift(const Context& ctx, const ResetupRecord& record, const amgt_csr& a);
+void   remember_diagonal(const Context& ctx, ResetupRecord& record, const amgt_csr& a);
 
 // The structure fingerprint of a CSR matrix where its arrays are (resetup/galerkin.h).
 uint64_t structure_fingerprint(const Context& ctx, const amgt_csr& a);

@@ -47,6 +47,13 @@ inline uint64_t fingerprint_shape(int64_t nrows, int64_t ncols, int64_t nnz)
                 mix64(static_cast<uint64_t>(nnz) + 2));
 }
 
+// AMGT_RESETUP=auto's guard against values that moved too far for the kept hierarchy: |a_ii| of
+// every row (0 where a row stores no diagonal entry), and the largest ratio between a row's new
+// and old |a_ii|, either way up (1 where both are 0, infinity where only one is).
+std::vector<double> abs_diagonal(const CsrView& a);
+double              diagonal_ratio(double now, double then); // of one row (shared with the kernel's rule)
+double              max_diagonal_ratio(const CsrView& a, const double* old_abs_diagonal);
+
 struct FixedPattern
 {
    int32_t              nrows = 0;

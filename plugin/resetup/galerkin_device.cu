@@ -7,6 +7,7 @@
 #include "spgemm/csr_spgemm_device.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace amgt::device {
 namespace {
@@ -163,6 +164,51 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
+__device__ __forceinline__ double d_abs_diagonal(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                                                 const double* __restrict__ val, int32_t i)
+{
+   for (int32_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+   {
+      if (col[k] == i) { return fabs(val ? val[k] : 1.0); }
+   }
+   return 0.0;
+}
+
+__global__ void __launch_bounds__(kThreads)
+   abs_diagonal_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                       const double* __restrict__ val, int32_t nrows, double* __restrict__ d)
+{
+   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (i < nrows) { d[i] = d_abs_diagonal(row_ptr, col, val, static_cast<int32_t>(i)); }
+}
+
+// The largest ratio (resetup::diagonal_ratio), as the bits of a non-negative double (their
+// order as unsigned integers is the doubles' order): one atomicMax a warp.
+__global__ void __launch_bounds__(kThreads)
+   diagonal_ratio_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
+                         const double* __restrict__ val, int32_t nrows, const double* __restrict__ old,
+                         unsigned long long* __restrict__ worst)
+{
+   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   double        r = 1.0;
+   if (i < nrows)
+   {
+      const double now = d_abs_diagonal(row_ptr, col, val, static_cast<int32_t>(i)), then = old[i];
+      if (now != then)
+      {
+         r = (now == 0.0 || then == 0.0) ? HUGE_VAL : (now > then ? now / then : then / now);
+         if (r != r) { r = HUGE_VAL; } // a NaN diagonal: the worst
+      }
+   }
+   unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(r));
+   for (int o = 16; o > 0; o >>= 1)
+   {
+      const unsigned long long other = shfl_xor(bits, o);
+      bits                           = other > bits ? other : bits;
+   }
+   if ((threadIdx.x & 31) == 0) { atomicMax(worst, bits); }
+}
+
 Buffer<int32_t> copy_ints(const int32_t* src, int64_t n, Stream s, const Allocator& alloc)
 {
    Buffer<int32_t> b(static_cast<size_t>(n), alloc);
@@ -182,6 +228,29 @@ int32_t read_flag(const int32_t* flag, Stream s)
 }
 
 } // namespace
+
+void abs_diagonal(const CsrView& a, double* d, Stream s)
+{
+   if (a.nrows == 0) { return; }
+   abs_diagonal_kernel<<<blocks_for(a.nrows), kThreads, 0, s>>>(a.row_ptr, a.col, a.val, a.nrows, d);
+   AMGT_DEVICE_CHECK_LAUNCH("abs_diagonal_kernel");
+}
+
+double max_diagonal_ratio(const CsrView& a, const double* old_abs_diagonal, Stream s, const Allocator& alloc)
+{
+   if (a.nrows == 0) { return 1.0; }
+   Buffer<unsigned long long> worst(1, alloc);
+   fill_bytes(worst.get(), 0, sizeof(unsigned long long), s); // the bits of 0.0: below every ratio
+   diagonal_ratio_kernel<<<blocks_for(a.nrows), kThreads, 0, s>>>(a.row_ptr, a.col, a.val, a.nrows,
+                                                                  old_abs_diagonal, worst.get());
+   AMGT_DEVICE_CHECK_LAUNCH("diagonal_ratio_kernel");
+   unsigned long long h = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&h, worst.get(), sizeof(h), Copy::to_host, s));
+   synchronize(s);
+   double r = 0.0;
+   std::memcpy(&r, &h, sizeof(r));
+   return r;
+}
 
 uint64_t structure_fingerprint(const CsrView& a, Stream s, const Allocator& alloc)
 {

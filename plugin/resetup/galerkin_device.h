@@ -29,6 +29,12 @@ constexpr int32_t kFixedRowCap = 256;
 // s, then waits for s (the 8-byte result is read back).
 uint64_t structure_fingerprint(const CsrView& a, Stream s, const Allocator& alloc);
 
+// resetup::abs_diagonal into d (a.nrows doubles, device memory), enqueued on s.
+void abs_diagonal(const CsrView& a, double* d, Stream s);
+// resetup::max_diagonal_ratio against old_abs_diagonal (device memory); waits for s (an 8-byte
+// read-back).
+double max_diagonal_ratio(const CsrView& a, const double* old_abs_diagonal, Stream s, const Allocator& alloc);
+
 struct DeviceFixedPattern
 {
    int32_t         nrows = 0;

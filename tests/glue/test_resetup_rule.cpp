@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 namespace {
@@ -67,6 +68,41 @@ TEST(ResetupRule, AutoReusesWhileCyclesStayWithinTheBoundOfTheLastFullSetup)
    EXPECT_EQ(s.kinds, "FRRRFRR");
 }
 
+TEST(ResetupRule, AutoMakesAFullSetupWhenADiagonalMovedPastTheFactor)
+{
+   const ResetupRecord r = resetup_record_after_full(42);
+   EXPECT_EQ(resetup_propose(ResetupMode::automatic, &r, true, 42, true, kResetupDiagonalFactor), AMGT_SETUP_RESETUP);
+   EXPECT_EQ(resetup_propose(ResetupMode::automatic, &r, true, 42, true, 2.5), AMGT_SETUP_DRIFT);
+   EXPECT_EQ(resetup_propose(ResetupMode::automatic, &r, true, 42, true, std::nan("")), AMGT_SETUP_DRIFT);
+   // galerkin keeps the hierarchy whatever the values do
+   EXPECT_EQ(resetup_propose(ResetupMode::galerkin, &r, true, 42, true, 1000.0), AMGT_SETUP_RESETUP);
+   // a changed structure is told as such, not as drift
+   EXPECT_EQ(resetup_propose(ResetupMode::automatic, &r, true, 43, true, 1000.0), AMGT_SETUP_STRUCTURE);
+}
+
+TEST(ResetupRule, TheDiagonalIsKeptAndComparedOnTheHost)
+{
+   const amgt::CsrMatrix a = [] {
+      amgt::CsrMatrix m;
+      m.nrows = m.ncols = 2;
+      m.row_ptr         = {0, 2, 3};
+      m.col             = {0, 1, 1};
+      m.val             = {4.0, -1.0, 2.0};
+      return m;
+   }();
+   amgt_csr view{2, 2, 3, a.row_ptr.data(), a.col.data(), a.val.data(), 0, nullptr};
+   Context  ctx;
+   ResetupRecord r = resetup_record_after_full(1);
+   EXPECT_EQ(diagonal_drift(ctx, r, view), 1.0) << "nothing kept: no guard";
+   remember_diagonal(ctx, r, view);
+   EXPECT_EQ(r.diag_n, 2);
+   EXPECT_EQ(diagonal_drift(ctx, r, view), 1.0);
+   amgt::CsrMatrix b = a;
+   b.val[2]          = 7.0; // 2 -> 7
+   amgt_csr moved{2, 2, 3, b.row_ptr.data(), b.col.data(), b.val.data(), 0, nullptr};
+   EXPECT_EQ(diagonal_drift(ctx, r, moved), 3.5);
+}
+
 TEST(ResetupRule, GalerkinReusesWhateverTheCycles)
 {
    Sequence s{ResetupMode::galerkin};
@@ -94,7 +130,7 @@ TEST(ResetupRule, AutoWithoutSolvesAfterTheFullSetupHasNoBoundAndReuses)
 TEST(ResetupRule, ReasonsHaveNames)
 {
    for (int r : {AMGT_SETUP_RESETUP, AMGT_SETUP_FIRST, AMGT_SETUP_STRUCTURE, AMGT_SETUP_CYCLES,
-                 AMGT_SETUP_UNSUPPORTED, AMGT_SETUP_FAILED})
+                 AMGT_SETUP_UNSUPPORTED, AMGT_SETUP_FAILED, AMGT_SETUP_DRIFT})
    {
       EXPECT_STRNE(setup_reason_name(r), "?") << r;
    }

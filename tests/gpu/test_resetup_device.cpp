@@ -22,6 +22,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -73,6 +75,35 @@ TEST_F(ResetupDevice, FingerprintMatchesTheReferenceBitForBit)
       DeviceCsr d(a, Empty::one);
       EXPECT_EQ(dev::structure_fingerprint(d.view, stream_, alloc), rs::structure_fingerprint(a.view()))
          << a.nrows << " x " << a.ncols;
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+TEST_F(ResetupDevice, DiagonalGuardMatchesTheReference)
+{
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   {
+      CsrMatrix a = shuffled_rows(stencil_3d(10, 9, 8, 27, Fill::random, 41), 43);
+      const std::vector<double> ref_d = rs::abs_diagonal(a.view());
+      DeviceCsr                 da(a);
+      DeviceArray<double>       d(ref_d.size());
+      dev::abs_diagonal(da.view, d.get(), stream_);
+      dev::synchronize(stream_);
+      EXPECT_EQ(download(d.get(), ref_d.size()), ref_d);
+      EXPECT_EQ(dev::max_diagonal_ratio(da.view, d.get(), stream_, alloc), 1.0);
+      // one diagonal x3, another /2.5: the ratio is the larger, exactly
+      CsrMatrix b = a;
+      for (int32_t i : {5, 700})
+         for (int32_t k = b.row_ptr[i]; k < b.row_ptr[i + 1]; ++k)
+            if (b.col[k] == i) b.val[k] *= (i == 5 ? 3.0 : 0.4);
+      DeviceCsr db(b);
+      EXPECT_EQ(dev::max_diagonal_ratio(db.view, d.get(), stream_, alloc), rs::max_diagonal_ratio(b.view(), ref_d.data()));
+      // a NaN diagonal counts as the worst
+      for (int32_t k = b.row_ptr[9]; k < b.row_ptr[10]; ++k)
+         if (b.col[k] == 9) b.val[k] = std::nan("");
+      DeviceCsr dn(b);
+      EXPECT_EQ(dev::max_diagonal_ratio(dn.view, d.get(), stream_, alloc), std::numeric_limits<double>::infinity());
    }
    EXPECT_EQ(counter.live, 0);
 }

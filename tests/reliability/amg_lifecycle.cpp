@@ -14,14 +14,15 @@
 //       together, with interleaved setups and solves. --references: each of those matrices
 //       alone, built with its final values from the start (fresh_* keys)
 //   amg-lifecycle resetup [--n 10] [--steps 6] [--structure-step S] [--pcg] [--frozen-check]
-//                         [--device] [--rss-every R]
+//                         [--device] [--rss-every R] [--diag-jump S]
 //       one solver, one IJ matrix: every step writes new values (same structure) and calls
 //       the setup again (the situation of AMGT_RESETUP), then solves; at step S the matrix
 //       gains two symmetric couplings (a new structure: a full setup is due). --frozen-check:
 //       after each setup, each coarse operator against hypre's own P^T A P of the hierarchy's
 //       P and A (the Galerkin products of a full setup with C/F splitting and P frozen),
 //       printed as `frozen level L entries_equal 0|1 max_rel_diff X`. --rss-every R: resident
-//       memory every R steps (the re-setup's own memory must not grow). --device: device
+//       memory every R steps (the re-setup's own memory must not grow). --diag-jump S: from step
+//       S on the first half of the rows have 10x their diagonals. --device: device
 //       memory and execution (GPU builds)
 //   amg-lifecycle history [--n 12] [--cycles 12]
 //       one V-cycle per BoomerAMGSolve call, the relative residual after each printed in
@@ -66,6 +67,7 @@ int  g_rank   = 0;
 int  g_size   = 1;
 bool g_device = false; // --device: device memory and execution (GPU builds)
 bool g_extra  = false; // resetup --structure-step: set_rows adds two couplings (a new structure)
+int  g_n      = 0;     // resetup: the grid's n
 
 [[noreturn]] void die(const std::string& what)
 {
@@ -552,7 +554,8 @@ int cmd_history(int argc, char** argv)
 
 // ---- re-setup (AMGT_RESETUP) ------------------------------------------------------------
 
-int g_step = 0; // the step whose values set_rows writes
+int g_step      = 0;  // the step whose values set_rows writes
+int g_diag_jump = -1; // --diag-jump S: from step S on, the first half's diagonals are 10x
 
 // Seconds on a wall clock, after the device has finished what was enqueued (hypre's setup and
 // solve return with work in flight on its compute stream).
@@ -567,7 +570,9 @@ double now()
 // Values that drift with the step: the diagonal moves irregularly in the row and the step.
 double drifting_diag(HYPRE_BigInt i)
 {
-   return 6.0 + 3.0 * static_cast<double>((i * 7919 + 577 * g_step) % 101) / 100.0 + 0.25 * g_step;
+   const double d = 6.0 + 3.0 * static_cast<double>((i * 7919 + 577 * g_step) % 101) / 100.0 + 0.25 * g_step;
+   const HYPRE_BigInt half = static_cast<HYPRE_BigInt>(g_n) * g_n * g_n / 2;
+   return g_diag_jump >= 0 && g_step >= g_diag_jump && i < half ? 10.0 * d : d;
 }
 
 // From a step S on (--structure-step): two symmetric couplings between the first and the last
@@ -646,6 +651,8 @@ int cmd_resetup(int argc, char** argv)
    const long rss_every = arg_int(argc, argv, "--rss-every", 0);
    const bool pcg       = has_flag(argc, argv, "--pcg");
    const bool frozen    = has_flag(argc, argv, "--frozen-check");
+   g_diag_jump          = static_cast<int>(arg_int(argc, argv, "--diag-jump", -1));
+   g_n                  = n;
    Problem    p;
    p.n      = n;
    g_step   = 0;

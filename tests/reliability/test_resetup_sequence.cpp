@@ -126,6 +126,21 @@ TEST(Resetup, AChangedStructureMakesAFullSetup)
    }
 }
 
+// auto: a diagonal that moved past kResetupDiagonalFactor since the last full setup makes a full
+// setup before any solve is lost; galerkin keeps the hierarchy regardless.
+TEST(Resetup, AutoMakesAFullSetupWhenTheDiagonalJumps)
+{
+   const std::vector<std::string> args{"--n", "10", "--steps", "6", "--diag-jump", "3", "--pcg"};
+   const ResetupRun a = resetup_run("fp64", "auto", args);
+   ASSERT_TRUE(orderly_zero(a.run.proc)) << a.run.proc.describe();
+   expect_all_converged(a.run, 6);
+   EXPECT_NE(a.stats.find("diagonal moved: 1"), std::string::npos) << a.stats;
+   EXPECT_NE(a.stats.find("in order: FRRFRR"), std::string::npos) << a.stats;
+   const ResetupRun g = resetup_run("fp64", "galerkin", args);
+   ASSERT_TRUE(orderly_zero(g.run.proc)) << g.run.proc.describe();
+   EXPECT_NE(g.stats.find("in order: FRRRRR"), std::string::npos) << g.stats;
+}
+
 // Off (the default) is hypre's setup every time: the same bits as a process without the
 // variable, and no re-setup is counted.
 TEST(Resetup, OffIsAFullSetupEveryTime)

@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -64,6 +66,24 @@ TEST(Fingerprint, AnyChangeOfStructureChangesIt)
    EXPECT_NE(fa, rs::structure_fingerprint(wider.view()));
    const CsrMatrix other = stencil_3d(5, 4, 3, 27); // another stencil
    EXPECT_NE(fa, rs::structure_fingerprint(other.view()));
+}
+
+TEST(DiagonalGuard, RatiosEitherWayUpByHand)
+{
+   // rows: diagonal 2 -> 4 (x2), -3 -> 1 (x3, signs ignored), none (0) -> none, 5 -> missing
+   const CsrMatrix a = from_entries(4, 4, {{0, 0, 4.0}, {0, 1, 1.0}, {1, 1, 1.0}, {2, 0, 7.0}, {3, 2, 1.0}});
+   const std::vector<double> old{2.0, 3.0, 0.0, 5.0};
+   EXPECT_EQ(rs::abs_diagonal(a.view()), (std::vector<double>{4.0, 1.0, 0.0, 0.0}));
+   EXPECT_EQ(rs::max_diagonal_ratio(a.view(), old.data()), std::numeric_limits<double>::infinity());
+   const std::vector<double> same{4.0, 1.0, 0.0, 0.0};
+   EXPECT_EQ(rs::max_diagonal_ratio(a.view(), same.data()), 1.0);
+   const std::vector<double> close{2.0, 3.0, 0.0, 0.0};
+   EXPECT_EQ(rs::max_diagonal_ratio(a.view(), close.data()), 3.0);
+   EXPECT_EQ(rs::diagonal_ratio(1.0, 0.5), 2.0);
+   EXPECT_EQ(rs::diagonal_ratio(0.5, 1.0), 2.0);
+   CsrMatrix nan = a;
+   nan.val[0]    = std::nan("");
+   EXPECT_EQ(rs::max_diagonal_ratio(nan.view(), same.data()), std::numeric_limits<double>::infinity());
 }
 
 TEST(FixedPattern, SortsEachRowAndKeepsTheOutputsPlaces)
