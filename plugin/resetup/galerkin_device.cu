@@ -74,8 +74,12 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-// The numeric-only product (galerkin_device.h). Shared memory per warp: the row's sorted
-// columns and its accumulator, when the row has at most kFixedRowCap entries.
+// The numeric-only product (galerkin_device.h), G lanes per output row (G = 4..32, a power of
+// two: rows_per_group below), 32 / G rows a warp. Shared memory per warp is split among its
+// groups: a row of up to kFixedRowCap * G / 32 entries keeps its sorted columns and accumulator
+// there, a longer one adds into the output with global atomics. Every shuffle and warp barrier
+// names only the group's lanes (their loops' trip counts are the group's own).
+template <int G>
 __global__ void __launch_bounds__(kThreads)
    numeric_kernel(const int32_t* __restrict__ a_ptr, const int32_t* __restrict__ a_col,
                   const double* __restrict__ a_val, const int32_t* __restrict__ b_ptr,
@@ -84,30 +88,34 @@ __global__ void __launch_bounds__(kThreads)
                   const int32_t* __restrict__ c_pos, int32_t nrows, double* __restrict__ out,
                   int32_t* __restrict__ flag)
 {
+   constexpr int     kGroups = 32 / G;
+   constexpr int32_t kCap    = kFixedRowCap / kGroups;
    __shared__ double  acc_s[kWarpsPerBlock][kFixedRowCap];
    __shared__ int32_t col_s[kWarpsPerBlock][kFixedRowCap];
-   const int     w    = static_cast<int>(threadIdx.x) / 32;
-   const int     lane = static_cast<int>(threadIdx.x) & 31;
-   const int64_t row  = blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w;
-   if (row >= nrows) { return; } // a whole warp leaves together: rows are per warp
-   const int32_t cb = c_ptr[row], ce = c_ptr[row + 1], len = ce - cb;
-   const bool    in_shared = len <= kFixedRowCap;
-   double*        acc  = in_shared ? acc_s[w] : nullptr;
-   const int32_t* cols = in_shared ? col_s[w] : c_sorted + cb;
-   for (int32_t p = lane; p < len; p += 32)
+   const int      w     = static_cast<int>(threadIdx.x) / 32;
+   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
+   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
+   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
+   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   if (row >= nrows) { return; } // a whole group leaves together: its shuffles name only it
+   double*        acc_g = acc_s[w] + group * kCap;
+   int32_t*       col_g = col_s[w] + group * kCap;
+   const int32_t  cb = c_ptr[row], ce = c_ptr[row + 1], len = ce - cb;
+   const bool     in_shared = len <= kCap;
+   const int32_t* cols      = in_shared ? col_g : c_sorted + cb;
+   for (int32_t p = lane; p < len; p += G)
    {
       if (in_shared)
       {
-         acc_s[w][p] = 0.0;
-         col_s[w][p] = c_sorted[cb + p];
+         acc_g[p] = 0.0;
+         col_g[p] = c_sorted[cb + p];
       }
       else { out[c_pos ? c_pos[cb + p] : cb + p] = 0.0; }
    }
-   sync_warp();
-   if (!in_shared) { __threadfence_block(); }
+   sync_warp(mask);
 
    const int32_t ab = a_ptr[row], ae = a_ptr[row + 1];
-   for (int32_t chunk = ab; chunk < ae; chunk += 32)
+   for (int32_t chunk = ab; chunk < ae; chunk += G)
    {
       const int32_t ka = chunk + lane;
       int32_t       blen = 0, bstart = 0;
@@ -119,26 +127,26 @@ __global__ void __launch_bounds__(kThreads)
          bstart          = b_ptr[k];
          blen            = b_ptr[k + 1] - bstart;
       }
-      int32_t incl = blen; // inclusive scan of the B rows' lengths across the warp
-      for (int o = 1; o < 32; o <<= 1)
+      int32_t incl = blen; // inclusive scan of the B rows' lengths across the group
+      for (int o = 1; o < G; o <<= 1)
       {
-         const int32_t v = shfl_up(incl, o);
+         const int32_t v = shfl_up(incl, o, G, mask);
          if (lane >= o) { incl += v; }
       }
-      const int32_t total = shfl(incl, 31);
-      for (int32_t base = 0; base < total; base += 32)
+      const int32_t total = shfl(incl, G - 1, G, mask);
+      for (int32_t base = 0; base < total; base += G)
       {
          const int32_t t = base + lane;
          int           o = 0; // the lane whose entry owns term t: lanes with incl <= t come before it
-         for (int step = 16; step >= 1; step >>= 1)
+         for (int step = G / 2; step >= 1; step >>= 1)
          {
-            const int32_t v = shfl(incl, o + step - 1);
+            const int32_t v = shfl(incl, o + step - 1, G, mask);
             if (v <= t) { o += step; }
          }
-         const int32_t o_incl  = shfl(incl, o);
-         const int32_t o_len   = shfl(blen, o);
-         const int32_t o_start = shfl(bstart, o);
-         const double  o_a     = shfl(a, o);
+         const int32_t o_incl  = shfl(incl, o, G, mask);
+         const int32_t o_len   = shfl(blen, o, G, mask);
+         const int32_t o_start = shfl(bstart, o, G, mask);
+         const double  o_a     = shfl(a, o, G, mask);
          if (t < total)
          {
             const int32_t kb = o_start + (t - (o_incl - o_len));
@@ -152,15 +160,15 @@ __global__ void __launch_bounds__(kThreads)
                else { hi = mid; }
             }
             if (lo == len || cols[lo] != j) { *flag = 1; }
-            else if (in_shared) { atomicAdd(&acc[lo], v); }
+            else if (in_shared) { atomicAdd(&acc_g[lo], v); }
             else { atomicAdd(&out[c_pos ? c_pos[cb + lo] : cb + lo], v); }
          }
       }
    }
    if (in_shared)
    {
-      sync_warp();
-      for (int32_t p = lane; p < len; p += 32) { out[c_pos ? c_pos[cb + p] : cb + p] = acc_s[w][p]; }
+      sync_warp(mask);
+      for (int32_t p = lane; p < len; p += G) { out[c_pos ? c_pos[cb + p] : cb + p] = acc_g[p]; }
    }
 }
 
@@ -309,9 +317,12 @@ void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPat
    AMGT_REQUIRE(A.nrows == C.nrows && B.ncols == C.ncols && A.ncols == B.nrows,
                 "numeric product on a fixed pattern: shapes differ from the pattern's");
    if (C.nrows == 0) { return; }
-   numeric_kernel<<<blocks_for(C.nrows, kWarpsPerBlock), kThreads, 0, s>>>(
-      A.row_ptr, A.col, A.val, B.row_ptr, B.col, B.val, C.row_ptr.get(), C.sorted_col.get(),
-      C.pos.size() ? C.pos.get() : nullptr, C.nrows, out, flag);
+   with_lanes<4>(fixed_pattern_lanes(C.nrows, C.nnz), [&](auto g) {
+      constexpr int G = decltype(g)::value;
+      numeric_kernel<G><<<blocks_for(C.nrows, kWarpsPerBlock * (32 / G)), kThreads, 0, s>>>(
+         A.row_ptr, A.col, A.val, B.row_ptr, B.col, B.val, C.row_ptr.get(), C.sorted_col.get(),
+         C.pos.size() ? C.pos.get() : nullptr, C.nrows, out, flag);
+   });
    AMGT_DEVICE_CHECK_LAUNCH("numeric_kernel");
 }
 

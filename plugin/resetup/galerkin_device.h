@@ -2,14 +2,15 @@
 // fingerprint as one reduction with an 8-byte read-back, fixed patterns over device arrays, and
 // the numeric-only product on a fixed pattern.
 //
-// The numeric kernel: one warp per output row. A chunk of 32 of A's row entries is read at
-// once, one a lane; the lengths of the B rows they reach are scanned across the warp, and the
-// chunk's terms are dealt out one a lane (a lane finds its term's A entry by a 5-step binary
-// search over the scan, by shuffles), so a row of 7 entries of A reaching 4 entries of P each
-// keeps 28 lanes busy instead of 7. Each term's column is found by binary search in the row's
-// sorted columns and added into the row's accumulator in shared memory (rows of up to
-// kFixedRowCap entries), or into the output itself with global atomics (longer rows, zeroed
-// first). The sums' order is not fixed (atomics), as in every hash SpGEMM.
+// The numeric kernel: a group of G lanes per output row (fixed_pattern_lanes: 4-32 by the rows'
+// average length, so short rows share a warp and more rows are in flight). A chunk of G of A's
+// row entries is read at once, one a lane; the lengths of the B rows they reach are scanned
+// across the group, and the chunk's terms are dealt out one a lane (a lane finds its term's A
+// entry by a binary search over the scan, by shuffles), so a row of 7 entries of A reaching 4
+// entries of P each keeps 28 lanes busy instead of 7. Each term's column is found by binary
+// search in the row's sorted columns and added into the row's accumulator in shared memory
+// (rows of up to kFixedRowCap * G / 32 entries), or into the output itself with global atomics
+// (longer rows, zeroed first). The sums' order is not fixed (atomics), as in every hash SpGEMM.
 //
 // No symbolic phase, no hash table, no allocation: the plan's arrays are made once
 // (make_galerkin_plan) and every later call only enqueues kernels on the stream.
@@ -22,8 +23,17 @@
 
 namespace amgt::device {
 
-// Rows of a fixed pattern with at most this many entries accumulate in shared memory.
+// Shared memory a warp of the numeric kernel holds for its rows' accumulators: a row of at most
+// kFixedRowCap * G / 32 entries (G lanes a row) accumulates there.
 constexpr int32_t kFixedRowCap = 256;
+
+// Lanes a row of the numeric kernel (4, 8, 16 or 32) by the output's average row length: about
+// one lane per entry and a half (short rows share a warp: more rows in flight), all 32 past 24.
+inline int32_t fixed_pattern_lanes(int32_t nrows, int64_t nnz)
+{
+   const double avg = nrows > 0 ? static_cast<double>(nnz) / nrows : 0.0;
+   return avg <= 6 ? 4 : avg <= 12 ? 8 : avg <= 24 ? 16 : 32;
+}
 
 // The fingerprint of resetup::structure_fingerprint, bit for bit, of device arrays. Enqueued on
 // s, then waits for s (the 8-byte result is read back).

@@ -180,6 +180,19 @@ TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
    la[50] = 0;
    for (size_t i = 0; i < lb.size(); ++i) lb[i] = static_cast<int32_t>(1 + (i * 7) % 5);
    expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows");
+   // short rows: 4 and 8 lanes a row (fixed_pattern_lanes), each with a row past its group's
+   // share of shared memory (the global-atomics path at that width)
+   for (int32_t per : {2, 9})
+   {
+      std::vector<int32_t> ls(3000, per), lb1(4000, 1);
+      ls[17] = 120;
+      const CsrMatrix sa = rows_of_lengths(4000, ls, 51 + per);
+      const CsrMatrix sb = rows_of_lengths(5000, lb1, 61 + per);
+      const CsrMatrix sc = amgt::csr_spgemm_ref(sa.view(), sb.view());
+      const int32_t   G  = dev::fixed_pattern_lanes(sc.nrows, static_cast<int64_t>(sc.col.size()));
+      EXPECT_EQ(G, per == 2 ? 4 : 8);
+      expect_numeric_matches(stream_, sa, sb, per == 2 ? "short rows, 4 lanes" : "short rows, 8 lanes");
+   }
    // B without values (all ones)
    CsrMatrix ones = rows_of_lengths(900, lb, 25);
    ones.val.clear();
