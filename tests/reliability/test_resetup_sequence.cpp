@@ -223,9 +223,10 @@ RssGrowth rss_growth(const LifecycleRun& run)
 // 1000 re-setups of one solver: the plans are made once, the values refreshed in place; the
 // resident set after 100 steps and after 1000 differ by allocator noise only (the tolerance of
 // the lifecycle memory test: a leak of 2.9 KiB a step would fail it). In a GPU build hypre's
-// host path itself grows by tens of MB over 1000 full setups of this client (measured on the
-// H100 machine: 38 MB with AMGT_RESETUP=off), so there the re-setups may grow no more than
-// hypre's full setups do, plus the same tolerance.
+// host path itself grows by tens of MB over this client's first 1000 setups, full or not, to
+// the same plateau (measured on the H100 machine, 2026-11-28: 204 -> 249 MB with
+// AMGT_RESETUP=off, 193 -> 249 MB with galerkin): there the re-setups may end no higher than
+// 1000 of hypre's full setups do, plus the same tolerance.
 TEST(Resetup, ThousandResetupsWithoutMemoryGrowth)
 {
    const std::vector<std::string> args{"--n", "6", "--steps", "1000", "--rss-every", "100"};
@@ -233,21 +234,25 @@ TEST(Resetup, ThousandResetupsWithoutMemoryGrowth)
    ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
    const RssGrowth g = rss_growth(r.run);
    ASSERT_GT(g.first, 0) << r.run.proc.out;
-   long allowance = 512;
+   std::printf("[ memory ] 1000 re-setups: rss after 100 steps %ld KiB, after 1000 %ld KiB (peak %ld)\n", g.first,
+               g.last, g.peak);
    if (AMGT_TEST_GPU_BUILD)
    {
       const ResetupRun off = resetup_run("fp64", "off", args);
       ASSERT_TRUE(orderly_zero(off.run.proc)) << off.run.proc.describe();
       const RssGrowth h = rss_growth(off.run);
       ASSERT_GT(h.first, 0) << off.run.proc.out;
-      std::printf("[ memory ] 1000 full setups (AMGT_RESETUP=off): rss after 100 steps %ld KiB, after 1000 %ld KiB\n",
-                  h.first, h.last);
-      allowance += std::max(0L, h.peak - h.first);
+      std::printf("[ memory ] 1000 full setups (AMGT_RESETUP=off): rss after 100 steps %ld KiB, after 1000 %ld KiB "
+                  "(peak %ld)\n",
+                  h.first, h.last, h.peak);
+      EXPECT_LE(g.last, h.last + 512) << r.run.proc.out;
+      EXPECT_LE(g.peak, h.peak + 512) << r.run.proc.out;
    }
-   std::printf("[ memory ] 1000 re-setups: rss after 100 steps %ld KiB, after 1000 %ld KiB (peak %ld)\n", g.first,
-               g.last, g.peak);
-   EXPECT_LE(g.last - g.first, allowance) << r.run.proc.out;
-   EXPECT_LE(g.peak - g.first, allowance) << r.run.proc.out;
+   else
+   {
+      EXPECT_LE(g.last - g.first, 512) << r.run.proc.out;
+      EXPECT_LE(g.peak - g.first, 512) << r.run.proc.out;
+   }
    EXPECT_NE(r.stats.find("1 full (no hierarchy to keep: 1), 999 re-setups"), std::string::npos) << r.stats;
 }
 
