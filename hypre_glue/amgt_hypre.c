@@ -562,14 +562,13 @@ hypre_AMGTResetupBegin(hypre_ParCSRMatrix *A, hypre_ParCSRMatrix **A_array, HYPR
 
 void
 hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array, HYPRE_Int num_levels,
-                          HYPRE_Int modular_matmat, HYPRE_Int keep_transpose, unsigned long long fingerprint)
+                          HYPRE_Int modular_matmat, HYPRE_Int keep_transpose)
 {
    HYPRE_Int  level, num_procs = 1;
    int        on_plan = 0, by_hypre = 0;
    int        timed = amgt_glue_stats_enabled();
    HYPRE_Real t0 = 0.0;
 
-   (void) fingerprint;
    hypre_MPI_Comm_size(hypre_ParCSRMatrixComm(A_array[0]), &num_procs);
 #if defined(HYPRE_USING_GPU)
    if (timed) { hypre_SyncComputeStream(hypre_handle()); }

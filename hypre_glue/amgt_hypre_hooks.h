@@ -55,7 +55,7 @@ HYPRE_Int hypre_AMGTResetupBegin(hypre_ParCSRMatrix *A, hypre_ParCSRMatrix **A_a
  * plugin's plans, or by hypre's own RAP (the operator replaced) where the plugin cannot. */
 void hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array,
                                HYPRE_Int num_levels, HYPRE_Int modular_matmat,
-                               HYPRE_Int keep_transpose, unsigned long long fingerprint);
+                               HYPRE_Int keep_transpose);
 /* The end of a setup: a full one records the fingerprint in its new hierarchy. */
 void hypre_AMGTResetupEnd(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int reason,
                           unsigned long long fingerprint);

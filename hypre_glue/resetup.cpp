@@ -4,6 +4,7 @@
 #include "resetup/galerkin.h"
 
 #if defined(AMGT_WITH_DEVICE_KERNELS)
+#include "backend_device_internal.h" // device_allocator, stream_of: the plugin's memory and stream
 #include "resetup/galerkin_device.h"
 #endif
 
@@ -74,26 +75,6 @@ const char* setup_reason_name(int reason)
    return "?";
 }
 
-#if defined(AMGT_WITH_DEVICE_KERNELS)
-namespace {
-
-// hypre's allocator for the plan's device arrays (they live as long as the coarse operator).
-device::Allocator plan_allocator(const Context& ctx)
-{
-   device::Allocator a;
-   a.ctx   = const_cast<amgt_allocator*>(ctx.allocator_ref);
-   a.alloc = [](size_t bytes, void* c) { return static_cast<amgt_allocator*>(c)->alloc(bytes, 1); };
-   a.release = [](void* p, void* c) { static_cast<amgt_allocator*>(c)->release(p, 1); };
-   return a;
-}
-
-device::Stream plan_stream(const Context& ctx)
-{
-   return ctx.allocator.compute_stream ? static_cast<device::Stream>(ctx.allocator.compute_stream()) : nullptr;
-}
-
-} // namespace
-#endif
 
 double diagonal_drift(const Context& ctx, const ResetupRecord& record, const amgt_csr& a)
 {
@@ -102,7 +83,7 @@ double diagonal_drift(const Context& ctx, const ResetupRecord& record, const amg
    {
 #if defined(AMGT_WITH_DEVICE_KERNELS)
       if (!record.device_diag_ptr) { return 1.0; }
-      return device::max_diagonal_ratio(view_of(a), record.device_diag_ptr, plan_stream(ctx), plan_allocator(ctx));
+      return device::max_diagonal_ratio(view_of(a), record.device_diag_ptr, stream_of(ctx), device_allocator(ctx));
 #else
       (void) ctx;
       return 1.0;
@@ -122,8 +103,8 @@ void remember_diagonal(const Context& ctx, ResetupRecord& record, const amgt_csr
    if (a.on_device)
    {
 #if defined(AMGT_WITH_DEVICE_KERNELS)
-      auto buf = std::make_shared<device::Buffer<double>>(static_cast<size_t>(a.nrows), plan_allocator(ctx));
-      device::abs_diagonal(view_of(a), buf->get(), plan_stream(ctx));
+      auto buf = std::make_shared<device::Buffer<double>>(static_cast<size_t>(a.nrows), device_allocator(ctx));
+      device::abs_diagonal(view_of(a), buf->get(), stream_of(ctx));
       record.device_diag_ptr = buf->get();
       record.device_diag     = buf;
 #else
@@ -142,7 +123,7 @@ uint64_t structure_fingerprint(const Context& ctx, const amgt_csr& a)
    if (a.on_device)
    {
 #if defined(AMGT_WITH_DEVICE_KERNELS)
-      return device::structure_fingerprint(v, plan_stream(ctx), plan_allocator(ctx));
+      return device::structure_fingerprint(v, stream_of(ctx), device_allocator(ctx));
 #else
       (void) ctx;
       AMGT_THROW("structure fingerprint of device arrays in a build without device kernels");
@@ -163,11 +144,11 @@ bool galerkin_numeric(const Context& ctx, MatrixState& c_state, const amgt_csr& 
    if (C.on_device)
    {
 #if defined(AMGT_WITH_DEVICE_KERNELS)
-      const device::Stream s = plan_stream(ctx);
+      const device::Stream s = stream_of(ctx);
       if (!plans.device)
       {
          plans.device = std::make_unique<device::DeviceGalerkinPlan>(device::make_galerkin_plan(
-            view_of(R), view_of(A), view_of(P), C.row_ptr, C.col, C.nrows, s, plan_allocator(ctx)));
+            view_of(R), view_of(A), view_of(P), C.row_ptr, C.col, C.nrows, s, device_allocator(ctx)));
       }
       ok = device::galerkin_numeric(*plans.device, view_of(R), view_of(A), view_of(P), c_val, s);
 #else

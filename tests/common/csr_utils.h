@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <random>
 #include <vector>
 
 namespace amgt::test {
@@ -107,6 +108,26 @@ inline double max_abs_value(const CsrMatrix& a)
    double m = 0.0;
    for (size_t p = 0; p < a.col.size(); ++p) m = std::max(m, std::fabs(value_at(a, p)));
    return m;
+}
+
+// The same matrix with each row's entries in another order, values moved with their columns
+// (hypre's outputs are unsorted: diagonal first, hash order after).
+inline CsrMatrix shuffled_rows(const CsrMatrix& a, uint32_t seed)
+{
+   std::mt19937 rng(seed);
+   CsrMatrix    s = a;
+   for (int32_t i = 0; i < a.nrows; ++i)
+   {
+      std::vector<int32_t> idx(static_cast<size_t>(a.row_ptr[i + 1] - a.row_ptr[i]));
+      std::iota(idx.begin(), idx.end(), a.row_ptr[i]);
+      std::shuffle(idx.begin(), idx.end(), rng);
+      for (size_t k = 0; k < idx.size(); ++k)
+      {
+         s.col[a.row_ptr[i] + k] = a.col[idx[k]];
+         if (!a.val.empty()) s.val[a.row_ptr[i] + k] = a.val[idx[k]];
+      }
+   }
+   return s;
 }
 
 } // namespace amgt::test

@@ -40,24 +40,6 @@ class ResetupDevice : public GpuStreamTest
 {
 };
 
-CsrMatrix shuffled_rows(const CsrMatrix& a, uint32_t seed)
-{
-   std::mt19937 rng(seed);
-   CsrMatrix    s = a;
-   for (int32_t i = 0; i < a.nrows; ++i)
-   {
-      std::vector<int32_t> idx(static_cast<size_t>(a.row_ptr[i + 1] - a.row_ptr[i]));
-      std::iota(idx.begin(), idx.end(), a.row_ptr[i]);
-      std::shuffle(idx.begin(), idx.end(), rng);
-      for (size_t k = 0; k < idx.size(); ++k)
-      {
-         s.col[a.row_ptr[i] + k] = a.col[idx[k]];
-         if (!a.val.empty()) s.val[a.row_ptr[i] + k] = a.val[idx[k]];
-      }
-   }
-   return s;
-}
-
 // Rows of the given lengths (columns spread over ncols), small-integer values, unsorted.
 CsrMatrix rows_of_lengths(int32_t ncols, const std::vector<int32_t>& lengths, uint32_t seed)
 {

@@ -24,25 +24,6 @@ using amgt::CsrMatrix;
 using namespace amgt::test;
 namespace rs = amgt::resetup;
 
-// The same matrix with each row's entries in another order (hypre's outputs are unsorted).
-CsrMatrix shuffled_rows(const CsrMatrix& a, uint32_t seed)
-{
-   std::mt19937 rng(seed);
-   CsrMatrix    s = a;
-   for (int32_t i = 0; i < a.nrows; ++i)
-   {
-      std::vector<int32_t> idx(static_cast<size_t>(a.row_ptr[i + 1] - a.row_ptr[i]));
-      std::iota(idx.begin(), idx.end(), a.row_ptr[i]);
-      std::shuffle(idx.begin(), idx.end(), rng);
-      for (size_t k = 0; k < idx.size(); ++k)
-      {
-         s.col[a.row_ptr[i] + k] = a.col[idx[k]];
-         s.val[a.row_ptr[i] + k] = value_at(a, idx[k]);
-      }
-   }
-   return s;
-}
-
 TEST(Fingerprint, SameStructureSameBitsAnyValues)
 {
    CsrMatrix a = stencil_3d(5, 4, 3, 7);
