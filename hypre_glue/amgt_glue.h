@@ -221,6 +221,11 @@ void amgt_glue_resetup_move(void **from_slot, void **to_slot);
 /* A re-setup's Galerkin products: levels on their plans, levels by hypre's own product, and the
  * seconds they took (timed only under AMGT_STATS, else 0). */
 void amgt_glue_resetup_products(int on_plan, int by_hypre, double seconds);
+/* A re-setup kept this matrix's structure (its arrays are those the plugin's copies were made
+ * from): what was cached for them moves to this setup, as it is (values_changed = 0: P, R) or
+ * with the device copy's values to be refreshed in place at its preparation (values_changed = 1:
+ * the fine matrix, the coarse operators). */
+void amgt_glue_matrix_carry(void **slot, const amgt_csr *A, int values_changed);
 /* A BoomerAMG solve of the hierarchy made this many V-cycles (AMGT_RESETUP=auto's measure). */
 void amgt_glue_resetup_cycles(void **record_slot, int cycles);
 /* The values of the coarse operator C = R*A*P (c_val: C's value array, in C's own order) on a

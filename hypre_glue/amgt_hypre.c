@@ -560,6 +560,26 @@ hypre_AMGTResetupBegin(hypre_ParCSRMatrix *A, hypre_ParCSRMatrix **A_array, HYPR
    return global == AMGT_SETUP_RESETUP;
 }
 
+static void
+amgt_carry_csr(hypre_CSRMatrix *M, int values_changed)
+{
+   amgt_csr view;
+   if (!M || !hypre_CSRMatrixAMGTData(M)) { return; }
+   amgt_view(M, &view);
+   amgt_glue_matrix_carry(&hypre_CSRMatrixAMGTData(M), &view, values_changed);
+}
+
+/* A re-setup kept M's structure: its blocks' copies move to this setup (amgt_glue_matrix_carry). */
+static void
+amgt_carry_parcsr(hypre_ParCSRMatrix *M, int values_changed)
+{
+   if (!M) { return; }
+   amgt_carry_csr(hypre_ParCSRMatrixDiag(M), values_changed);
+   amgt_carry_csr(hypre_ParCSRMatrixOffd(M), values_changed);
+   amgt_carry_csr(hypre_ParCSRMatrixDiagT(M), values_changed);
+   amgt_carry_csr(hypre_ParCSRMatrixOffdT(M), values_changed);
+}
+
 void
 hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_array, HYPRE_Int num_levels,
                           HYPRE_Int modular_matmat, HYPRE_Int keep_transpose)
@@ -574,6 +594,10 @@ hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_a
    if (timed) { hypre_SyncComputeStream(hypre_handle()); }
 #endif
    if (timed) { t0 = hypre_MPI_Wtime(); }
+   /* the plugin's copies of what the re-setup keeps: P and its stored transpose as they are, the
+    * fine matrix (its structure is the fingerprint's) with new values */
+   for (level = 0; level < num_levels - 1; level++) { amgt_carry_parcsr(P_array[level], 0); }
+   amgt_carry_parcsr(A_array[0], 1);
    for (level = 0; level < num_levels - 1; level++)
    {
       hypre_ParCSRMatrix *A    = A_array[level];
@@ -606,8 +630,9 @@ hypre_AMGTResetupGalerkin(hypre_ParCSRMatrix **A_array, hypre_ParCSRMatrix **P_a
       }
       if (done)
       {
+         /* new values in the same arrays: the copies' values are refreshed at their preparation */
          on_plan++;
-         hypre_AMGTParCSRMatrixValuesChanged(C);
+         amgt_carry_parcsr(C, 1);
       }
       else
       {

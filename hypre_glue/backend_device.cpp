@@ -76,11 +76,28 @@ struct DeviceCache
 {
    CsrKey key;
    std::variant<std::monostate, DeviceEntry<double>, DeviceEntry<float>, DeviceEntry<half_t>> entry;
+   // AMGT_RESETUP: the entry's values are older than its arrays' (matrix_state.h,
+   // device_cache_stale); with a key of the current setup (device_cache_carry) its structure
+   // is the arrays' and device_entry refreshes the values in place.
+   bool values_stale = false;
 };
 
 void DeviceCacheDeleter::operator()(DeviceCache* c) const noexcept
 {
    delete c; // Buffer destructors release through hypre's allocator and do not throw
+}
+
+void device_cache_stale(DeviceCache& c) noexcept
+{
+   c.values_stale = true;
+}
+
+bool device_cache_carry(DeviceCache& c, const CsrKey& now, bool values_changed) noexcept
+{
+   if (!same_arrays(c.key, now) || std::holds_alternative<std::monostate>(c.entry)) return false;
+   c.key.epoch = now.epoch;
+   if (values_changed) c.values_stale = true;
+   return true;
 }
 
 namespace {
@@ -254,6 +271,41 @@ T* hand_over(device::Buffer<T>& b)
    return p;
 }
 
+// AMGT_RESETUP: new values into a device copy whose structure is the arrays' (the re-setup
+// proved it), in place: no conversion, allocation or new SpMV plan. The row-wise layout's
+// build pass writes the values alone (its 16-bit offsets stay); an entry-order mBSR copy holds
+// its packed values in the CSR's order, so they are rounded entry by entry; copies that lend
+// hypre's values (fp64, unscaled) read the new ones where they are. A scaled copy computes
+// its scaling vector first. Returns false where the layout keeps its values in another order
+// (bitmap order, the dense tiles, values packed by the SpMV plan): the caller converts again.
+template <class V>
+bool refresh_values(const Context& ctx, DeviceEntry<V>& e, const amgt_csr& a)
+{
+   const bool rows = e.layout == Layout::rows;
+   if (!rows && !(e.m.entry_order && e.m.blk_val.size() == 0 && (!e.plan || e.plan->packed_val.size() == 0)))
+   {
+      return false;
+   }
+   const device::Stream    s   = stream_of(ctx);
+   const device::Allocator mem = device_allocator(ctx);
+   const CsrView           v   = view_of(a);
+   if (e.scaled) device::scaling_vector(v, e.unscale.get(), s);
+   if (rows)
+   {
+      device::refresh_rows_values<V>(e.rows, v, e.unscale_or_null(), s);
+      return true;
+   }
+   if (e.scaled)
+   {
+      device::Buffer<double> w(static_cast<size_t>(a.nnz), mem);
+      device::scaled_values(v, e.unscale.get(), w.get(), s);
+      device::refresh_packed_values<V>(e.m, w.get(), a.nnz, false, s);
+      device::synchronize(s); // w goes back to the allocator (as in the conversion)
+   }
+   else { device::refresh_packed_values<V>(e.m, a.val, a.nnz, true, s); }
+   return true;
+}
+
 // The cached device copy in precision V (scaled: of D^-1/2 A D^-1/2), rebuilt when the
 // arrays, the epoch, the precision or the scaling changed since it was made, or when a
 // product needs the dense mBSR layout (dense) that an SpMV-only copy was made without. An
@@ -268,10 +320,17 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
    CsrKey key = key_of(a, ctx.epoch);
    if (!state.device) { state.device.reset(new DeviceCache()); }
    DeviceCache& cache = *state.device;
-   const auto*  held  = std::get_if<DeviceEntry<V>>(&cache.entry);
-   if (!(cache.key == key) || !held || held->scaled != scaled ||
+   auto*        held  = std::get_if<DeviceEntry<V>>(&cache.entry);
+   if (cache.values_stale && cache.key == key && held && held->scaled == scaled && !dense &&
+       refresh_values<V>(ctx, *held, a))
+   {
+      cache.values_stale = false;
+      ctx.stats->refresh();
+   }
+   if (!(cache.key == key) || !held || held->scaled != scaled || cache.values_stale ||
        (dense && (held->layout != Layout::mbsr || !held->m.has_dense())))
    {
+      cache.values_stale = false;
       cache.entry        = std::monostate{};
       cache.key          = CsrKey{};
       state.device_shape = LevelShape{};
@@ -668,6 +727,13 @@ struct DeviceCache
 void DeviceCacheDeleter::operator()(DeviceCache* c) const noexcept
 {
    delete c;
+}
+
+void device_cache_stale(DeviceCache&) noexcept {}
+
+bool device_cache_carry(DeviceCache&, const CsrKey&, bool) noexcept
+{
+   return false;
 }
 
 namespace {

@@ -298,7 +298,9 @@ void amgt_glue_matrix_invalidate(void* state)
    catch (...)
    {
    }
-   if (MatrixState* s = static_cast<MatrixState*>(state)) { s->invalidate(); } // noexcept
+   // AMGT_RESETUP: the device copy keeps its structure for a re-setup to refresh its values
+   const bool keep = amgt_glue_resetup_mode() != 0;
+   if (MatrixState* s = static_cast<MatrixState*>(state)) { s->invalidate(keep); } // noexcept
 }
 
 void amgt_glue_matrix_tag(void** slot, int level, int role)
@@ -693,6 +695,19 @@ void amgt_glue_resetup_move(void** from_slot, void** to_slot)
       MatrixState* from = state_of(from_slot);
       MatrixState* to   = state_of(to_slot);
       to->resetup_record = std::move(from->resetup_record);
+      return 1;
+   });
+}
+
+void amgt_glue_matrix_carry(void** slot, const amgt_csr* A, int values_changed)
+{
+   guarded(nullptr, [&] {
+      if (!slot || !*slot || !A) { return 1; } // nothing cached for this matrix
+      MatrixState* s = state_of(slot);
+      if (s->carry(key_of(*A, context().epoch), values_changed != 0) && global().config.stats)
+      {
+         global().stats.carried(1);
+      }
       return 1;
    });
 }

@@ -41,6 +41,13 @@ inline CsrKey key_of(const amgt_csr& a, long epoch)
    return CsrKey{a.row_ptr, a.col, a.val, a.nrows, a.ncols, a.nnz, epoch};
 }
 
+// The same arrays and shape, made at some setup (any epoch but the empty key's).
+inline bool same_arrays(const CsrKey& k, const CsrKey& now)
+{
+   return k.epoch != 0 && k.row_ptr == now.row_ptr && k.col == now.col && k.val == now.val &&
+          k.nrows == now.nrows && k.ncols == now.ncols && k.nnz == now.nnz;
+}
+
 struct LevelShape
 {
    bool    known = false;
@@ -68,6 +75,12 @@ struct DeviceCacheDeleter
 {
    void operator()(DeviceCache* c) const noexcept;
 };
+// AMGT_RESETUP: the copy's values are out of date, its structure is kept (invalidate with
+// keep_structure); and the copy made from the arrays of `now` (any epoch) carried into the
+// current setup: as it is (values unchanged) or marked for a refresh of its values in place
+// (backend_device.cpp). Returns whether the copy was made from those arrays.
+void device_cache_stale(DeviceCache& c) noexcept;
+bool device_cache_carry(DeviceCache& c, const CsrKey& now, bool values_changed) noexcept;
 
 // AMGT_RESETUP (resetup.h): a hierarchy's record and a coarse operator's Galerkin plan,
 // defined in resetup.cpp; freed with the state, never by invalidate (values change, the
@@ -138,7 +151,10 @@ struct MatrixState
    } pending;
 
    // Drops every cached conversion (host and device) and the kernel choices made for them.
-   void invalidate() noexcept
+   // keep_structure (AMGT_RESETUP on): the device copy stays, its values marked out of date:
+   // a re-setup that proves the structure unchanged (carry, below) refreshes its values in
+   // place; any other use converts the matrix again (the copy's key is of an older setup).
+   void invalidate(bool keep_structure = false) noexcept
    {
       key  = CsrKey{};
       host = std::monostate{};
@@ -152,9 +168,37 @@ struct MatrixState
       race_checked     = CsrKey{};
       remembered_stock = CsrKey{};
       remembered_plugin = CsrKey{};
-      device.reset();
-      device_shape = LevelShape{};
+      if (keep_structure && device) { device_cache_stale(*device); }
+      else
+      {
+         device.reset();
+         device_shape = LevelShape{};
+      }
       prepared_key = CsrKey{};
+   }
+
+   // AMGT_RESETUP: a re-setup kept these arrays' structure (the fingerprint proved it for the
+   // fine matrix; a coarse operator's pattern, P and R are the hierarchy's own). What was
+   // cached for them at an earlier setup moves to the current one (epoch): everything when
+   // the values did not change either (P, R), else only what depends on the structure alone
+   // (the fill sample; the device copy, marked for a refresh of its values in place). The
+   // end-of-setup preparation runs as always (prepared_key stays): it makes the precision
+   // choice for the new values and finds the copy. Returns whether a device copy was carried.
+   bool carry(const CsrKey& now, bool values_changed) noexcept
+   {
+      auto move = [&](CsrKey& k) {
+         if (same_arrays(k, now)) k.epoch = now.epoch;
+      };
+      move(fill_key);
+      if (!values_changed)
+      {
+         for (CsrKey* k : {&key, &stats_key, &choice_key, &spmv_choice_key, &race_checked, &remembered_stock,
+                           &remembered_plugin})
+         {
+            move(*k);
+         }
+      }
+      return device && device_cache_carry(*device, now, values_changed);
    }
 
    LevelShape shape() const

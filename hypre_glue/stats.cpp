@@ -156,6 +156,18 @@ void Stats::resetup_products(int levels, int hypre_levels, double seconds)
    resetup_s_ += seconds;
 }
 
+void Stats::carried(int copies)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   carried_ += copies;
+}
+
+void Stats::refresh()
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   ++refreshed_;
+}
+
 void Stats::survey(int matrices, int readbacks, double seconds)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -219,6 +231,8 @@ void Stats::reset()
    resetup_levels_       = 0;
    resetup_hypre_levels_ = 0;
    resetup_s_            = 0.0;
+   carried_              = 0;
+   refreshed_            = 0;
    trace_.clear();
 }
 
@@ -411,8 +425,17 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
             out += line;
          }
       }
+
       out += "; in order: " + (setup_kinds_.size() <= 200 ? setup_kinds_ : setup_kinds_.substr(0, 200) + "...");
       out += "\n";
+   }
+   if (carried_ > 0 || refreshed_ > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: re-setups: device copies kept %ld, of them %ld with values refreshed in place (no "
+                    "conversion)\n",
+                    carried_, refreshed_);
+      out += line;
    }
    if (preload_s_ >= 0.0)
    {

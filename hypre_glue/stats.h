@@ -78,6 +78,11 @@ public:
    // AMGT_STATS), `hypre_levels` by hypre's own product (a plan did not fit).
    void setup_kind(int reason, const char* why);
    void resetup_products(int levels, int hypre_levels, double seconds);
+   // AMGT_RESETUP: at a re-setup, `copies` device copies kept as they were (P, R: values
+   // unchanged) or marked for new values; and one copy whose values were
+   // refreshed in place (no conversion)
+   void carried(int copies);
+   void refresh();
    // GPU: one matrix prepared beside hypre's setup (device_prepare_beside), and the seconds
    // hypre's thread waited for such work (at the end of a setup, or for a matrix it needed)
    void prepared_beside();
@@ -124,6 +129,7 @@ private:
    std::map<std::string, long> full_reasons_;  // of the full setups (AMGT_RESETUP on)
    long                        resetup_levels_ = 0, resetup_hypre_levels_ = 0;
    double                      resetup_s_      = 0.0;
+   long                        carried_ = 0, refreshed_ = 0; // device copies at re-setups
 
    struct TraceEntry
    {

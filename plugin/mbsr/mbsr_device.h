@@ -155,6 +155,14 @@ template <class V>
 DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& alloc,
                           const ConvertOptions& options = {}, ConversionInfo* info = nullptr);
 
+// AMGT_RESETUP: new values for an entry-order copy without the dense layout (packed values in
+// the CSR's order) made from a CSR of the same structure, in place: rounded entry by entry
+// into packed_val (enqueued on the stream), or, for a copy that lends the CSR's values (fp64),
+// lent from val (lend must then be true). Equal bit for bit to a new conversion of the same
+// CSR with the same options. Throws amgt::Error for any other copy.
+template <class V>
+void refresh_packed_values(DeviceMbsr<V>& m, const double* val, int64_t nnz, bool lend, Stream stream);
+
 // Number of stored entries (sum of popcounts); reads back one scalar (synchronises), unless
 // the summary knows it.
 template <class V>

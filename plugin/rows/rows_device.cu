@@ -462,6 +462,30 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
 }
 
 template <class V>
+void refresh_rows_values(DeviceRows<V>& r, const CsrView& a, const double* unscale, Stream s)
+{
+   AMGT_REQUIRE(a.nrows == r.nrows && a.ncols == r.ncols && a.nnz == r.nnz && a.row_ptr == r.row_ptr &&
+                   a.col == r.col,
+                "refresh_rows_values: the copy was made from other arrays");
+   AMGT_REQUIRE((unscale != nullptr) == r.scaled, "refresh_rows_values: scaled otherwise than the copy");
+   const bool lent = r.own_val.size() == 0 && r.nnz > 0;
+   if (lent)
+   {
+      AMGT_REQUIRE((std::is_same_v<V, double> && unscale == nullptr && a.val != nullptr),
+                   "refresh_rows_values: a lent copy takes lent values");
+      r.val = reinterpret_cast<const V*>(a.val);
+      return;
+   }
+   if (a.nnz == 0) return;
+   V* ov = r.own_val.get();
+   with_lanes<1>(rows_build_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0), [&](auto lanes) {
+      constexpr int G = decltype(lanes)::value;
+      if (unscale) launch_build<V, G, true, true, false>(a, unscale, ov, nullptr, nullptr, s);
+      else launch_build<V, G, false, true, false>(a, unscale, ov, nullptr, nullptr, s);
+   });
+}
+
+template <class V>
 bool rows_narrow(const DeviceRows<V>& r, Stream)
 {
    return r.narrow;
@@ -500,6 +524,7 @@ double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow)
 #define AMGT_ROWS_INSTANTIATE(V)                                                                     \
    template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&, double); \
    template bool          rows_narrow<V>(const DeviceRows<V>&, Stream);                              \
+   template void refresh_rows_values<V>(DeviceRows<V>&, const CsrView&, const double*, Stream);     \
    template void   rows_spmv<V>(const DeviceRows<V>&, double, const double*, double, double*, Stream, \
                               const double*, const double*);                                                      \
    template double rows_spmv_bytes<V>(const DeviceRows<V>&, bool);

@@ -114,6 +114,13 @@ template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
                         const Allocator& alloc, double row_cv = 0.0);
 
+// AMGT_RESETUP: new values of a CSR with the arrays and structure r was made from, in place
+// (unscale as in make_rows, the same scaling as r's): the build pass writes the values alone
+// (the offsets stay), or a copy that lends the CSR's values (fp64, unscaled) reads them. Equal
+// bit for bit to make_rows of the new values. Enqueues only.
+template <class V>
+void refresh_rows_values(DeviceRows<V>& r, const CsrView& a, const double* unscale, Stream s);
+
 // Whether the SpMV reads the 16-bit offsets (r.narrow; s is not used).
 template <class V>
 bool rows_narrow(const DeviceRows<V>& r, Stream s);

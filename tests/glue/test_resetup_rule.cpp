@@ -169,4 +169,63 @@ TEST(ResetupStats, TheTableSaysWhatEachSetupWasAndWhy)
    EXPECT_EQ(stats.format(config, 0, 1).find("setups (AMGT_RESETUP"), std::string::npos);
 }
 
+// A re-setup carries a matrix's cached state into the new setup (MatrixState::carry): with
+// its values unchanged (P, R) every key of the same arrays moves to the new epoch; with new
+// values only the structure's facts do (the fill sample), so the value statistics, the
+// precision choice and the host copy are made again. Other arrays carry nothing; an empty
+// key is never taken for a match.
+TEST(ResetupCarry, KeysMoveByWhatTheReSetupKept)
+{
+   int        rp[3] = {0, 1, 2}, col[2] = {0, 1}, other_col[2] = {0, 1};
+   double     val[2] = {1.0, 2.0};
+   amgt_csr   a{2, 2, 2, rp, col, val, 0, nullptr};
+   amgt_csr   b = a;
+   b.col        = other_col;
+   auto fresh_state = [&](long epoch) {
+      MatrixState s;
+      const CsrKey k = key_of(a, epoch);
+      s.key = s.stats_key = s.choice_key = s.fill_key = s.spmv_choice_key = k;
+      s.race_checked = s.remembered_stock = s.remembered_plugin = s.prepared_key = k;
+      return s;
+   };
+   {
+      MatrixState s = fresh_state(3);
+      EXPECT_FALSE(s.carry(key_of(a, 5), false)); // no device copy to carry
+      for (const CsrKey* k : {&s.key, &s.stats_key, &s.choice_key, &s.fill_key, &s.spmv_choice_key,
+                              &s.race_checked, &s.remembered_stock, &s.remembered_plugin})
+      {
+         EXPECT_TRUE(*k == key_of(a, 5));
+      }
+      EXPECT_TRUE(s.prepared_key == key_of(a, 3)); // the end of the setup prepares it as always
+   }
+   {
+      MatrixState s = fresh_state(3);
+      s.carry(key_of(a, 5), true);
+      EXPECT_TRUE(s.fill_key == key_of(a, 5));
+      for (const CsrKey* k : {&s.key, &s.stats_key, &s.choice_key, &s.spmv_choice_key, &s.prepared_key})
+      {
+         EXPECT_TRUE(*k == key_of(a, 3));
+      }
+   }
+   {
+      MatrixState s = fresh_state(3);
+      s.carry(key_of(b, 5), false);
+      EXPECT_TRUE(s.key == key_of(a, 3));
+      EXPECT_TRUE(s.fill_key == key_of(a, 3));
+   }
+   {
+      MatrixState s; // nothing cached: the empty keys stay empty
+      s.carry(CsrKey{}, false);
+      EXPECT_EQ(s.key.epoch, 0);
+      EXPECT_FALSE(same_arrays(CsrKey{}, CsrKey{}));
+   }
+   {
+      MatrixState s = fresh_state(3);
+      s.invalidate(true); // keep_structure: only a device copy would stay
+      EXPECT_TRUE(s.key == CsrKey{});
+      EXPECT_TRUE(s.fill_key == CsrKey{});
+      EXPECT_FALSE(s.device);
+   }
+}
+
 } // namespace

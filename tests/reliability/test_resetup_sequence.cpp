@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <cstdio>
 #include <filesystem>
 #include <algorithm>
@@ -196,6 +198,35 @@ TEST(Resetup, SeveralRanks)
    expect_all_converged(s.run, 5);
    EXPECT_NE(s.stats.find("in order: FRFRR"), std::string::npos) << s.stats;
 #endif
+}
+
+// On the device (GPU builds): the plugin's copies of P and R are kept through each re-setup and
+// those of the fine matrix and the coarse operators get their new values in place (no
+// conversion); the solves stay as close to a full setup every step as on the host.
+TEST(Resetup, DeviceCopiesAreKeptAndRefreshedInPlace)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "a CPU build has no device copies";
+   // n = 56: level 0's P and R hold more than AMGT_SMALL_MATRIX_ENTRIES (the plugin serves them)
+   const std::vector<std::string> args{"--n", "56", "--steps", "5", "--pcg", "--device"};
+   const ResetupRun full  = resetup_run("auto", "off", args);
+   const ResetupRun reuse = resetup_run("auto", "galerkin", args);
+   ASSERT_TRUE(orderly_zero(full.run.proc)) << full.run.proc.describe();
+   ASSERT_TRUE(orderly_zero(reuse.run.proc)) << reuse.run.proc.describe();
+   expect_all_converged(reuse.run, 5);
+   for (int k = 0; k < 5; ++k)
+   {
+      const std::string key = "step" + std::to_string(k);
+      EXPECT_LE(reuse.run.solves.at(key).iterations, 1.15 * full.run.solves.at(key).iterations + 1) << key;
+   }
+   EXPECT_NE(reuse.stats.find("in order: FRRRR"), std::string::npos) << reuse.stats;
+   std::smatch     m;
+   const std::regex re("device copies kept ([0-9]+), of them ([0-9]+) with values refreshed");
+   ASSERT_TRUE(std::regex_search(reuse.stats, m, re)) << reuse.stats;
+   const long kept = std::stol(m[1].str()), refreshed = std::stol(m[2].str());
+   std::printf("[ copies ] 4 re-setups: %ld device copies kept, %ld refreshed in place\n", kept, refreshed);
+   EXPECT_GE(refreshed, 4) << reuse.stats;    // at least the fine matrix at every re-setup
+   EXPECT_GE(kept, refreshed + 4) << reuse.stats; // and level 0's P (values unchanged) with it
+   EXPECT_EQ(full.stats.find("device copies kept"), std::string::npos) << full.stats;
 }
 
 // Resident memory after 100 steps and after `steps`, and the peak of the samples between.
