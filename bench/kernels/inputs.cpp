@@ -4,6 +4,7 @@
 #include "problems.h"
 #include "row_block.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -85,11 +86,62 @@ Input block4_input(const ProblemSpec& spec)
    return in;
 }
 
+Input band_input(const ProblemSpec& spec)
+{
+   const int64_t rows = spec.n;
+   const int     len  = spec.len;
+   Input         in;
+   in.name = "band_r" + std::to_string(rows) + "_l" + std::to_string(len);
+   if (rows * len > std::numeric_limits<int32_t>::max()) throw BenchError(in.name + ": too large for 32-bit CSR");
+   int64_t n = static_cast<int64_t>(std::cbrt(static_cast<double>(rows)));
+   while ((n + 1) * (n + 1) * (n + 1) <= rows) ++n;
+   while (n > 1 && n * n * n > rows) --n;
+   n = std::max<int64_t>(n, 1);
+   // the 124 neighbours of the 5x5x5 cube, nearest first (ties: by linear offset)
+   struct Nb
+   {
+      int dx, dy, dz, d2;
+   };
+   std::vector<Nb> nbs;
+   for (int dz = -2; dz <= 2; ++dz)
+      for (int dy = -2; dy <= 2; ++dy)
+         for (int dx = -2; dx <= 2; ++dx)
+            if (dx || dy || dz) nbs.push_back(Nb{dx, dy, dz, dx * dx + dy * dy + dz * dz});
+   std::stable_sort(nbs.begin(), nbs.end(), [](const Nb& a, const Nb& b) { return a.d2 < b.d2; });
+   nbs.resize(static_cast<size_t>(len - 1));
+   HostCsr& h = in.A;
+   h.nrows = h.ncols = static_cast<int32_t>(rows);
+   h.row_ptr.assign(1, 0);
+   h.col.reserve(static_cast<size_t>(rows * len));
+   h.val.reserve(static_cast<size_t>(rows * len));
+   const int64_t plane = n * n;
+   for (int64_t r = 0; r < rows; ++r)
+   {
+      const int64_t x = r % n, y = (r / n) % n, z = r / plane;
+      h.col.push_back(static_cast<int32_t>(r));
+      h.val.push_back(static_cast<double>(len));
+      for (const Nb& b : nbs)
+      {
+         const int64_t xx = x + b.dx, yy = y + b.dy, zz = z + b.dz;
+         if (xx < 0 || xx >= n || yy < 0 || yy >= n || zz < 0) continue;
+         const int64_t c = xx + n * (yy + n * zz);
+         if (c >= rows) continue;
+         h.col.push_back(static_cast<int32_t>(c));
+         h.val.push_back(-1.0);
+      }
+      h.row_ptr.push_back(static_cast<int32_t>(h.col.size()));
+   }
+   validate(h, in.name);
+   sort_rows(h);
+   return in;
+}
+
 } // namespace
 
 Input generated_input(const ProblemSpec& spec)
 {
    if (spec.kind == "block4") return block4_input(spec);
+   if (spec.kind == "band") return band_input(spec);
    const auto kind = problems::parse_kind(spec.kind);
    if (!kind) throw BenchError("unknown problem " + spec.kind);
    problems::Problem p{*kind, spec.n};

@@ -16,7 +16,11 @@ struct Input
    int         num_functions = 1;
 };
 
-// A generated problem of --problem (block4 or one of problems.h).
+// A generated problem of --problem (block4, band or one of problems.h). band:R:L: R rows on an
+// n x n x m grid (n = floor(cbrt(R)), the last layer partial), each row its grid point and the
+// L-1 nearest points of the 5x5x5 cube around it (by distance, then by offset: L=7 gives the
+// 7-point stencil, L=27 the 27-point one), fewer at the grid's boundary; diagonal L, the others
+// -1 (diagonally dominant, SPD). Columns sorted.
 Input generated_input(const ProblemSpec& spec);
 // A Matrix Market file of --matrix; num_functions for its AMG setup.
 Input file_input(const std::string& path, int num_functions);

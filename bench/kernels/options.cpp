@@ -25,7 +25,8 @@ int64_t parse_int(const std::string& opt, const std::string& v, int64_t lo, int6
 
 bool known_kind(const std::string& k)
 {
-   return k == "laplace7" || k == "laplace27" || k == "systems3" || k == "aniso7" || k == "jump7" || k == "block4";
+   return k == "laplace7" || k == "laplace27" || k == "systems3" || k == "aniso7" || k == "jump7" || k == "block4" ||
+          k == "band";
 }
 
 } // namespace
@@ -71,7 +72,17 @@ Options parse_options(int argc, const char* const* argv)
          if (!known_kind(p.kind))
          {
             throw UsageError("--problem: unknown problem '" + p.kind +
-                             "' (laplace7, laplace27, systems3, aniso7, jump7, block4 or none)");
+                             "' (laplace7, laplace27, systems3, aniso7, jump7, block4, band or none)");
+         }
+         if (p.kind == "band")
+         {
+            // band:ROWS:LEN (the SpMV cost table's synthetic operators, inputs.h band_input)
+            const auto second = colon == std::string::npos ? std::string::npos : v.find(':', colon + 1);
+            if (second == std::string::npos) throw UsageError("--problem band expects band:ROWS:LEN");
+            p.n   = parse_int("--problem band rows", v.substr(colon + 1, second - colon - 1), 16, int64_t{1} << 28);
+            p.len = static_cast<int32_t>(parse_int("--problem band length", v.substr(second + 1), 1, 125));
+            o.problems.push_back(p);
+            continue;
          }
          p.n = colon == std::string::npos ? default_n(p.kind)
                                           : parse_int("--problem " + p.kind, v.substr(colon + 1), 2, 1290);
@@ -232,6 +243,10 @@ void print_usage(std::FILE* out)
 "                        Default problems: laplace7:160 laplace27:100 systems3:64.\n"
 "                        block4: 7-point grid, 4 unknowns per node coupled by a dense 4x4\n"
 "                        block (every mBSR tile full: the tensor-core paths' best case)\n"
+"  --problem band:R:L    R rows on a cubic grid, L entries a row (1-125): the diagonal and the\n"
+"                        L-1 nearest neighbours of a 5x5x5 cube (L=7: the 7-point stencil,\n"
+"                        L=27: the 27-point one); diagonal L, neighbours -1 (an M-matrix).\n"
+"                        The operators of the SpMV cost table (bench/spmv_cost_sweep.sh)\n"
 "  --n N                 grid points per direction of the preceding --problem\n"
 "  --matrix FILE         Matrix Market .mtx or .mtx.gz (repeatable), added to the problems\n"
 "  --num-functions K     BoomerAMG's num_functions for --matrix inputs (default 1;\n"

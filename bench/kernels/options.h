@@ -14,8 +14,9 @@ namespace amgt::kbench {
 
 struct ProblemSpec
 {
-   std::string kind; // laplace7 | laplace27 | systems3 | block4 (bench-only, see main.cpp)
-   int64_t     n = 0;
+   std::string kind; // laplace7 | laplace27 | systems3 | block4 | band (bench-only, see inputs.h)
+   int64_t     n = 0; // grid size; band: rows
+   int32_t     len = 0; // band: entries a row (inner rows)
 };
 
 struct Options
