@@ -166,9 +166,11 @@ const std::vector<std::string>& tool_variables()
    static const std::vector<std::string> v{
       "AMGT_BUILD_DIR", "AMGT_CACHE_DIR",  "AMGT_CMAKE_ARGS",       "AMGT_CUDA_ARCH",
       "AMGT_DATA_DIR",  "AMGT_DATASETS",   "AMGT_FUZZ_DIR",         "AMGT_GPU",
-      "AMGT_GTEST_SOURCE_DIR",             "AMGT_HYPRE_TARBALL",    "AMGT_JOBS",
-      "AMGT_MANIFEST",  "AMGT_NEED_PLOTS", "AMGT_ROOT",             "AMGT_SANITIZE",
-      "AMGT_SUITESPARSE_URL",              "AMGT_TARGETS",          "AMGT_TEST_JOBS"};
+      "AMGT_GTEST_SOURCE_DIR",             "AMGT_HIP_ARCH",         "AMGT_HIP_BUILD_DIR",
+      "AMGT_HYPRE_TARBALL",                "AMGT_JOBS",             "AMGT_MANIFEST",
+      "AMGT_NEED_PLOTS", "AMGT_ROOT",      "AMGT_SANITIZE",         "AMGT_SUITESPARSE_URL",
+      "AMGT_SWEEP_LENGTHS",                "AMGT_SWEEP_SIZES",      "AMGT_TARGETS",
+      "AMGT_TEST_JOBS"};
    return v;
 }
 

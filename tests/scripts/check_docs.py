@@ -182,7 +182,8 @@ def check_variables(root, pages, errors):
             errors.append(f"docs/configuration.md: {v} is a scripts' variable ({sched_path}, "
                           "tool_variables()) but has no row in the scripts' table")
     tool_text = "\n".join(t for r, t in sources.items()
-                          if r.startswith(("scripts/", "cmake/", "tests/")) or r.endswith("CMakeLists.txt"))
+                          if r.startswith(("scripts/", "cmake/", "tests/")) or r.endswith("CMakeLists.txt") or
+                          (r.startswith("bench/") and r.endswith((".sh", ".py"))))
     for v in sorted(scripts_table):
         if not re.search(r"\b" + v + r"\b", tool_text):
             errors.append(f"docs/configuration.md: {v} has a row in the scripts' table but no script, "
