@@ -1,5 +1,5 @@
 // A cache of the device blocks the plugin gives back, for its next allocations of the same
-// size class. Every setup converts and plans the hierarchy's matrices again (new epoch, new
+// size class. Every full setup converts and plans the hierarchy's matrices again (new epoch, new
 // arrays) and releases the previous ones: with hypre's default allocator each of those
 // allocations and releases is a cudaMalloc/cudaFree (cudaFree waits for the device), a dozen
 // per matrix. The cache keeps the blocks of the last setup for the next one instead.
