@@ -321,11 +321,22 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
    if (!state.device) { state.device.reset(new DeviceCache()); }
    DeviceCache& cache = *state.device;
    auto*        held  = std::get_if<DeviceEntry<V>>(&cache.entry);
-   if (cache.values_stale && cache.key == key && held && held->scaled == scaled && !dense &&
-       refresh_values<V>(ctx, *held, a))
+   if (cache.values_stale && cache.key == key && held && held->scaled == scaled && !dense)
    {
-      cache.values_stale = false;
-      ctx.stats->refresh();
+      bool refreshed = false;
+      try
+      {
+         refreshed = refresh_values<V>(ctx, *held, a);
+      }
+      catch (const Error&)
+      {
+         refreshed = false; // a copy the refresh does not take after all: converted again below
+      }
+      if (refreshed)
+      {
+         cache.values_stale = false;
+         ctx.stats->refresh();
+      }
    }
    if (!(cache.key == key) || !held || held->scaled != scaled || cache.values_stale ||
        (dense && (held->layout != Layout::mbsr || !held->m.has_dense())))
