@@ -274,9 +274,9 @@ T* hand_over(device::Buffer<T>& b)
 // AMGT_RESETUP: new values into a device copy whose structure is the arrays' (the re-setup
 // proved it), in place: no conversion, allocation or new SpMV plan. The row-wise layout's
 // build pass writes the values alone (its 16-bit offsets stay); an entry-order mBSR copy holds
-// its packed values in the CSR's order, so they are rounded entry by entry; copies that lend
+// its packed values in the CSR's order, so the same value pass fills them; copies that lend
 // hypre's values (fp64, unscaled) read the new ones where they are. A scaled copy computes
-// its scaling vector first. Returns false where the layout keeps its values in another order
+// its scaling vector first (no temporary, no synchronisation). Returns false where the layout keeps its values in another order
 // (bitmap order, the dense tiles, values packed by the SpMV plan): the caller converts again.
 template <class V>
 bool refresh_values(const Context& ctx, DeviceEntry<V>& e, const amgt_csr& a)
@@ -286,23 +286,15 @@ bool refresh_values(const Context& ctx, DeviceEntry<V>& e, const amgt_csr& a)
    {
       return false;
    }
-   const device::Stream    s   = stream_of(ctx);
-   const device::Allocator mem = device_allocator(ctx);
-   const CsrView           v   = view_of(a);
+   const device::Stream s = stream_of(ctx);
+   const CsrView        v = view_of(a);
    if (e.scaled) device::scaling_vector(v, e.unscale.get(), s);
    if (rows)
    {
       device::refresh_rows_values<V>(e.rows, v, e.unscale_or_null(), s);
       return true;
    }
-   if (e.scaled)
-   {
-      device::Buffer<double> w(static_cast<size_t>(a.nnz), mem);
-      device::scaled_values(v, e.unscale.get(), w.get(), s);
-      device::refresh_packed_values<V>(e.m, w.get(), a.nnz, false, s);
-      device::synchronize(s); // w goes back to the allocator (as in the conversion)
-   }
-   else { device::refresh_packed_values<V>(e.m, a.val, a.nnz, true, s); }
+   device::refresh_packed_values<V>(e.m, v, e.unscale_or_null(), s);
    return true;
 }
 

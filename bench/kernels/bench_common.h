@@ -182,6 +182,20 @@ private:
    dev::Event b_ = nullptr;
 };
 
+// One timed sample of time_interleaved: run() between ev's two events; what run() returns (a
+// product, a conversion) is destroyed after the stop event, outside the timed region.
+template <class F>
+std::function<double()> event_sampler(EventPair& ev, F run)
+{
+   return [&ev, run]() mutable {
+      ev.start();
+      auto result = run();
+      ev.stop();
+      (void)result;
+      return ev.elapsed_ms();
+   };
+}
+
 struct Stats
 {
    double median_ms = 0.0;

@@ -211,15 +211,7 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
 
    // 3. Timing, interleaved; a sample's result is destroyed after its stop event
    EventPair ev;
-   auto      sampler = [&ev](auto run) {
-      return std::function<double()>([&ev, run]() mutable {
-         ev.start();
-         auto result = run();
-         ev.stop();
-         (void)result;
-         return ev.elapsed_ms();
-      });
-   };
+   auto      sampler = [&ev](auto run) { return event_sampler(ev, run); };
    const amgt::CsrView vAP{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
                            plan.ap.sorted_col.get(), plan.ap_val.get()};
    std::vector<Timed>  ts;

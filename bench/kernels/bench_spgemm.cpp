@@ -371,14 +371,7 @@ void time_spgemm(Bench& bench, const DeviceCsr& A, const DeviceCsr& B, bool same
    const dev::DeviceMbsr<amgt::half_t>& hA16 = h.hA16;
    const dev::DeviceMbsr<amgt::half_t>& hB16 = h.hB16;
    EventPair ev;
-   auto      sampler = [&ev](auto run) {
-      return std::function<double()>([&ev, run]() mutable {
-         ev.start();
-         auto result = run();
-         ev.stop();
-         return ev.elapsed_ms();
-      });
-   };
+   auto      sampler = [&ev](auto run) { return event_sampler(ev, run); };
    const dev::DeviceMbsr<double>& b  = same ? mA : mB;
    const amgt::CsrView            va = plugin_view(A), vb = plugin_view(B);
    std::vector<Timed>             ts;

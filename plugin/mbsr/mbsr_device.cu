@@ -14,7 +14,7 @@
 #include "device/launch.h"
 
 #include "device/prim.cuh"
-#include "device/arith.cuh"
+#include "rows/rows_device.h"
 
 #include <type_traits>
 
@@ -25,13 +25,6 @@ __global__ void tile_popcounts(const uint16_t* map, int64_t ntiles, int64_t* out
 {
    int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    if (t < ntiles) out[t] = __popc(static_cast<unsigned>(map[t]));
-}
-
-template <class V>
-__global__ void round_values_kernel(const double* __restrict__ val, int64_t n, V* __restrict__ out)
-{
-   const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (e < n) out[e] = Arith<V>::from_double(val[e]);
 }
 
 } // namespace
@@ -111,25 +104,26 @@ Mbsr<V> to_host(const DeviceMbsr<V>& m, Stream stream)
 }
 
 template <class V>
-void refresh_packed_values(DeviceMbsr<V>& m, const double* val, int64_t nnz, bool lend, Stream stream)
+void refresh_packed_values(DeviceMbsr<V>& m, const CsrView& a, const double* unscale, Stream stream)
 {
    AMGT_REQUIRE(m.entry_order && m.blk_val.size() == 0, "refresh_packed_values: not an entry-order copy");
-   AMGT_REQUIRE(m.has_packed() && (m.packed_lent != nullptr || m.packed_val.size() == static_cast<size_t>(nnz)),
-                "refresh_packed_values: the copy holds another number of entries");
-   AMGT_REQUIRE(nnz == 0 || val != nullptr, "refresh_packed_values: no values");
+   AMGT_REQUIRE(a.nrows == m.nrows && a.ncols == m.ncols && m.has_packed() &&
+                   (m.packed_lent != nullptr || m.packed_val.size() == static_cast<size_t>(a.nnz)),
+                "refresh_packed_values: the copy holds another shape or number of entries");
+   AMGT_REQUIRE(a.nnz == 0 || a.val != nullptr, "refresh_packed_values: no values");
    if (m.packed_lent)
    {
-      AMGT_REQUIRE((lend && std::is_same_v<V, double>), "refresh_packed_values: a lent copy takes lent values");
-      m.packed_lent = reinterpret_cast<const V*>(val);
+      AMGT_REQUIRE((std::is_same_v<V, double> && unscale == nullptr),
+                   "refresh_packed_values: a lent copy takes lent values");
+      m.packed_lent = reinterpret_cast<const V*>(a.val);
       return;
    }
-   if (nnz == 0) return;
-   round_values_kernel<V><<<blocks_for(nnz), kThreads, 0, stream>>>(val, nnz, m.packed_val.get());
-   AMGT_DEVICE_CHECK_LAUNCH("round_values_kernel");
+   // entry order: the packed values are the CSR's values in its order, as the row-wise layout's
+   csr_values_to<V>(a, unscale, m.packed_val.get(), stream);
 }
 
 #define AMGT_INSTANTIATE(V)                                                                        \
-   template void refresh_packed_values<V>(DeviceMbsr<V>&, const double*, int64_t, bool, Stream); \
+   template void refresh_packed_values<V>(DeviceMbsr<V>&, const CsrView&, const double*, Stream); \
    template DeviceMbsr<V> csr_to_mbsr<V>(const CsrView&, Stream, const Allocator&,                \
                                          const ConvertOptions&, ConversionInfo*);                 \
    template int64_t       mbsr_nnz<V>(const DeviceMbsr<V>&, Stream, const Allocator&);           \

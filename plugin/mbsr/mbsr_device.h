@@ -156,12 +156,14 @@ DeviceMbsr<V> csr_to_mbsr(const CsrView& a, Stream stream, const Allocator& allo
                           const ConvertOptions& options = {}, ConversionInfo* info = nullptr);
 
 // AMGT_RESETUP: new values for an entry-order copy without the dense layout (packed values in
-// the CSR's order) made from a CSR of the same structure, in place: rounded entry by entry
-// into packed_val (enqueued on the stream), or, for a copy that lends the CSR's values (fp64),
-// lent from val (lend must then be true). Equal bit for bit to a new conversion of the same
-// CSR with the same options. Throws amgt::Error for any other copy.
+// the CSR's order) made from a CSR with a's structure, in place: a's values (unscale: of
+// D^-1/2 A D^-1/2, as in the conversion of scaled_values' output) rounded entry by entry into
+// packed_val by the row-wise layout's value pass (rows_device.h csr_values_to; enqueued on the
+// stream), or, for a copy that lends the CSR's values (fp64, unscaled), lent from a. Equal bit
+// for bit to a new conversion of the same values with the same options. Throws amgt::Error for
+// any other copy.
 template <class V>
-void refresh_packed_values(DeviceMbsr<V>& m, const double* val, int64_t nnz, bool lend, Stream stream);
+void refresh_packed_values(DeviceMbsr<V>& m, const CsrView& a, const double* unscale, Stream stream);
 
 // Number of stored entries (sum of popcounts); reads back one scalar (synchronises), unless
 // the summary knows it.

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <string>
 
@@ -25,30 +24,10 @@ uint64_t structure_fingerprint(const CsrView& a)
    return h;
 }
 
-namespace {
-
-double abs_diagonal_of_row(const CsrView& a, int32_t i)
-{
-   for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-   {
-      if (a.col[k] == i) { return std::fabs(a.val ? a.val[k] : 1.0); }
-   }
-   return 0.0;
-}
-
-} // namespace
-
-double diagonal_ratio(double now, double then)
-{
-   if (now == then) { return 1.0; }
-   if (now == 0.0 || then == 0.0) { return std::numeric_limits<double>::infinity(); }
-   return now > then ? now / then : then / now;
-}
-
 std::vector<double> abs_diagonal(const CsrView& a)
 {
    std::vector<double> d(static_cast<size_t>(a.nrows));
-   for (int32_t i = 0; i < a.nrows; ++i) { d[i] = abs_diagonal_of_row(a, i); }
+   for (int32_t i = 0; i < a.nrows; ++i) { d[i] = abs_diagonal_at(a.row_ptr, a.col, a.val, i); }
    return d;
 }
 
@@ -57,9 +36,7 @@ double max_diagonal_ratio(const CsrView& a, const double* old_abs_diagonal)
    double worst = 1.0;
    for (int32_t i = 0; i < a.nrows; ++i)
    {
-      const double r = diagonal_ratio(abs_diagonal_of_row(a, i), old_abs_diagonal[i]);
-      // NaN (a NaN diagonal) counts as the worst: a full setup handles it as hypre does
-      worst = (r > worst || r != r) ? (r != r ? std::numeric_limits<double>::infinity() : r) : worst;
+      worst = std::max(worst, diagonal_ratio(abs_diagonal_at(a.row_ptr, a.col, a.val, i), old_abs_diagonal[i]));
    }
    return worst;
 }

@@ -12,8 +12,10 @@
 // term's place is a binary search in its row, and its value lands at that index.
 #pragma once
 
-#include "mbsr/mbsr.h" // CsrView
+#include "common/config.h" // AMGT_HD
+#include "mbsr/mbsr.h"      // CsrView
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -24,8 +26,9 @@ namespace amgt::resetup {
 // length, a column or the order of a row's columns changes it but for a 2^-64 chance.
 uint64_t structure_fingerprint(const CsrView& a);
 
-// The mixing function of the fingerprint (splitmix64's finaliser), shared with the kernel.
-inline uint64_t mix64(uint64_t x)
+// The mixing function of the fingerprint (splitmix64's finaliser). These functions (AMGT_HD)
+// are the kernels' too: the host and the device compute the same bits by the same code.
+AMGT_HD inline uint64_t mix64(uint64_t x)
 {
    x ^= x >> 30;
    x *= 0xbf58476d1ce4e5b9ULL;
@@ -37,11 +40,11 @@ inline uint64_t mix64(uint64_t x)
 // One entry's contribution: entry index k of the column array (or nrows+1+k of the row
 // pointers), value v. The fingerprint is the wrapping sum of all contributions plus the shape's:
 // a sum is the same in any order, so the GPU reduces it in parallel to the same bits.
-inline uint64_t fingerprint_term(uint64_t k, uint64_t v)
+AMGT_HD inline uint64_t fingerprint_term(uint64_t k, uint64_t v)
 {
    return mix64(k * 0x9e3779b97f4a7c15ULL ^ mix64(v + 0x632be59bd9b4e019ULL));
 }
-inline uint64_t fingerprint_shape(int64_t nrows, int64_t ncols, int64_t nnz)
+AMGT_HD inline uint64_t fingerprint_shape(int64_t nrows, int64_t ncols, int64_t nnz)
 {
    return mix64(static_cast<uint64_t>(nrows) ^ mix64(static_cast<uint64_t>(ncols) + 1) ^
                 mix64(static_cast<uint64_t>(nnz) + 2));
@@ -50,9 +53,26 @@ inline uint64_t fingerprint_shape(int64_t nrows, int64_t ncols, int64_t nnz)
 // AMGT_RESETUP=auto's guard against values that moved too far for the kept hierarchy: |a_ii| of
 // every row (0 where a row stores no diagonal entry), and the largest ratio between a row's new
 // and old |a_ii|, either way up (1 where both are 0, infinity where only one is).
+// A NaN diagonal counts as the worst (infinity): a full setup handles it as hypre does.
 std::vector<double> abs_diagonal(const CsrView& a);
-double              diagonal_ratio(double now, double then); // of one row (shared with the kernel's rule)
 double              max_diagonal_ratio(const CsrView& a, const double* old_abs_diagonal);
+
+// Row i's |a_ii| (0 without a stored diagonal; val nullptr: every value 1), and one row's ratio.
+AMGT_HD inline double abs_diagonal_at(const int32_t* row_ptr, const int32_t* col, const double* val, int32_t i)
+{
+   for (int32_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+   {
+      if (col[k] == i) { return fabs(val ? val[k] : 1.0); }
+   }
+   return 0.0;
+}
+AMGT_HD inline double diagonal_ratio(double now, double then)
+{
+   if (now == then) { return 1.0; }
+   if (now == 0.0 || then == 0.0) { return HUGE_VAL; }
+   const double r = now > then ? now / then : then / now;
+   return r != r ? HUGE_VAL : r; // NaN
+}
 
 struct FixedPattern
 {

@@ -14,21 +14,6 @@ namespace {
 
 constexpr int kWarpsPerBlock = kThreads / 32;
 
-__device__ __forceinline__ uint64_t d_mix64(uint64_t x)
-{
-   x ^= x >> 30;
-   x *= 0xbf58476d1ce4e5b9ULL;
-   x ^= x >> 27;
-   x *= 0x94d049bb133111ebULL;
-   x ^= x >> 31;
-   return x;
-}
-// resetup::fingerprint_term, on the device
-__device__ __forceinline__ uint64_t d_term(uint64_t k, uint64_t v)
-{
-   return d_mix64(k * 0x9e3779b97f4a7c15ULL ^ d_mix64(v + 0x632be59bd9b4e019ULL));
-}
-
 __global__ void __launch_bounds__(kThreads)
    fingerprint_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col, int64_t nrows,
                       int64_t nnz, unsigned long long* __restrict__ out)
@@ -38,11 +23,12 @@ __global__ void __launch_bounds__(kThreads)
    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
    for (int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; t < items; t += stride)
    {
-      if (t < nnz) { h += d_term(static_cast<uint64_t>(t), static_cast<uint32_t>(col[t])); }
+      if (t < nnz) { h += resetup::fingerprint_term(static_cast<uint64_t>(t), static_cast<uint32_t>(col[t])); }
       else
       {
          const int64_t k = t - nnz;
-         h += d_term(static_cast<uint64_t>(nnz) + 1 + static_cast<uint64_t>(k), static_cast<uint32_t>(row_ptr[k]));
+         h += resetup::fingerprint_term(static_cast<uint64_t>(nnz) + 1 + static_cast<uint64_t>(k),
+                                        static_cast<uint32_t>(row_ptr[k]));
       }
    }
    for (int o = 16; o > 0; o >>= 1) { h += shfl_xor(h, o); }
@@ -172,22 +158,12 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-__device__ __forceinline__ double d_abs_diagonal(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
-                                                 const double* __restrict__ val, int32_t i)
-{
-   for (int32_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
-   {
-      if (col[k] == i) { return fabs(val ? val[k] : 1.0); }
-   }
-   return 0.0;
-}
-
 __global__ void __launch_bounds__(kThreads)
    abs_diagonal_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
                        const double* __restrict__ val, int32_t nrows, double* __restrict__ d)
 {
    const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   if (i < nrows) { d[i] = d_abs_diagonal(row_ptr, col, val, static_cast<int32_t>(i)); }
+   if (i < nrows) { d[i] = resetup::abs_diagonal_at(row_ptr, col, val, static_cast<int32_t>(i)); }
 }
 
 // The largest ratio (resetup::diagonal_ratio), as the bits of a non-negative double (their
@@ -198,16 +174,10 @@ __global__ void __launch_bounds__(kThreads)
                          unsigned long long* __restrict__ worst)
 {
    const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   double        r = 1.0;
-   if (i < nrows)
-   {
-      const double now = d_abs_diagonal(row_ptr, col, val, static_cast<int32_t>(i)), then = old[i];
-      if (now != then)
-      {
-         r = (now == 0.0 || then == 0.0) ? HUGE_VAL : (now > then ? now / then : then / now);
-         if (r != r) { r = HUGE_VAL; } // a NaN diagonal: the worst
-      }
-   }
+   const double  r = i < nrows ? resetup::diagonal_ratio(resetup::abs_diagonal_at(row_ptr, col, val,
+                                                                                  static_cast<int32_t>(i)),
+                                                        old[i])
+                               : 1.0;
    unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(r));
    for (int o = 16; o > 0; o >>= 1)
    {

@@ -462,6 +462,20 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
 }
 
 template <class V>
+void csr_values_to(const CsrView& a, const double* unscale, V* out, Stream s)
+{
+   AMGT_REQUIRE(a.nrows >= 0 && a.nnz >= 0, "csr_values_to: negative dimension");
+   AMGT_REQUIRE(unscale == nullptr || a.nrows == a.ncols, "csr_values_to: unscale needs a square matrix");
+   if (a.nnz == 0 || a.nrows == 0) return;
+   AMGT_REQUIRE(a.row_ptr != nullptr && a.col != nullptr && out != nullptr, "csr_values_to: missing arrays");
+   with_lanes<1>(rows_build_lanes(static_cast<double>(a.nnz) / a.nrows), [&](auto lanes) {
+      constexpr int G = decltype(lanes)::value;
+      if (unscale) launch_build<V, G, true, true, false>(a, unscale, out, nullptr, nullptr, s);
+      else launch_build<V, G, false, true, false>(a, unscale, out, nullptr, nullptr, s);
+   });
+}
+
+template <class V>
 void refresh_rows_values(DeviceRows<V>& r, const CsrView& a, const double* unscale, Stream s)
 {
    AMGT_REQUIRE(a.nrows == r.nrows && a.ncols == r.ncols && a.nnz == r.nnz && a.row_ptr == r.row_ptr &&
@@ -476,13 +490,7 @@ void refresh_rows_values(DeviceRows<V>& r, const CsrView& a, const double* unsca
       r.val = reinterpret_cast<const V*>(a.val);
       return;
    }
-   if (a.nnz == 0) return;
-   V* ov = r.own_val.get();
-   with_lanes<1>(rows_build_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0), [&](auto lanes) {
-      constexpr int G = decltype(lanes)::value;
-      if (unscale) launch_build<V, G, true, true, false>(a, unscale, ov, nullptr, nullptr, s);
-      else launch_build<V, G, false, true, false>(a, unscale, ov, nullptr, nullptr, s);
-   });
+   csr_values_to<V>(a, unscale, r.own_val.get(), s);
 }
 
 template <class V>
@@ -525,6 +533,7 @@ double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow)
    template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&, double); \
    template bool          rows_narrow<V>(const DeviceRows<V>&, Stream);                              \
    template void refresh_rows_values<V>(DeviceRows<V>&, const CsrView&, const double*, Stream);     \
+   template void csr_values_to<V>(const CsrView&, const double*, V*, Stream);                        \
    template void   rows_spmv<V>(const DeviceRows<V>&, double, const double*, double, double*, Stream, \
                               const double*, const double*);                                                      \
    template double rows_spmv_bytes<V>(const DeviceRows<V>&, bool);

@@ -114,6 +114,11 @@ template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
                         const Allocator& alloc, double row_cv = 0.0);
 
+// out[k] = a's value k rounded once to V, in the CSR's order (unscale: of D^-1/2 A D^-1/2, as in
+// make_rows): make_rows' build pass for values alone. Enqueues only.
+template <class V>
+void csr_values_to(const CsrView& a, const double* unscale, V* out, Stream s);
+
 // AMGT_RESETUP: new values of a CSR with the arrays and structure r was made from, in place
 // (unscale as in make_rows, the same scaling as r's): the build pass writes the values alone
 // (the offsets stay), or a copy that lends the CSR's values (fp64, unscaled) reads them. Equal

@@ -1,6 +1,6 @@
 // AMGT_RESETUP's refresh of a device copy's values in place (rows_device.h refresh_rows_values,
-// mbsr_device.h refresh_packed_values) against its reference: a new copy made from the new
-// values by the conversion itself (make_rows, csr_to_mbsr with the same options), bit for bit,
+// mbsr_device.h refresh_packed_values, both on the row-wise value pass csr_values_to) against
+// its reference: a new copy made from the new values by the conversion itself (make_rows, csr_to_mbsr with the same options), bit for bit,
 // in fp64, fp32 and fp16, scaled and unscaled, with and without 16-bit offsets, lent and owned
 // values; the structure arrays untouched; copies the refresh does not cover refused.
 // A GPU test that finds no GPU fails: it never passes by skipping.
@@ -127,8 +127,10 @@ TYPED_TEST(RefreshDevice, EntryOrderMbsrEqualsANewConversionOfTheNewValues)
       const std::vector<uint16_t>      meta     = download(m.packed_meta.get(), m.packed_meta.size());
 
       put_values(d, new_a);
+      // the fresh copy as the library converts one (scaled: scaled_values' output converted);
+      // the refresh reads the CSR itself and scales on the way
       const CsrView now = source();
-      dev::refresh_packed_values<V>(m, now.val, nnz, lend, this->stream_);
+      dev::refresh_packed_values<V>(m, d.view, scaled ? u.get() : nullptr, this->stream_);
       const dev::DeviceMbsr<V> fresh = dev::csr_to_mbsr<V>(now, this->stream_, alloc, opt);
       ASSERT_EQ(dev::stream_synchronize(this->stream_), dev::kSuccess);
 
@@ -149,9 +151,9 @@ TYPED_TEST(RefreshDevice, CopiesItDoesNotCoverAreRefused)
    DeviceCsr       d(a);
    // bitmap order (and the dense layout): the values are not in the CSR's order
    dev::DeviceMbsr<V> bitmap = dev::csr_to_mbsr<V>(d.view, this->stream_, alloc, dev::spmv_copy_options(false, false));
-   EXPECT_THROW(dev::refresh_packed_values<V>(bitmap, d.view.val, d.view.nnz, false, this->stream_), amgt::Error);
+   EXPECT_THROW(dev::refresh_packed_values<V>(bitmap, d.view, nullptr, this->stream_), amgt::Error);
    dev::DeviceMbsr<V> dense = dev::csr_to_mbsr<V>(d.view, this->stream_, alloc);
-   EXPECT_THROW(dev::refresh_packed_values<V>(dense, d.view.val, d.view.nnz, false, this->stream_), amgt::Error);
+   EXPECT_THROW(dev::refresh_packed_values<V>(dense, d.view, nullptr, this->stream_), amgt::Error);
    // a row-wise copy of other arrays, or scaled otherwise
    dev::DeviceRows<V> r = dev::make_rows<V>(d.view, nullptr, false, this->stream_, alloc);
    DeviceCsr          other(a);
