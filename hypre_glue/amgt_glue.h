@@ -66,6 +66,11 @@ typedef struct amgt_allocator
  * them (AMGT_SPMV=auto, planner.cpp too_small_for_plugin), and hypre runs them on its own kernel rather
  * than cuSPARSE's 11-16 us (the stock-kernel rule, amgt_hypre.c). */
 #define AMGT_SMALL_MATRIX_ENTRIES (1 << 18)
+/* Matvecs hypre runs for the plugin (hypre_AMGTStockMatvecUseVendor): on cuSPARSE from this
+ * many entries, on hypre's own kernel below (the cost model leaves matrices of up to a few
+ * million entries to hypre; there hypre's own kernel is what stock hypre runs with
+ * -mv_vendor 0, and the faster of the two at the sizes measured). */
+#define AMGT_VENDOR_SPMV_ENTRIES (1 << 22)
 
 /* hypre's side (amgt_hypre.c) only compares the mode with AMGT_MODE_OFF. */
 enum

@@ -216,9 +216,10 @@ hypre_AMGTSpGemm(hypre_CSRMatrix *A, hypre_CSRMatrix *B, hypre_CSRMatrix **C_ptr
  * product of the reference setups ran faster there than on cuSPARSE, 1.5-10x on the Galerkin
  * products; whole setups 1.2-1.6x), in its binned mode where the planner's rule says so
  * (*binned; untouched otherwise: the application's setting); matvecs of fewer than
- * AMGT_SMALL_MATRIX_ENTRIES (2^18) entries on hypre's own kernel (5-7 us against cuSPARSE's
- * 11-16 us on coarse levels), larger ones on cuSPARSE (5-10% faster than hypre's own on the
- * fine operators and P^T of the reference problems). */
+ * AMGT_VENDOR_SPMV_ENTRIES (2^22) entries on hypre's own kernel (5-7 us against cuSPARSE's
+ * 11-16 us on coarse levels; below 2^22 the cost model leaves matrices to hypre, whose own
+ * kernel is then what stock hypre runs), larger ones on cuSPARSE (5-10% faster than hypre's
+ * own on the fine operators and P^T of the reference problems, 7-27M entries). */
 HYPRE_Int
 hypre_AMGTStockSpGemmUseVendor(hypre_CSRMatrix *A, hypre_CSRMatrix *B, HYPRE_Int app_choice,
                                HYPRE_Int *binned)
@@ -241,7 +242,7 @@ hypre_AMGTStockMatvecUseVendor(hypre_CSRMatrix *A, HYPRE_Int app_choice)
 {
    HYPRE_Int vendor;
    if (!amgt_active() || !A) { return app_choice; }
-   vendor = hypre_CSRMatrixNumNonzeros(A) >= AMGT_SMALL_MATRIX_ENTRIES ? 1 : 0;
+   vendor = hypre_CSRMatrixNumNonzeros(A) >= AMGT_VENDOR_SPMV_ENTRIES ? 1 : 0;
    amgt_glue_count_stock_kernel(0, vendor);
    return vendor;
 }

@@ -76,6 +76,7 @@ struct Context
    long                  epoch         = 0;
    Stats*                stats         = nullptr;
    LevelFloors*          floors        = nullptr; // AMGT=auto only
+   cost::SpmvModel*      model         = nullptr; // the cost model's process state (planner.h model_declines)
    // Inside a BoomerAMG V-cycle (amgt_glue_cycle_begin), and the first of its solve call.
    // Outside a cycle an SpMV whose matrix is stored below fp64 goes to hypre (fp64): Krylov
    // matvecs and residual checks keep fp64; so does the finest level's operator in later
@@ -137,6 +138,7 @@ bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_cs
 // into the first setup and solve. Once per process; nothing without device kernels or with
 // AMGT off. join waits for it (HYPRE_Finalize) and reports its time to stats.
 void device_preload_start(const Context& ctx);
+void device_preload_yield(); // a setup begins: the preload stops after its current step
 void device_preload_join(Stats* stats);
 // choice: the matrix's SpMV precision; race: time both kernels once per device copy to
 // decide its owner (else the plugin). Returns 1 when computed, 0 when a race gave the matrix

@@ -16,6 +16,7 @@
 #include "smooth/jacobi_device.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <thread>
 #include <type_traits>
@@ -102,11 +103,19 @@ HostCsr synthetic(int32_t nrows, int32_t ncols, int32_t per_row, int32_t band, i
 // step's kernels then load at first use, as without the preload); the next step goes on.
 struct PreloadLog
 {
-   int         steps = 0, failed = 0;
+   int         steps = 0, failed = 0, skipped = 0;
    std::string first_error;
+   // set when the application's first setup begins (device_preload_yield): the steps not
+   // begun yet are skipped, their kernels load at first use
+   const std::atomic<bool>* stop = nullptr;
    template <class F>
    void step(const char* what, F&& f) noexcept
    {
+      if (stop && stop->load(std::memory_order_relaxed))
+      {
+         ++skipped;
+         return;
+      }
       ++steps;
       try
       {
@@ -216,7 +225,8 @@ void preload_shape(PreloadLog& log, const HostCsr& h, device::Stream s, Arena& a
 
 struct Preload
 {
-   std::thread thread;
+   std::thread       thread;
+   std::atomic<bool> stop{false};
    double      seconds = 0.0;
    PreloadLog  log;
    std::string setup_error; // before any step (device, stream, memory)
@@ -258,6 +268,7 @@ void device_preload_start(const Context& ctx)
    p->thread     = std::thread([p, dev] {
       const auto t0 = std::chrono::steady_clock::now();
       Arena      arena;
+      p->log.stop   = &p->stop;
       try
       {
          device::use_device(dev);
@@ -288,6 +299,15 @@ void device_preload_start(const Context& ctx)
    g_preload = p;
 }
 
+// The application's first setup begins: the preload stops after the step it is in, so that it
+// does not compete with hypre's setup for the host and the driver (a cold process's first
+// setup of a small system was 11 ms slower beside it on the H100, bench/RESULTS.md record
+// 2026-11-28c); what it did not load loads at first use.
+void device_preload_yield()
+{
+   if (g_preload) g_preload->stop.store(true, std::memory_order_relaxed);
+}
+
 void device_preload_join(Stats* stats)
 {
    if (!g_preload || !g_preload->thread.joinable()) return;
@@ -301,6 +321,12 @@ void device_preload_join(Stats* stats)
       problem = std::to_string(log.failed) + " of " + std::to_string(log.steps) + " steps failed, first: " +
                 log.first_error;
    }
+   if (log.skipped > 0)
+   {
+      problem += std::string(problem.empty() ? "" : "; ") + "the first setup began before " +
+                 std::to_string(log.skipped) + " of its " + std::to_string(log.steps + log.skipped) +
+                 " steps (skipped)";
+   }
    stats->preloaded(g_preload->seconds, log.steps, problem);
 }
 
@@ -311,6 +337,7 @@ void device_preload_join(Stats* stats)
 namespace amgt::glue {
 
 void device_preload_start(const Context&) {} // no kernels to load
+void device_preload_yield() {}
 void device_preload_join(Stats*) {}
 
 } // namespace amgt::glue

@@ -11,6 +11,8 @@ int backend_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A, doub
                  const double* x, double beta, const double* b, double* y)
 {
    if (b == nullptr) { b = y; }
+   // the cost model learns the matvecs a level's operator serves between setups
+   if (ctx.model && state.role == AMGT_ROLE_A && !state.offd) { ctx.model->count(state.level); }
    const SpmvPlan plan = plan_spmv(ctx, state, A);
    int            done = 0;
    switch (plan.who)

@@ -70,6 +70,7 @@ struct Global
    std::atomic<int>  cycle_index{0}; // the current (innermost) cycle's number in its solve
    Stats          stats;
    LevelFloors    floors;
+   cost::SpmvModel model; // the cost model's matvec counts and level decisions (planner.h)
    PrepareQueue   prepare_queue; // AMGT_SETUP_OVERLAP (prepare_queue.h)
 };
 
@@ -194,6 +195,7 @@ Context context()
    ctx.epoch     = g.epoch.load();
    ctx.stats     = &g.stats;
    ctx.floors    = &g.floors;
+   ctx.model     = g.config.cost_model ? &g.model : nullptr;
    ctx.in_cycle  = g.cycle_depth.load() > 0;
    ctx.first_cycle = ctx.in_cycle && g.cycle_index.load() == 0;
    return ctx;
@@ -389,10 +391,12 @@ void amgt_glue_setup_begin(void)
    try
    {
       settle_all(); // nothing of an earlier setup still running beside this one
+      device_preload_yield();
       if (global().config.stats) global().stats.setup_begin(); // AMGT_STATS: work per setup
       global().epoch.fetch_add(1);
       global().setup_level.store(-1);
       global().floors.reset();
+      global().model.setup_begins();
    }
    catch (...)
    {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "amgt_glue.h"
+#include "cost_model.h"
 
 #include "common/half.h"
 #include "common/precision.h"
@@ -126,6 +127,12 @@ struct MatrixState
    CsrKey              race_checked;
    CsrKey              remembered_stock;
    CsrKey              remembered_plugin; // arrays an earlier race's outcome gives to the plugin
+   // The cost model's decision for these arrays (planner.cpp model_declines): declined, the
+   // numbers behind it, and the matvecs hypre has served since (the re-check).
+   CsrKey              model_key;
+   bool                model_declined = false;
+   cost::Decision      model_decision{};
+   long                model_served   = 0;
 
    std::unique_ptr<DeviceCache, DeviceCacheDeleter> device;
    std::unique_ptr<ResetupRecord, ResetupRecordDeleter> resetup_record;
@@ -168,6 +175,7 @@ struct MatrixState
       race_checked     = CsrKey{};
       remembered_stock = CsrKey{};
       remembered_plugin = CsrKey{};
+      model_key         = CsrKey{};
       if (keep_structure && device) { device_cache_stale(*device); }
       else
       {

@@ -120,9 +120,9 @@ SpmvPlan device_owner(const Context& ctx, MatrixState& state, const amgt_csr& A,
 {
    SpmvPlan plan;
    plan.choice = choice;
-   if (too_small_for_plugin(ctx, A))
+   if (model_declines(ctx, state, A, false))
    {
-      plan.reason = "spmv-small-matrix";
+      plan.reason = state.model_key == key_of(A, ctx.epoch) ? "spmv-model-declined" : "spmv-small-matrix";
       return plan;
    }
    if (remembered_for_stock(ctx, state, A, choice))
@@ -240,6 +240,73 @@ bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
           stock_spmv_callable(ctx, a) && static_cast<int64_t>(a.nnz) < kAutoMinEntries;
 }
 
+namespace {
+
+void note_model(const Context& ctx, const MatrixState& state, const amgt_csr& a, Precision p, bool learned,
+                const char* what)
+{
+   ctx.stats->model_decision(!state.model_declined, what);
+   if (!ctx.config->stats) return;
+   const cost::Decision& d = state.model_decision;
+   char                  line[360];
+   std::snprintf(line, sizeof(line),
+                 "cost model: level %d %s%s, %d rows, %d entries, %s: %s (%s; gain %.2f us a matvec x %.0f "
+                 "matvecs%s against %.0f us once, break-even %.0f)",
+                 state.level, role_name(state.role), state.offd ? " offd" : "", a.nrows, a.nnz, to_string(p),
+                 state.model_declined ? "hypre" : "plugin", what, d.gain_us, d.matvecs,
+                 learned ? " (as the last solve)" : " (expected)", d.once_us,
+                 std::isfinite(d.break_even) ? d.break_even : -1.0);
+   ctx.stats->note(line);
+}
+
+} // namespace
+
+bool model_declines(const Context& ctx, MatrixState& state, const amgt_csr& a, bool serving)
+{
+   const bool rules = ctx.config->spmv == KernelChoice::automatic || ctx.config->spmv == KernelChoice::race;
+   if (!rules || !stock_spmv_callable(ctx, a)) return false;
+   // untagged (a matrix of no hierarchy level), or no model: the size floor alone
+   if (!ctx.model || state.level < 0 || state.role == AMGT_ROLE_NONE) return too_small_for_plugin(ctx, a);
+   const CsrKey key = key_of(a, ctx.epoch);
+   if (state.model_key == key)
+   {
+      if (!state.model_declined) return false;
+      // the re-check, on each matvec hypre serves: once these would have repaid the plugin's
+      // one-time work, the matrix is taken
+      if (serving && cost::repaid(state.model_decision, ++state.model_served))
+      {
+         state.model_declined = false;
+         note_model(ctx, state, a, precision_for_level(*ctx.config, state.level), true, "its matvecs repaid it");
+         return false;
+      }
+      return true;
+   }
+   const int       level = state.level;
+   const Precision p     = precision_for_level(*ctx.config, level);
+   bool            learned = false;
+   const double    expect  = ctx.model->expected(level, &learned);
+   state.model_key         = key;
+   state.model_served      = 0;
+   state.model_decision    = cost::decide(p, a.nnz, a.nrows, expect);
+   const char* why         = "by the table";
+   if (state.role == AMGT_ROLE_A && !state.offd)
+   {
+      state.model_declined = !state.model_decision.take;
+      ctx.model->set_level(level, ctx.epoch, state.model_declined);
+   }
+   else
+   {
+      // P, R and off-diagonal blocks follow their level's operator, when it was decided in
+      // this setup: a declined operator's values were not surveyed, so its level's transfer
+      // operators are not taken in a precision its statistics might have raised
+      const int level_decision = ctx.model->level_decision(level, ctx.epoch);
+      state.model_declined     = level_decision >= 0 ? level_decision == 1 : !state.model_decision.take;
+      if (level_decision >= 0) why = "as its level's operator";
+   }
+   note_model(ctx, state, a, p, learned, why);
+   return state.model_declined;
+}
+
 // The first setup of a process pays the races; later setups (repeated solves, time steps)
 // reuse their outcome, and a matrix remembered for stock costs the setup nothing.
 bool remembered_for_stock(const Context& ctx, MatrixState& state, const amgt_csr& a,
@@ -276,6 +343,13 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
       plan.reason = "AMGT_SPMV=stock";
       return plan;
    }
+   // a matrix the cost model leaves to hypre: before the precision choice, whose value
+   // statistics would touch it (and hypre then runs every matvec, the lent ones too)
+   if (A.on_device && kDeviceKernels && model_declines(ctx, state, A, true))
+   {
+      plan.reason = state.model_key == key_of(A, ctx.epoch) ? "spmv-model-declined" : "spmv-small-matrix";
+      return plan;
+   }
    const int level = state.level;
    plan.choice     = spmv_choice(ctx, state, A, level);
    if (plan.choice.precision != Precision::fp64)
@@ -291,7 +365,8 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
       {
          // on the device the plugin's row-wise kernel runs it on hypre's own fp64 arrays (no
          // copy); elsewhere, or for a matrix hypre's kernel serves anyway, hypre runs it
-         if (A.on_device && kDeviceKernels && !too_small_for_plugin(ctx, A))
+         if (A.on_device && kDeviceKernels && !too_small_for_plugin(ctx, A) &&
+             (!ctx.model || cost::lent_pays(A.nnz, A.nrows)))
          {
             plan.who    = Executor::device;
             plan.choice = {Precision::fp64, false, fp64_rule};
@@ -324,6 +399,8 @@ bool device_copy_wanted(const Context& ctx)
 
 SpmvPlan plan_device_copy(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
+   // left to hypre by the cost model: no statistics, no copy, nothing counted
+   if (A.on_device && kDeviceKernels && model_declines(ctx, state, A, false)) return SpmvPlan{};
    SpmvPlan plan = device_owner(ctx, state, A, spmv_choice(ctx, state, A, state.level));
    plan.reason   = nullptr; // nothing ran, nothing to count
    return plan;
@@ -404,12 +481,14 @@ SurveyItem survey_wants(const Context& ctx, MatrixState& state, const amgt_csr& 
    if (!a.on_device || !device_copy_wanted(ctx) || a.nnz <= 0) return it;
    const CsrKey key = key_of(a, ctx.epoch);
    if (state.prepared_key == key) return it; // prepared beside the setup, or earlier
+   // the cost model leaves it to hypre: not touched (its level's P and R follow it)
+   if (kDeviceKernels && model_declines(ctx, state, a, false)) return it;
    // choose_for's plain statistics: auto below an fp64 schedule (small matrices too: their
    // operator's statistics may raise the level's floor for the level's P and R)
    it.stats  = takes_value_stats(*ctx.config, state.level) && !(state.stats_key == key);
    it.coarse = coarse_operator(state.level, a);
    // plan_layout's sample: an operator that the plugin's SpMV will serve, layout by rule
-   it.fill = layout_by_sample(*ctx.config, state.role) && !too_small_for_plugin(ctx, a) &&
+   it.fill = layout_by_sample(*ctx.config, state.role) && !model_declines(ctx, state, a, false) &&
              !(state.fill_key == key);
    return it;
 }

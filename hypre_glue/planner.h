@@ -134,8 +134,17 @@ Precision after_nonfinite_product(const Context& ctx, int level, Precision p);
 
 // AMGT_SPMV=auto and race: matrices of fewer than AMGT_SMALL_MATRIX_ENTRIES entries, called
 // from hypre (which can run them itself), go to hypre's own kernel without a conversion or a
-// race.
+// race. The floor for a matrix of no hierarchy level; tagged ones go by the cost model.
 bool too_small_for_plugin(const Context& ctx, const amgt_csr& a);
+
+// AMGT_SPMV=auto and race, a device matrix hypre can run itself: whether the cost model
+// (cost_model.h) leaves it to hypre, decided once per arrays and setup and kept in the state.
+// A level's operator by the table (its schedule's precision, the matvecs its level served
+// after the previous setup); its P, R and off-diagonal blocks follow it. Without a model
+// (ctx.model) or a level, too_small_for_plugin. serving: called for a matvec hypre is about
+// to serve, which the re-check counts (cost::repaid: the matrix is taken once its matvecs
+// would have repaid the one-time work). AMGT_STATS notes each decision.
+bool model_declines(const Context& ctx, MatrixState& state, const amgt_csr& a, bool serving);
 
 // AMGT_SPMV=race: whether an earlier race in this process sent a matrix like this one to
 // stock hypre (then it is neither converted nor raced; a note says so). Consulted once per

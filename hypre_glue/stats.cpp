@@ -197,6 +197,19 @@ void Stats::waited_for_prepare(double seconds)
    beside_wait_s_ += seconds;
 }
 
+void Stats::model_decision(bool taken, const char* how)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   const bool repaid = how && std::string(how) == "its matvecs repaid it";
+   if (repaid)
+   {
+      ++model_repaid_;
+      --model_declined_; // counted as declined when it was
+   }
+   if (taken) { ++model_taken_; }
+   else { ++model_declined_; }
+}
+
 void Stats::note(const std::string& line)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -210,6 +223,7 @@ void Stats::reset()
    levels_.clear();
    reasons_.clear();
    lent_calls_ = 0;
+   model_taken_ = model_declined_ = model_repaid_ = 0;
    offd_plugin_ = 0;
    offd_stock_  = 0;
    offd_reasons_.clear();
@@ -453,6 +467,14 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "AMGT: %ld matrices prepared beside hypre's setup (second thread and stream, "
                     "AMGT_SETUP_OVERLAP); hypre's thread waited %.3f ms for them\n",
                     beside_, beside_wait_s_ * 1e3);
+      out += line;
+   }
+   if (model_taken_ + model_declined_ > 0)
+   {
+      std::snprintf(line, sizeof(line),
+                    "AMGT: cost model: %ld matrices taken by the plugin (%ld of them after hypre served "
+                    "enough of their matvecs), %ld left to hypre (no survey, no copy)\n",
+                    model_taken_, model_repaid_, model_declined_);
       out += line;
    }
    if (lent_calls_ > 0)

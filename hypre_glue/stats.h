@@ -90,6 +90,9 @@ public:
    // GPU: the preload of the plugin's kernels (device_preload_start) took this long on its
    // thread, in `steps` steps; problem: what failed (empty: nothing)
    void preloaded(double seconds, int steps, const std::string& problem);
+   // The cost model (planner.h model_declines) decided a matrix: taken by the plugin or left
+   // to hypre; how (the table, its level's operator, or the re-check of its served matvecs)
+   void model_decision(bool taken, const char* how);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
    // Per-call trace (AMGT_TRACE): every plugin SpGEMM/SpMV in call order, written as CSV.
@@ -112,6 +115,7 @@ private:
    std::map<int, LevelCounters> levels_;
    std::map<std::string, long> reasons_;
    long                        lent_calls_ = 0;
+   long                        model_taken_ = 0, model_declined_ = 0, model_repaid_ = 0;
    long                        offd_plugin_ = 0, offd_stock_ = 0; // off-diagonal blocks' matvecs
    std::map<std::string, long> offd_reasons_;                      // of offd_stock_
    std::map<int, long>         offd_plugin_levels_;                // of offd_plugin_, by level

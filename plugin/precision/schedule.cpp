@@ -296,7 +296,7 @@ const std::vector<std::string>& library_variables()
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
       "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP"};
+      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP", "AMGT_COST_MODEL"};
    return v;
 }
 
@@ -411,6 +411,8 @@ Config parse_environment(const Environment& env)
    parse_switch(c, "AMGT_SETUP_SURVEY", value_of("AMGT_SETUP_SURVEY"), c.setup_survey,
                 "the matrices are surveyed at once (on)");
    parse_switch(c, "AMGT_PRELOAD", value_of("AMGT_PRELOAD"), c.preload, "the kernels are preloaded (on)");
+   parse_switch(c, "AMGT_COST_MODEL", value_of("AMGT_COST_MODEL"), c.cost_model,
+                "the cost model decides which matrices the plugin takes (on)");
 
    // Any file name; the trace is written at HYPRE_Finalize, which reports a failure then.
    if (const char* trace = value_of("AMGT_TRACE"); trace && *trace) { c.trace_path = trace; }

@@ -111,6 +111,10 @@ struct Config
    // the plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of
    // them happens while the application assembles its matrix, not inside its first setup.
    bool preload = true;
+   // AMGT_COST_MODEL (default on): on the GPU, AMGT_SPMV=auto/race leave to hypre each level
+   // whose operator would not repay the plugin's one-time work within the matvecs expected of
+   // it (hypre_glue/cost_model.h), with its P and R; off: the size floor alone (2^18 entries).
+   bool cost_model = true;
    // AMGT_STRICT: an invalid value or an unknown AMGT_* variable stops the process (exit
    // status 2, glue.cpp) instead of falling back.
    bool strict = false;

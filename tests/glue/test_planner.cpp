@@ -513,4 +513,91 @@ TEST(Planner, TheDispatcherCountsTheReasonOfAStockPlan)
    EXPECT_DOUBLE_EQ(y[1], 2.0);
 }
 
+// The cost model in the planner (planner.h model_declines): a level's operator by the table,
+// its P, R and off-diagonal blocks as it, a declined matrix taken once the matvecs hypre
+// served would have repaid the one-time work, and the rules that bypass it.
+TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
+{
+   Call            c(Mode::fp64, {Precision::fp64});
+   cost::SpmvModel model;
+   c.config.stats = true;
+   Context ctx    = c.ctx();
+   ctx.model      = &model;
+
+   const amgt_csr small = device_matrix(10600, 145000);    // at the latency floor
+   const amgt_csr large = device_matrix(1000000, 6940000); // a 7-point operator of 1M rows
+   amgt_csr       p_big = device_matrix(1000000, 3000000);
+   p_big.ncols          = 250000;
+
+   MatrixState a2 = tagged(2, AMGT_ROLE_A), p2 = tagged(2, AMGT_ROLE_P);
+   EXPECT_TRUE(model_declines(ctx, a2, small, false));
+   EXPECT_TRUE(a2.model_key == key_of(small, 7));
+   EXPECT_TRUE(a2.model_decision.floor);
+   EXPECT_EQ(model.level_decision(2, 7), 1);
+   EXPECT_TRUE(model_declines(ctx, p2, p_big, false)) << "a large P follows its level's declined operator";
+   EXPECT_TRUE(cost::decide(Precision::fp64, p_big.nnz, p_big.nrows, cost::kDefaultMatvecs).take)
+      << "(on its own numbers it would have been taken)";
+
+   MatrixState a0 = tagged(0, AMGT_ROLE_A), p0 = tagged(0, AMGT_ROLE_P), o0 = tagged(0, AMGT_ROLE_A);
+   o0.offd        = true;
+   EXPECT_FALSE(model_declines(ctx, a0, large, false));
+   EXPECT_EQ(model.level_decision(0, 7), 0);
+   EXPECT_FALSE(model_declines(ctx, p0, p_big, false));
+   EXPECT_TRUE(model_declines(ctx, o0, small, false) == false) << "an offd block follows its level";
+   EXPECT_EQ(model.level_decision(0, 7), 0) << "an offd block does not decide its level";
+
+   // the decision is kept per arrays and setup: the same call again decides nothing new
+   const std::string once = c.stats.format(c.config, 0, 1);
+   EXPECT_NE(once.find("cost model: level 2 A, 10600 rows, 145000 entries, fp64: hypre"), std::string::npos) << once;
+   EXPECT_NE(once.find("cost model: level 0 A, 1000000 rows, 6940000 entries, fp64: plugin"), std::string::npos);
+   EXPECT_NE(once.find("as its level's operator"), std::string::npos);
+   EXPECT_NE(once.find("AMGT: cost model: 3 matrices taken by the plugin (0 of them after hypre served enough "
+                       "of their matvecs), 2 left to hypre"),
+             std::string::npos)
+      << once;
+
+   // a mid-size operator with a small gain: declined for the expected solve, taken by the
+   // re-check once hypre has served its break-even's worth of matvecs
+   const amgt_csr mid = device_matrix(1 << 18, 1 << 20);
+   MatrixState    a1  = tagged(1, AMGT_ROLE_A);
+   ASSERT_TRUE(model_declines(ctx, a1, mid, false));
+   const cost::Decision d = a1.model_decision;
+   ASSERT_GT(d.gain_us, 0.0);
+   ASSERT_GT(d.break_even, cost::kDefaultMatvecs);
+   long served = 0;
+   while (model_declines(ctx, a1, mid, true) && served < 100000) { ++served; }
+   EXPECT_NEAR(static_cast<double>(served + 1), d.break_even, 1.0) << "taken at its break-even";
+   EXPECT_FALSE(model_declines(ctx, a1, mid, true)) << "and kept";
+   EXPECT_NE(c.stats.format(c.config, 0, 1).find("its matvecs repaid it"), std::string::npos);
+   // calls that serve no matvec (the survey, the preparation) do not count
+   MatrixState b1 = tagged(1, AMGT_ROLE_A);
+   for (int i = 0; i < 1000; ++i) { ASSERT_TRUE(model_declines(ctx, b1, mid, false)); }
+
+   // a later setup of the process expects what the level served (counted by the SpMV hook)
+   for (int i = 0; i < 400; ++i) { model.count(1); }
+   model.setup_begins();
+   Context next = ctx;
+   next.epoch   = 8;
+   MatrixState again = tagged(1, AMGT_ROLE_A);
+   EXPECT_FALSE(model_declines(next, again, mid, false)) << "400 matvecs repay it";
+   EXPECT_DOUBLE_EQ(again.model_decision.matvecs, 400.0);
+
+   // what bypasses the model: AMGT_SPMV=plugin, no stock matvec, an untagged matrix (the size
+   // floor), no model
+   MatrixState u;
+   EXPECT_TRUE(model_declines(ctx, u, small, false)) << "untagged: the size floor";
+   EXPECT_FALSE(model_declines(ctx, u, mid, false));
+   Context none = ctx;
+   none.model   = nullptr;
+   MatrixState n1 = tagged(1, AMGT_ROLE_A);
+   EXPECT_FALSE(model_declines(none, n1, mid, false)) << "no model: the size floor alone";
+   c.config.spmv = KernelChoice::plugin;
+   MatrixState forced = tagged(2, AMGT_ROLE_A);
+   EXPECT_FALSE(model_declines(ctx, forced, small, false)) << "AMGT_SPMV=plugin forces the plugin";
+   c.config.spmv          = KernelChoice::automatic;
+   c.allocator.stock_spmv = nullptr;
+   MatrixState orphan     = tagged(2, AMGT_ROLE_A);
+   EXPECT_FALSE(model_declines(c.ctx(), orphan, small, false)) << "hypre cannot run it";
+}
+
 } // namespace

@@ -710,10 +710,12 @@ TEST(Selection, RowWiseSpgemmOnRequest)
 TEST(Selection, LayoutPerMatrixAndItsOverride)
 {
    if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: the host backend has one layout";
+   // AMGT_COST_MODEL=0: a 448k-entry operator the cost model would leave to hypre (it is the
+   // layouts that are checked here)
    const std::string args = "--problem laplace7 --n 40";
-   DriverRun automatic = run("AMGT=fp64 AMGT_STATS=1", args);
-   DriverRun mbsr      = run("AMGT=fp64 AMGT_STATS=1 AMGT_LAYOUT=mbsr", args);
-   DriverRun rows      = run("AMGT=fp64 AMGT_STATS=1 AMGT_LAYOUT=rows", args);
+   DriverRun automatic = run("AMGT=fp64 AMGT_STATS=1 AMGT_COST_MODEL=0", args);
+   DriverRun mbsr      = run("AMGT=fp64 AMGT_STATS=1 AMGT_COST_MODEL=0 AMGT_LAYOUT=mbsr", args);
+   DriverRun rows      = run("AMGT=fp64 AMGT_STATS=1 AMGT_COST_MODEL=0 AMGT_LAYOUT=rows", args);
    for (DriverRun* r : {&automatic, &mbsr, &rows})
    {
       EXPECT_EQ(r->str("converged"), "true") << r->output;
@@ -734,7 +736,7 @@ TEST(Selection, KrylovMatvecsOfAnFp32FinestLevelRunFp64OnHypresArrays)
    if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: outside the cycle the host backend leaves fp64 to hypre";
    const std::string args = "--problem aniso7 --n 40 --solver pcg";
    DriverRun         fp64 = run("AMGT=fp64", args);
-   DriverRun         au   = run("AMGT=auto AMGT_STATS=1", args);
+   DriverRun         au   = run("AMGT=auto AMGT_STATS=1 AMGT_COST_MODEL=0", args); // the plugin serves it
    EXPECT_EQ(au.str("converged"), "true") << au.output;
    EXPECT_EQ(au.num("iterations"), fp64.num("iterations")) << au.output;
    EXPECT_NE(au.output.find("AMGT: why level 0: A:fp32/"), std::string::npos) << au.output;
@@ -751,7 +753,7 @@ TEST(Selection, AFinestLevelOfFp16NumbersIsStoredInFp16AndServesTheKrylovMatvecs
 {
    const std::string args = "--problem laplace7 --n 40 --solver pcg";
    DriverRun         fp64 = run("AMGT=fp64", args);
-   DriverRun         au   = run("AMGT=auto AMGT_STATS=1", args);
+   DriverRun         au   = run("AMGT=auto AMGT_STATS=1 AMGT_COST_MODEL=0", args); // the plugin serves it
    EXPECT_EQ(au.str("converged"), "true") << au.output;
    EXPECT_EQ(au.num("iterations"), fp64.num("iterations")) << au.output;
    EXPECT_LE(std::fabs(au.num("rel_residual") - fp64.num("rel_residual")), 1e-3 * fp64.num("rel_residual"))
@@ -773,8 +775,10 @@ TEST(Selection, SetupWorkBesideHypresSetup)
    for (const char* mode : {"fp64", "auto"})
    {
       SCOPED_TRACE(mode);
-      DriverRun at_end = run(std::string("AMGT=") + mode + " AMGT_STATS=1", args);
-      DriverRun beside = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_SETUP_OVERLAP=1", args);
+      // every level prepared (AMGT_COST_MODEL=0): the overlap is what is checked
+      DriverRun at_end = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_COST_MODEL=0", args);
+      DriverRun beside =
+         run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_COST_MODEL=0 AMGT_SETUP_OVERLAP=1", args);
       expect_same_convergence(at_end, beside);
       EXPECT_EQ(at_end.output.find("prepared beside"), std::string::npos) << at_end.output;
       const std::string key = "AMGT: ";

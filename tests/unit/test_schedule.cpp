@@ -356,6 +356,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
       {"AMGT_PRELOAD", {"0", "off", "1", "on"}, {"eager", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
+      {"AMGT_COST_MODEL", {"0", "off", "1", "on"}, {"never", "2"}, "0, off, 1, on"},
    };
 }
 
@@ -559,6 +560,16 @@ TEST(Environment, Preload)
    EXPECT_EQ(bad.invalid, 1);
 }
 
+TEST(Environment, CostModel)
+{
+   EXPECT_TRUE(parse_environment({}).cost_model) << "on by default";
+   EXPECT_FALSE(parse_environment({{"AMGT_COST_MODEL", "off"}}).cost_model);
+   EXPECT_TRUE(parse_environment({{"AMGT_COST_MODEL", "1"}}).cost_model);
+   const Config bad = parse_environment({{"AMGT_COST_MODEL", "never"}});
+   EXPECT_TRUE(bad.cost_model) << "an invalid value keeps the default";
+   EXPECT_EQ(bad.invalid, 1);
+}
+
 TEST(Environment, SetupOverlap)
 {
    EXPECT_FALSE(parse_environment({}).setup_overlap) << "off by default";
@@ -587,11 +598,11 @@ TEST(Environment, LibraryVariables)
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
                             "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP"})
+                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP", "AMGT_COST_MODEL"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 15u);
+   EXPECT_EQ(v.size(), 16u);
 }
 
 } // namespace
