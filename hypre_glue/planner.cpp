@@ -344,8 +344,9 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
       return plan;
    }
    // a matrix the cost model leaves to hypre: before the precision choice, whose value
-   // statistics would touch it (and hypre then runs every matvec, the lent ones too)
-   if (A.on_device && kDeviceKernels && model_declines(ctx, state, A, true))
+   // statistics would touch it (and hypre then runs every matvec, the lent ones too).
+   // Without the model (AMGT_COST_MODEL=0) the size floor decides after the choice, as before.
+   if (A.on_device && kDeviceKernels && ctx.model && model_declines(ctx, state, A, true))
    {
       plan.reason = state.model_key == key_of(A, ctx.epoch) ? "spmv-model-declined" : "spmv-small-matrix";
       return plan;
@@ -400,7 +401,7 @@ bool device_copy_wanted(const Context& ctx)
 SpmvPlan plan_device_copy(const Context& ctx, MatrixState& state, const amgt_csr& A)
 {
    // left to hypre by the cost model: no statistics, no copy, nothing counted
-   if (A.on_device && kDeviceKernels && model_declines(ctx, state, A, false)) return SpmvPlan{};
+   if (A.on_device && kDeviceKernels && ctx.model && model_declines(ctx, state, A, false)) return SpmvPlan{};
    SpmvPlan plan = device_owner(ctx, state, A, spmv_choice(ctx, state, A, state.level));
    plan.reason   = nullptr; // nothing ran, nothing to count
    return plan;
@@ -481,8 +482,9 @@ SurveyItem survey_wants(const Context& ctx, MatrixState& state, const amgt_csr& 
    if (!a.on_device || !device_copy_wanted(ctx) || a.nnz <= 0) return it;
    const CsrKey key = key_of(a, ctx.epoch);
    if (state.prepared_key == key) return it; // prepared beside the setup, or earlier
-   // the cost model leaves it to hypre: not touched (its level's P and R follow it)
-   if (kDeviceKernels && model_declines(ctx, state, a, false)) return it;
+   // the cost model leaves it to hypre: not touched (its level's P and R follow it); without
+   // the model a small operator's statistics are still taken (they may raise its level's floor)
+   if (kDeviceKernels && ctx.model && model_declines(ctx, state, a, false)) return it;
    // choose_for's plain statistics: auto below an fp64 schedule (small matrices too: their
    // operator's statistics may raise the level's floor for the level's P and R)
    it.stats  = takes_value_stats(*ctx.config, state.level) && !(state.stats_key == key);

@@ -546,6 +546,13 @@ TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
    EXPECT_TRUE(model_declines(ctx, o0, small, false) == false) << "an offd block follows its level";
    EXPECT_EQ(model.level_decision(0, 7), 0) << "an offd block does not decide its level";
 
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+   // the setup survey does not touch a declined level's matrices (GPU builds: the survey is
+   // the device's)
+   const SurveyItem w = survey_wants(ctx, a2, small);
+   EXPECT_FALSE(w.stats || w.fill);
+   EXPECT_EQ(plan_device_copy(ctx, p2, p_big).who, Executor::stock) << "no copy for a declined level";
+#endif
    // the decision is kept per arrays and setup: the same call again decides nothing new
    const std::string once = c.stats.format(c.config, 0, 1);
    EXPECT_NE(once.find("cost model: level 2 A, 10600 rows, 145000 entries, fp64: hypre"), std::string::npos) << once;
