@@ -272,10 +272,14 @@ bool model_declines(const Context& ctx, MatrixState& state, const amgt_csr& a, b
    {
       if (!state.model_declined) return false;
       // the re-check, on each matvec hypre serves: once these would have repaid the plugin's
-      // one-time work, the matrix is taken
-      if (serving && cost::repaid(state.model_decision, ++state.model_served))
+      // one-time work, the matrix is taken. A level's P, R and offd blocks not while its
+      // operator is declined (its statistics, which set the level's floor, were not taken).
+      const bool leader = state.role == AMGT_ROLE_A && !state.offd;
+      if (serving && cost::repaid(state.model_decision, ++state.model_served) &&
+          (leader || ctx.model->level_decision(state.level, ctx.epoch) != 1))
       {
          state.model_declined = false;
+         if (leader) ctx.model->set_level(state.level, ctx.epoch, false);
          note_model(ctx, state, a, precision_for_level(*ctx.config, state.level), true, "its matvecs repaid it");
          return false;
       }

@@ -576,6 +576,16 @@ TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
    EXPECT_NEAR(static_cast<double>(served + 1), d.break_even, 1.0) << "taken at its break-even";
    EXPECT_FALSE(model_declines(ctx, a1, mid, true)) << "and kept";
    EXPECT_NE(c.stats.format(c.config, 0, 1).find("its matvecs repaid it"), std::string::npos);
+   // a P that follows its declined operator is not taken by its own re-check while the
+   // operator stays declined; once the operator is taken, its own numbers decide
+   MatrixState    a3 = tagged(3, AMGT_ROLE_A), p3 = tagged(3, AMGT_ROLE_P);
+   const amgt_csr mid3 = device_matrix(1 << 18, 1 << 20);
+   ASSERT_TRUE(model_declines(ctx, a3, mid3, false));
+   ASSERT_TRUE(model_declines(ctx, p3, p_big, false));
+   for (int i = 0; i < 1000; ++i) { ASSERT_TRUE(model_declines(ctx, p3, p_big, true)) << i; }
+   while (model_declines(ctx, a3, mid3, true)) {}
+   EXPECT_EQ(model.level_decision(3, 7), 0) << "the operator taken: its level with it";
+   EXPECT_FALSE(model_declines(ctx, p3, p_big, true)) << "its P's served matvecs repaid it long ago";
    // calls that serve no matvec (the survey, the preparation) do not count
    MatrixState b1 = tagged(1, AMGT_ROLE_A);
    for (int i = 0; i < 1000; ++i) { ASSERT_TRUE(model_declines(ctx, b1, mid, false)); }
