@@ -105,6 +105,7 @@ Decision decide(Precision p, int64_t nnz, int64_t nrows, double expected_matvecs
    d.break_even = d.gain_us > 0.0 ? d.once_us / d.gain_us : std::numeric_limits<double>::infinity();
    d.floor      = nnz < kLatencyFloorEntries;
    d.take       = !d.floor && d.gain_us > 0.0 && d.gain_us * expected_matvecs > d.once_us;
+   d.lent       = lent_pays(nnz, nrows);
    return d;
 }
 

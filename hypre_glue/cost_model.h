@@ -14,6 +14,7 @@
 // Pure host code, no device: the planner (planner.cpp) applies it, tests/glue check it.
 #pragma once
 
+#include "amgt_glue.h" // AMGT_SMALL_MATRIX_ENTRIES
 #include "common/precision.h"
 
 #include <array>
@@ -48,8 +49,8 @@ Prediction predict(Precision p, int64_t nnz, int64_t nrows);
 
 // Below this many entries both kernels sit at the launch-latency floor (4-7 us a call on the
 // H100, each faster about as often: the table's gains there are its noise), so the model
-// declines without weighing them.
-constexpr int64_t kLatencyFloorEntries = int64_t{1} << 18;
+// declines without weighing them: the size floor of the rule without the model (amgt_glue.h).
+constexpr int64_t kLatencyFloorEntries = AMGT_SMALL_MATRIX_ENTRIES;
 
 struct Decision
 {
@@ -59,6 +60,7 @@ struct Decision
    double once_us    = 0.0;
    double matvecs    = 0.0; // expected
    double break_even = 0.0; // matvecs that repay the one-time work (infinite when gain <= 0)
+   bool   lent       = false; // lent_pays for the same matrix, decided once with the rest
 };
 
 Decision decide(Precision p, int64_t nnz, int64_t nrows, double expected_matvecs);
@@ -116,17 +118,6 @@ public:
       std::lock_guard<std::mutex> lock(mutex_);
       return level_epoch_[level] != epoch ? -1 : level_declined_[level] ? 1 : 0;
    }
-   void forget()
-   {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (int l = 0; l < kLevels; ++l)
-      {
-         calls_[l].store(0);
-         expected_[l]    = 0.0;
-         level_epoch_[l] = 0;
-      }
-   }
-
 private:
    mutable std::mutex                    mutex_;
    std::array<std::atomic<long>, kLevels> calls_{};

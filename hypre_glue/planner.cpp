@@ -120,9 +120,10 @@ SpmvPlan device_owner(const Context& ctx, MatrixState& state, const amgt_csr& A,
 {
    SpmvPlan plan;
    plan.choice = choice;
-   if (model_declines(ctx, state, A, false))
+   // with a model, plan_spmv and plan_device_copy asked it before the precision choice
+   if (!ctx.model && too_small_for_plugin(ctx, A))
    {
-      plan.reason = state.model_key == key_of(A, ctx.epoch) ? "spmv-model-declined" : "spmv-small-matrix";
+      plan.reason = "spmv-small-matrix";
       return plan;
    }
    if (remembered_for_stock(ctx, state, A, choice))
@@ -242,20 +243,21 @@ bool too_small_for_plugin(const Context& ctx, const amgt_csr& a)
 
 namespace {
 
-void note_model(const Context& ctx, const MatrixState& state, const amgt_csr& a, Precision p, bool learned,
-                const char* what)
+// AMGT_STATS: one line per decision. matvecs: how many the decision weighed (what it expected,
+// or, for the re-check, what hypre served) and where that number came from.
+void note_model(const Context& ctx, const MatrixState& state, const amgt_csr& a, const char* what,
+                double matvecs, const char* source, bool repaid = false)
 {
-   ctx.stats->model_decision(!state.model_declined, what);
+   ctx.stats->model_decision(!state.model_declined, repaid);
    if (!ctx.config->stats) return;
    const cost::Decision& d = state.model_decision;
    char                  line[360];
    std::snprintf(line, sizeof(line),
                  "cost model: level %d %s%s, %d rows, %d entries, %s: %s (%s; gain %.2f us a matvec x %.0f "
-                 "matvecs%s against %.0f us once, break-even %.0f)",
-                 state.level, role_name(state.role), state.offd ? " offd" : "", a.nrows, a.nnz, to_string(p),
-                 state.model_declined ? "hypre" : "plugin", what, d.gain_us, d.matvecs,
-                 learned ? " (as the last solve)" : " (expected)", d.once_us,
-                 std::isfinite(d.break_even) ? d.break_even : -1.0);
+                 "matvecs (%s) against %.0f us once, break-even %.0f)",
+                 state.level, role_name(state.role), state.offd ? " offd" : "", a.nrows, a.nnz,
+                 to_string(precision_for_level(*ctx.config, state.level)), state.model_declined ? "hypre" : "plugin",
+                 what, d.gain_us, matvecs, source, d.once_us, std::isfinite(d.break_even) ? d.break_even : -1.0);
    ctx.stats->note(line);
 }
 
@@ -280,7 +282,8 @@ bool model_declines(const Context& ctx, MatrixState& state, const amgt_csr& a, b
       {
          state.model_declined = false;
          if (leader) ctx.model->set_level(state.level, ctx.epoch, false);
-         note_model(ctx, state, a, precision_for_level(*ctx.config, state.level), true, "its matvecs repaid it");
+         note_model(ctx, state, a, "its matvecs repaid it", static_cast<double>(state.model_served),
+                    "served by hypre", true);
          return false;
       }
       return true;
@@ -307,7 +310,7 @@ bool model_declines(const Context& ctx, MatrixState& state, const amgt_csr& a, b
       state.model_declined     = level_decision >= 0 ? level_decision == 1 : !state.model_decision.take;
       if (level_decision >= 0) why = "as its level's operator";
    }
-   note_model(ctx, state, a, p, learned, why);
+   note_model(ctx, state, a, why, expect, learned ? "as the last solve" : "expected");
    return state.model_declined;
 }
 
@@ -370,8 +373,12 @@ SpmvPlan plan_spmv(const Context& ctx, MatrixState& state, const amgt_csr& A)
       {
          // on the device the plugin's row-wise kernel runs it on hypre's own fp64 arrays (no
          // copy); elsewhere, or for a matrix hypre's kernel serves anyway, hypre runs it
-         if (A.on_device && kDeviceKernels && !too_small_for_plugin(ctx, A) &&
-             (!ctx.model || cost::lent_pays(A.nnz, A.nrows)))
+         // with a model: where the fp64 row-wise kernel is faster (decided with the rest,
+         // model_declines above; a matrix of no level asks the table)
+         const bool lent_pays = !ctx.model || (state.model_key == key_of(A, ctx.epoch)
+                                                  ? state.model_decision.lent
+                                                  : cost::lent_pays(A.nnz, A.nrows));
+         if (A.on_device && kDeviceKernels && !too_small_for_plugin(ctx, A) && lent_pays)
          {
             plan.who    = Executor::device;
             plan.choice = {Precision::fp64, false, fp64_rule};
@@ -494,7 +501,7 @@ SurveyItem survey_wants(const Context& ctx, MatrixState& state, const amgt_csr& 
    it.stats  = takes_value_stats(*ctx.config, state.level) && !(state.stats_key == key);
    it.coarse = coarse_operator(state.level, a);
    // plan_layout's sample: an operator that the plugin's SpMV will serve, layout by rule
-   it.fill = layout_by_sample(*ctx.config, state.role) && !model_declines(ctx, state, a, false) &&
+   it.fill = layout_by_sample(*ctx.config, state.role) && !too_small_for_plugin(ctx, a) &&
              !(state.fill_key == key);
    return it;
 }

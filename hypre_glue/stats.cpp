@@ -197,10 +197,9 @@ void Stats::waited_for_prepare(double seconds)
    beside_wait_s_ += seconds;
 }
 
-void Stats::model_decision(bool taken, const char* how)
+void Stats::model_decision(bool taken, bool repaid)
 {
    std::lock_guard<std::mutex> lock(mutex_);
-   const bool repaid = how && std::string(how) == "its matvecs repaid it";
    if (repaid)
    {
       ++model_repaid_;

@@ -91,8 +91,8 @@ public:
    // thread, in `steps` steps; problem: what failed (empty: nothing)
    void preloaded(double seconds, int steps, const std::string& problem);
    // The cost model (planner.h model_declines) decided a matrix: taken by the plugin or left
-   // to hypre; how (the table, its level's operator, or the re-check of its served matvecs)
-   void model_decision(bool taken, const char* how);
+   // to hypre; repaid: taken by the re-check of a declined one (its served matvecs)
+   void model_decision(bool taken, bool repaid);
    // One line of explanation printed under the table (a dispatch decision and its timings).
    void note(const std::string& line);
    // Per-call trace (AMGT_TRACE): every plugin SpGEMM/SpMV in call order, written as CSV.

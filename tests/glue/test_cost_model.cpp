@@ -113,6 +113,8 @@ TEST(CostModel, LentMatvecsOnlyWhereTheFp64KernelIsFaster)
    EXPECT_TRUE(lent_pays(int64_t{1} << 27, (int64_t{1} << 27) / 27)) << "beyond the table";
    EXPECT_FALSE(lent_pays(943798, 16384)) << "58 a row: hypre's fp64 kernel is faster";
    EXPECT_FALSE(lent_pays(255385, 37449)) << "the latency floor";
+   EXPECT_TRUE(decide(Precision::fp32, 16669619, 2396745, kDefaultMatvecs).lent) << "decided with the rest";
+   EXPECT_FALSE(decide(Precision::fp32, 943798, 16384, kDefaultMatvecs).lent);
 }
 
 TEST(CostModel, TheProcessLearnsEachLevelsMatvecsBetweenSetups)
@@ -146,9 +148,6 @@ TEST(CostModel, TheProcessLearnsEachLevelsMatvecsBetweenSetups)
    m.set_level(2, 10, false);
    EXPECT_EQ(m.level_decision(2, 10), 0);
    EXPECT_EQ(m.level_decision(SpmvModel::kLevels, 10), -1);
-   m.forget();
-   EXPECT_EQ(m.level_decision(2, 10), -1);
-   EXPECT_DOUBLE_EQ(m.expected(0), kDefaultMatvecs);
 }
 
 } // namespace
