@@ -191,6 +191,12 @@ void Stats::preloaded(double seconds, int steps, const std::string& problem)
    preload_problem_ = problem;
 }
 
+void Stats::preloaded_images(const std::string& line)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   preload_images_ = line;
+}
+
 void Stats::waited_for_prepare(double seconds)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -238,6 +244,7 @@ void Stats::reset()
    preload_s_      = -1.0;
    preload_steps_  = 0;
    preload_problem_.clear();
+   preload_images_.clear();
    notes_.clear();
    setup_kinds_.clear();
    full_reasons_.clear();
@@ -450,6 +457,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     carried_, refreshed_);
       out += line;
    }
+   if (!preload_images_.empty()) out += "AMGT: " + preload_images_ + "\n";
    if (preload_s_ >= 0.0)
    {
       std::snprintf(line, sizeof(line),

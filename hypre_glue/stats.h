@@ -90,6 +90,8 @@ public:
    // GPU: the preload of the plugin's kernels (device_preload_start) took this long on its
    // thread, in `steps` steps; problem: what failed (empty: nothing)
    void preloaded(double seconds, int steps, const std::string& problem);
+   // GPU: the library's kernels loaded by the preload (kernel_images.h), said in one line
+   void preloaded_images(const std::string& line);
    // The cost model (planner.h model_declines) decided a matrix: taken by the plugin or left
    // to hypre; repaid: taken by the re-check of a declined one (its served matvecs)
    void model_decision(bool taken, bool repaid);
@@ -128,6 +130,7 @@ private:
    double                      preload_s_     = -1.0; // < 0: no preload ran
    int                         preload_steps_  = 0;
    std::string                 preload_problem_;
+   std::string                 preload_images_;
    std::vector<std::string>    notes_;
    std::string                 setup_kinds_;   // one letter a setup: R re-setup, F full
    std::map<std::string, long> full_reasons_;  // of the full setups (AMGT_RESETUP on)

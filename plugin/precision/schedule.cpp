@@ -142,6 +142,23 @@ void parse_resetup(Config& c, const char* value)
    }
 }
 
+void parse_preload(Config& c, const char* value)
+{
+   const std::string v = normalized(value);
+   c.preload           = true;
+   c.preload_images    = true;
+   if (v.empty() || v == "1" || v == "on" || v == "all") return;
+   if (v == "plugin") { c.preload_images = false; }
+   else if (v == "0" || v == "off") { c.preload = c.preload_images = false; }
+   else
+   {
+      report_invalid(c,
+                     "AMGT_PRELOAD=\"" + std::string(value) +
+                        "\" is not a valid value (accepted: 0, off, 1, on, all, plugin)",
+                     "the kernels are preloaded (on)");
+   }
+}
+
 void parse_bytes(Config& c, const char* var, const char* value, std::optional<size_t>& out,
                  const char* fallback)
 {
@@ -410,7 +427,7 @@ Config parse_environment(const Environment& env)
                 "the setup work runs at the end of the setup (off)");
    parse_switch(c, "AMGT_SETUP_SURVEY", value_of("AMGT_SETUP_SURVEY"), c.setup_survey,
                 "the matrices are surveyed at once (on)");
-   parse_switch(c, "AMGT_PRELOAD", value_of("AMGT_PRELOAD"), c.preload, "the kernels are preloaded (on)");
+   parse_preload(c, value_of("AMGT_PRELOAD"));
    parse_switch(c, "AMGT_COST_MODEL", value_of("AMGT_COST_MODEL"), c.cost_model,
                 "the cost model decides which matrices the plugin takes (on)");
 

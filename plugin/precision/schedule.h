@@ -107,10 +107,13 @@ struct Config
    // fill samples) all at once, with one read-back each instead of one or two per matrix; off:
    // matrix by matrix, as they are prepared (the same results, more round trips).
    bool setup_survey = true;
-   // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that runs
-   // the plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of
-   // them happens while the application assembles its matrix, not inside its first setup.
-   bool preload = true;
+   // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that loads
+   // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
+   // plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of them
+   // happens while the application assembles its matrix, not inside its first setup.
+   // `plugin`: the synthetic runs only (hypre's kernels load at their first launch).
+   bool preload        = true;
+   bool preload_images = true;
    // AMGT_COST_MODEL (default on): on the GPU, AMGT_SPMV=auto/race leave to hypre each level
    // whose operator would not repay the plugin's one-time work within the matvecs expected of
    // it (hypre_glue/cost_model.h), with its P and R; off: the size floor alone (2^18 entries).

@@ -795,9 +795,10 @@ TEST(Selection, SetupWorkBesideHypresSetup)
    }
 }
 
-// AMGT_PRELOAD (default on): HYPRE_Initialize starts loading the plugin's kernels on a second
-// thread. It finishes without an error (AMGT_STATS reports its time), and the answer is that
-// of a process without it.
+// AMGT_PRELOAD (default on): HYPRE_Initialize starts loading libHYPRE's kernels (hypre's and
+// the plugin's) and running the plugin's on a second thread. It finishes without an error
+// (AMGT_STATS reports its time and counts), and the answer is that of a process without it;
+// AMGT_PRELOAD=plugin runs the plugin's kernels only.
 TEST(Selection, KernelsPreloadedFromInitialize)
 {
    if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: no GPU kernels to load";
@@ -814,6 +815,23 @@ TEST(Selection, KernelsPreloadedFromInitialize)
       const std::string line = on.output.substr(at, on.output.find('\n', at) - at);
       EXPECT_EQ(line.find("failed"), std::string::npos) << line;
       EXPECT_EQ(line.find("stopped"), std::string::npos) << line;
+      // hypre's kernels and the plugin's, from libHYPRE's device images (kernel_images.h)
+      const size_t lib = on.output.find("AMGT: the library's kernels were loaded on a second thread");
+      ASSERT_NE(lib, std::string::npos) << on.output;
+      const std::string images = on.output.substr(lib, on.output.find('\n', lib) - lib);
+      EXPECT_EQ(images.find("refused"), std::string::npos) << images;
+      if (images.find("began before") == std::string::npos) // not cut short by the first setup
+      {
+         const std::regex counts(R"((\d+) of (\d+) kernels of (\d+) device images)");
+         std::smatch      m;
+         ASSERT_TRUE(std::regex_search(images, m, counts)) << images;
+         EXPECT_EQ(m[1].str(), m[2].str()) << "every kernel loaded: " << images;
+         EXPECT_GE(std::stol(m[3].str()), 50) << "hypre's CUDA sources and the plugin's: " << images;
+      }
+      DriverRun plugin_only = run(std::string("AMGT=") + mode + " AMGT_STATS=1 AMGT_PRELOAD=plugin", args);
+      expect_same_convergence(off, plugin_only);
+      EXPECT_EQ(plugin_only.output.find("AMGT: the library's kernels"), std::string::npos) << plugin_only.output;
+      EXPECT_NE(plugin_only.output.find("AMGT: the plugin's kernels were loaded"), std::string::npos);
    }
    DriverRun stock = run("AMGT_STATS=1", args);
    EXPECT_EQ(stock.output.find("AMGT_PRELOAD"), std::string::npos) << "AMGT off: nothing preloaded\n" << stock.output;

@@ -354,7 +354,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_DEVICE_CACHE", {"0", "256M", "2g"}, {"lots", "-1", "1e9"}, "K, M or G"},
       {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
-      {"AMGT_PRELOAD", {"0", "off", "1", "on"}, {"eager", "2"}, "0, off, 1, on"},
+      {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, plugin"},
       {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
       {"AMGT_COST_MODEL", {"0", "off", "1", "on"}, {"never", "2"}, "0, off, 1, on"},
    };
@@ -554,9 +554,17 @@ TEST(Environment, Preload)
 {
    EXPECT_TRUE(parse_environment({}).preload) << "on by default";
    EXPECT_FALSE(parse_environment({{"AMGT_PRELOAD", "0"}}).preload);
+   EXPECT_TRUE(parse_environment({}).preload_images) << "hypre's kernels too by default";
+   EXPECT_FALSE(parse_environment({{"AMGT_PRELOAD", "0"}}).preload_images);
    EXPECT_TRUE(parse_environment({{"AMGT_PRELOAD", "on"}}).preload);
+   EXPECT_TRUE(parse_environment({{"AMGT_PRELOAD", "all"}}).preload_images);
+   const Config plugin = parse_environment({{"AMGT_PRELOAD", "plugin"}});
+   EXPECT_TRUE(plugin.preload);
+   EXPECT_FALSE(plugin.preload_images) << "the synthetic runs only";
+   EXPECT_EQ(plugin.invalid, 0);
    const Config bad = parse_environment({{"AMGT_PRELOAD", "eager"}});
    EXPECT_TRUE(bad.preload) << "an invalid value keeps the default";
+   EXPECT_TRUE(bad.preload_images);
    EXPECT_EQ(bad.invalid, 1);
 }
 
