@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
 #if defined(__linux__)
@@ -147,6 +148,11 @@ std::vector<ImageFunction> image_functions(const void*, const char*)
 
 int image_priority(const std::string& name)
 {
+   // A mangled name begins with the function's own name (and its namespaces): only that head
+   // is searched, not the parameter and template argument types after it (whole names, 150
+   // characters at the median, took 8 ms of the 11 ms the ordering of libHYPRE's 7000 functions
+   // took on the development machine).
+   const std::string_view head(name.data(), std::min(name.size(), kPriorityNameHead));
    // words of the kernels BoomerAMG's setup and solve launch (hypre's par_ls and parcsr/seq
    // matrix and vector sources, and the plugin's namespace)
    static const char* const words[] = {"BoomerAMG", "PMIS", "Coarsen", "Strength", "CreateS", "Interp",
@@ -154,7 +160,7 @@ int image_priority(const std::string& name)
                                        "Matvec",    "CSR",   "ParCSR",  "Vector",   "amgt"};
    for (const char* w : words)
    {
-      if (name.find(w) != std::string::npos) return 0;
+      if (head.find(w) != std::string_view::npos) return 0;
    }
    return 1;
 }

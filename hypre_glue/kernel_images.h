@@ -54,6 +54,8 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept;
 // of its kernels is met): lower first. 0 for a name of BoomerAMG's setup and solve
 // (coarsening, strength, interpolation, products, relaxation, CSR/ParCSR and vector
 // operations, the plugin's), 1 for the rest.
-int image_priority(const std::string& name);
+// Only the name's first kPriorityNameHead characters are searched (a mangled name's own part).
+constexpr size_t kPriorityNameHead = 64;
+int              image_priority(const std::string& name);
 
 } // namespace amgt::glue

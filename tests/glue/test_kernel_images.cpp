@@ -107,6 +107,10 @@ TEST(KernelImages, BoomerAmgsImagesComeFirst)
    EXPECT_EQ(image_priority("_ZN4amgt6device6detail11spmv_kernelEv"), 0);
    EXPECT_EQ(image_priority("_Z26hypreGPUKernel_SStructFoo"), 1);
    EXPECT_EQ(image_priority(""), 1);
+   // only the name's head (the function's own name) is searched, not its argument types
+   const std::string far = "_Z5otheri" + std::string(kPriorityNameHead, 'x') + "BoomerAMG";
+   EXPECT_EQ(image_priority(far), 1);
+   EXPECT_EQ(image_priority("_Z5otheri" + std::string(10, 'x') + "BoomerAMG"), 0);
 }
 
 #if !defined(AMGT_WITH_DEVICE_KERNELS)
