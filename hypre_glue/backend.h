@@ -139,7 +139,7 @@ bool device_prepare_beside(const Context& ctx, MatrixState& state, const amgt_cs
 // AMGT off. join waits for it (HYPRE_Finalize) and reports its time to stats.
 void device_preload_start(const Context& ctx);
 void device_preload_yield(); // a setup begins: the preload stops after its current step
-void device_preload_join(Stats* stats);
+void device_preload_join(Stats* stats); // HYPRE_Finalize: stops the preload after its current step, waits for it
 // choice: the matrix's SpMV precision; race: time both kernels once per device copy to
 // decide its owner (else the plugin). Returns 1 when computed, 0 when a race gave the matrix
 // to hypre (counted "spmv-stock-faster").

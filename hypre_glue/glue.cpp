@@ -532,7 +532,7 @@ void amgt_glue_print_stats(int rank, int nranks)
          g.stats.note("hypre's kernels for what it computed itself: SpGEMM " + std::to_string(own_p) +
                       " own (" + std::to_string(binned) + " in its binned mode), " + std::to_string(ven_p) +
                       " vendor; SpMV " + std::to_string(own_m) +
-                      " own (< 2^18 entries), " + std::to_string(ven_m) + " vendor");
+                      " own (< 2^22 entries), " + std::to_string(ven_m) + " vendor");
       }
       if (!g.config.trace_path.empty())
       {
