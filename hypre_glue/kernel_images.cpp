@@ -3,12 +3,10 @@
 #include "kernel_images.h"
 
 #include "common/error.h"
-#include "device/backend.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <set>
 #include <string_view>
 #include <unordered_set>
 
@@ -22,10 +20,8 @@
 #include <unistd.h>
 #endif
 
-#if defined(AMGT_WITH_DEVICE_KERNELS) && !defined(AMGT_DEVICE_HIP) && defined(CUDART_VERSION) &&                 \
-   CUDART_VERSION >= 12050 && defined(__linux__)
-#include <cuda.h>
-#define AMGT_KERNEL_IMAGES 1
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+#include "device/kernel_loader.h"
 #endif
 
 namespace amgt::glue {
@@ -165,89 +161,7 @@ int image_priority(const std::string& name)
    return 1;
 }
 
-#if defined(AMGT_KERNEL_IMAGES)
-
-namespace {
-
-using KernelGetLibrary   = CUresult (*)(CUlibrary*, CUkernel);
-using LibraryKernelCount = CUresult (*)(unsigned int*, CUlibrary);
-using LibraryKernels     = CUresult (*)(CUkernel*, unsigned int, CUlibrary);
-using KernelGetFunction  = CUresult (*)(CUfunction*, CUkernel);
-
-template <class F>
-F driver_entry(const char* name)
-{
-   void*                           p = nullptr;
-   cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-   if (cudaGetDriverEntryPointByVersion(name, &p, 12050, cudaEnableDefault, &q) != cudaSuccess ||
-       q != cudaDriverEntryPointSuccess)
-   {
-      (void)cudaGetLastError();
-      return nullptr;
-   }
-   return reinterpret_cast<F>(p);
-}
-
-void load_images(KernelLoad& r, const std::atomic<bool>* stop)
-{
-   const auto get_library = driver_entry<KernelGetLibrary>("cuKernelGetLibrary");
-   const auto count_of    = driver_entry<LibraryKernelCount>("cuLibraryGetKernelCount");
-   const auto kernels_of  = driver_entry<LibraryKernels>("cuLibraryEnumerateKernels");
-   const auto load        = driver_entry<KernelGetFunction>("cuKernelGetFunction");
-   if (!get_library || !count_of || !kernels_of || !load)
-   {
-      r.problem = "the driver has no cuKernelGetLibrary/cuLibraryEnumerateKernels (a driver older than CUDA 12.5)";
-      return;
-   }
-   // this function is in the image (libHYPRE of the drop-in, or a program linked with the plugin)
-   const std::vector<ImageFunction> fns = image_functions(reinterpret_cast<const void*>(&load_images));
-   r.functions = static_cast<long>(fns.size());
-   // a function that is a kernel's host stub leads to its kernel, the kernel to its device
-   // image (library), the image to all its kernels. BoomerAMG's functions first (by name), and
-   // each image loaded as soon as one of its kernels is met: the images a first setup needs
-   // come first, whenever the setup begins.
-   std::vector<std::pair<int, const ImageFunction*>> order;
-   order.reserve(fns.size());
-   for (const ImageFunction& f : fns) order.emplace_back(image_priority(f.name), &f);
-   std::stable_sort(order.begin(), order.end(),
-                    [](const auto& a, const auto& b) { return a.first < b.first; });
-   const auto stopped = [&] {
-      if (!stop || !stop->load(std::memory_order_relaxed)) return false;
-      r.stopped = true;
-      return true;
-   };
-   std::set<CUlibrary>   images;
-   std::vector<CUkernel> kernels;
-   for (size_t i = 0; i < order.size(); ++i)
-   {
-      if ((i & 255) == 0 && stopped()) return;
-      cudaKernel_t k = nullptr;
-      if (cudaGetKernel(&k, reinterpret_cast<const void*>(order[i].second->address)) != cudaSuccess || k == nullptr)
-      {
-         (void)cudaGetLastError(); // not a kernel: this thread's error only
-         continue;
-      }
-      ++r.stubs;
-      CUlibrary lib = nullptr;
-      if (get_library(&lib, reinterpret_cast<CUkernel>(k)) != CUDA_SUCCESS || lib == nullptr) continue;
-      if (!images.insert(lib).second) continue; // its kernels are loaded already
-      ++r.libraries;
-      unsigned int n = 0;
-      if (count_of(&n, lib) != CUDA_SUCCESS || n == 0) continue;
-      kernels.assign(n, nullptr);
-      if (kernels_of(kernels.data(), n, lib) != CUDA_SUCCESS) continue;
-      r.kernels += n;
-      for (CUkernel kernel : kernels)
-      {
-         if (stopped()) return;
-         CUfunction fn = nullptr;
-         if (load(&fn, kernel) == CUDA_SUCCESS) ++r.loaded;
-         else ++r.failed;
-      }
-   }
-}
-
-} // namespace
+#if defined(AMGT_WITH_DEVICE_KERNELS) && defined(__linux__)
 
 KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
 {
@@ -255,7 +169,32 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
    const auto t0 = std::chrono::steady_clock::now();
    try
    {
-      load_images(r, stop);
+      // this function is in the image (libHYPRE of the drop-in, or a program linked with the
+      // plugin); a function that is a kernel's host stub leads to its kernel, the kernel to its
+      // device image, the image to all its kernels (device::load_kernel_images). BoomerAMG's
+      // functions first (by name), each image loaded as soon as one of its kernels is met: the
+      // images a first setup needs come first, whenever the setup begins.
+      const std::vector<ImageFunction> fns = image_functions(reinterpret_cast<const void*>(&load_image_kernels));
+      r.functions = static_cast<long>(fns.size());
+      std::vector<std::pair<int, uintptr_t>> order;
+      order.reserve(fns.size());
+      for (const ImageFunction& f : fns) order.emplace_back(image_priority(f.name), f.address);
+      std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::vector<uintptr_t> addresses;
+      addresses.reserve(order.size());
+      for (const auto& o : order) addresses.push_back(o.second);
+      if (stop && stop->load(std::memory_order_relaxed)) r.stopped = true;
+      else
+      {
+         const device::KernelImageLoad d = device::load_kernel_images(addresses, stop);
+         r.stubs     = d.stubs;
+         r.libraries = d.libraries;
+         r.kernels   = d.kernels;
+         r.loaded    = d.loaded;
+         r.failed    = d.failed;
+         r.stopped   = d.stopped;
+         r.problem   = d.problem;
+      }
    }
    catch (const std::exception& e)
    {
@@ -274,10 +213,8 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
 KernelLoad load_image_kernels(const std::atomic<bool>*) noexcept
 {
    KernelLoad r;
-#if defined(AMGT_DEVICE_HIP)
-   r.problem = "HIP builds load their kernels at first launch";
-#elif defined(AMGT_WITH_DEVICE_KERNELS)
-   r.problem = "needs CUDA 12.5 or newer";
+#if defined(AMGT_WITH_DEVICE_KERNELS)
+   r.problem = "only ELF images on Linux are read";
 #else
    r.problem = "no device kernels in this build";
 #endif
