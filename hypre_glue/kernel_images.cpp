@@ -20,10 +20,6 @@
 #include <unistd.h>
 #endif
 
-#if defined(AMGT_WITH_DEVICE_KERNELS)
-#include "device/kernel_loader.h"
-#endif
-
 namespace amgt::glue {
 
 #if defined(__linux__)
@@ -184,17 +180,7 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
       addresses.reserve(order.size());
       for (const auto& o : order) addresses.push_back(o.second);
       if (stop && stop->load(std::memory_order_relaxed)) r.stopped = true;
-      else
-      {
-         const device::KernelImageLoad d = device::load_kernel_images(addresses, stop);
-         r.stubs     = d.stubs;
-         r.libraries = d.libraries;
-         r.kernels   = d.kernels;
-         r.loaded    = d.loaded;
-         r.failed    = d.failed;
-         r.stopped   = d.stopped;
-         r.problem   = d.problem;
-      }
+      else static_cast<device::KernelImageLoad&>(r) = device::load_kernel_images(addresses, stop);
    }
    catch (const std::exception& e)
    {
@@ -213,11 +199,7 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
 KernelLoad load_image_kernels(const std::atomic<bool>*) noexcept
 {
    KernelLoad r;
-#if defined(AMGT_WITH_DEVICE_KERNELS)
-   r.problem = "only ELF images on Linux are read";
-#else
-   r.problem = "no device kernels in this build";
-#endif
+   r.problem = "no device kernels in this build, or not an ELF image";
    return r;
 }
 

@@ -10,6 +10,8 @@
 // image, the driver to its library, and the library to every kernel in it.
 #pragma once
 
+#include "device/kernel_loader.h"
+
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -29,18 +31,12 @@ struct ImageFunction
 };
 std::vector<ImageFunction> image_functions(const void* inside, const char* prefix = "_Z");
 
-// What load_image_kernels did.
-struct KernelLoad
+// What load_image_kernels did: the device layer's counts (stubs, images, kernels loaded,
+// stopped, problem) and the image's side.
+struct KernelLoad : device::KernelImageLoad
 {
-   long        functions = 0; // functions of the image looked up (image_functions)
-   long        stubs     = 0; // of them kernels' host stubs
-   long        libraries = 0; // device images (one a source file with kernels) they led to
-   long        kernels   = 0; // kernels in those images
-   long        loaded    = 0; // loaded into the current context by this call
-   long        failed    = 0; // kernels the driver would not load (they load at first launch)
-   bool        stopped   = false; // `stop` was set before the last image was done
-   double      seconds   = 0.0;
-   std::string problem; // empty, or why nothing was loaded (no driver entry point, old CUDA)
+   long   functions = 0; // functions of the image looked up (image_functions)
+   double seconds   = 0.0;
 };
 
 // GPU builds on CUDA 12.5 or newer: loads every kernel of every device image of the library
