@@ -106,6 +106,7 @@ HostCsr synthetic(int32_t nrows, int32_t ncols, int32_t per_row, int32_t band, i
 struct PreloadLog
 {
    int         steps = 0, failed = 0, skipped = 0;
+   bool        cut_short = false; // shapes not reached (neither built nor uploaded)
    std::string first_error;
    // set when the application's first setup begins (device_preload_yield): the steps not
    // begun yet are skipped, their kernels load at first use
@@ -281,17 +282,32 @@ void device_preload_start(const Context& ctx)
          // passes) and the plugin's, loaded without running them: under lazy loading they
          // loaded inside the first setup (bench/RESULTS.md, "First setup of a process")
          if (p->images_wanted) p->images = load_image_kernels(&p->stop);
-         const device::Stream s = device::side_stream();
-         arena.size             = size_t{48} << 20;
-         AMGT_DEVICE_CHECK(device::device_malloc(&arena.base, arena.size));
          // shapes of BoomerAMG hierarchies: 7-point fine levels and transfer operators (short
          // rows near the diagonal), 27-point and coarse levels (27 and 100 entries a row), long
-         // coarse rows (600), columns more than 2^15 away (32-bit offsets), and P (rectangular)
-         for (const HostCsr& h : {synthetic(4096, 4096, 7, 64, 0), synthetic(4096, 4096, 27, 300, 0),
-                                  synthetic(1024, 1024, 100, 400, 0), synthetic(256, 256, 600, 255, 0),
-                                  synthetic(40000, 40000, 3, 1, 35000), synthetic(4096, 1024, 2, 1, 0)})
+         // coarse rows (600), columns more than 2^15 away (32-bit offsets), and P (rectangular);
+         // each built and uploaded only while the application's first setup has not begun
+         struct Shape
          {
-            preload_shape(p->log, h, s, arena);
+            int32_t nrows, ncols, per_row, band, far;
+         };
+         constexpr Shape shapes[] = {{4096, 4096, 7, 64, 0},      {4096, 4096, 27, 300, 0},
+                                     {1024, 1024, 100, 400, 0},   {256, 256, 600, 255, 0},
+                                     {40000, 40000, 3, 1, 35000}, {4096, 1024, 2, 1, 0}};
+         device::Stream s = nullptr;
+         for (const Shape& sh : shapes)
+         {
+            if (p->stop.load(std::memory_order_relaxed))
+            {
+               p->log.cut_short = true;
+               break;
+            }
+            if (!arena.base)
+            {
+               s          = device::side_stream();
+               arena.size = size_t{48} << 20;
+               AMGT_DEVICE_CHECK(device::device_malloc(&arena.base, arena.size));
+            }
+            preload_shape(p->log, synthetic(sh.nrows, sh.ncols, sh.per_row, sh.band, sh.far), s, arena);
          }
       }
       catch (const std::exception& e)
@@ -308,7 +324,8 @@ void device_preload_start(const Context& ctx)
    g_preload = p;
 }
 
-// The application's first setup begins: the preload stops after the step it is in, so that it
+// The application's first setup begins: the preload stops after the kernel or step it is in
+// (no further shape is built or uploaded), so that it
 // does not compete with hypre's setup for the host and the driver (a cold process's first
 // setup of a small system was 11 ms slower beside it on the H100, bench/RESULTS.md record
 // 2026-11-28c); what it did not load loads at first use.
@@ -333,11 +350,10 @@ void device_preload_join(Stats* stats)
       problem = std::to_string(log.failed) + " of " + std::to_string(log.steps) + " steps failed, first: " +
                 log.first_error;
    }
-   if (log.skipped > 0)
+   if (log.skipped > 0 || log.cut_short)
    {
-      problem += std::string(problem.empty() ? "" : "; ") + "the first setup began before " +
-                 std::to_string(log.skipped) + " of its " + std::to_string(log.steps + log.skipped) +
-                 " steps (skipped)";
+      problem += std::string(problem.empty() ? "" : "; ") +
+                 "the first setup (or HYPRE_Finalize) began before the rest of its steps (skipped)";
    }
    stats->preloaded(g_preload->seconds, log.steps, problem);
    if (!g_preload->images_wanted) return;
@@ -355,7 +371,8 @@ void device_preload_join(Stats* stats)
                     "the library's kernels were loaded on a second thread from HYPRE_Initialize on (AMGT_PRELOAD): "
                     "%ld of %ld kernels of %ld device images (found by %ld of %ld functions), %.1f ms%s%s",
                     k.loaded, k.kernels, k.libraries, k.stubs, k.functions, k.seconds * 1e3,
-                    k.stopped ? "; the first setup began before the rest (they load at first launch)" : "",
+                    k.stopped ? "; the first setup (or HYPRE_Finalize) began before the rest (they load at first launch)"
+                              : "",
                     k.failed > 0 ? "; some were refused by the driver (they load at first launch)" : "");
    }
    stats->preloaded_images(line);

@@ -172,15 +172,10 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
       // images a first setup needs come first, whenever the setup begins.
       const std::vector<ImageFunction> fns = image_functions(reinterpret_cast<const void*>(&load_image_kernels));
       r.functions = static_cast<long>(fns.size());
-      std::vector<std::pair<int, uintptr_t>> order;
-      order.reserve(fns.size());
-      for (const ImageFunction& f : fns) order.emplace_back(image_priority(f.name), f.address);
-      std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      std::vector<uintptr_t> addresses;
-      addresses.reserve(order.size());
-      for (const auto& o : order) addresses.push_back(o.second);
-      if (stop && stop->load(std::memory_order_relaxed)) r.stopped = true;
-      else static_cast<device::KernelImageLoad&>(r) = device::load_kernel_images(addresses, stop);
+      std::vector<uintptr_t> addresses, rest;
+      for (const ImageFunction& f : fns) (image_priority(f.name) == 0 ? addresses : rest).push_back(f.address);
+      addresses.insert(addresses.end(), rest.begin(), rest.end());
+      static_cast<device::KernelImageLoad&>(r) = device::load_kernel_images(addresses, stop);
    }
    catch (const std::exception& e)
    {
