@@ -21,7 +21,7 @@
 //       after each setup, each coarse operator against hypre's own P^T A P of the hierarchy's
 //       P and A (the Galerkin products of a full setup with C/F splitting and P frozen),
 //       printed as `frozen level L entries_equal 0|1 max_rel_diff X`. --rss-every R: resident
-//       memory every R steps (the re-setup's own memory must not grow). --diag-jump S: from step
+//       memory and the C heap in use every R steps (the re-setup's own memory must not grow). --diag-jump S: from step
 //       S on the first half of the rows have 10x their diagonals. --device: device
 //       memory and execution (GPU builds)
 //   amg-lifecycle history [--n 12] [--cycles 12]
@@ -293,6 +293,19 @@ long arg_int(int argc, char** argv, const char* name, long fallback)
 }
 
 // ---- memory ---------------------------------------------------------------------------
+
+// The bytes the C heap holds for the program (small blocks in use + mmapped blocks): beside
+// the resident set, it separates a heap that grows (memory allocated and kept) from pages
+// that the GPU driver or the allocator map outside the heap.
+long heap_in_use_kib()
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+   const struct mallinfo2 m = mallinfo2();
+   return static_cast<long>((m.uordblks + m.hblkhd) / 1024);
+#else
+   return -1;
+#endif
+}
 
 long resident_kib()
 {
@@ -720,7 +733,10 @@ int cmd_resetup(int argc, char** argv)
       print_result(key.c_str(), r);
       if (g_rank == 0) std::printf("time %s setup_s %.6f solve_s %.6f\n", key.c_str(), setup_s, solve_s);
       if (rss_every > 0 && (k + 1) % rss_every == 0 && g_rank == 0)
-         std::printf("rss_sample_kib %ld step %ld\n", resident_kib(), k + 1);
+      {
+         const long rss = resident_kib();
+         std::printf("rss_sample_kib %ld step %ld heap_kib %ld\n", rss, k + 1, heap_in_use_kib());
+      }
    }
    if (krylov) HYPRE_ParCSRPCGDestroy(krylov);
    HYPRE_BoomerAMGDestroy(amg);
