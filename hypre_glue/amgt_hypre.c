@@ -81,12 +81,23 @@ amgt_hypre_compute_stream(void)
 }
 #endif
 
+/* hypre_AMGTSuspend: while set, every hook answers as under AMGT unset. */
+static int amgt_suspended = 0;
+
+void
+hypre_AMGTSuspend(HYPRE_Int on)
+{
+   amgt_suspended = on ? 1 : 0;
+}
+
 /* Returns the plugin mode, installing hypre's allocator on first use. */
 static int
 amgt_active(void)
 {
    static int allocator_set = 0;
-   int mode = amgt_glue_mode();
+   int mode;
+   if (amgt_suspended) { return 0; }
+   mode = amgt_glue_mode();
    if (mode != AMGT_MODE_OFF && !allocator_set)
    {
       amgt_allocator allocator;

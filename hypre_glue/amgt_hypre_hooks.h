@@ -20,6 +20,12 @@ void hypre_AMGTSetSetupLevel(HYPRE_Int level);
 void hypre_AMGTCycleBegin(HYPRE_Int index);
 void hypre_AMGTCycleEnd(void);
 void hypre_AMGTFinalize(void);
+/* A measurement facility, called by no hypre code: between two solvers' lifetimes (no setup,
+ * solve or hierarchy of an AMGT mode alive), on = 1 makes every hook answer as under AMGT
+ * unset (hypre's own code, the application's kernel choices, nothing counted) until on = 0.
+ * Lets one process time stock hypre beside an AMGT mode in the same state of the machine
+ * (amgt-solve --beside-stock). The plugin's releases and HYPRE_Finalize are not affected. */
+void hypre_AMGTSuspend(HYPRE_Int on);
 
 #if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */
 /* y = alpha*op(A)*x + beta*b; returns 1 if computed, 0 to let hypre compute it. */

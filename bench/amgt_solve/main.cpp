@@ -12,6 +12,8 @@
 //      With --steps K a run is a sequence instead: one solver, K steps, each writing the
 //      step's values (drift.h) into the same IJ matrix, then a setup (every step, or step 0
 //      only with --frozen 1) and one solve from x = 0 (solver.h, run_steps).
+//      With --beside-stock every timed run is also made as stock hypre in the same process
+//      (the AMGT library's hooks suspended), interleaved with the mode's runs.
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include "HYPRE.h"
@@ -337,10 +340,42 @@ int drive(int argc, char** argv) {
       rep.hypre_setup_error |= w.setup_error;
       rep.hypre_solve_error |= w.solve_error;
     }
+    // --beside-stock: hypre_AMGTSuspend of the drop-in (looked up, so that this driver also
+    // runs against a stock libHYPRE without the option).
+    using SuspendFn = void (*)(HYPRE_Int);
+    SuspendFn suspend = nullptr;
+    if (o.beside_stock) {
+      suspend = reinterpret_cast<SuspendFn>(dlsym(RTLD_DEFAULT, "hypre_AMGTSuspend"));
+      if (!suspend) {
+        throw InputError("--beside-stock needs the AMGT drop-in libHYPRE (hypre_AMGTSuspend not found)");
+      }
+      rep.beside_stock = true;
+    }
+    auto run_stock = [&]() {
+      suspend(1);
+      RunResult s = run(false);
+      suspend(0);
+      return s;
+    };
+    if (suspend) run_stock();  // stock's own warm-up, untimed
     const int runs = o.repeat >= 1 ? o.repeat : 1;
     for (int i = 0; i < runs; ++i) {
       const bool last = i == runs - 1;
+      auto record_stock = [&rep](const RunResult& s) {
+        rep.stock_setup_all.push_back(s.setup_s);
+        double sum = 0.0;
+        for (double t : s.solve_s) sum += t;
+        rep.stock_solve_all.insert(rep.stock_solve_all.end(), s.solve_s.begin(), s.solve_s.end());
+        rep.stock_solves_total_all.push_back(sum);
+        rep.stock_iterations_all.insert(rep.stock_iterations_all.end(), s.solve_iterations.begin(),
+                                        s.solve_iterations.end());
+        rep.hypre_error |= s.hypre_error;
+        rep.hypre_setup_error |= s.setup_error;
+        rep.hypre_solve_error |= s.solve_error;
+      };
+      if (suspend && i % 2 == 0) record_stock(run_stock());
       RunResult r = run(last);
+      if (suspend && i % 2 == 1) record_stock(run_stock());
       if (o.memory_report) report_memory(rank, i + 1);
       if (i == 0 && !rep.warmup) record_cold(r);
       rep.setup_all.push_back(r.setup_s);

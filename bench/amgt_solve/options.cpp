@@ -236,6 +236,8 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string&, const std::string&) { o.memory_report = true; }},
       {"--galerkin-work", false,
        [](Options& o, const std::string&, const std::string&) { o.galerkin_work = true; }},
+      {"--beside-stock", false,
+       [](Options& o, const std::string&, const std::string&) { o.beside_stock = true; }},
   };
   return table;
 }
@@ -322,6 +324,8 @@ Options parse(int argc, const char* const* argv) {
       usage_error("--jump-speed applies to --drift jump only");
     }
   }
+  if (o.beside_stock && o.steps > 0) usage_error("--beside-stock and --steps cannot be combined");
+  if (o.beside_stock && o.repeat < 1) usage_error("--beside-stock needs --repeat 1 or more");
   if (o.problem && *o.problem != problems::Kind::Systems3 && o.num_functions > 1) {
     usage_error(std::string("--num-functions > 1 needs several unknowns per node; ") +
                 problems::name(*o.problem) + " has one");
@@ -424,6 +428,14 @@ Sequences of steps (a time-stepping code: one matrix pattern, new values every s
                         (A*P, then P^T*(AP)) and as one triple product (terms, nonzeros,
                         entries touched); one rank only (whole matrices), outside the
                         timings
+  --beside-stock        every timed run also as stock hypre in this same process, the
+                        two interleaved (stock first in even runs, the mode first in
+                        odd ones; one stock warm-up after the mode's): the AMGT
+                        library's hooks suspended (hypre_AMGTSuspend) for the stock
+                        runs. Prints stock's medians and the mode's ratios against them
+                        (> 1: the mode is faster); processes differ by 10-30%% on small
+                        systems, runs within one process by 1-3%%. Needs the AMGT
+                        drop-in libHYPRE; not with --steps
   --help                this text
 
 Exit status: 0 ran (converged or not), 1 bad arguments or input, 2 hypre reported an

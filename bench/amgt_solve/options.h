@@ -65,6 +65,7 @@ struct Options {
   bool true_residual = false;
   bool memory_report = false;  // a stderr line per run: device memory in use, resident set
   bool galerkin_work = false;  // count each level's Galerkin product work (galerkin_work.h)
+  bool beside_stock = false;   // each timed run beside the same run with the plugin suspended
   bool help = false;
 
   int effective_num_functions() const {

@@ -394,6 +394,18 @@ void print_summary(std::FILE* out, const Report& r) {
                  *r.cold_setup_s, *r.cold_solve_s,
                  r.warmup ? "the warm-up run" : "the timed run");
   }
+  if (r.beside_stock) {
+    const double ss = median(r.stock_setup_all), sv = median(r.stock_solve_all);
+    std::vector<double> st(std::min(r.stock_setup_all.size(), r.stock_solves_total_all.size()));
+    for (std::size_t i = 0; i < st.size(); ++i) st[i] = r.stock_setup_all[i] + r.stock_solves_total_all[i];
+    const double stt = median(st);
+    std::fprintf(out, "  beside stock  setup %.6f, solve %.6f, total %.6f  (stock hypre in this process, the "
+                 "plugin suspended: median of %zu runs interleaved with the mode's)\n",
+                 ss, sv, stt, r.stock_setup_all.size());
+    std::fprintf(out, "  vs stock      setup %.3fx, solve %.3fx, total %.3fx  (stock's time / the mode's)\n",
+                 ss / r.setup_median(), sv / r.solve_median(), stt / r.total_median());
+    std::fprintf(out, "  stock setups  %s\n", list(r.stock_setup_all).c_str());
+  }
   std::fprintf(out, "  setup all     %s\n", list(r.setup_all).c_str());
   std::fprintf(out, "  solve all     %s\n", list(r.solve_all).c_str());
   if (o.steps > 0) print_steps(out, r);
@@ -441,6 +453,19 @@ std::string to_json(const Report& r) {
   j.numbers("solves_total_all", r.solves_total_all, "%.9g");
   j.numbers("total_all", r.total_all(), "%.9g");
   j.integers("iterations_all", r.iterations_all);
+  if (r.beside_stock) {
+    std::vector<double> st(std::min(r.stock_setup_all.size(), r.stock_solves_total_all.size()));
+    for (std::size_t i = 0; i < st.size(); ++i) st[i] = r.stock_setup_all[i] + r.stock_solves_total_all[i];
+    j.boolean("beside_stock", true);
+    j.number("stock_setup_s", median(r.stock_setup_all), "%.9g");
+    j.number("stock_solve_s", median(r.stock_solve_all), "%.9g");
+    j.number("stock_total_s", median(st), "%.9g");
+    j.numbers("stock_setup_all", r.stock_setup_all, "%.9g");
+    j.numbers("stock_solve_all", r.stock_solve_all, "%.9g");
+    j.numbers("stock_solves_total_all", r.stock_solves_total_all, "%.9g");
+    j.numbers("stock_total_all", st, "%.9g");
+    j.integers("stock_iterations_all", r.stock_iterations_all);
+  }
   j.integer("repeat", o.repeat);
   j.integer("solves", o.solves);
   j.boolean("warmup", r.warmup);

@@ -65,6 +65,12 @@ struct Report {
   // --steps: each timed run's steps (setup_all / solves_total_all then hold each run's sums
   // over its steps, solve_all and iterations_all each step's solve).
   std::vector<std::vector<StepResult>> step_runs;
+  // --beside-stock: the same runs with the plugin suspended, interleaved with the mode's.
+  bool beside_stock = false;
+  std::vector<double> stock_setup_all;
+  std::vector<double> stock_solve_all;
+  std::vector<double> stock_solves_total_all;
+  std::vector<int> stock_iterations_all;
 
   std::vector<double> total_all() const;  // per run: setup + solves total
   double setup_median() const;

@@ -534,6 +534,45 @@ TEST(Selection, StrictStopsOnInvalidSettingsWithStatus2)
 #endif
 }
 
+// The per-level counts of the statistics table (level, conversions, products, matvecs,
+// fallbacks), the times left out.
+std::vector<std::string> stats_counts(const std::string& output)
+{
+   const std::regex         row(R"(^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(fp64|fp32|fp16)\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+(\d+))");
+   std::vector<std::string> rows;
+   std::istringstream       in(output);
+   for (std::string line; std::getline(in, line);)
+   {
+      std::smatch m;
+      if (std::regex_search(line, m, row))
+         rows.push_back(m[1].str() + " " + m[7].str() + " " + m[8].str() + " " + m[9].str() + " " + m[10].str());
+   }
+   return rows;
+}
+
+// --beside-stock: the stock runs interleaved with the mode's run hypre's own code with the
+// plugin suspended (hypre_AMGTSuspend): the plugin counts exactly what the same command counts
+// without them, and they take the iterations of a process with AMGT unset.
+TEST(Selection, BesideStockRunsHypresCodeWithThePluginSuspended)
+{
+   const std::string env  = "AMGT=fp64 AMGT_SPGEMM=plugin AMGT_SPMV=plugin AMGT_STATS=1";
+   const std::string args = "--problem laplace7 --n 12 --solver pcg --repeat 3";
+   DriverRun         both  = run(env, args + " --beside-stock");
+   DriverRun         alone = run(env, args);
+   DriverRun         stock = run("", args);
+   const std::vector<std::string> counted = stats_counts(both.output);
+   ASSERT_GE(counted.size(), 2u) << both.output;
+   EXPECT_EQ(counted, stats_counts(alone.output)) << both.output << alone.output;
+   EXPECT_EQ(both.str("beside_stock"), "true") << both.output;
+   EXPECT_EQ(both.str("stock_iterations_all"), stock.str("iterations_all")) << both.output << stock.output;
+   EXPECT_EQ(both.str("iterations_all"), alone.str("iterations_all")) << both.output;
+   EXPECT_GT(both.num("stock_setup_s"), 0.0);
+   EXPECT_NE(both.output.find("vs stock      setup "), std::string::npos) << both.output;
+   DriverRun none = run(env, "--problem laplace7 --n 12 --repeat 0 --beside-stock", 0, /*expect_success=*/false);
+   EXPECT_EQ(none.exit_code, 1) << none.output;
+   EXPECT_NE(none.output.find("--beside-stock needs --repeat 1 or more"), std::string::npos) << none.output;
+}
+
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
 {
    // the plugin's kernels forced: in GPU builds auto may hand a product to hypre
@@ -633,7 +672,7 @@ TEST(Selection, StockKernelRuleOverridesTheVendorSwitch)
    EXPECT_EQ(r.str("converged"), "true");
    std::smatch m;
    ASSERT_TRUE(std::regex_search(r.output, m,
-                                 std::regex(R"(SpGEMM (\d+) own \((\d+) in its binned mode\), (\d+) vendor; SpMV (\d+) own \(< 2\^18 entries\), (\d+) vendor)")))
+                                 std::regex(R"(SpGEMM (\d+) own \((\d+) in its binned mode\), (\d+) vendor; SpMV (\d+) own \(< 2\^22 entries\), (\d+) vendor)")))
       << r.output;
    EXPECT_GT(std::stol(m[1]), 0) << "no product reached hypre's own kernel";
    EXPECT_EQ(std::stol(m[2]), 0) << "products of 14k rows are below the binned mode's rule";

@@ -232,61 +232,62 @@ TEST(Resetup, DeviceCopiesAreKeptAndRefreshedInPlace)
    EXPECT_EQ(full.stats.find("device copies kept"), std::string::npos) << full.stats;
 }
 
-// Resident memory after 100 steps and after `steps`, and the peak of the samples between.
+// Resident memory and the C heap in use at step 100, at step `settled` and after the last
+// step, and the peaks after each.
 struct RssGrowth
 {
-   long first = -1, last = -1, peak = -1;
+   long first = -1, settled = -1, last = -1, peak = -1, peak_settled = -1;
+   long heap_first = -1, heap_last = -1, heap_peak = -1;
 };
 
-RssGrowth rss_growth(const LifecycleRun& run)
+RssGrowth rss_growth(const LifecycleRun& run, long settled_step)
 {
    RssGrowth g;
    for (const std::string& l : run.lines)
    {
       std::istringstream in(l);
-      std::string        k, w;
-      long               v = 0, step = 0;
+      std::string        k, w, hk;
+      long               v = 0, step = 0, heap = -1;
       if (!(in >> k >> v >> w >> step) || k != "rss_sample_kib") continue;
-      if (step == 100) g.first = v;
-      if (step >= 100) g.peak = std::max(g.peak, v);
-      g.last = v;
+      if (!(in >> hk >> heap) || hk != "heap_kib") heap = -1;
+      if (step == 100) { g.first = v; g.heap_first = heap; }
+      if (step == settled_step) g.settled = v;
+      if (step >= 100) { g.peak = std::max(g.peak, v); g.heap_peak = std::max(g.heap_peak, heap); }
+      if (step >= settled_step) g.peak_settled = std::max(g.peak_settled, v);
+      g.last      = v;
+      g.heap_last = heap;
    }
    return g;
 }
 
-// 1000 re-setups of one solver: the plans are made once, the values refreshed in place; the
-// resident set after 100 steps and after 1000 differ by allocator noise only (the tolerance of
-// the lifecycle memory test: a leak of 2.9 KiB a step would fail it). In a GPU build hypre's
-// host path itself grows by tens of MB over this client's first 1000 setups, full or not, to
-// the same plateau (measured on the H100 machine, 2026-11-28: 204 -> 249 MB with
-// AMGT_RESETUP=off, 193 -> 249 MB with galerkin): there the re-setups may end no higher than
-// 1000 of hypre's full setups do, plus the same tolerance.
+// 1000 re-setups of one solver: the plans are made once, the values refreshed in place. The C
+// heap in use (what the program and hypre allocate and keep) after 100 steps and after 1000
+// differs by allocator noise only (a leak of 0.6 KiB a step would fail); so does the resident
+// set in a CPU build. In a GPU build the resident set also holds pages the GPU driver maps
+// outside the heap, and those grow by ~40 MB over the first ~200 setups of this client, full
+// or not, then stay (an H200, 2000 steps sampled every 200: 231.9 MB from step 200 to 2000
+// within 16 KiB with re-setups, and the same with AMGT_RESETUP=off; 128.0 MB flat with
+// AMGT_PRELOAD=0, whose process never makes a CUDA context on this host path): there the
+// resident set is compared from step 500 on.
 TEST(Resetup, ThousandResetupsWithoutMemoryGrowth)
 {
    const std::vector<std::string> args{"--n", "6", "--steps", "1000", "--rss-every", "100"};
    const ResetupRun r = resetup_run("fp64", "galerkin", args);
    ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
-   const RssGrowth g = rss_growth(r.run);
+   const long      settled_step = AMGT_TEST_GPU_BUILD ? 500 : 100;
+   const RssGrowth g            = rss_growth(r.run, settled_step);
    ASSERT_GT(g.first, 0) << r.run.proc.out;
-   std::printf("[ memory ] 1000 re-setups: rss after 100 steps %ld KiB, after 1000 %ld KiB (peak %ld)\n", g.first,
-               g.last, g.peak);
-   if (AMGT_TEST_GPU_BUILD)
-   {
-      const ResetupRun off = resetup_run("fp64", "off", args);
-      ASSERT_TRUE(orderly_zero(off.run.proc)) << off.run.proc.describe();
-      const RssGrowth h = rss_growth(off.run);
-      ASSERT_GT(h.first, 0) << off.run.proc.out;
-      std::printf("[ memory ] 1000 full setups (AMGT_RESETUP=off): rss after 100 steps %ld KiB, after 1000 %ld KiB "
-                  "(peak %ld)\n",
-                  h.first, h.last, h.peak);
-      EXPECT_LE(g.last, h.last + 512) << r.run.proc.out;
-      EXPECT_LE(g.peak, h.peak + 512) << r.run.proc.out;
-   }
-   else
-   {
-      EXPECT_LE(g.last - g.first, 512) << r.run.proc.out;
-      EXPECT_LE(g.peak - g.first, 512) << r.run.proc.out;
-   }
+   ASSERT_GT(g.settled, 0) << r.run.proc.out;
+   std::printf("[ memory ] 1000 re-setups: rss after 100 steps %ld KiB, after %ld %ld KiB, after 1000 %ld KiB "
+               "(peak %ld); C heap in use after 100 steps %ld KiB, after 1000 %ld KiB (peak %ld)\n",
+               g.first, settled_step, g.settled, g.last, g.peak, g.heap_first, g.heap_last, g.heap_peak);
+   EXPECT_LE(g.last - g.settled, 512) << r.run.proc.out;
+   EXPECT_LE(g.peak_settled - g.settled, 512) << r.run.proc.out;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+   ASSERT_GE(g.heap_first, 0) << r.run.proc.out;
+   EXPECT_LE(g.heap_last - g.heap_first, 512) << r.run.proc.out;
+   EXPECT_LE(g.heap_peak - g.heap_first, 512) << r.run.proc.out;
+#endif
    EXPECT_NE(r.stats.find("1 full (no hierarchy to keep: 1), 999 re-setups"), std::string::npos) << r.stats;
 }
 
