@@ -10,10 +10,10 @@ scripts/offline_build.sh .carry build-gpu > /tmp/build.log 2>&1 || { grep -E "er
 echo "build $(el) s"
 (cd build-gpu && timeout 60 ctest -R "Selection\.BesideStock|Selection\.StockKernelRule|Resetup\.Thousand|beside_stock_quick" -j 4 --output-on-failure) > $OUT/ctest_sel.log 2>&1; echo "ctest selected rc $? at $(el) s"; grep -E "tests passed|FAILED|Failed|Timeout|\[ memory \]" $OUT/ctest_sel.log | head -12
 sed 's#\.\./shared/datasets/matrices#.carry/matrices#' bench/cases_small.tsv > /tmp/small.tsv
-left=$(( 510 - $(el) ))
+left=$(( 500 - $(el) ))
 python3 bench/beside_stock.py --build build-gpu --cases /tmp/small.tsv --modes fp64,auto --procs 3 --repeat 5 --timeout 60 --deadline $left --json $OUT/beside.json > $OUT/beside.txt 2>&1
 echo "beside rc $? at $(el) s"; tail -5 $OUT/beside.txt
-left=$(( 575 - $(el) ))
+left=$(( 555 - $(el) ))
 python3 bench/beside_stock.py --build build-gpu --cases /tmp/small.tsv --modes unset --procs 1 --repeat 5 --timeout 30 --deadline $left --json $OUT/beside_null.json > $OUT/beside_null.txt 2>&1
 echo "null rc $? at $(el) s"; tail -3 $OUT/beside_null.txt
 echo "end $(el) s"
