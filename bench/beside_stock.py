@@ -11,7 +11,7 @@ processes per case and mode (the modes interleaved process by process). The firs
 process (cold) is not part of this: it is one per process; run.sh's cold columns hold it.
 
     python3 bench/beside_stock.py [--build DIR] [--cases FILE] [--modes fp64,auto] [--procs 3]
-                                  [--repeat 5] [--null] [--matrices DIR] [--json FILE]
+                                  [--repeat 6] [--null] [--matrices DIR] [--json FILE]
                                   [--timeout S] [--deadline S] [--quick]
 
 --cases: a run.sh case file (LABEL<TAB>amgt-solve arguments; default bench/cases_small.tsv).
@@ -92,7 +92,7 @@ def main():
     ap.add_argument("--cases", default=os.path.join(ROOT, "bench", "cases_small.tsv"))
     ap.add_argument("--modes", default="fp64,auto")
     ap.add_argument("--procs", type=int, default=3)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=6)
     ap.add_argument("--null", action="store_true")
     ap.add_argument("--matrices", default="")
     ap.add_argument("--json", default="")
@@ -103,8 +103,8 @@ def main():
     solve = os.path.join(a.build, "bin", "amgt-solve")
     if not os.access(solve, os.X_OK):
         raise SystemExit(f"beside_stock: {solve} not found (build first: ./scripts/test.sh or run.sh)")
-    if a.procs < 1 or a.repeat < 1:
-        raise SystemExit("beside_stock: --procs and --repeat must be 1 or more")
+    if a.procs < 1 or a.repeat < 2 or a.repeat % 2:
+        raise SystemExit("beside_stock: --procs must be 1 or more and --repeat even (2 or more)")
     cases = QUICK if a.quick else read_cases(a.cases, a.matrices)
     modes = [m for m in a.modes.split(",") if m]
     if a.null:

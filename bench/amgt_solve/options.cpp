@@ -325,7 +325,10 @@ Options parse(int argc, const char* const* argv) {
     }
   }
   if (o.beside_stock && o.steps > 0) usage_error("--beside-stock and --steps cannot be combined");
-  if (o.beside_stock && o.repeat < 1) usage_error("--beside-stock needs --repeat 1 or more");
+  if (o.beside_stock && (o.repeat < 2 || o.repeat % 2 != 0)) {
+    usage_error("--beside-stock needs an even --repeat of 2 or more (the order stock, mode, mode, stock "
+                "repeated balances a drift and an alternation between runs)");
+  }
   if (o.problem && *o.problem != problems::Kind::Systems3 && o.num_functions > 1) {
     usage_error(std::string("--num-functions > 1 needs several unknowns per node; ") +
                 problems::name(*o.problem) + " has one");
@@ -430,7 +433,8 @@ Sequences of steps (a time-stepping code: one matrix pattern, new values every s
                         timings
   --beside-stock        every timed run also as stock hypre in this same process, the
                         two interleaved (stock first in even runs, the mode first in
-                        odd ones; one stock warm-up after the mode's): the AMGT
+                        odd ones: an even --repeat; one stock warm-up after the
+                        mode's): the AMGT
                         library's hooks suspended (hypre_AMGTSuspend) for the stock
                         runs. Prints stock's medians and the mode's ratios against them
                         (> 1: the mode is faster); processes differ by 10-30%% on small

@@ -556,7 +556,7 @@ std::vector<std::string> stats_counts(const std::string& output)
 TEST(Selection, BesideStockRunsHypresCodeWithThePluginSuspended)
 {
    const std::string env  = "AMGT=fp64 AMGT_SPGEMM=plugin AMGT_SPMV=plugin AMGT_STATS=1";
-   const std::string args = "--problem laplace7 --n 12 --solver pcg --repeat 3";
+   const std::string args = "--problem laplace7 --n 12 --solver pcg --repeat 4";
    DriverRun         both  = run(env, args + " --beside-stock");
    DriverRun         alone = run(env, args);
    DriverRun         stock = run("", args);
@@ -570,7 +570,9 @@ TEST(Selection, BesideStockRunsHypresCodeWithThePluginSuspended)
    EXPECT_NE(both.output.find("vs stock      setup "), std::string::npos) << both.output;
    DriverRun none = run(env, "--problem laplace7 --n 12 --repeat 0 --beside-stock", 0, /*expect_success=*/false);
    EXPECT_EQ(none.exit_code, 1) << none.output;
-   EXPECT_NE(none.output.find("--beside-stock needs --repeat 1 or more"), std::string::npos) << none.output;
+   EXPECT_NE(none.output.find("--beside-stock needs an even --repeat"), std::string::npos) << none.output;
+   DriverRun odd = run(env, "--problem laplace7 --n 12 --repeat 3 --beside-stock", 0, /*expect_success=*/false);
+   EXPECT_EQ(odd.exit_code, 1) << odd.output;
 }
 
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
