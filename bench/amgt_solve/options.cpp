@@ -326,8 +326,7 @@ Options parse(int argc, const char* const* argv) {
   }
   if (o.beside_stock && o.steps > 0) usage_error("--beside-stock and --steps cannot be combined");
   if (o.beside_stock && (o.repeat < 2 || o.repeat % 2 != 0)) {
-    usage_error("--beside-stock needs an even --repeat of 2 or more (the order stock, mode, mode, stock "
-                "repeated balances a drift and an alternation between runs)");
+    usage_error("--beside-stock needs an even --repeat of 2 or more (half the pairs stock first)");
   }
   if (o.problem && *o.problem != problems::Kind::Systems3 && o.num_functions > 1) {
     usage_error(std::string("--num-functions > 1 needs several unknowns per node; ") +
@@ -432,8 +431,8 @@ Sequences of steps (a time-stepping code: one matrix pattern, new values every s
                         entries touched); one rank only (whole matrices), outside the
                         timings
   --beside-stock        every timed run also as stock hypre in this same process, the
-                        two interleaved (stock first in even runs, the mode first in
-                        odd ones: an even --repeat; one stock warm-up after the
+                        two interleaved (half the pairs stock first, in an order each
+                        process draws: an even --repeat; one stock warm-up after the
                         mode's): the AMGT
                         library's hooks suspended (hypre_AMGTSuspend) for the stock
                         runs. Prints stock's medians and the mode's ratios against them

@@ -400,8 +400,8 @@ void print_summary(std::FILE* out, const Report& r) {
     for (std::size_t i = 0; i < st.size(); ++i) st[i] = r.stock_setup_all[i] + r.stock_solves_total_all[i];
     const double stt = median(st);
     std::fprintf(out, "  beside stock  setup %.6f, solve %.6f, total %.6f  (stock hypre in this process, the "
-                 "plugin suspended: median of %zu runs interleaved with the mode's)\n",
-                 ss, sv, stt, r.stock_setup_all.size());
+                 "plugin suspended: median of %zu runs interleaved with the mode's: %s)\n",
+                 ss, sv, stt, r.stock_setup_all.size(), r.beside_order.c_str());
     std::fprintf(out, "  vs stock      setup %.3fx, solve %.3fx, total %.3fx  (stock's time / the mode's)\n",
                  ss / r.setup_median(), sv / r.solve_median(), stt / r.total_median());
     std::fprintf(out, "  stock setups  %s\n", list(r.stock_setup_all).c_str());
@@ -457,6 +457,7 @@ std::string to_json(const Report& r) {
     std::vector<double> st(std::min(r.stock_setup_all.size(), r.stock_solves_total_all.size()));
     for (std::size_t i = 0; i < st.size(); ++i) st[i] = r.stock_setup_all[i] + r.stock_solves_total_all[i];
     j.boolean("beside_stock", true);
+    j.str("beside_order", r.beside_order);
     j.number("stock_setup_s", median(r.stock_setup_all), "%.9g");
     j.number("stock_solve_s", median(r.stock_solve_all), "%.9g");
     j.number("stock_total_s", median(st), "%.9g");

@@ -67,6 +67,7 @@ struct Report {
   std::vector<std::vector<StepResult>> step_runs;
   // --beside-stock: the same runs with the plugin suspended, interleaved with the mode's.
   bool beside_stock = false;
+  std::string beside_order;  // per pair: SM (stock first) or MS
   std::vector<double> stock_setup_all;
   std::vector<double> stock_solve_all;
   std::vector<double> stock_solves_total_all;
