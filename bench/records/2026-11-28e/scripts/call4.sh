@@ -11,3 +11,5 @@ printf 'l27n31\t--problem laplace27 --n 31 --solver pcg\ns3n22\t--problem system
 timeout 200 python3 build-carry/beside_stock.py --build build-carry --cases /tmp/five.tsv --modes fp64,auto --null --procs 3 --repeat 6 --deadline 150 --json $OUT/beside_even.json > $OUT/beside_even.txt 2>&1
 echo "even rc $? at $(el) s"; cat $OUT/beside_even.txt
 echo "end $(el) s"
+# the second command of call 4, on the same warm machine (run as the command line itself):
+#   export LD_LIBRARY_PATH=$PWD/build-carry/lib; for i in 1 2; do build-carry/bin/amgt-solve --problem laplace27 --n 31 --solver pcg --repeat 16 | grep -E "setup all|solve all"; done; build-carry/bin/amgt-solve --problem laplace27 --n 31 --solver pcg --repeat 8 --beside-stock | grep -E "setup all|stock setups|vs stock"
