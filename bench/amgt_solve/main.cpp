@@ -375,36 +375,31 @@ int drive(int argc, char** argv) {
       for (char f : stock_first) rep.beside_order += f ? "SM " : "MS ";
       if (!rep.beside_order.empty()) rep.beside_order.pop_back();
     }
+    // One timed run's times, iterations and errors into the mode's lists or stock's.
+    auto record = [&rep](const RunResult& r, std::vector<double>& setup_all, std::vector<double>& solve_all,
+                         std::vector<double>& solves_total_all, std::vector<int>& iterations_all) {
+      setup_all.push_back(r.setup_s);
+      double solves_total = 0.0;
+      for (double t : r.solve_s) solves_total += t;
+      solve_all.insert(solve_all.end(), r.solve_s.begin(), r.solve_s.end());
+      solves_total_all.push_back(solves_total);
+      iterations_all.insert(iterations_all.end(), r.solve_iterations.begin(), r.solve_iterations.end());
+      rep.hypre_error |= r.hypre_error;
+      rep.hypre_setup_error |= r.setup_error;
+      rep.hypre_solve_error |= r.solve_error;
+    };
+    auto record_stock = [&](const RunResult& s) {
+      record(s, rep.stock_setup_all, rep.stock_solve_all, rep.stock_solves_total_all, rep.stock_iterations_all);
+    };
     for (int i = 0; i < runs; ++i) {
       const bool last = i == runs - 1;
-      auto record_stock = [&rep](const RunResult& s) {
-        rep.stock_setup_all.push_back(s.setup_s);
-        double sum = 0.0;
-        for (double t : s.solve_s) sum += t;
-        rep.stock_solve_all.insert(rep.stock_solve_all.end(), s.solve_s.begin(), s.solve_s.end());
-        rep.stock_solves_total_all.push_back(sum);
-        rep.stock_iterations_all.insert(rep.stock_iterations_all.end(), s.solve_iterations.begin(),
-                                        s.solve_iterations.end());
-        rep.hypre_error |= s.hypre_error;
-        rep.hypre_setup_error |= s.setup_error;
-        rep.hypre_solve_error |= s.solve_error;
-      };
       const bool first = stock_first[static_cast<std::size_t>(i)] != 0;
       if (suspend && first) record_stock(run_stock());
       RunResult r = run(last);
       if (suspend && !first) record_stock(run_stock());
       if (o.memory_report) report_memory(rank, i + 1);
       if (i == 0 && !rep.warmup) record_cold(r);
-      rep.setup_all.push_back(r.setup_s);
-      double solves_total = 0.0;
-      for (double t : r.solve_s) solves_total += t;
-      rep.solve_all.insert(rep.solve_all.end(), r.solve_s.begin(), r.solve_s.end());
-      rep.solves_total_all.push_back(solves_total);
-      rep.iterations_all.insert(rep.iterations_all.end(), r.solve_iterations.begin(),
-                                r.solve_iterations.end());
-      rep.hypre_error |= r.hypre_error;
-      rep.hypre_setup_error |= r.setup_error;
-      rep.hypre_solve_error |= r.solve_error;
+      record(r, rep.setup_all, rep.solve_all, rep.solves_total_all, rep.iterations_all);
       if (o.steps > 0) rep.step_runs.push_back(r.steps);
       if (last) {
         rep.levels = r.levels;

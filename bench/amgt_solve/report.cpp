@@ -22,6 +22,11 @@ std::vector<double> Report::total_all() const {
   for (std::size_t i = 0; i < t.size(); ++i) t[i] = setup_all[i] + solves_total_all[i];
   return t;
 }
+std::vector<double> Report::stock_total_all() const {
+  std::vector<double> t(std::min(stock_setup_all.size(), stock_solves_total_all.size()));
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = stock_setup_all[i] + stock_solves_total_all[i];
+  return t;
+}
 double Report::setup_median() const { return median(setup_all); }
 double Report::solve_median() const { return median(solve_all); }
 double Report::solves_total_median() const { return median(solves_total_all); }
@@ -396,9 +401,7 @@ void print_summary(std::FILE* out, const Report& r) {
   }
   if (r.beside_stock) {
     const double ss = median(r.stock_setup_all), sv = median(r.stock_solve_all);
-    std::vector<double> st(std::min(r.stock_setup_all.size(), r.stock_solves_total_all.size()));
-    for (std::size_t i = 0; i < st.size(); ++i) st[i] = r.stock_setup_all[i] + r.stock_solves_total_all[i];
-    const double stt = median(st);
+    const double stt = median(r.stock_total_all());
     std::fprintf(out, "  beside stock  setup %.6f, solve %.6f, total %.6f  (stock hypre in this process, the "
                  "plugin suspended: median of %zu runs interleaved with the mode's: %s)\n",
                  ss, sv, stt, r.stock_setup_all.size(), r.beside_order.c_str());
@@ -454,8 +457,7 @@ std::string to_json(const Report& r) {
   j.numbers("total_all", r.total_all(), "%.9g");
   j.integers("iterations_all", r.iterations_all);
   if (r.beside_stock) {
-    std::vector<double> st(std::min(r.stock_setup_all.size(), r.stock_solves_total_all.size()));
-    for (std::size_t i = 0; i < st.size(); ++i) st[i] = r.stock_setup_all[i] + r.stock_solves_total_all[i];
+    const std::vector<double> st = r.stock_total_all();
     j.boolean("beside_stock", true);
     j.str("beside_order", r.beside_order);
     j.number("stock_setup_s", median(r.stock_setup_all), "%.9g");

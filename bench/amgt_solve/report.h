@@ -74,6 +74,7 @@ struct Report {
   std::vector<int> stock_iterations_all;
 
   std::vector<double> total_all() const;  // per run: setup + solves total
+  std::vector<double> stock_total_all() const;  // --beside-stock: stock's, per run
   double setup_median() const;
   double solve_median() const;         // per solve
   double solves_total_median() const;  // per run
