@@ -86,6 +86,39 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def summarize(runs, case_labels, modes):
+    """Per case and mode: the medians of the processes' ratios, the lowest total, stock's median
+    total; then the geomeans per mode over the cases and the cases whose median total is below
+    0.98. Returns (summary rows, the table as text)."""
+    lines = [f"{'case':<16} {'mode':<6} {'rows':>8} {'stock ms':>9} {'setup x':>8} {'solve x':>8} {'total x':>8} "
+             f"{'lowest':>7} {'its':>9}"]
+    summary = []
+    for label in case_labels:
+        for mode in modes:
+            rs = [x for x in runs if x["case"] == label and x["mode"] == mode]
+            if not rs:
+                continue
+            med = {k: statistics.median(x["ratios"][k] for x in rs) for k in ("setup", "solve", "total")}
+            low = min(x["ratios"]["total"] for x in rs)
+            its = f"{statistics.median(i for x in rs for i in x['iterations']):g}/" \
+                  f"{statistics.median(i for x in rs for i in x['stock_iterations']):g}"
+            stock_ms = 1e3 * statistics.median(x["stock_total_s"] for x in rs)
+            summary.append({"case": label, "mode": mode, "procs": len(rs), "median": med, "lowest_total": low,
+                            "stock_total_ms": stock_ms, "rows": rs[0]["rows"]})
+            lines.append(f"{label:<16} {mode:<6} {rs[0]['rows']:>8} {stock_ms:>9.2f} {med['setup']:>8.3f} "
+                         f"{med['solve']:>8.3f} {med['total']:>8.3f} {low:>7.3f} {its:>9}")
+    for mode in modes:
+        s = [x for x in summary if x["mode"] == mode]
+        if not s:
+            continue
+        g = {k: geomean([x["median"][k] for x in s]) for k in ("setup", "solve", "total")}
+        below = [x["case"] for x in s if x["median"]["total"] < 0.98]
+        lines.append(f"geomean {mode}: setup {g['setup']:.3f}, solve {g['solve']:.3f}, total {g['total']:.3f} "
+                     f"over {len(s)} cases; total below 0.98: {len(below)}"
+                     f"{' (' + ', '.join(below) + ')' if below else ''}")
+    return summary, "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.environ.get("AMGT_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -131,31 +164,8 @@ def main():
                        "rows": r["rows"], "nnz": r["nnz"]}
                 runs.append(row)
 
-    print(f"{'case':<16} {'mode':<6} {'rows':>8} {'stock ms':>9} {'setup x':>8} {'solve x':>8} {'total x':>8} "
-          f"{'lowest':>7} {'its':>9}")
-    summary = []
-    for label, _ in cases:
-        for mode in modes:
-            rs = [x for x in runs if x["case"] == label and x["mode"] == mode]
-            if not rs:
-                continue
-            med = {k: statistics.median(x["ratios"][k] for x in rs) for k in ("setup", "solve", "total")}
-            low = min(x["ratios"]["total"] for x in rs)
-            its = f"{statistics.median(i for x in rs for i in x['iterations']):g}/" \
-                  f"{statistics.median(i for x in rs for i in x['stock_iterations']):g}"
-            stock_ms = 1e3 * statistics.median(x["stock_total_s"] for x in rs)
-            summary.append({"case": label, "mode": mode, "procs": len(rs), "median": med, "lowest_total": low,
-                            "stock_total_ms": stock_ms, "rows": rs[0]["rows"]})
-            print(f"{label:<16} {mode:<6} {rs[0]['rows']:>8} {stock_ms:>9.2f} {med['setup']:>8.3f} "
-                  f"{med['solve']:>8.3f} {med['total']:>8.3f} {low:>7.3f} {its:>9}")
-    for mode in modes:
-        s = [x for x in summary if x["mode"] == mode]
-        if not s:
-            continue
-        g = {k: geomean([x["median"][k] for x in s]) for k in ("setup", "solve", "total")}
-        below = [x["case"] for x in s if x["median"]["total"] < 0.98]
-        print(f"geomean {mode}: setup {g['setup']:.3f}, solve {g['solve']:.3f}, total {g['total']:.3f} over "
-              f"{len(s)} cases; total below 0.98: {len(below)}{' (' + ', '.join(below) + ')' if below else ''}")
+    summary, text = summarize(runs, [label for label, _ in cases], modes)
+    print(text)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"runs": runs, "summary": summary, "failed": failed}, f, indent=1)

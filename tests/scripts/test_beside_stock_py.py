@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""bench/beside_stock.py without a GPU: the ratios of one process's JSON, the per-case medians
+over processes and the lowest, the geomeans per mode and the cases below 0.98 come out as
+computed by hand; a case file's matrix paths move with --matrices, and a case without
+arguments is a clear error.
+
+  python3 tests/scripts/test_beside_stock_py.py [-v]
+"""
+import math
+import os
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import beside_stock as bs  # noqa: E402
+
+
+def run(case, mode, total, setup=None, solve=None, its=(10,), stock_its=(10,)):
+    """One process's row as main() builds it, from the ratios wanted."""
+    ratios = {"setup": setup if setup is not None else total, "solve": solve if solve is not None else total,
+              "total": total}
+    return {"case": case, "mode": mode, "proc": 1, "ratios": ratios, "stock_total_s": 0.010,
+            "total_s": 0.010 / total, "iterations": list(its), "stock_iterations": list(stock_its),
+            "rows": 1000, "nnz": 7000}
+
+
+class Ratios(unittest.TestCase):
+    def test_stock_over_mode(self):
+        r = {"stock_setup_s": 0.004, "setup_s": 0.002, "stock_solve_s": 0.003, "solve_s": 0.006,
+             "stock_total_s": 0.007, "total_s": 0.008}
+        got = bs.ratios(r)
+        self.assertAlmostEqual(got["setup"], 2.0)
+        self.assertAlmostEqual(got["solve"], 0.5)
+        self.assertAlmostEqual(got["total"], 0.875)
+
+
+class Summarize(unittest.TestCase):
+    def setUp(self):
+        self.runs = [run("a", "fp64", 1.10), run("a", "fp64", 0.90), run("a", "fp64", 1.02),
+                     run("b", "fp64", 0.95, setup=0.90, solve=1.20), run("b", "fp64", 0.97),
+                     run("a", "auto", 1.05, its=(11, 12), stock_its=(10, 10)),
+                     run("b", "auto", 1.00)]
+
+    def test_medians_lowest_and_geomeans(self):
+        summary, text = bs.summarize(self.runs, ["a", "b"], ["fp64", "auto"])
+        by = {(x["case"], x["mode"]): x for x in summary}
+        self.assertEqual(by[("a", "fp64")]["procs"], 3)
+        self.assertAlmostEqual(by[("a", "fp64")]["median"]["total"], 1.02)
+        self.assertAlmostEqual(by[("a", "fp64")]["lowest_total"], 0.90)
+        # two processes: the median is their mean
+        self.assertAlmostEqual(by[("b", "fp64")]["median"]["total"], 0.96)
+        self.assertAlmostEqual(by[("b", "fp64")]["median"]["setup"], (0.90 + 0.97) / 2)
+        self.assertAlmostEqual(by[("b", "fp64")]["stock_total_ms"], 10.0)
+        g = math.sqrt(1.02 * 0.96)
+        self.assertIn(f"geomean fp64: setup {math.sqrt(1.02 * 0.935):.3f}", text)
+        self.assertIn(f"total {g:.3f} over 2 cases; total below 0.98: 1 (b)", text)
+        self.assertIn(f"geomean auto: setup {math.sqrt(1.05):.3f}", text)
+        self.assertIn("total below 0.98: 0\n", text + "\n")
+        # iterations: the mode's median / stock's median over every solve of the processes
+        line = [l for l in text.splitlines() if l.startswith("a ") and " auto " in l][0]
+        self.assertTrue(line.endswith("11.5/10"), line)
+
+    def test_missing_pairs_are_left_out(self):
+        summary, text = bs.summarize(self.runs, ["a", "c"], ["fp64", "unset"])
+        self.assertEqual([(x["case"], x["mode"]) for x in summary], [("a", "fp64")])
+        self.assertNotIn("geomean unset", text)
+
+
+class Cases(unittest.TestCase):
+    def test_matrices_moved_and_comments_skipped(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write("# a comment\n\nm1\t--matrix ../shared/datasets/matrices/x.mtx.gz --solver pcg\n"
+                    "g1\t--problem laplace7 --n 10\n")
+        try:
+            got = bs.read_cases(f.name, "/data/m")
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(got, [("m1", "--matrix /data/m/x.mtx.gz --solver pcg"), ("g1", "--problem laplace7 --n 10")])
+
+    def test_case_without_arguments_is_an_error(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+            f.write("lonely\n")
+        try:
+            with self.assertRaises(SystemExit) as e:
+                bs.read_cases(f.name, "")
+        finally:
+            os.unlink(f.name)
+        self.assertIn("no arguments for case 'lonely'", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
