@@ -431,14 +431,13 @@ Sequences of steps (a time-stepping code: one matrix pattern, new values every s
                         entries touched); one rank only (whole matrices), outside the
                         timings
   --beside-stock        every timed run also as stock hypre in this same process, the
-                        two interleaved (half the pairs stock first, in an order each
-                        process draws: an even --repeat; one stock warm-up after the
-                        mode's): the AMGT
-                        library's hooks suspended (hypre_AMGTSuspend) for the stock
-                        runs. Prints stock's medians and the mode's ratios against them
-                        (> 1: the mode is faster); processes differ by 10-30%% on small
-                        systems, runs within one process by 1-3%%. Needs the AMGT
-                        drop-in libHYPRE; not with --steps
+                        AMGT library's hooks suspended (hypre_AMGTSuspend) for those
+                        runs; the two interleaved (half the pairs stock first, in an
+                        order each process draws: an even --repeat; one stock warm-up
+                        after the mode's). Prints stock's medians and the mode's ratios
+                        against them (> 1: the mode is faster); processes differ by
+                        10-30%% on small systems, runs within one process by 1-3%%.
+                        Needs the AMGT drop-in libHYPRE; not with --steps
   --help                this text
 
 Exit status: 0 ran (converged or not), 1 bad arguments or input, 2 hypre reported an
