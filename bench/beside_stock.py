@@ -13,10 +13,12 @@ process (cold) is not part of this: it is one per process; run.sh's cold columns
     python3 bench/beside_stock.py [--build DIR] [--cases FILE] [--modes fp64,auto] [--procs 3]
                                   [--repeat 6] [--null] [--matrices DIR] [--json FILE]
                                   [--timeout S] [--deadline S] [--quick]
+    python3 bench/beside_stock.py --from-json FILE [FILE ...]
 
 --cases: a run.sh case file (LABEL<TAB>amgt-solve arguments; default bench/cases_small.tsv).
 --matrices DIR: where the case file's ../shared/datasets/matrices paths are to be read from.
 --deadline S: start no process after S seconds (the table holds what ran; no failure).
+--from-json FILE...: no runs; the table of the processes of earlier --json files together.
 --null: also AMGT unset with --beside-stock (stock against stock: the method's own spread).
 --quick: two generated cases at n = 10 (a check that the driver runs and parses; CPU builds).
 Ratios are stock's time over the mode's (> 1: the mode is faster). Exit status 1 when a run
@@ -119,6 +121,35 @@ def summarize(runs, case_labels, modes):
     return summary, "\n".join(lines)
 
 
+def merged_runs(files):
+    """The processes' rows of earlier --json files, in the files' order; the cases and modes in
+    the order first met."""
+    runs = []
+    for path in files:
+        try:
+            with open(path) as f:
+                runs.extend(json.load(f)["runs"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"beside_stock: {path}: not a --json file of this script ({e})")
+    cases, modes = [], []
+    for r in runs:
+        if r["case"] not in cases:
+            cases.append(r["case"])
+        if r["mode"] not in modes:
+            modes.append(r["mode"])
+    return runs, cases, modes
+
+
+def from_json(files):
+    """--from-json: the table of the processes of several earlier runs together (e.g. the same
+    cases measured in several calls)."""
+    runs, cases, modes = merged_runs(files)
+    _, text = summarize(runs, cases, modes)
+    print(text)
+    print(f"beside_stock: {len(runs)} processes from {len(files)} file(s)")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.environ.get("AMGT_BUILD_DIR", os.path.join(ROOT, "build")))
@@ -132,7 +163,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--deadline", type=float, default=0.0)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--from-json", nargs="+", default=[], metavar="FILE")
     a = ap.parse_args()
+    if a.from_json:
+        return from_json(a.from_json)
     solve = os.path.join(a.build, "bin", "amgt-solve")
     if not os.access(solve, os.X_OK):
         raise SystemExit(f"beside_stock: {solve} not found (build first: ./scripts/test.sh or run.sh)")

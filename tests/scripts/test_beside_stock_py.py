@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """bench/beside_stock.py without a GPU: the ratios of one process's JSON, the per-case medians
 over processes and the lowest, the geomeans per mode and the cases below 0.98 come out as
-computed by hand; a case file's matrix paths move with --matrices, and a case without
-arguments is a clear error.
+computed by hand; the processes of several --json files are summarised together, and a file
+that is not one is a clear error; a case file's matrix paths move with --matrices, and a case
+without arguments is a clear error.
 
   python3 tests/scripts/test_beside_stock_py.py [-v]
 """
+import json
 import math
 import os
 import sys
@@ -66,6 +68,38 @@ class Summarize(unittest.TestCase):
         summary, text = bs.summarize(self.runs, ["a", "c"], ["fp64", "unset"])
         self.assertEqual([(x["case"], x["mode"]) for x in summary], [("a", "fp64")])
         self.assertNotIn("geomean unset", text)
+
+
+class FromJson(unittest.TestCase):
+    def test_files_merged_in_order(self):
+        paths = []
+        try:
+            for rows in ([run("a", "fp64", 1.10), run("b", "fp64", 0.95)],
+                         [run("a", "fp64", 0.90), run("a", "unset", 1.00)]):
+                with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                    json.dump({"runs": rows, "summary": [], "failed": []}, f)
+                    paths.append(f.name)
+            runs, cases, modes = bs.merged_runs(paths)
+        finally:
+            for p in paths:
+                os.unlink(p)
+        self.assertEqual(len(runs), 4)
+        self.assertEqual(cases, ["a", "b"])
+        self.assertEqual(modes, ["fp64", "unset"])
+        summary, _ = bs.summarize(runs, cases, modes)
+        by = {(x["case"], x["mode"]): x for x in summary}
+        self.assertEqual(by[("a", "fp64")]["procs"], 2)
+        self.assertAlmostEqual(by[("a", "fp64")]["median"]["total"], 1.00)
+
+    def test_not_a_json_of_the_script_is_an_error(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write('{"summary": []}')
+        try:
+            with self.assertRaises(SystemExit) as e:
+                bs.merged_runs([f.name])
+        finally:
+            os.unlink(f.name)
+        self.assertIn("not a --json file of this script", str(e.exception))
 
 
 class Cases(unittest.TestCase):
