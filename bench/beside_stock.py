@@ -15,7 +15,8 @@ process (cold) is not part of this: it is one per process; run.sh's cold columns
                                   [--timeout S] [--deadline S] [--quick]
     python3 bench/beside_stock.py --from-json FILE [FILE ...]
 
---cases: a run.sh case file (LABEL<TAB>amgt-solve arguments; default bench/cases_small.tsv).
+--cases: a run.sh case file, read as run.sh reads it (LABEL<TAB>amgt-solve arguments, bare
+arguments or JSON lines; default bench/cases_small.tsv).
 --matrices DIR: where the case file's ../shared/datasets/matrices paths are to be read from.
 --deadline S: start no process after S seconds (the table holds what ran; no failure).
 --from-json FILE...: no runs; the table of the processes of earlier --json files together.
@@ -34,24 +35,22 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+# run.sh's reading of a case file, its last-JSON-line parse and its geomean
+from bench_runner import geomean, last_json, read_cases_file, unique_labels  # noqa: E402
+
 SHARED = "../shared/datasets/matrices"
-QUICK = [("laplace7-n10", "--problem laplace7 --n 10 --solver pcg"),
-         ("jump7-n10", "--problem jump7 --n 10 --solver pcg")]
+QUICK = [("laplace7-n10", ["--problem", "laplace7", "--n", "10", "--solver", "pcg"]),
+         ("jump7-n10", ["--problem", "jump7", "--n", "10", "--solver", "pcg"])]
 
 
 def read_cases(path, matrices):
+    """(label, driver arguments) of each case of a run.sh case file, as run.sh reads it, with
+    ../shared/datasets/matrices moved to `matrices` when given."""
     cases = []
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            label, _, args = line.partition("\t")
-            if not args.strip():
-                raise SystemExit(f"beside_stock: {path}: no arguments for case '{label}'")
-            if matrices:
-                args = args.replace(SHARED, matrices)
-            cases.append((label.strip(), args.strip()))
+    for c in unique_labels(read_cases_file(path)):
+        args = [a.replace(SHARED, matrices) for a in c["args"]] if matrices else list(c["args"])
+        cases.append((c["label"], args))
     return cases
 
 
@@ -63,16 +62,15 @@ def mode_env(mode):
 
 
 def run_one(solve, args, mode, repeat, timeout):
-    cmd = [solve] + args.split() + ["--repeat", str(repeat), "--beside-stock", "--json"]
+    cmd = [solve] + list(args) + ["--repeat", str(repeat), "--beside-stock", "--json"]
     try:
         p = subprocess.run(cmd, env=mode_env(mode), capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, f"timed out after {timeout} s"
-    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-    if p.returncode != 0 or not lines:
+    r = last_json(p.stdout)
+    if p.returncode != 0 or r is None:
         tail = (p.stdout + p.stderr).strip().splitlines()[-3:]
         return None, f"exit {p.returncode}: {' | '.join(tail)}"
-    r = json.loads(lines[-1])
     if not r.get("converged"):
         return None, "not converged"
     return r, ""
@@ -81,11 +79,6 @@ def run_one(solve, args, mode, repeat, timeout):
 def ratios(r):
     return {"setup": r["stock_setup_s"] / r["setup_s"], "solve": r["stock_solve_s"] / r["solve_s"],
             "total": r["stock_total_s"] / r["total_s"]}
-
-
-def geomean(xs):
-    xs = [x for x in xs if x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def summarize(runs, case_labels, modes):
@@ -113,7 +106,7 @@ def summarize(runs, case_labels, modes):
         s = [x for x in summary if x["mode"] == mode]
         if not s:
             continue
-        g = {k: geomean([x["median"][k] for x in s]) for k in ("setup", "solve", "total")}
+        g = {k: geomean([x["median"][k] for x in s]) or math.nan for k in ("setup", "solve", "total")}
         below = [x["case"] for x in s if x["median"]["total"] < 0.98]
         lines.append(f"geomean {mode}: setup {g['setup']:.3f}, solve {g['solve']:.3f}, total {g['total']:.3f} "
                      f"over {len(s)} cases; total below 0.98: {len(below)}"

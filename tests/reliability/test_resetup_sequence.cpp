@@ -232,12 +232,24 @@ TEST(Resetup, DeviceCopiesAreKeptAndRefreshedInPlace)
    EXPECT_EQ(full.stats.find("device copies kept"), std::string::npos) << full.stats;
 }
 
-// Resident memory and the C heap in use at step 100, at step `settled` and after the last
-// step, and the peaks after each.
+// One quantity sampled every 100 steps: at step 100, at step `settled`, after the last step,
+// and its peak from step `settled` on.
+struct Samples
+{
+   long first = -1, settled = -1, last = -1, peak = -1;
+   void add(long step, long settled_step, long v)
+   {
+      if (step == 100) first = v;
+      if (step == settled_step) settled = v;
+      if (step >= settled_step) peak = std::max(peak, v);
+      last = v;
+   }
+};
+
+// The resident set and the C heap in use (amg-lifecycle's rss_sample_kib lines).
 struct RssGrowth
 {
-   long first = -1, settled = -1, last = -1, peak = -1, peak_settled = -1;
-   long heap_first = -1, heap_settled = -1, heap_last = -1, heap_peak = -1, heap_peak_settled = -1;
+   Samples rss, heap;
 };
 
 RssGrowth rss_growth(const LifecycleRun& run, long settled_step)
@@ -250,16 +262,8 @@ RssGrowth rss_growth(const LifecycleRun& run, long settled_step)
       long               v = 0, step = 0, heap = -1;
       if (!(in >> k >> v >> w >> step) || k != "rss_sample_kib") continue;
       if (!(in >> hk >> heap) || hk != "heap_kib") heap = -1;
-      if (step == 100) { g.first = v; g.heap_first = heap; }
-      if (step == settled_step) { g.settled = v; g.heap_settled = heap; }
-      if (step >= 100) { g.peak = std::max(g.peak, v); g.heap_peak = std::max(g.heap_peak, heap); }
-      if (step >= settled_step)
-      {
-         g.peak_settled      = std::max(g.peak_settled, v);
-         g.heap_peak_settled = std::max(g.heap_peak_settled, heap);
-      }
-      g.last      = v;
-      g.heap_last = heap;
+      g.rss.add(step, settled_step, v);
+      g.heap.add(step, settled_step, heap);
    }
    return g;
 }
@@ -280,17 +284,18 @@ TEST(Resetup, ThousandResetupsWithoutMemoryGrowth)
    ASSERT_TRUE(orderly_zero(r.run.proc)) << r.run.proc.describe();
    const long      settled_step = AMGT_TEST_GPU_BUILD ? 500 : 100;
    const RssGrowth g            = rss_growth(r.run, settled_step);
-   ASSERT_GT(g.first, 0) << r.run.proc.out;
-   ASSERT_GT(g.settled, 0) << r.run.proc.out;
+   ASSERT_GT(g.rss.first, 0) << r.run.proc.out;
+   ASSERT_GT(g.rss.settled, 0) << r.run.proc.out;
    std::printf("[ memory ] 1000 re-setups: rss after 100 steps %ld KiB, after %ld %ld KiB, after 1000 %ld KiB "
-               "(peak %ld); C heap in use after 100 steps %ld KiB, after 1000 %ld KiB (peak %ld)\n",
-               g.first, settled_step, g.settled, g.last, g.peak, g.heap_first, g.heap_last, g.heap_peak);
-   EXPECT_LE(g.last - g.settled, 512) << r.run.proc.out;
-   EXPECT_LE(g.peak_settled - g.settled, 512) << r.run.proc.out;
+               "(peak %ld); C heap in use after 100 steps %ld KiB, after %ld %ld KiB, after 1000 %ld KiB (peak %ld)\n",
+               g.rss.first, settled_step, g.rss.settled, g.rss.last, g.rss.peak, g.heap.first, settled_step,
+               g.heap.settled, g.heap.last, g.heap.peak);
+   EXPECT_LE(g.rss.last - g.rss.settled, 512) << r.run.proc.out;
+   EXPECT_LE(g.rss.peak - g.rss.settled, 512) << r.run.proc.out;
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-   ASSERT_GE(g.heap_settled, 0) << r.run.proc.out;
-   EXPECT_LE(g.heap_last - g.heap_settled, 512) << r.run.proc.out;
-   EXPECT_LE(g.heap_peak_settled - g.heap_settled, 512) << r.run.proc.out;
+   ASSERT_GE(g.heap.settled, 0) << r.run.proc.out;
+   EXPECT_LE(g.heap.last - g.heap.settled, 512) << r.run.proc.out;
+   EXPECT_LE(g.heap.peak - g.heap.settled, 512) << r.run.proc.out;
 #endif
    EXPECT_NE(r.stats.find("1 full (no hierarchy to keep: 1), 999 re-setups"), std::string::npos) << r.stats;
 }

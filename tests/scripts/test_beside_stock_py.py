@@ -2,8 +2,8 @@
 """bench/beside_stock.py without a GPU: the ratios of one process's JSON, the per-case medians
 over processes and the lowest, the geomeans per mode and the cases below 0.98 come out as
 computed by hand; the processes of several --json files are summarised together, and a file
-that is not one is a clear error; a case file's matrix paths move with --matrices, and a case
-without arguments is a clear error.
+that is not one is a clear error; a case file is read as run.sh reads it, its matrix paths moved
+with --matrices.
 
   python3 tests/scripts/test_beside_stock_py.py [-v]
 """
@@ -103,25 +103,28 @@ class FromJson(unittest.TestCase):
 
 
 class Cases(unittest.TestCase):
-    def test_matrices_moved_and_comments_skipped(self):
+    def read(self, text, matrices=""):
         with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
-            f.write("# a comment\n\nm1\t--matrix ../shared/datasets/matrices/x.mtx.gz --solver pcg\n"
-                    "g1\t--problem laplace7 --n 10\n")
+            f.write(text)
         try:
-            got = bs.read_cases(f.name, "/data/m")
+            return bs.read_cases(f.name, matrices)
         finally:
             os.unlink(f.name)
-        self.assertEqual(got, [("m1", "--matrix /data/m/x.mtx.gz --solver pcg"), ("g1", "--problem laplace7 --n 10")])
 
-    def test_case_without_arguments_is_an_error(self):
-        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
-            f.write("lonely\n")
-        try:
-            with self.assertRaises(SystemExit) as e:
-                bs.read_cases(f.name, "")
-        finally:
-            os.unlink(f.name)
-        self.assertIn("no arguments for case 'lonely'", str(e.exception))
+    def test_matrices_moved_and_comments_skipped(self):
+        got = self.read("# a comment\n\nm1\t--matrix ../shared/datasets/matrices/x.mtx.gz --solver pcg\n"
+                        "g1\t--problem laplace7 --n 10\n", "/data/m")
+        self.assertEqual(got, [("m1", ["--matrix", "/data/m/x.mtx.gz", "--solver", "pcg"]),
+                               ("g1", ["--problem", "laplace7", "--n", "10"])])
+
+    def test_read_as_run_sh_reads_it(self):
+        # bare arguments (the label from them), a JSON line, and a repeated label made unique
+        got = self.read("--problem jump7 --n 12\n"
+                        '{"label": "j", "args": ["--problem", "aniso7", "--n", "9"]}\n'
+                        "j\t--problem laplace7 --n 8\n")
+        self.assertEqual(got, [("jump7-n12", ["--problem", "jump7", "--n", "12"]),
+                               ("j", ["--problem", "aniso7", "--n", "9"]),
+                               ("j#2", ["--problem", "laplace7", "--n", "8"])])
 
 
 if __name__ == "__main__":
