@@ -534,11 +534,15 @@ TEST(Selection, StrictStopsOnInvalidSettingsWithStatus2)
 #endif
 }
 
+// A row of the per-level statistics table (AMGT_STATS): 1 level, 2 rows, 3 nnz, 4 tiles, 5 fill,
+// 6 precision, 7 conversions, 8 products, 9 matvecs, 10 fallbacks (the times not captured).
+const char* const kStatsRow = R"(^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(fp64|fp32|fp16)\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+(\d+))";
+
 // The per-level counts of the statistics table (level, conversions, products, matvecs,
 // fallbacks), the times left out.
 std::vector<std::string> stats_counts(const std::string& output)
 {
-   const std::regex         row(R"(^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(fp64|fp32|fp16)\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+(\d+))");
+   const std::regex         row(kStatsRow);
    std::vector<std::string> rows;
    std::istringstream       in(output);
    for (std::string line; std::getline(in, line);)
@@ -584,7 +588,7 @@ TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
    ASSERT_GE(levels, 3);
    // every level but the coarsest runs SpMV through the plugin; every coarsening level
    // issues SpGEMM (modular RAP on the host): columns 8 (spgemm) and 10 (spmv)
-   std::regex row(R"(^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(fp64|fp32|fp16)\s+(\d+)\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+(\d+))");
+   std::regex row(kStatsRow);
    int         rows_seen = 0;
    std::string line;
    for (size_t pos = 0; pos < r.output.size();)
