@@ -119,6 +119,15 @@ const char* products_description() {
 #endif
 }
 
+bool reset_device_random() {
+#if defined(HYPRE_USING_CURAND) || defined(HYPRE_USING_ROCRAND)
+  hypre_ResetDeviceRandGenerator(1234ULL, 0ULL);
+  return true;
+#else
+  return false;
+#endif
+}
+
 bool sets_module_rap2() { return !gpu_build(); }
 bool sets_keep_transpose() { return !gpu_build(); }
 

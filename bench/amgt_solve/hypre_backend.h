@@ -40,6 +40,13 @@ bool sets_keep_transpose();   // configure_products calls SetKeepTranspose(amg, 
 // Waits for all device work (no-op on CPU builds). Used before reading timers.
 void device_sync();
 
+// GPU builds with hypre's device random numbers (cuRAND/rocRAND): the generator back to the
+// seed and offset of a fresh process (hypre_ResetDeviceRandGenerator(1234, 0), as hypre's ij
+// does before its timed second run), so that every setup of a process coarsens with the same
+// numbers as its first and builds the same hierarchy; a no-op otherwise. Returns whether it
+// reset anything.
+bool reset_device_random();
+
 // GPU builds: bytes of device memory in use (cudaMemGetInfo total - free, after a device
 // sync), for leak checks over many runs; 0 on CPU builds.
 unsigned long long device_used_bytes();

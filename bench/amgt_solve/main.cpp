@@ -12,6 +12,8 @@
 //      With --steps K a run is a sequence instead: one solver, K steps, each writing the
 //      step's values (drift.h) into the same IJ matrix, then a setup (every step, or step 0
 //      only with --frozen 1) and one solve from x = 0 (solver.h, run_steps).
+//      Each run begins with hypre's device random numbers reset (hypre_backend.h,
+//      reset_device_random): every run builds the hierarchy of the process's first setup.
 //      With --beside-stock every timed run is also made as stock hypre in the same process
 //      (the AMGT library's hooks suspended), interleaved with the mode's runs.
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
@@ -327,7 +329,12 @@ int drive(int argc, char** argv) {
       system.update_values(generated_source(problem_at(o, step), local_rows));
       loaded = step;
     };
+    // hypre's device coarsening draws its random numbers from one generator whose offset
+    // advances with every setup: without the reset a process's setups alternate between
+    // hierarchies (laplace27 n=31: 7.4 and 9.0 ms in a sequence every process repeats), so
+    // runs, and stock's runs beside the mode's, would time different work
     auto run = [&](bool collect_levels) {
+      rep.random_reset = backend::reset_device_random();
       return o.steps > 0 ? run_steps(system, o, comm, collect_levels, load_values)
                          : run_once(system, o, comm, collect_levels);
     };

@@ -394,7 +394,10 @@ GPU builds (accepted and reported, without effect, on CPU builds):
 Timing and output:
   --repeat K            one warm-up run (timed apart: cold_* in the JSON), then K
                         timed runs (fresh solver each); medians of the max over
-                        ranks. 0: a single timed run without warm-up             [1]
+                        ranks. 0: a single timed run without warm-up. GPU builds:
+                        hypre's device random numbers are reset before each run
+                        (as hypre's ij does), so every run builds the first
+                        run's hierarchy                                          [1]
   --solves S            solves per setup: each run is one setup, then S solves
                         with the same matrix and b, x = 0 before each (a time-
                         stepping code with a fixed matrix); solve time = median

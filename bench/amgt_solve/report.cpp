@@ -456,6 +456,7 @@ std::string to_json(const Report& r) {
   j.numbers("solves_total_all", r.solves_total_all, "%.9g");
   j.numbers("total_all", r.total_all(), "%.9g");
   j.integers("iterations_all", r.iterations_all);
+  j.boolean("random_reset", r.random_reset);
   if (r.beside_stock) {
     const std::vector<double> st = r.stock_total_all();
     j.boolean("beside_stock", true);

@@ -65,6 +65,8 @@ struct Report {
   // --steps: each timed run's steps (setup_all / solves_total_all then hold each run's sums
   // over its steps, solve_all and iterations_all each step's solve).
   std::vector<std::vector<StepResult>> step_runs;
+  // each run began with hypre's device random numbers reset (GPU builds with cuRAND/rocRAND)
+  bool random_reset = false;
   // --beside-stock: the same runs with the plugin suspended, interleaved with the mode's.
   bool beside_stock = false;
   std::string beside_order;  // per pair: SM (stock first) or MS

@@ -17,12 +17,13 @@
 
 namespace amgt::test {
 
-// Scalars of a one-line JSON object; arrays and objects are skipped. Numbers keep their
-// text, so "%.17g" residuals can be compared as strings (equal strings: equal doubles).
+// Scalars and flat arrays of numbers of a one-line JSON object (an array as its text,
+// "[13,13,14]"); objects and other arrays are skipped. Numbers keep their text, so "%.17g"
+// residuals can be compared as strings (equal strings: equal doubles).
 inline std::map<std::string, std::string> json_scalars(const std::string& line)
 {
    std::map<std::string, std::string> out;
-   static const std::regex kv(R"re("([A-Za-z0-9_]+)"\s*:\s*("([^"]*)"|[-+0-9.eE]+|true|false|null))re");
+   static const std::regex kv(R"re("([A-Za-z0-9_]+)"\s*:\s*("([^"]*)"|[-+0-9.eE]+|\[[-+0-9.eE,\s]*\]|true|false|null))re");
    for (auto it = std::sregex_iterator(line.begin(), line.end(), kv); it != std::sregex_iterator(); ++it)
    {
       const std::smatch& m = *it;

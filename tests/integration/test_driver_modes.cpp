@@ -579,6 +579,21 @@ TEST(Selection, BesideStockRunsHypresCodeWithThePluginSuspended)
    EXPECT_EQ(odd.exit_code, 1) << odd.output;
 }
 
+// Every run of a process builds the hierarchy of its first setup: hypre's device random
+// numbers (the coarsening's) are reset before each run, as hypre's ij does before its timed
+// run. Without it the fourth setup of a GPU process coarsens laplace27 n=31 differently from
+// the first (its coarse levels' entries differ from setup to setup).
+TEST(Selection, EveryRunBuildsTheFirstRunsHierarchy)
+{
+   const std::string args = "--problem laplace27 --n 31 --solver pcg";
+   DriverRun first = run("", args + " --repeat 0");
+   DriverRun later = run("", args + " --repeat 3");  // the last of four setups
+   ASSERT_FALSE(first.str("level_nnz").empty()) << first.output;
+   EXPECT_EQ(later.str("level_nnz"), first.str("level_nnz")) << first.output << later.output;
+   EXPECT_EQ(later.str("level_rows"), first.str("level_rows")) << later.output;
+   EXPECT_EQ(later.str("random_reset"), AMGT_TEST_GPU_BUILD ? "true" : "false") << later.output;
+}
+
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
 {
    // the plugin's kernels forced: in GPU builds auto may hand a product to hypre
