@@ -13,8 +13,10 @@
 # on (unset: stock hypre). Writes OUT_DIR/LABEL.csv (ncu's raw page), OUT_DIR/LABEL.log (the
 # run) and OUT_DIR/LABEL.txt (the table, against 3.0 TB/s; bench/ncu_kernel_table.py --peak-tbs
 # on the .csv for another GPU).
-# ncu replays each launch for its metrics: about 1,100 launches a setup at these sizes, a few
-# minutes a problem including the matrix's generation on the host.
+# ncu replays each launch for its metrics: about 1,100 launches a setup at these sizes, more
+# than five minutes a problem. NCU_KERNELS=REGEX profiles only the kernels whose function names
+# match (ncu --kernel-name regex:REGEX; the others run unprofiled), e.g.
+#   NCU_KERNELS='twiaff|CreateS|PMIS|IndepSet|RowSum|Trunc|weak_rowsums|ExtractDiag' bench/setup_kernels_ncu.sh
 set -eu -o pipefail
 build=${1:-${AMGT_BUILD_DIR:-build}}
 out=${2:-ncu-setup}
@@ -38,7 +40,9 @@ for p in "${problems[@]}"; do
   args=${p#*:}
   # --clock-control none: the GPU's own clocks, as in the timed runs (ncu locks base clocks by default)
   # shellcheck disable=SC2086
-  if ncu --clock-control none --kernel-name-base function --metrics "$metrics" -f -o "$out/$label" \
+  filter=()
+  [ -n "${NCU_KERNELS:-}" ] && filter=(--kernel-name "regex:$NCU_KERNELS")
+  if ncu --clock-control none --kernel-name-base function "${filter[@]}" --metrics "$metrics" -f -o "$out/$label" \
        "$solve" $args --solver amg --max-iter 1 --repeat 0 > "$out/$label.log" 2>&1 &&
      ncu -i "$out/$label.ncu-rep" --csv --page raw --print-units base > "$out/$label.csv"; then
     python3 "$here/ncu_kernel_table.py" "$out/$label.csv" | tee "$out/$label.txt"
