@@ -1,0 +1,110 @@
+// Extended+i's F-F weights on the GPU (interp/twiaff_device.h) against the CPU reference
+// (interp/twiaff.h) with hypre's search chunk: equal bit for bit, on rank blocks of every group
+// width (mean rows of 2 to 60 entries), rows with a repeated column, an off-diagonal block with
+// 32- and 64-bit ext columns; nothing written past the arrays; bad input refused.
+#include "gpu_test_util.h"
+
+#include "common/error.h"
+#include "common/twiaff_case.h"
+#include "interp/twiaff.h"
+#include "interp/twiaff_device.h"
+
+#include <cstring>
+
+namespace {
+
+using namespace amgt;
+using namespace amgt::test;
+using namespace amgt::test::gpu;
+
+constexpr double kMark = 12345.678; // the guard entry after each written array
+
+uint64_t bits(double v)
+{
+   uint64_t b;
+   std::memcpy(&b, &v, sizeof b);
+   return b;
+}
+
+class TwiaffDevice : public GpuStreamTest
+{
+protected:
+   // c on the device (ext columns 64- or 32-bit), the kernel, then the results against the
+   // reference's
+   void check(const TwiaffCase& c, bool ext64)
+   {
+      std::vector<double> rd = c.diag_a, ro = c.offd_a;
+      const int           chunk = device::twiaff_search_chunk();
+      twiaff_ref(c.rows(rd.data(), c.diag_a.data(), ro.data()), chunk);
+
+      std::vector<double> dg = c.diag_a, og = c.offd_a;
+      dg.push_back(kMark);
+      og.push_back(kMark);
+      std::vector<int32_t> ext32(c.ext_j.begin(), c.ext_j.end());
+      DeviceArray<int32_t> di(c.diag_i), dj(c.diag_j), oi(c.offd_i), oj(c.offd_j), ei(c.ext_i), ej32(ext32);
+      DeviceArray<int64_t> ej64(c.ext_j);
+      DeviceArray<double>  da(dg), dold(c.diag_a), oa(og), ea(c.ext_a), w(c.rsW), fc(c.rsFC), fco(c.rsFC_offd);
+      TwiaffRows           m = c.rows(da.get(), dold.get(), oa.get());
+      m.diag_i    = di.get();
+      m.diag_j    = dj.get();
+      m.offd_i    = oi.get();
+      m.offd_j    = oj.get();
+      m.ext_i     = ei.get();
+      m.ext_j     = ext64 ? static_cast<const void*>(ej64.get()) : static_cast<const void*>(ej32.get());
+      m.ext_j_64  = ext64;
+      m.ext_a     = ea.get();
+      m.rsW       = w.get();
+      m.rsFC      = fc.get();
+      m.rsFC_offd = fco.get();
+      device::twiaff(m, stream_);
+      ASSERT_NO_THROW(device::synchronize(stream_));
+      const std::vector<double> gd = da.to_host(), go = oa.to_host();
+      for (size_t k = 0; k < rd.size(); ++k) ASSERT_EQ(bits(gd[k]), bits(rd[k])) << "diag entry " << k;
+      for (size_t k = 0; k < ro.size(); ++k) ASSERT_EQ(bits(go[k]), bits(ro[k])) << "offd entry " << k;
+      EXPECT_EQ(bits(gd.back()), bits(kMark)) << "wrote past the diagonal block";
+      EXPECT_EQ(bits(go.back()), bits(kMark)) << "wrote past the off-diagonal block";
+   }
+};
+
+TEST_F(TwiaffDevice, EqualsTheReferenceBitForBit)
+{
+   for (unsigned seed = 1; seed <= 24; ++seed)
+   {
+      const int32_t per_row   = 1 + static_cast<int32_t>(seed * 5 % 31); // groups of 4 to 32 lanes
+      const int32_t nrows     = 37 + static_cast<int32_t>(seed * 131 % 3000);
+      const int32_t offd_cols = seed % 4 == 0 ? 0 : static_cast<int32_t>(seed * 17 % 400);
+      SCOPED_TRACE("seed " + std::to_string(seed) + " rows " + std::to_string(nrows) + " per row " +
+                   std::to_string(per_row));
+      const TwiaffCase c = make_twiaff_case(nrows, per_row, offd_cols, seed);
+      check(c, seed % 2 == 0);
+      if (HasFatalFailure()) return;
+   }
+}
+
+// Row 1 holds column 0 at positions `first` and `second` of 80 entries (repeated_column_case): the device takes the
+// entry hypre's search takes (the reference's rule, tested against hand values on the CPU).
+TEST_F(TwiaffDevice, RepeatedColumnAsHypresSearch)
+{
+   for (auto [first, second] : {std::pair<int, int>{3, 10}, {3, 40}, {35, 38}, {3, 70}, {66, 79}})
+   {
+      const TwiaffCase c = repeated_column_case(80, first, second);
+      SCOPED_TRACE("positions " + std::to_string(first) + ", " + std::to_string(second));
+      check(c, true);
+      if (HasFatalFailure()) return;
+   }
+}
+
+TEST_F(TwiaffDevice, BadInputRefusedBeforeAnyLaunch)
+{
+   const TwiaffCase c = make_twiaff_case(50, 4, 0, 3);
+   TwiaffRows       m = c.rows(nullptr, nullptr, nullptr); // host arrays: never reached
+   EXPECT_THROW(device::twiaff(m, stream_), Error);         // diag_a null
+   TwiaffRows negative;
+   negative.nrows = -3;
+   EXPECT_THROW(device::twiaff(negative, stream_), Error);
+   TwiaffRows empty;
+   EXPECT_NO_THROW(device::twiaff(empty, stream_));
+   EXPECT_NO_THROW(device::synchronize(stream_));
+}
+
+} // namespace
