@@ -175,6 +175,28 @@ int amgt_glue_jacobi_from_zero(void **state_slot, long n, double w, const double
  * request (AMGT_STATS). */
 void amgt_glue_count_sweep(void);
 
+/* Extended+i interpolation's F-F weights (plugin/interp/twiaff.h) on device arrays, in place of
+ * hypre's hypreGPUKernel_compute_twiaff_w, on hypre's compute stream. Fields as
+ * amgt::TwiaffRows; ext_j holds 32- or 64-bit global columns (ext_j_64). Returns 1 when
+ * enqueued, 0 to let hypre compute them (AMGT_SETUP_KERNELS off, a CPU build, refused input). */
+typedef struct
+{
+   int                 nrows;
+   long long           first_index;
+   long long           diag_nnz;
+   const int          *diag_i, *diag_j;
+   double             *diag_a;
+   const double       *diag_old;
+   long long           offd_nnz;
+   const int          *offd_i, *offd_j;
+   double             *offd_a;
+   const int          *ext_i;
+   const void         *ext_j;
+   int                 ext_j_64;
+   const double       *ext_a, *rsW, *rsFC, *rsFC_offd;
+} amgt_twiaff_args;
+int amgt_glue_interp_twiaff(const amgt_twiaff_args *args);
+
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */
 int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B,

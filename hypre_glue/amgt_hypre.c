@@ -511,6 +511,43 @@ hypre_AMGTRelaxJacobi(hypre_ParCSRMatrix *A, hypre_ParVector *f, HYPRE_Int relax
    return 1;
 }
 
+HYPRE_Int
+hypre_AMGTInterpTwiaff(HYPRE_Int nrows, HYPRE_BigInt first_index, HYPRE_Int diag_nnz, HYPRE_Int *diag_i,
+                       HYPRE_Int *diag_j, HYPRE_Complex *diag_a, HYPRE_Complex *diag_old, HYPRE_Int offd_nnz,
+                       HYPRE_Int *offd_i, HYPRE_Int *offd_j, HYPRE_Complex *offd_a, HYPRE_Int *ext_i,
+                       HYPRE_BigInt *ext_j, HYPRE_Complex *ext_a, HYPRE_Complex *rsW, HYPRE_Complex *rsFC,
+                       HYPRE_Complex *rsFC_offd)
+{
+   amgt_twiaff_args a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   /* the plugin's arrays: 32-bit local indices and real doubles */
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Complex) != sizeof(double) ||
+       (sizeof(HYPRE_BigInt) != 4 && sizeof(HYPRE_BigInt) != 8))
+   {
+      return 0;
+   }
+   a.nrows       = (int) nrows;
+   a.first_index = (long long) first_index;
+   a.diag_nnz    = (long long) diag_nnz;
+   a.diag_i      = (const int *) diag_i;
+   a.diag_j      = (const int *) diag_j;
+   a.diag_a      = (double *) diag_a;
+   a.diag_old    = (const double *) diag_old;
+   a.offd_nnz    = (long long) offd_nnz;
+   a.offd_i      = (const int *) offd_i;
+   a.offd_j      = (const int *) offd_j;
+   a.offd_a      = (double *) offd_a;
+   a.ext_i       = (const int *) ext_i;
+   a.ext_j       = (const void *) ext_j;
+   a.ext_j_64    = sizeof(HYPRE_BigInt) == 8;
+   a.ext_a       = (const double *) ext_a;
+   a.rsW         = (const double *) rsW;
+   a.rsFC        = (const double *) rsFC;
+   a.rsFC_offd   = (const double *) rsFC_offd;
+   return amgt_glue_interp_twiaff(&a) ? 1 : 0;
+}
+
 /* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */
 
 /* Where a hierarchy keeps its record: the plugin state of its level-1 operator's diagonal block. */

@@ -27,6 +27,17 @@ void hypre_AMGTFinalize(void);
  * (amgt-solve --beside-stock). The plugin's releases and HYPRE_Finalize are not affected. */
 void hypre_AMGTSuspend(HYPRE_Int on);
 
+/* Extended+i interpolation's F-F weights (patches/0007, par_lr_interp_device.c), in place of
+ * hypreGPUKernel_compute_twiaff_w, with its arguments (device arrays; ext_* NULL on one rank)
+ * and the two blocks' entry counts. Returns 1 when computed on hypre's compute stream, 0 to
+ * let hypre's kernel compute them (AMGT off or suspended, AMGT_SETUP_KERNELS off). */
+HYPRE_Int hypre_AMGTInterpTwiaff(HYPRE_Int nrows, HYPRE_BigInt first_index, HYPRE_Int diag_nnz,
+                                 HYPRE_Int *diag_i, HYPRE_Int *diag_j, HYPRE_Complex *diag_a,
+                                 HYPRE_Complex *diag_old, HYPRE_Int offd_nnz, HYPRE_Int *offd_i,
+                                 HYPRE_Int *offd_j, HYPRE_Complex *offd_a, HYPRE_Int *ext_i,
+                                 HYPRE_BigInt *ext_j, HYPRE_Complex *ext_a, HYPRE_Complex *rsW,
+                                 HYPRE_Complex *rsFC, HYPRE_Complex *rsFC_offd);
+
 #if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */
 /* y = alpha*op(A)*x + beta*b; returns 1 if computed, 0 to let hypre compute it. */
 HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A,

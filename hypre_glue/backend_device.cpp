@@ -30,6 +30,7 @@
 #include "spmv/spmv_device.h"
 #include "rows/rows_device.h"
 #include "smooth/jacobi_device.h"
+#include "interp/twiaff_device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -650,6 +651,12 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, 
    return 1;
 }
 
+int device_interp_twiaff(const Context& ctx, const TwiaffRows& m)
+{
+   device::twiaff(m, stream_of(ctx));
+   return 1;
+}
+
 int device_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f, const double* l1,
                             double* u, double* vtemp)
 {
@@ -777,6 +784,12 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr&, do
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");
+   return 0;
+}
+
+int device_interp_twiaff(const Context&, const TwiaffRows&)
+{
+   say_no_kernels_once();
    return 0;
 }
 

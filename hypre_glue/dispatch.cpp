@@ -46,6 +46,13 @@ int backend_jacobi_from_zero(const Context& ctx, int64_t n, double w, const doub
    return 1;
 }
 
+int backend_interp_twiaff(const Context& ctx, const TwiaffRows& m)
+{
+   if (!device_interp_twiaff(ctx, m)) return 0;
+   ctx.stats->setup_kernel("extended+i F-F weights");
+   return 1;
+}
+
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C)
 {

@@ -476,6 +476,34 @@ int amgt_glue_jacobi_from_zero(void** slot, long n, double w, const double* f, c
    });
 }
 
+int amgt_glue_interp_twiaff(const amgt_twiaff_args* a)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!a || ctx.config->mode == amgt::Mode::off || !ctx.config->setup_kernels) return 0;
+      amgt::TwiaffRows m;
+      m.nrows       = a->nrows;
+      m.first_index = a->first_index;
+      m.diag_nnz    = a->diag_nnz;
+      m.diag_i      = a->diag_i;
+      m.diag_j      = a->diag_j;
+      m.diag_a      = a->diag_a;
+      m.diag_old    = a->diag_old;
+      m.offd_nnz    = a->offd_nnz;
+      m.offd_i      = a->offd_i;
+      m.offd_j      = a->offd_j;
+      m.offd_a      = a->offd_a;
+      m.ext_i       = a->ext_i;
+      m.ext_j       = a->ext_j;
+      m.ext_j_64    = a->ext_j_64 != 0;
+      m.ext_a       = a->ext_a;
+      m.rsW         = a->rsW;
+      m.rsFC        = a->rsFC;
+      m.rsFC_offd   = a->rsFC_offd;
+      return backend_interp_twiaff(ctx, m);
+   });
+}
+
 void amgt_glue_count_sweep(void)
 {
    try

@@ -83,6 +83,12 @@ void Stats::sweep(bool from_zero)
    sweeps_[from_zero ? 1 : 0]++;
 }
 
+void Stats::setup_kernel(const char* what)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   setup_kernels_[what ? what : "unnamed"]++;
+}
+
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -235,6 +241,7 @@ void Stats::reset()
    offd_plugin_levels_.clear();
    sweeps_[0]  = 0;
    sweeps_[1]  = 0;
+   setup_kernels_.clear();
    beside_        = 0;
    survey_matrices_ = 0;
    survey_readbacks_ = 0;
@@ -301,7 +308,8 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    }
    const bool any_level = std::any_of(levels_.begin(), levels_.end(),
                                       [](const auto& entry) { return touched(entry.second); });
-   if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0 && setup_kinds_.empty())
+   if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0 && setup_kinds_.empty() &&
+       setup_kernels_.empty())
    {
       std::snprintf(line, sizeof(line),
                     "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,
@@ -524,6 +532,12 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     "copy), %ld as one out-of-place product (no copy where the plugin computes it)\n",
                     sweeps_[1], sweeps_[0]);
       out += line;
+   }
+   if (!setup_kernels_.empty())
+   {
+      out += "AMGT: hypre's setup kernels run by the plugin (AMGT_SETUP_KERNELS):";
+      for (const auto& [what, n] : setup_kernels_) out += " " + what + " " + std::to_string(n);
+      out += "\n";
    }
    if (!reasons_.empty())
    {

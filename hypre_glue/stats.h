@@ -54,6 +54,9 @@ public:
    // u = 0 in one pass (from_zero), or as one out-of-place product f - A*u (which reads f in
    // place wherever the plugin computes the product; hypre's own matvec copies it).
    void sweep(bool from_zero);
+   // One of hypre's own setup kernels run by the plugin instead (AMGT_SETUP_KERNELS): `what`
+   // names it (e.g. "extended+i F-F weights").
+   void setup_kernel(const char* what);
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
@@ -122,6 +125,7 @@ private:
    std::map<std::string, long> offd_reasons_;                      // of offd_stock_
    std::map<int, long>         offd_plugin_levels_;                // of offd_plugin_, by level
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
+   std::map<std::string, long> setup_kernels_;       // by what
    long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
    double                      survey_s_        = 0.0;
    std::vector<double>         setup_work_s_; // per setup (setup_begin), survey + prepare

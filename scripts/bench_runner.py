@@ -38,7 +38,8 @@ with hypre's device memory pool:
            (hypre's own kernel for every device product);  fp64-beside,
            auto-beside  AMGT_SETUP_OVERLAP=1 (the plugin's setup work beside hypre's setup,
            not at its end);  fp64-each, auto-each  AMGT_SETUP_SURVEY=0 (each matrix measured
-           and read back as it is prepared, no survey)                           (not in the default set)
+           and read back as it is prepared, no survey);  fp64-sk, auto-sk  AMGT_SETUP_KERNELS=1
+           (hypre's setup kernels the plugin implements on the plugin's)       (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -128,6 +129,10 @@ MODES = {
     # fill sample taken and read back as it is prepared, as before the survey
     "fp64-each": {"label": "fp64-each", "amgt": "fp64", "vendor": 0, "stock": False, "survey": "0"},
     "auto-each": {"label": "auto-each", "amgt": "auto", "vendor": 0, "stock": False, "survey": "0"},
+    # hypre's setup kernels that the plugin implements on the plugin's (AMGT_SETUP_KERNELS=1:
+    # extended+i's F-F weights)
+    "fp64-sk": {"label": "fp64-sk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "1"},
+    "auto-sk": {"label": "auto-sk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "1"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
     # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
     # slowly changing matrices; not a configuration of the same method, so never "stock best"
@@ -388,6 +393,9 @@ class Runner(Report):
         env.pop("AMGT_SETUP_SURVEY", None)
         if "survey" in MODES[mode]:
             env["AMGT_SETUP_SURVEY"] = MODES[mode]["survey"]
+        env.pop("AMGT_SETUP_KERNELS", None)
+        if "setup_kernels" in MODES[mode]:
+            env["AMGT_SETUP_KERNELS"] = MODES[mode]["setup_kernels"]
         # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
         env.pop("AMGT_STATS", None)
         env.pop("AMGT_STATS_FILE", None)

@@ -313,7 +313,7 @@ const std::vector<std::string>& library_variables()
       "AMGT",        "AMGT_LEVELS", "AMGT_STATS",  "AMGT_SPGEMM",
       "AMGT_SPMV",   "AMGT_TRACE",  "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
       "AMGT_DEVICE_CACHE",          "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP", "AMGT_COST_MODEL"};
+      "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP", "AMGT_COST_MODEL", "AMGT_SETUP_KERNELS"};
    return v;
 }
 
@@ -427,6 +427,8 @@ Config parse_environment(const Environment& env)
                 "the setup work runs at the end of the setup (off)");
    parse_switch(c, "AMGT_SETUP_SURVEY", value_of("AMGT_SETUP_SURVEY"), c.setup_survey,
                 "the matrices are surveyed at once (on)");
+   parse_switch(c, "AMGT_SETUP_KERNELS", value_of("AMGT_SETUP_KERNELS"), c.setup_kernels,
+                "hypre's setup kernels run hypre's code (off)");
    parse_preload(c, value_of("AMGT_PRELOAD"));
    parse_switch(c, "AMGT_COST_MODEL", value_of("AMGT_COST_MODEL"), c.cost_model,
                 "the cost model decides which matrices the plugin takes (on)");

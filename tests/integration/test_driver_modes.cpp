@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <iostream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -592,6 +593,29 @@ TEST(Selection, EveryRunBuildsTheFirstRunsHierarchy)
    EXPECT_EQ(later.str("level_nnz"), first.str("level_nnz")) << first.output << later.output;
    EXPECT_EQ(later.str("level_rows"), first.str("level_rows")) << later.output;
    EXPECT_EQ(later.str("random_reset"), AMGT_TEST_GPU_BUILD ? "true" : "false") << later.output;
+}
+
+// AMGT_SETUP_KERNELS=1: extended+i's F-F weights on the plugin's kernel (patches/0007) give
+// hypre's hierarchy and iterations (the kernel equals the CPU reference bit for bit:
+// tests/gpu/test_twiaff_device.cpp), and AMGT_STATS counts the calls. CPU builds: hypre's host
+// interpolation launches no device kernel, the hook is never reached.
+TEST(Selection, SetupKernelsKeepHypresHierarchy)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host interpolation has no device kernel";
+   const std::string args = "--problem laplace27 --n 24 --solver pcg --repeat 1";
+   DriverRun hypres  = run("AMGT=fp64", args);
+   DriverRun plugins = run("AMGT=fp64 AMGT_SETUP_KERNELS=1 AMGT_STATS=1", args);
+   ASSERT_FALSE(hypres.str("level_nnz").empty()) << hypres.output;
+   EXPECT_EQ(plugins.str("level_nnz"), hypres.str("level_nnz")) << plugins.output << hypres.output;
+   EXPECT_EQ(plugins.str("level_rows"), hypres.str("level_rows")) << plugins.output;
+   EXPECT_EQ(plugins.str("iterations_all"), hypres.str("iterations_all")) << plugins.output;
+   EXPECT_EQ(plugins.str("converged"), "true") << plugins.output;
+   std::cout << "[ residual ] hypre's kernel " << hypres.str("rel_residual") << ", the plugin's "
+             << plugins.str("rel_residual") << "\n";
+   const std::regex counted("setup kernels run by the plugin \\(AMGT_SETUP_KERNELS\\): extended\\+i F-F weights ([0-9]+)");
+   std::smatch      m;
+   ASSERT_TRUE(std::regex_search(plugins.output, m, counted)) << plugins.output;
+   EXPECT_GE(std::stol(m[1]), 2L) << "one call a coarsening level, two setups";
 }
 
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)

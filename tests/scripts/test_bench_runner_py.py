@@ -92,6 +92,22 @@ class Modes(unittest.TestCase):
             if saved is not None:
                 os.environ["AMGT_SPGEMM"] = saved
 
+    def test_setup_kernel_modes_set_amgt_setup_kernels(self):
+        a = argparse.Namespace(gpu_build=1, solves=1, repeat=3, np=1, stats=False, plots=False,
+                               out=tempfile.gettempdir())
+        r = bench_runner.Runner(a)
+        saved = os.environ.get("AMGT_SETUP_KERNELS")
+        try:
+            os.environ["AMGT_SETUP_KERNELS"] = "1"  # a user's setting does not leak into fp64
+            self.assertEqual((r.env_for("fp64-sk", False)["AMGT"], r.env_for("fp64-sk", False)["AMGT_SETUP_KERNELS"]),
+                             ("fp64", "1"))
+            self.assertEqual(r.env_for("auto-sk", False)["AMGT"], "auto")
+            self.assertNotIn("AMGT_SETUP_KERNELS", r.env_for("fp64", False))
+        finally:
+            os.environ.pop("AMGT_SETUP_KERNELS", None)
+            if saved is not None:
+                os.environ["AMGT_SETUP_KERNELS"] = saved
+
     def test_cpu_build_drops_the_gpu_configurations_with_a_note(self):
         modes, notes = bench_runner.parse_modes(bench_runner.DEFAULT_MODES, False)
         self.assertEqual(modes, ["stock", "fp64", "mixed", "auto"])

@@ -357,6 +357,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, plugin"},
       {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
       {"AMGT_COST_MODEL", {"0", "off", "1", "on"}, {"never", "2"}, "0, off, 1, on"},
+      {"AMGT_SETUP_KERNELS", {"0", "off", "1", "on"}, {"plugin", "2"}, "0, off, 1, on"},
    };
 }
 
@@ -592,6 +593,8 @@ TEST(Environment, SetupOverlap)
 TEST(Environment, SetupSurvey)
 {
    EXPECT_TRUE(parse_environment({}).setup_survey) << "on by default";
+   EXPECT_FALSE(parse_environment({}).setup_kernels) << "hypre's setup kernels by default";
+   EXPECT_TRUE(parse_environment({{"AMGT_SETUP_KERNELS", "on"}}).setup_kernels);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "0"}}).setup_survey);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "off"}}).setup_survey);
    EXPECT_TRUE(parse_environment({{"AMGT_SETUP_SURVEY", "1"}}).setup_survey);
@@ -606,11 +609,12 @@ TEST(Environment, LibraryVariables)
    for (const char* name : {"AMGT", "AMGT_LEVELS", "AMGT_STATS", "AMGT_SPGEMM", "AMGT_SPMV",
                             "AMGT_TRACE", "AMGT_STATS_FILE", "AMGT_DEVICE_MEMORY_LIMIT",
                             "AMGT_DEVICE_CACHE", "AMGT_STRICT", "AMGT_LAYOUT", "AMGT_SETUP_OVERLAP",
-                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP", "AMGT_COST_MODEL"})
+                            "AMGT_PRELOAD", "AMGT_SETUP_SURVEY", "AMGT_RESETUP", "AMGT_COST_MODEL",
+                            "AMGT_SETUP_KERNELS"})
    {
       EXPECT_NE(std::find(v.begin(), v.end(), name), v.end()) << name;
    }
-   EXPECT_EQ(v.size(), 16u);
+   EXPECT_EQ(v.size(), 17u);
 }
 
 } // namespace
