@@ -20,6 +20,13 @@ inline unsigned blocks_for(int64_t n, int threads = kThreads)
    return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
+// A group of lanes a row with one lane per entry of a mean row: 4, 8, 16 or 32 (rows > 0).
+inline int32_t lanes_per_entry(int64_t entries, int64_t rows)
+{
+   const int64_t mean = (entries + rows - 1) / rows;
+   return mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
+}
+
 // Calls f(std::integral_constant<int, G>{}) for lanes == G, a power of two from MinLanes to 32:
 // the group kernels are templates on their width. Any other width is a caller's bug.
 template <int MinLanes, class F>

@@ -170,4 +170,13 @@ __device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefe
 
 #endif // vendor
 
+// The caller's group of G consecutive lanes (G a power of two up to kWarpSize) as the member
+// mask of the group's shuffles (ignored where masks are: HIP).
+template <int G>
+__device__ __forceinline__ LaneMask group_lanes()
+{
+   static_assert(G >= 1 && G <= kWarpSize && (G & (G - 1)) == 0, "a group is a power of two up to a warp");
+   return (kAllLanes >> (kWarpSize - G)) << ((threadIdx.x & (kWarpSize - 1)) & ~(G - 1));
+}
+
 } // namespace amgt::device

@@ -99,8 +99,7 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(Args<BigJ> m)
    const int64_t t    = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    const int64_t r    = t / G;
    const int     lane = static_cast<int>(threadIdx.x & (G - 1));
-   const int     wl   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
-   const LaneMask group = (kAllLanes >> (kWarpSize - G)) << (wl & ~(G - 1)); // the group's lanes
+   const LaneMask group = group_lanes<G>();
    // a group past the last row takes part in nothing (empty ranges), so that no shuffle of a
    // group waits for lanes that left
    const bool    active = r < m.nrows;
@@ -169,8 +168,7 @@ void twiaff(const TwiaffRows& m, Stream s)
    if (m.nrows == 0) return;
    // a lane per entry of a mean row (A_FF keeps a row's F-neighbours: about 6 of a 7-point
    // row, up to 26 of a 27-point one), at least 4 and at most a warp
-   const int64_t mean  = (m.diag_nnz + m.offd_nnz + m.nrows - 1) / m.nrows;
-   const int32_t lanes = mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
+   const int32_t lanes = lanes_per_entry(m.diag_nnz + m.offd_nnz, m.nrows);
    if (m.ext_j_64) launch<int64_t>(m, lanes, s);
    else launch<int32_t>(m, lanes, s);
 }

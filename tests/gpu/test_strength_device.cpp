@@ -1,0 +1,106 @@
+// The strength counting pass on the GPU (coarsen/strength_device.h) against the CPU reference
+// (coarsen/strength.h) with hypre's warp width: equal exactly, on rank blocks of every group
+// width (rows of 1 to 150 entries: several of hypre's lane rounds), one and several functions,
+// an off-diagonal block, and the row whose sum depends on the order; nothing written past the
+// arrays; bad input refused.
+#include "gpu_test_util.h"
+
+#include "coarsen/strength.h"
+#include "coarsen/strength_device.h"
+#include "common/error.h"
+#include "common/strength_case.h"
+
+namespace {
+
+using namespace amgt;
+using namespace amgt::test;
+using namespace amgt::test::gpu;
+
+constexpr int32_t kMark = 0x5a5a5a5a; // the guard entry after each written array
+
+class StrengthDevice : public GpuStreamTest
+{
+protected:
+   void check(const StrengthCase& c)
+   {
+      const size_t         nd = c.diag_j.size(), no = c.offd_j.size(), nr = static_cast<size_t>(c.nrows);
+      std::vector<int32_t> rd(nd), ro(no), rjd(nr), rjo(nr);
+      strength_rowcount_ref(c.rows(rd.data(), ro.data(), rjd.data(), rjo.data()), device::strength_warp());
+
+      const std::vector<int32_t> guard_d(nd + 1, kMark), guard_o(no + 1, kMark), guard_r(nr + 1, kMark);
+      DeviceArray<int32_t> di(c.diag_i), dj(c.diag_j), oi(c.offd_i), oj(c.offd_j), df(c.dof_func), dfo(c.dof_func_offd);
+      DeviceArray<double>  da(c.diag_a), oa(c.offd_a);
+      DeviceArray<int32_t> sd(guard_d), so(guard_o), jd(guard_r), jo(guard_r);
+      StrengthRows         m = c.rows(sd.get(), so.get(), jd.get(), jo.get());
+      m.diag_i        = di.get();
+      m.diag_j        = dj.get();
+      m.diag_a        = da.get();
+      m.offd_i        = oi.get();
+      m.offd_j        = oj.get();
+      m.offd_a        = oa.get();
+      m.dof_func      = df.get();
+      m.dof_func_offd = dfo.get();
+      device::strength_rowcount(m, stream_);
+      ASSERT_NO_THROW(device::synchronize(stream_));
+      std::vector<int32_t> gd = sd.to_host(), go = so.to_host(), gjd = jd.to_host(), gjo = jo.to_host();
+      EXPECT_EQ(gd.back(), kMark) << "wrote past the diagonal block's marks";
+      EXPECT_EQ(go.back(), kMark) << "wrote past the off-diagonal block's marks";
+      EXPECT_EQ(gjd.back(), kMark) << "wrote past the row counts";
+      EXPECT_EQ(gjo.back(), kMark) << "wrote past the row counts";
+      gd.pop_back();
+      go.pop_back();
+      gjd.pop_back();
+      gjo.pop_back();
+      EXPECT_EQ(gd, rd);
+      EXPECT_EQ(go, ro);
+      EXPECT_EQ(gjd, rjd);
+      EXPECT_EQ(gjo, rjo);
+   }
+};
+
+TEST_F(StrengthDevice, EqualsTheReferenceExactly)
+{
+   for (unsigned seed = 1; seed <= 30; ++seed)
+   {
+      const int32_t per_row   = 1 + static_cast<int32_t>(seed * 7 % 75);
+      const int32_t nrows     = 40 + static_cast<int32_t>(seed * 211 % 4000);
+      const int32_t offd_cols = seed % 4 == 0 ? 0 : static_cast<int32_t>(seed * 13 % 300);
+      const int32_t functions = 1 + static_cast<int32_t>(seed % 3);
+      SCOPED_TRACE("seed " + std::to_string(seed) + " rows " + std::to_string(nrows) + " per row " +
+                   std::to_string(per_row) + " functions " + std::to_string(functions));
+      check(make_strength_case(nrows, per_row, offd_cols, functions, seed));
+      if (HasFatalFailure()) return;
+   }
+}
+
+TEST_F(StrengthDevice, RowSumInHypresLaneOrder)
+{
+   // 100 copies of the order-sensitive row (tests/unit/test_strength.cpp) with its large terms
+   // at every lane distance, so that the butterfly's order decides some rows' row-sum test
+   StrengthCase c;
+   c.nrows       = 100;
+   c.max_row_sum = 0.9;
+   for (int32_t r = 0; r < c.nrows; ++r)
+   {
+      const int32_t len = 6 + r % 60;
+      for (int32_t k = 0; k < len; ++k)
+      {
+         c.diag_j.push_back(k == 0 ? r : (r + k) % c.nrows);
+         c.diag_a.push_back(k == 0 ? 4.0 : k == 1 + r % 7 ? 1e17 : k == 2 + r % 11 + r % 7 ? -1e17 : 2.0);
+      }
+      c.diag_i.push_back(static_cast<int32_t>(c.diag_j.size()));
+      c.offd_i.push_back(0);
+   }
+   check(c);
+}
+
+TEST_F(StrengthDevice, BadInputRefusedBeforeAnyLaunch)
+{
+   const StrengthCase c = make_strength_case(30, 4, 0, 1, 2);
+   StrengthRows       m = c.rows(nullptr, nullptr, nullptr, nullptr);
+   EXPECT_THROW(device::strength_rowcount(m, stream_), Error);
+   EXPECT_NO_THROW(device::strength_rowcount(StrengthRows{}, stream_));
+   EXPECT_NO_THROW(device::synchronize(stream_));
+}
+
+} // namespace
