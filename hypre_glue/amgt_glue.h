@@ -197,6 +197,24 @@ typedef struct
 } amgt_twiaff_args;
 int amgt_glue_interp_twiaff(const amgt_twiaff_args *args);
 
+/* The counting pass of BoomerAMG's strength of connection (plugin/coarsen/strength.h) on
+ * device arrays, in place of hypre's hypre_BoomerAMGCreateS_rowcount, on hypre's compute
+ * stream. Fields as amgt::StrengthRows. Returns 1 when enqueued, 0 to let hypre count. */
+typedef struct
+{
+   int           nrows;
+   double        max_row_sum, strength_threshold;
+   long long     diag_nnz, offd_nnz;
+   const int    *diag_i, *diag_j;
+   const double *diag_a;
+   const int    *offd_i, *offd_j;
+   const double *offd_a;
+   int           num_functions;
+   const int    *dof_func, *dof_func_offd;
+   int          *s_diag_j, *s_offd_j, *js_diag, *js_offd;
+} amgt_strength_args;
+int amgt_glue_strength_rowcount(const amgt_strength_args *args);
+
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */
 int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B,

@@ -548,6 +548,38 @@ hypre_AMGTInterpTwiaff(HYPRE_Int nrows, HYPRE_BigInt first_index, HYPRE_Int diag
    return amgt_glue_interp_twiaff(&a) ? 1 : 0;
 }
 
+HYPRE_Int
+hypre_AMGTStrengthRowcount(HYPRE_Int nrows, HYPRE_Real max_row_sum, HYPRE_Real strength_threshold,
+                           HYPRE_Int diag_nnz, HYPRE_Real *diag_a, HYPRE_Int *diag_i, HYPRE_Int *diag_j,
+                           HYPRE_Int offd_nnz, HYPRE_Real *offd_a, HYPRE_Int *offd_i, HYPRE_Int *offd_j,
+                           HYPRE_Int *s_diag_j, HYPRE_Int *s_offd_j, HYPRE_Int num_functions,
+                           HYPRE_Int *dof_func, HYPRE_Int *dof_func_offd, HYPRE_Int *js_diag, HYPRE_Int *js_offd)
+{
+   amgt_strength_args a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Real) != sizeof(double)) { return 0; }
+   a.nrows              = (int) nrows;
+   a.max_row_sum        = (double) max_row_sum;
+   a.strength_threshold = (double) strength_threshold;
+   a.diag_nnz           = (long long) diag_nnz;
+   a.offd_nnz           = (long long) offd_nnz;
+   a.diag_i             = (const int *) diag_i;
+   a.diag_j             = (const int *) diag_j;
+   a.diag_a             = (const double *) diag_a;
+   a.offd_i             = (const int *) offd_i;
+   a.offd_j             = (const int *) offd_j;
+   a.offd_a             = (const double *) offd_a;
+   a.num_functions      = (int) num_functions;
+   a.dof_func           = (const int *) dof_func;
+   a.dof_func_offd      = (const int *) dof_func_offd;
+   a.s_diag_j           = (int *) s_diag_j;
+   a.s_offd_j           = (int *) s_offd_j;
+   a.js_diag            = (int *) js_diag;
+   a.js_offd            = (int *) js_offd;
+   return amgt_glue_strength_rowcount(&a) ? 1 : 0;
+}
+
 /* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */
 
 /* Where a hierarchy keeps its record: the plugin state of its level-1 operator's diagonal block. */

@@ -38,6 +38,17 @@ HYPRE_Int hypre_AMGTInterpTwiaff(HYPRE_Int nrows, HYPRE_BigInt first_index, HYPR
                                  HYPRE_BigInt *ext_j, HYPRE_Complex *ext_a, HYPRE_Complex *rsW,
                                  HYPRE_Complex *rsFC, HYPRE_Complex *rsFC_offd);
 
+/* The counting pass of BoomerAMG's strength of connection (patches/0007,
+ * par_strength_device.c), in place of hypre_BoomerAMGCreateS_rowcount, with its arguments and
+ * the two blocks' entry counts. Returns 1 when computed on hypre's compute stream, 0 to let
+ * hypre's kernel count (AMGT off or suspended, AMGT_SETUP_KERNELS off). */
+HYPRE_Int hypre_AMGTStrengthRowcount(HYPRE_Int nrows, HYPRE_Real max_row_sum, HYPRE_Real strength_threshold,
+                                     HYPRE_Int diag_nnz, HYPRE_Real *diag_a, HYPRE_Int *diag_i,
+                                     HYPRE_Int *diag_j, HYPRE_Int offd_nnz, HYPRE_Real *offd_a,
+                                     HYPRE_Int *offd_i, HYPRE_Int *offd_j, HYPRE_Int *s_diag_j,
+                                     HYPRE_Int *s_offd_j, HYPRE_Int num_functions, HYPRE_Int *dof_func,
+                                     HYPRE_Int *dof_func_offd, HYPRE_Int *js_diag, HYPRE_Int *js_offd);
+
 #if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */
 /* y = alpha*op(A)*x + beta*b; returns 1 if computed, 0 to let hypre compute it. */
 HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A,

@@ -9,6 +9,7 @@
 #include "stats.h"
 
 #include "common/half.h"
+#include "coarsen/strength.h"
 #include "interp/twiaff.h"
 #include "mbsr/mbsr.h"
 #include "precision/policy.h"
@@ -154,6 +155,8 @@ int        device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_c
                             const double* x, double beta, const double* b, double* y);
 // interp/twiaff_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
 int        device_interp_twiaff(const Context& ctx, const TwiaffRows& m);
+// coarsen/strength_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
+int        device_strength_rowcount(const Context& ctx, const StrengthRows& m);
 // smooth/jacobi_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
 int        device_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f,
                                    const double* l1, double* u, double* vtemp);
@@ -214,6 +217,8 @@ int backend_jacobi_from_zero(const Context& ctx, int64_t n, double w, const doub
 // Extended+i's F-F weights (interp/twiaff.h) on device arrays, on the glue's stream: 1 when
 // enqueued (counted in AMGT_STATS), 0 where the build has no GPU kernels.
 int backend_interp_twiaff(const Context& ctx, const TwiaffRows& m);
+// The strength counting pass (coarsen/strength.h), likewise.
+int backend_strength_rowcount(const Context& ctx, const StrengthRows& m);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

@@ -31,6 +31,7 @@
 #include "rows/rows_device.h"
 #include "smooth/jacobi_device.h"
 #include "interp/twiaff_device.h"
+#include "coarsen/strength_device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -651,6 +652,12 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, 
    return 1;
 }
 
+int device_strength_rowcount(const Context& ctx, const StrengthRows& m)
+{
+   device::strength_rowcount(m, stream_of(ctx));
+   return 1;
+}
+
 int device_interp_twiaff(const Context& ctx, const TwiaffRows& m)
 {
    device::twiaff(m, stream_of(ctx));
@@ -784,6 +791,12 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr&, do
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");
+   return 0;
+}
+
+int device_strength_rowcount(const Context&, const StrengthRows&)
+{
+   say_no_kernels_once();
    return 0;
 }
 

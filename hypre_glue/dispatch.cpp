@@ -53,6 +53,13 @@ int backend_interp_twiaff(const Context& ctx, const TwiaffRows& m)
    return 1;
 }
 
+int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)
+{
+   if (!device_strength_rowcount(ctx, m)) return 0;
+   ctx.stats->setup_kernel("strength counts");
+   return 1;
+}
+
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C)
 {

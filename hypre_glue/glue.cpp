@@ -504,6 +504,34 @@ int amgt_glue_interp_twiaff(const amgt_twiaff_args* a)
    });
 }
 
+int amgt_glue_strength_rowcount(const amgt_strength_args* a)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!a || ctx.config->mode == amgt::Mode::off || !ctx.config->setup_kernels) return 0;
+      amgt::StrengthRows m;
+      m.nrows              = a->nrows;
+      m.max_row_sum        = a->max_row_sum;
+      m.strength_threshold = a->strength_threshold;
+      m.diag_nnz           = a->diag_nnz;
+      m.offd_nnz           = a->offd_nnz;
+      m.diag_i             = a->diag_i;
+      m.diag_j             = a->diag_j;
+      m.diag_a             = a->diag_a;
+      m.offd_i             = a->offd_i;
+      m.offd_j             = a->offd_j;
+      m.offd_a             = a->offd_a;
+      m.num_functions      = a->num_functions;
+      m.dof_func           = a->dof_func;
+      m.dof_func_offd      = a->dof_func_offd;
+      m.s_diag_j           = a->s_diag_j;
+      m.s_offd_j           = a->s_offd_j;
+      m.js_diag            = a->js_diag;
+      m.js_offd            = a->js_offd;
+      return backend_strength_rowcount(ctx, m);
+   });
+}
+
 void amgt_glue_count_sweep(void)
 {
    try

@@ -109,8 +109,9 @@ struct Config
    bool setup_survey = true;
    // AMGT_SETUP_KERNELS (default off): on the GPU, hypre's own setup kernels that the plugin
    // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007): for now
-   // extended+i's F-F weights (plugin/interp/twiaff.h), equal to hypre's bit for bit. Off until
-   // measured on a GPU end to end.
+   // the strength counts (plugin/coarsen/strength.h) and extended+i's F-F weights
+   // (plugin/interp/twiaff.h), equal to hypre's bit for bit. Off until measured on a GPU end to
+   // end.
    bool setup_kernels = false;
    // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that loads
    // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
