@@ -215,6 +215,24 @@ typedef struct
 } amgt_strength_args;
 int amgt_glue_strength_rowcount(const amgt_strength_args *args);
 
+/* PMIS's per-sweep kernels (plugin/coarsen/pmis.h) on device arrays, in place of hypre's
+ * hypreGPUKernel_IndepSetMain (which = 0: is_* the set markers) and
+ * hypreGPUKernel_PMISCoarseningUpdateCF (which = 1: is_diag = CF_marker_diag, is_offd =
+ * CF_marker_offd, measure_diag rewritten), on hypre's compute stream. Returns 1 when enqueued,
+ * 0 to let hypre run its kernel. */
+typedef struct
+{
+   int        which;
+   int        graph_size, nrows;
+   long long  s_diag_nnz, s_offd_nnz;
+   const int *graph, *s_diag_i, *s_diag_j, *s_offd_i, *s_offd_j;
+   double    *measure_diag;
+   const double *measure_offd;
+   int       *is_diag, *is_offd;
+   int        temp_mark;
+} amgt_pmis_args;
+int amgt_glue_pmis(const amgt_pmis_args *args);
+
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */
 int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B,

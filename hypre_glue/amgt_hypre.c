@@ -580,6 +580,34 @@ hypre_AMGTStrengthRowcount(HYPRE_Int nrows, HYPRE_Real max_row_sum, HYPRE_Real s
    return amgt_glue_strength_rowcount(&a) ? 1 : 0;
 }
 
+HYPRE_Int
+hypre_AMGTPmis(HYPRE_Int which, HYPRE_Int graph_size, HYPRE_Int *graph, HYPRE_Int nrows, HYPRE_Int s_diag_nnz,
+               HYPRE_Int *s_diag_i, HYPRE_Int *s_diag_j, HYPRE_Int s_offd_nnz, HYPRE_Int *s_offd_i,
+               HYPRE_Int *s_offd_j, HYPRE_Real *measure_diag, HYPRE_Real *measure_offd, HYPRE_Int *markers_diag,
+               HYPRE_Int *markers_offd, HYPRE_Int temp_mark)
+{
+   amgt_pmis_args a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Real) != sizeof(double)) { return 0; }
+   a.which        = (int) which;
+   a.graph_size   = (int) graph_size;
+   a.nrows        = (int) nrows;
+   a.s_diag_nnz   = (long long) s_diag_nnz;
+   a.s_offd_nnz   = (long long) s_offd_nnz;
+   a.graph        = (const int *) graph;
+   a.s_diag_i     = (const int *) s_diag_i;
+   a.s_diag_j     = (const int *) s_diag_j;
+   a.s_offd_i     = (const int *) s_offd_i;
+   a.s_offd_j     = (const int *) s_offd_j;
+   a.measure_diag = (double *) measure_diag;
+   a.measure_offd = (const double *) measure_offd;
+   a.is_diag      = (int *) markers_diag;
+   a.is_offd      = (int *) markers_offd;
+   a.temp_mark    = (int) temp_mark;
+   return amgt_glue_pmis(&a) ? 1 : 0;
+}
+
 /* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */
 
 /* Where a hierarchy keeps its record: the plugin state of its level-1 operator's diagonal block. */

@@ -49,6 +49,17 @@ HYPRE_Int hypre_AMGTStrengthRowcount(HYPRE_Int nrows, HYPRE_Real max_row_sum, HY
                                      HYPRE_Int *s_offd_j, HYPRE_Int num_functions, HYPRE_Int *dof_func,
                                      HYPRE_Int *dof_func_offd, HYPRE_Int *js_diag, HYPRE_Int *js_offd);
 
+/* PMIS's per-sweep kernels (patches/0007, par_indepset_device.c and par_coarsen_device.c), in
+ * place of hypreGPUKernel_IndepSetMain (which = 0; markers = IS_marker_diag/offd) and
+ * hypreGPUKernel_PMISCoarseningUpdateCF (which = 1; markers = CF_marker_diag/offd, measure_diag
+ * rewritten), with the strength matrix's arrays, its rows and entry counts. Returns 1 when
+ * computed on hypre's compute stream, 0 to let hypre's kernel run. */
+HYPRE_Int hypre_AMGTPmis(HYPRE_Int which, HYPRE_Int graph_size, HYPRE_Int *graph, HYPRE_Int nrows,
+                         HYPRE_Int s_diag_nnz, HYPRE_Int *s_diag_i, HYPRE_Int *s_diag_j,
+                         HYPRE_Int s_offd_nnz, HYPRE_Int *s_offd_i, HYPRE_Int *s_offd_j,
+                         HYPRE_Real *measure_diag, HYPRE_Real *measure_offd, HYPRE_Int *markers_diag,
+                         HYPRE_Int *markers_offd, HYPRE_Int temp_mark);
+
 #if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */
 /* y = alpha*op(A)*x + beta*b; returns 1 if computed, 0 to let hypre compute it. */
 HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A,

@@ -9,6 +9,7 @@
 #include "stats.h"
 
 #include "common/half.h"
+#include "coarsen/pmis.h"
 #include "coarsen/strength.h"
 #include "interp/twiaff.h"
 #include "mbsr/mbsr.h"
@@ -155,6 +156,9 @@ int        device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_c
                             const double* x, double beta, const double* b, double* y);
 // interp/twiaff_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
 int        device_interp_twiaff(const Context& ctx, const TwiaffRows& m);
+// coarsen/pmis_device.h on the glue's stream (which as backend_pmis); 1 when enqueued.
+int        device_pmis(const Context& ctx, int which, const PmisGraph& g, double* measure_diag,
+                       const double* measure_offd, int32_t* is_diag, int32_t* is_offd, int32_t temp_mark);
 // coarsen/strength_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
 int        device_strength_rowcount(const Context& ctx, const StrengthRows& m);
 // smooth/jacobi_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
@@ -217,6 +221,10 @@ int backend_jacobi_from_zero(const Context& ctx, int64_t n, double w, const doub
 // Extended+i's F-F weights (interp/twiaff.h) on device arrays, on the glue's stream: 1 when
 // enqueued (counted in AMGT_STATS), 0 where the build has no GPU kernels.
 int backend_interp_twiaff(const Context& ctx, const TwiaffRows& m);
+// PMIS's sweep kernels (coarsen/pmis.h), likewise: which 0 the independent set (is_* the set
+// markers), 1 the update (is_diag / is_offd the C/F markers, measure_diag rewritten).
+int backend_pmis(const Context& ctx, int which, const PmisGraph& g, double* measure_diag,
+                 const double* measure_offd, int32_t* is_diag, int32_t* is_offd, int32_t temp_mark);
 // The strength counting pass (coarsen/strength.h), likewise.
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's

@@ -32,6 +32,7 @@
 #include "smooth/jacobi_device.h"
 #include "interp/twiaff_device.h"
 #include "coarsen/strength_device.h"
+#include "coarsen/pmis_device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -652,6 +653,14 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr& A, 
    return 1;
 }
 
+int device_pmis(const Context& ctx, int which, const PmisGraph& g, double* measure_diag,
+                const double* measure_offd, int32_t* is_diag, int32_t* is_offd, int32_t temp_mark)
+{
+   if (which == 0) device::indep_set_main(g, measure_diag, measure_offd, is_diag, is_offd, temp_mark, stream_of(ctx));
+   else device::pmis_update_cf(g, measure_diag, is_diag, is_offd, stream_of(ctx));
+   return 1;
+}
+
 int device_strength_rowcount(const Context& ctx, const StrengthRows& m)
 {
    device::strength_rowcount(m, stream_of(ctx));
@@ -791,6 +800,12 @@ int device_spmv_lent(const Context& ctx, MatrixState& state, const amgt_csr&, do
 {
    say_no_kernels_once();
    ctx.stats->fallback(state.level, "no-gpu-kernels");
+   return 0;
+}
+
+int device_pmis(const Context&, int, const PmisGraph&, double*, const double*, int32_t*, int32_t*, int32_t)
+{
+   say_no_kernels_once();
    return 0;
 }
 

@@ -53,6 +53,14 @@ int backend_interp_twiaff(const Context& ctx, const TwiaffRows& m)
    return 1;
 }
 
+int backend_pmis(const Context& ctx, int which, const PmisGraph& g, double* measure_diag,
+                 const double* measure_offd, int32_t* is_diag, int32_t* is_offd, int32_t temp_mark)
+{
+   if (!device_pmis(ctx, which, g, measure_diag, measure_offd, is_diag, is_offd, temp_mark)) return 0;
+   ctx.stats->setup_kernel(which == 0 ? "PMIS independent set" : "PMIS update");
+   return 1;
+}
+
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)
 {
    if (!device_strength_rowcount(ctx, m)) return 0;

@@ -532,6 +532,25 @@ int amgt_glue_strength_rowcount(const amgt_strength_args* a)
    });
 }
 
+int amgt_glue_pmis(const amgt_pmis_args* a)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!a || ctx.config->mode == amgt::Mode::off || !ctx.config->setup_kernels) return 0;
+      amgt::PmisGraph g;
+      g.graph_size = a->graph_size;
+      g.graph      = a->graph;
+      g.nrows      = a->nrows;
+      g.s_diag_nnz = a->s_diag_nnz;
+      g.s_offd_nnz = a->s_offd_nnz;
+      g.s_diag_i   = a->s_diag_i;
+      g.s_diag_j   = a->s_diag_j;
+      g.s_offd_i   = a->s_offd_i;
+      g.s_offd_j   = a->s_offd_j;
+      return backend_pmis(ctx, a->which, g, a->measure_diag, a->measure_offd, a->is_diag, a->is_offd, a->temp_mark);
+   });
+}
+
 void amgt_glue_count_sweep(void)
 {
    try

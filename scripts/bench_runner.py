@@ -130,7 +130,7 @@ MODES = {
     "fp64-each": {"label": "fp64-each", "amgt": "fp64", "vendor": 0, "stock": False, "survey": "0"},
     "auto-each": {"label": "auto-each", "amgt": "auto", "vendor": 0, "stock": False, "survey": "0"},
     # hypre's setup kernels that the plugin implements on the plugin's (AMGT_SETUP_KERNELS=1:
-    # the strength counts, extended+i's F-F weights)
+    # the strength counts, PMIS's sweeps, extended+i's F-F weights)
     "fp64-sk": {"label": "fp64-sk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "1"},
     "auto-sk": {"label": "auto-sk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "1"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step

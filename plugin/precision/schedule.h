@@ -109,7 +109,7 @@ struct Config
    bool setup_survey = true;
    // AMGT_SETUP_KERNELS (default off): on the GPU, hypre's own setup kernels that the plugin
    // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007): for now
-   // the strength counts (plugin/coarsen/strength.h) and extended+i's F-F weights
+   // the strength counts (plugin/coarsen/strength.h), PMIS's sweeps (plugin/coarsen/pmis.h) and extended+i's F-F weights
    // (plugin/interp/twiaff.h), equal to hypre's bit for bit. Off until measured on a GPU end to
    // end.
    bool setup_kernels = false;
