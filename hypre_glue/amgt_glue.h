@@ -17,6 +17,8 @@
 
 #include <stddef.h>
 
+#include "common/setup_kernels.h" /* the setup kernels' arguments */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -176,62 +178,22 @@ int amgt_glue_jacobi_from_zero(void **state_slot, long n, double w, const double
 void amgt_glue_count_sweep(void);
 
 /* Extended+i interpolation's F-F weights (plugin/interp/twiaff.h) on device arrays, in place of
- * hypre's hypreGPUKernel_compute_twiaff_w, on hypre's compute stream. Fields as
- * amgt::TwiaffRows; ext_j holds 32- or 64-bit global columns (ext_j_64). Returns 1 when
- * enqueued, 0 to let hypre compute them (AMGT_SETUP_KERNELS off, a CPU build, refused input). */
-typedef struct
-{
-   int                 nrows;
-   long long           first_index;
-   long long           diag_nnz;
-   const int          *diag_i, *diag_j;
-   double             *diag_a;
-   const double       *diag_old;
-   long long           offd_nnz;
-   const int          *offd_i, *offd_j;
-   double             *offd_a;
-   const int          *ext_i;
-   const void         *ext_j;
-   int                 ext_j_64;
-   const double       *ext_a, *rsW, *rsFC, *rsFC_offd;
-} amgt_twiaff_args;
-int amgt_glue_interp_twiaff(const amgt_twiaff_args *args);
+ * hypre's hypreGPUKernel_compute_twiaff_w, on hypre's compute stream. Returns 1 when enqueued,
+ * 0 to let hypre compute them (AMGT_SETUP_KERNELS off, a CPU build, refused input). */
+int amgt_glue_interp_twiaff(const amgt_twiaff_rows *rows);
 
 /* The counting pass of BoomerAMG's strength of connection (plugin/coarsen/strength.h) on
  * device arrays, in place of hypre's hypre_BoomerAMGCreateS_rowcount, on hypre's compute
- * stream. Fields as amgt::StrengthRows. Returns 1 when enqueued, 0 to let hypre count. */
-typedef struct
-{
-   int           nrows;
-   double        max_row_sum, strength_threshold;
-   long long     diag_nnz, offd_nnz;
-   const int    *diag_i, *diag_j;
-   const double *diag_a;
-   const int    *offd_i, *offd_j;
-   const double *offd_a;
-   int           num_functions;
-   const int    *dof_func, *dof_func_offd;
-   int          *s_diag_j, *s_offd_j, *js_diag, *js_offd;
-} amgt_strength_args;
-int amgt_glue_strength_rowcount(const amgt_strength_args *args);
+ * stream. Returns 1 when enqueued, 0 to let hypre count. */
+int amgt_glue_strength_rowcount(const amgt_strength_rows *rows);
 
 /* PMIS's per-sweep kernels (plugin/coarsen/pmis.h) on device arrays, in place of hypre's
- * hypreGPUKernel_IndepSetMain (which = 0: is_* the set markers) and
- * hypreGPUKernel_PMISCoarseningUpdateCF (which = 1: is_diag = CF_marker_diag, is_offd =
- * CF_marker_offd, measure_diag rewritten), on hypre's compute stream. Returns 1 when enqueued,
- * 0 to let hypre run its kernel. */
-typedef struct
-{
-   int        which;
-   int        graph_size, nrows;
-   long long  s_diag_nnz, s_offd_nnz;
-   const int *graph, *s_diag_i, *s_diag_j, *s_offd_i, *s_offd_j;
-   double    *measure_diag;
-   const double *measure_offd;
-   int       *is_diag, *is_offd;
-   int        temp_mark;
-} amgt_pmis_args;
-int amgt_glue_pmis(const amgt_pmis_args *args);
+ * hypreGPUKernel_IndepSetMain (which = 0: markers_* the set markers) and
+ * hypreGPUKernel_PMISCoarseningUpdateCF (which = 1: markers_* the C/F markers, measure_diag
+ * rewritten, measure_offd and temp_mark unused), on hypre's compute stream. Returns 1 when
+ * enqueued, 0 to let hypre run its kernel. */
+int amgt_glue_pmis(int which, const amgt_pmis_graph *graph, double *measure_diag, const double *measure_offd,
+                   int *markers_diag, int *markers_offd, int temp_mark);
 
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */

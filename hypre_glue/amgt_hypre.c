@@ -518,7 +518,7 @@ hypre_AMGTInterpTwiaff(HYPRE_Int nrows, HYPRE_BigInt first_index, HYPRE_Int diag
                        HYPRE_BigInt *ext_j, HYPRE_Complex *ext_a, HYPRE_Complex *rsW, HYPRE_Complex *rsFC,
                        HYPRE_Complex *rsFC_offd)
 {
-   amgt_twiaff_args a;
+   amgt_twiaff_rows a;
 
    if (amgt_bypass || !amgt_active()) { return 0; }
    /* the plugin's arrays: 32-bit local indices and real doubles */
@@ -527,18 +527,19 @@ hypre_AMGTInterpTwiaff(HYPRE_Int nrows, HYPRE_BigInt first_index, HYPRE_Int diag
    {
       return 0;
    }
-   a.nrows       = (int) nrows;
-   a.first_index = (long long) first_index;
-   a.diag_nnz    = (long long) diag_nnz;
-   a.diag_i      = (const int *) diag_i;
-   a.diag_j      = (const int *) diag_j;
+   memset(&a, 0, sizeof(a));
+   a.nrows       = (int32_t) nrows;
+   a.first_index = (int64_t) first_index;
+   a.diag_nnz    = (int64_t) diag_nnz;
+   a.diag_i      = (const int32_t *) diag_i;
+   a.diag_j      = (const int32_t *) diag_j;
    a.diag_a      = (double *) diag_a;
    a.diag_old    = (const double *) diag_old;
-   a.offd_nnz    = (long long) offd_nnz;
-   a.offd_i      = (const int *) offd_i;
-   a.offd_j      = (const int *) offd_j;
+   a.offd_nnz    = (int64_t) offd_nnz;
+   a.offd_i      = (const int32_t *) offd_i;
+   a.offd_j      = (const int32_t *) offd_j;
    a.offd_a      = (double *) offd_a;
-   a.ext_i       = (const int *) ext_i;
+   a.ext_i       = (const int32_t *) ext_i;
    a.ext_j       = (const void *) ext_j;
    a.ext_j_64    = sizeof(HYPRE_BigInt) == 8;
    a.ext_a       = (const double *) ext_a;
@@ -555,28 +556,29 @@ hypre_AMGTStrengthRowcount(HYPRE_Int nrows, HYPRE_Real max_row_sum, HYPRE_Real s
                            HYPRE_Int *s_diag_j, HYPRE_Int *s_offd_j, HYPRE_Int num_functions,
                            HYPRE_Int *dof_func, HYPRE_Int *dof_func_offd, HYPRE_Int *js_diag, HYPRE_Int *js_offd)
 {
-   amgt_strength_args a;
+   amgt_strength_rows a;
 
    if (amgt_bypass || !amgt_active()) { return 0; }
    if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Real) != sizeof(double)) { return 0; }
-   a.nrows              = (int) nrows;
+   memset(&a, 0, sizeof(a));
+   a.nrows              = (int32_t) nrows;
    a.max_row_sum        = (double) max_row_sum;
    a.strength_threshold = (double) strength_threshold;
-   a.diag_nnz           = (long long) diag_nnz;
-   a.offd_nnz           = (long long) offd_nnz;
-   a.diag_i             = (const int *) diag_i;
-   a.diag_j             = (const int *) diag_j;
+   a.diag_nnz           = (int64_t) diag_nnz;
+   a.offd_nnz           = (int64_t) offd_nnz;
+   a.diag_i             = (const int32_t *) diag_i;
+   a.diag_j             = (const int32_t *) diag_j;
    a.diag_a             = (const double *) diag_a;
-   a.offd_i             = (const int *) offd_i;
-   a.offd_j             = (const int *) offd_j;
+   a.offd_i             = (const int32_t *) offd_i;
+   a.offd_j             = (const int32_t *) offd_j;
    a.offd_a             = (const double *) offd_a;
-   a.num_functions      = (int) num_functions;
-   a.dof_func           = (const int *) dof_func;
-   a.dof_func_offd      = (const int *) dof_func_offd;
-   a.s_diag_j           = (int *) s_diag_j;
-   a.s_offd_j           = (int *) s_offd_j;
-   a.js_diag            = (int *) js_diag;
-   a.js_offd            = (int *) js_offd;
+   a.num_functions      = (int32_t) num_functions;
+   a.dof_func           = (const int32_t *) dof_func;
+   a.dof_func_offd      = (const int32_t *) dof_func_offd;
+   a.s_diag_j           = (int32_t *) s_diag_j;
+   a.s_offd_j           = (int32_t *) s_offd_j;
+   a.js_diag            = (int32_t *) js_diag;
+   a.js_offd            = (int32_t *) js_offd;
    return amgt_glue_strength_rowcount(&a) ? 1 : 0;
 }
 
@@ -586,26 +588,22 @@ hypre_AMGTPmis(HYPRE_Int which, HYPRE_Int graph_size, HYPRE_Int *graph, HYPRE_In
                HYPRE_Int *s_offd_j, HYPRE_Real *measure_diag, HYPRE_Real *measure_offd, HYPRE_Int *markers_diag,
                HYPRE_Int *markers_offd, HYPRE_Int temp_mark)
 {
-   amgt_pmis_args a;
+   amgt_pmis_graph a;
 
    if (amgt_bypass || !amgt_active()) { return 0; }
    if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Real) != sizeof(double)) { return 0; }
-   a.which        = (int) which;
-   a.graph_size   = (int) graph_size;
-   a.nrows        = (int) nrows;
-   a.s_diag_nnz   = (long long) s_diag_nnz;
-   a.s_offd_nnz   = (long long) s_offd_nnz;
-   a.graph        = (const int *) graph;
-   a.s_diag_i     = (const int *) s_diag_i;
-   a.s_diag_j     = (const int *) s_diag_j;
-   a.s_offd_i     = (const int *) s_offd_i;
-   a.s_offd_j     = (const int *) s_offd_j;
-   a.measure_diag = (double *) measure_diag;
-   a.measure_offd = (const double *) measure_offd;
-   a.is_diag      = (int *) markers_diag;
-   a.is_offd      = (int *) markers_offd;
-   a.temp_mark    = (int) temp_mark;
-   return amgt_glue_pmis(&a) ? 1 : 0;
+   memset(&a, 0, sizeof(a));
+   a.graph_size = (int32_t) graph_size;
+   a.graph      = (const int32_t *) graph;
+   a.nrows      = (int32_t) nrows;
+   a.s_diag_nnz = (int64_t) s_diag_nnz;
+   a.s_offd_nnz = (int64_t) s_offd_nnz;
+   a.s_diag_i   = (const int32_t *) s_diag_i;
+   a.s_diag_j   = (const int32_t *) s_diag_j;
+   a.s_offd_i   = (const int32_t *) s_offd_i;
+   a.s_offd_j   = (const int32_t *) s_offd_j;
+   return amgt_glue_pmis((int) which, &a, (double *) measure_diag, (const double *) measure_offd,
+                         (int *) markers_diag, (int *) markers_offd, (int) temp_mark) ? 1 : 0;
 }
 
 /* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */

@@ -476,78 +476,39 @@ int amgt_glue_jacobi_from_zero(void** slot, long n, double w, const double* f, c
    });
 }
 
-int amgt_glue_interp_twiaff(const amgt_twiaff_args* a)
+namespace {
+// AMGT_SETUP_KERNELS under an AMGT mode: hypre's setup kernels that the plugin implements run on it
+bool setup_kernels_wanted(const Context& ctx)
+{
+   return ctx.config->mode != amgt::Mode::off && ctx.config->setup_kernels;
+}
+} // namespace
+
+int amgt_glue_interp_twiaff(const amgt_twiaff_rows* rows)
 {
    return guarded(nullptr, [&] {
       const Context ctx = context();
-      if (!a || ctx.config->mode == amgt::Mode::off || !ctx.config->setup_kernels) return 0;
-      amgt::TwiaffRows m;
-      m.nrows       = a->nrows;
-      m.first_index = a->first_index;
-      m.diag_nnz    = a->diag_nnz;
-      m.diag_i      = a->diag_i;
-      m.diag_j      = a->diag_j;
-      m.diag_a      = a->diag_a;
-      m.diag_old    = a->diag_old;
-      m.offd_nnz    = a->offd_nnz;
-      m.offd_i      = a->offd_i;
-      m.offd_j      = a->offd_j;
-      m.offd_a      = a->offd_a;
-      m.ext_i       = a->ext_i;
-      m.ext_j       = a->ext_j;
-      m.ext_j_64    = a->ext_j_64 != 0;
-      m.ext_a       = a->ext_a;
-      m.rsW         = a->rsW;
-      m.rsFC        = a->rsFC;
-      m.rsFC_offd   = a->rsFC_offd;
-      return backend_interp_twiaff(ctx, m);
+      if (!rows || !setup_kernels_wanted(ctx)) return 0;
+      return backend_interp_twiaff(ctx, *rows);
    });
 }
 
-int amgt_glue_strength_rowcount(const amgt_strength_args* a)
+int amgt_glue_strength_rowcount(const amgt_strength_rows* rows)
 {
    return guarded(nullptr, [&] {
       const Context ctx = context();
-      if (!a || ctx.config->mode == amgt::Mode::off || !ctx.config->setup_kernels) return 0;
-      amgt::StrengthRows m;
-      m.nrows              = a->nrows;
-      m.max_row_sum        = a->max_row_sum;
-      m.strength_threshold = a->strength_threshold;
-      m.diag_nnz           = a->diag_nnz;
-      m.offd_nnz           = a->offd_nnz;
-      m.diag_i             = a->diag_i;
-      m.diag_j             = a->diag_j;
-      m.diag_a             = a->diag_a;
-      m.offd_i             = a->offd_i;
-      m.offd_j             = a->offd_j;
-      m.offd_a             = a->offd_a;
-      m.num_functions      = a->num_functions;
-      m.dof_func           = a->dof_func;
-      m.dof_func_offd      = a->dof_func_offd;
-      m.s_diag_j           = a->s_diag_j;
-      m.s_offd_j           = a->s_offd_j;
-      m.js_diag            = a->js_diag;
-      m.js_offd            = a->js_offd;
-      return backend_strength_rowcount(ctx, m);
+      if (!rows || !setup_kernels_wanted(ctx)) return 0;
+      return backend_strength_rowcount(ctx, *rows);
    });
 }
 
-int amgt_glue_pmis(const amgt_pmis_args* a)
+int amgt_glue_pmis(int which, const amgt_pmis_graph* graph, double* measure_diag, const double* measure_offd,
+                   int* markers_diag, int* markers_offd, int temp_mark)
 {
    return guarded(nullptr, [&] {
       const Context ctx = context();
-      if (!a || ctx.config->mode == amgt::Mode::off || !ctx.config->setup_kernels) return 0;
-      amgt::PmisGraph g;
-      g.graph_size = a->graph_size;
-      g.graph      = a->graph;
-      g.nrows      = a->nrows;
-      g.s_diag_nnz = a->s_diag_nnz;
-      g.s_offd_nnz = a->s_offd_nnz;
-      g.s_diag_i   = a->s_diag_i;
-      g.s_diag_j   = a->s_diag_j;
-      g.s_offd_i   = a->s_offd_i;
-      g.s_offd_j   = a->s_offd_j;
-      return backend_pmis(ctx, a->which, g, a->measure_diag, a->measure_offd, a->is_diag, a->is_offd, a->temp_mark);
+      if (!graph || !setup_kernels_wanted(ctx)) return 0;
+      return backend_pmis(ctx, which, *graph, measure_diag, measure_offd, markers_diag, markers_offd, temp_mark);
    });
 }
 

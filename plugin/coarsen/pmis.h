@@ -16,21 +16,14 @@
 // the references exactly.
 #pragma once
 
+#include "common/setup_kernels.h"
+
 #include <cstdint>
 
 namespace amgt {
 
-struct PmisGraph
-{
-   int32_t        graph_size = 0;        // rows of the graph
-   const int32_t* graph      = nullptr;  // their indices
-   int32_t        nrows      = 0;        // rows of S (for the mean row length)
-   int64_t        s_diag_nnz = 0, s_offd_nnz = 0;
-   const int32_t* s_diag_i = nullptr;
-   const int32_t* s_diag_j = nullptr;
-   const int32_t* s_offd_i = nullptr;
-   const int32_t* s_offd_j = nullptr;
-};
+// the graph (common/setup_kernels.h, shared with the C side of the glue)
+using PmisGraph = ::amgt_pmis_graph;
 
 // Throws amgt::Error unless graph_size, nrows and the counts are >= 0 and, with a graph, the
 // graph, the row pointers and a non-empty block's columns are given.

@@ -17,29 +17,14 @@
 // output equals the reference's, and hypre's, exactly.
 #pragma once
 
+#include "common/setup_kernels.h"
+
 #include <cstdint>
 
 namespace amgt {
 
-struct StrengthRows
-{
-   int32_t        nrows = 0;
-   double         max_row_sum = 1.0, strength_threshold = 0.25;
-   int64_t        diag_nnz = 0, offd_nnz = 0;
-   const int32_t* diag_i = nullptr;
-   const int32_t* diag_j = nullptr;
-   const double*  diag_a = nullptr;
-   const int32_t* offd_i = nullptr;
-   const int32_t* offd_j = nullptr;
-   const double*  offd_a = nullptr;
-   int32_t        num_functions = 1;
-   const int32_t* dof_func      = nullptr; // per row and diagonal column (num_functions > 1)
-   const int32_t* dof_func_offd = nullptr; // per off-diagonal column (num_functions > 1)
-   int32_t*       s_diag_j = nullptr;      // written: diag_nnz
-   int32_t*       s_offd_j = nullptr;      // written: offd_nnz
-   int32_t*       js_diag  = nullptr;      // written: nrows
-   int32_t*       js_offd  = nullptr;      // written: nrows
-};
+// the arguments (common/setup_kernels.h, shared with the C side of the glue)
+using StrengthRows = ::amgt_strength_rows;
 
 // Throws amgt::Error unless: nrows >= 0, the entry counts >= 0, the row pointers, the outputs,
 // a non-empty block's arrays, dof_func (and dof_func_offd where the off-diagonal block has

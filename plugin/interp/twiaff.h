@@ -23,36 +23,14 @@
 // for the rows with repeated columns.
 #pragma once
 
+#include "common/setup_kernels.h"
+
 #include <cstdint>
 
 namespace amgt {
 
-struct TwiaffRows
-{
-   int32_t nrows       = 0; // F-rows of A_FF on this rank
-   int64_t first_index = 0; // global index of the first
-   // diagonal block: diag_a is rewritten in place; diag_old holds its values before (a copy);
-   // diag_nnz its entries (the device kernel sizes its groups of lanes by the mean row)
-   int64_t        diag_nnz = 0;
-   const int32_t* diag_i   = nullptr;
-   const int32_t* diag_j   = nullptr;
-   double*        diag_a   = nullptr;
-   const double*  diag_old = nullptr;
-   // off-diagonal block, rewritten in place (its column j is row j of ext); offd_nnz its entries
-   int64_t        offd_nnz = 0;
-   const int32_t* offd_i = nullptr;
-   const int32_t* offd_j = nullptr;
-   double*        offd_a = nullptr;
-   // the other ranks' rows of A_FF with global columns (32- or 64-bit, as hypre's BigInt);
-   // may be null when the off-diagonal block has no entries (offd_nnz == 0)
-   const int32_t* ext_i      = nullptr;
-   const void*    ext_j      = nullptr;
-   bool           ext_j_64   = false;
-   const double*  ext_a      = nullptr;
-   const double*  rsW        = nullptr; // nrows
-   const double*  rsFC       = nullptr; // per diagonal column
-   const double*  rsFC_offd  = nullptr; // per off-diagonal column
-};
+// the arguments (common/setup_kernels.h, shared with the C side of the glue)
+using TwiaffRows = ::amgt_twiaff_rows;
 
 // What a caller must hold (throws amgt::Error otherwise): nrows >= 0, offd_nnz >= 0, both row
 // pointers, the diagonal block's arrays, rsW and rsFC, and, when offd_nnz > 0, the off-diagonal

@@ -19,27 +19,6 @@ namespace {
 // hypre's warp (HYPRE_WARP_SIZE): the chunk of its search
 constexpr int kHypreWarp = kWavefrontSize;
 
-template <class BigJ>
-struct Args
-{
-   int32_t nrows;
-   int64_t first_index;
-   bool    offd;
-   const int32_t* __restrict__ diag_i;
-   const int32_t* __restrict__ diag_j;
-   double* __restrict__ diag_a;
-   const double* __restrict__ diag_old;
-   const int32_t* __restrict__ offd_i;
-   const int32_t* __restrict__ offd_j;
-   double* __restrict__ offd_a;
-   const int32_t* __restrict__ ext_i;
-   const BigJ* __restrict__ ext_j;
-   const double* __restrict__ ext_a;
-   const double* __restrict__ rsW;
-   const double* __restrict__ rsFC;
-   const double* __restrict__ rsFC_offd;
-};
-
 // hypre's search (twiaff.h): the last match within the first chunk of kHypreWarp entries of
 // row j that holds one; -1 without
 template <class J, class T>
@@ -94,8 +73,9 @@ __device__ __forceinline__ double add_terms(double theta, const Term& t, int n, 
 }
 
 template <int G, class BigJ>
-__global__ void __launch_bounds__(kThreads) twiaff_kernel(Args<BigJ> m)
+__global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
 {
+   const BigJ* ext_j = static_cast<const BigJ*>(m.ext_j); // hypre's BigInt
    const int64_t t    = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    const int64_t r    = t / G;
    const int     lane = static_cast<int>(threadIdx.x & (G - 1));
@@ -105,7 +85,8 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(Args<BigJ> m)
    const bool    active = r < m.nrows;
    const int32_t row    = active ? static_cast<int32_t>(r) : 0;
    const int32_t db = active ? m.diag_i[row] : 0, de = active ? m.diag_i[row + 1] : 0;
-   const int32_t ob = active && m.offd ? m.offd_i[row] : 0, oe = active && m.offd ? m.offd_i[row + 1] : 0;
+   const bool    offd = active && m.offd_nnz > 0;
+   const int32_t ob = offd ? m.offd_i[row] : 0, oe = offd ? m.offd_i[row + 1] : 0;
    double        theta = 0.0;
    for (int32_t base = db; base < de; base += G)
    {
@@ -131,7 +112,7 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(Args<BigJ> m)
       if (k < oe)
       {
          const int32_t j   = m.offd_j[k];
-         const int32_t q   = find_in_row(m.ext_i, m.ext_j, j, m.first_index + row);
+         const int32_t q   = find_in_row(m.ext_i, ext_j, j, m.first_index + row);
          const double  vji = q >= 0 ? m.ext_a[q] : 0.0;
          // rsj == 0: hypre adds back the entry it has just set to zero
          term = weigh(m.offd_a[k], vji, m.rsFC_offd[j] + vji, 0.0, &m.offd_a[k]);
@@ -146,14 +127,11 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(Args<BigJ> m)
 }
 
 template <class BigJ>
-void launch(const TwiaffRows& h, int32_t lanes, Stream s)
+void launch(const TwiaffRows& m, int32_t lanes, Stream s)
 {
-   Args<BigJ> m{h.nrows,  h.first_index, h.offd_nnz > 0, h.diag_i, h.diag_j,
-                h.diag_a, h.diag_old,    h.offd_i,        h.offd_j, h.offd_a,
-                h.ext_i,  static_cast<const BigJ*>(h.ext_j), h.ext_a, h.rsW, h.rsFC, h.rsFC_offd};
    with_lanes<4>(lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
-      twiaff_kernel<G, BigJ><<<blocks_for(static_cast<int64_t>(h.nrows) * G), kThreads, 0, s>>>(m);
+      twiaff_kernel<G, BigJ><<<blocks_for(static_cast<int64_t>(m.nrows) * G), kThreads, 0, s>>>(m);
    });
    AMGT_DEVICE_CHECK_LAUNCH("twiaff_kernel");
 }

@@ -21,7 +21,7 @@ struct PmisCase
 
    PmisGraph view() const
    {
-      PmisGraph g;
+      PmisGraph g{};
       g.graph_size = static_cast<int32_t>(graph.size());
       g.graph      = graph.data();
       g.nrows      = nrows;

@@ -22,7 +22,7 @@ struct StrengthCase
    // the view, writing into the given outputs
    StrengthRows rows(int32_t* s_diag, int32_t* s_offd, int32_t* js_diag, int32_t* js_offd) const
    {
-      StrengthRows m;
+      StrengthRows m{};
       m.nrows              = nrows;
       m.max_row_sum        = max_row_sum;
       m.strength_threshold = threshold;

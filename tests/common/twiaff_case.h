@@ -24,7 +24,7 @@ struct TwiaffCase
    // the view with diag_old = the given copy of diag_a's values
    TwiaffRows rows(double* diag, const double* diag_old, double* offd) const
    {
-      TwiaffRows m;
+      TwiaffRows m{};
       m.nrows       = nrows;
       m.first_index = first_index;
       m.diag_nnz    = static_cast<int64_t>(diag_j.size());
@@ -38,7 +38,7 @@ struct TwiaffCase
       m.offd_a      = offd;
       m.ext_i       = ext_i.data();
       m.ext_j       = ext_j.data();
-      m.ext_j_64    = true;
+      m.ext_j_64    = 1;
       m.ext_a       = ext_a.data();
       m.rsW         = rsW.data();
       m.rsFC        = rsFC.data();

@@ -51,7 +51,7 @@ protected:
       m.offd_j    = oj.get();
       m.ext_i     = ei.get();
       m.ext_j     = ext64 ? static_cast<const void*>(ej64.get()) : static_cast<const void*>(ej32.get());
-      m.ext_j_64  = ext64;
+      m.ext_j_64  = ext64 ? 1 : 0;
       m.ext_a     = ea.get();
       m.rsW       = w.get();
       m.rsFC      = fc.get();
@@ -99,10 +99,10 @@ TEST_F(TwiaffDevice, BadInputRefusedBeforeAnyLaunch)
    const TwiaffCase c = make_twiaff_case(50, 4, 0, 3);
    TwiaffRows       m = c.rows(nullptr, nullptr, nullptr); // host arrays: never reached
    EXPECT_THROW(device::twiaff(m, stream_), Error);         // diag_a null
-   TwiaffRows negative;
+   TwiaffRows negative{};
    negative.nrows = -3;
    EXPECT_THROW(device::twiaff(negative, stream_), Error);
-   TwiaffRows empty;
+   TwiaffRows empty{};
    EXPECT_NO_THROW(device::twiaff(empty, stream_));
    EXPECT_NO_THROW(device::synchronize(stream_));
 }

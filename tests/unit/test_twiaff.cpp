@@ -186,7 +186,7 @@ TEST(Twiaff, BadInputThrows)
    negative.nrows      = -1;
    EXPECT_THROW(amgt::twiaff_ref(negative, 32), amgt::Error);
    EXPECT_EQ(d, c.diag_a) << "a refused call wrote";
-   TwiaffRows empty;
+   TwiaffRows empty{};
    EXPECT_NO_THROW(amgt::twiaff_ref(empty, 32));
 }
 

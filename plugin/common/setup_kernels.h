@@ -1,0 +1,73 @@
+/* The arguments of the plugin's versions of hypre's setup kernels (AMGT_SETUP_KERNELS), one
+ * definition for both sides of the C boundary: hypre_glue/amgt_hypre.c (C, inside libHYPRE)
+ * fills them from hypre's arrays, and the plugin (C++: amgt::TwiaffRows, amgt::StrengthRows,
+ * amgt::PmisGraph) reads them; nothing is copied on the way. Plain data: zero-initialise
+ * (`= {0}` in C, `{}` in C++) and set what the kernel reads. */
+#ifndef AMGT_SETUP_KERNELS_H
+#define AMGT_SETUP_KERNELS_H
+
+#include <stdint.h>
+
+/* Extended+i's F-F weights (interp/twiaff.h). */
+typedef struct amgt_twiaff_rows
+{
+   int32_t nrows;       /* F-rows of A_FF on this rank */
+   int64_t first_index; /* global index of the first */
+   /* diagonal block: diag_a is rewritten in place; diag_old holds its values before (a copy);
+    * diag_nnz its entries (the device kernel sizes its groups of lanes by the mean row) */
+   int64_t        diag_nnz;
+   const int32_t* diag_i;
+   const int32_t* diag_j;
+   double*        diag_a;
+   const double*  diag_old;
+   /* off-diagonal block, rewritten in place (its column j is row j of ext); offd_nnz its entries */
+   int64_t        offd_nnz;
+   const int32_t* offd_i;
+   const int32_t* offd_j;
+   double*        offd_a;
+   /* the other ranks' rows of A_FF with global columns, 64-bit where ext_j_64 != 0, else
+    * 32-bit (as hypre's BigInt); may be null when the off-diagonal block has no entries */
+   const int32_t* ext_i;
+   const void*    ext_j;
+   int32_t        ext_j_64;
+   const double*  ext_a;
+   const double*  rsW;       /* nrows */
+   const double*  rsFC;      /* per diagonal column */
+   const double*  rsFC_offd; /* per off-diagonal column */
+} amgt_twiaff_rows;
+
+/* The counting pass of the strength of connection (coarsen/strength.h). */
+typedef struct amgt_strength_rows
+{
+   int32_t        nrows;
+   double         max_row_sum, strength_threshold;
+   int64_t        diag_nnz, offd_nnz;
+   const int32_t* diag_i;
+   const int32_t* diag_j;
+   const double*  diag_a;
+   const int32_t* offd_i;
+   const int32_t* offd_j;
+   const double*  offd_a;
+   int32_t        num_functions;
+   const int32_t* dof_func;      /* per row and diagonal column (num_functions > 1) */
+   const int32_t* dof_func_offd; /* per off-diagonal column (num_functions > 1) */
+   int32_t*       s_diag_j;      /* written: diag_nnz */
+   int32_t*       s_offd_j;      /* written: offd_nnz */
+   int32_t*       js_diag;       /* written: nrows */
+   int32_t*       js_offd;       /* written: nrows */
+} amgt_strength_rows;
+
+/* The graph of a PMIS sweep over the strength matrix S (coarsen/pmis.h). */
+typedef struct amgt_pmis_graph
+{
+   int32_t        graph_size; /* rows of the graph */
+   const int32_t* graph;      /* their indices */
+   int32_t        nrows;      /* rows of S (for the mean row length) */
+   int64_t        s_diag_nnz, s_offd_nnz;
+   const int32_t* s_diag_i;
+   const int32_t* s_diag_j;
+   const int32_t* s_offd_i;
+   const int32_t* s_offd_j;
+} amgt_pmis_graph;
+
+#endif /* AMGT_SETUP_KERNELS_H */
