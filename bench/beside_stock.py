@@ -37,7 +37,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 # run.sh's reading of a case file, its last-JSON-line parse and its geomean
-from bench_runner import geomean, last_json, read_cases_file, unique_labels  # noqa: E402
+from bench_runner import MODES, Runner, geomean, last_json, read_cases_file, unique_labels  # noqa: E402
 
 SHARED = "../shared/datasets/matrices"
 QUICK = [("laplace7-n10", ["--problem", "laplace7", "--n", "10", "--solver", "pcg"]),
@@ -55,7 +55,11 @@ def read_cases(path, matrices):
 
 
 def mode_env(mode):
-    env = {k: v for k, v in os.environ.items() if k != "AMGT"}
+    """A plugin mode's environment as run.sh sets it (fp64-sk: AMGT=fp64 AMGT_SETUP_KERNELS=1);
+    a bare AMGT value (fp64, auto, ...) for a name run.sh does not know; unset: no AMGT."""
+    if mode in MODES and not MODES[mode]["stock"]:
+        return Runner.env_for(mode, False)
+    env = {k: v for k, v in os.environ.items() if k not in ("AMGT", "AMGT_SETUP_KERNELS")}
     if mode != "unset":
         env["AMGT"] = mode
     return env

@@ -373,7 +373,9 @@ class Runner(Report):
             cmd = shlex.split(self.a.mpirun) + ["-np", str(self.a.np)] + cmd
         return cmd
 
-    def env_for(self, mode, stats):
+    @staticmethod
+    def env_for(mode, stats):
+        """The environment of a run in `mode` (bench/beside_stock.py uses it too)."""
         env = dict(os.environ)
         env["AMGT"] = MODES[mode]["amgt"]
         if "levels" in MODES[mode]:

@@ -28,6 +28,26 @@ def run(case, mode, total, setup=None, solve=None, its=(10,), stock_its=(10,)):
             "rows": 1000, "nnz": 7000}
 
 
+class ModeEnv(unittest.TestCase):
+    def test_modes_as_run_sh_sets_them(self):
+        saved = dict(os.environ)
+        try:
+            os.environ["AMGT"] = "mixed"
+            os.environ["AMGT_SETUP_KERNELS"] = "1"
+            env = bs.mode_env("fp64-sk")
+            self.assertEqual((env["AMGT"], env["AMGT_SETUP_KERNELS"]), ("fp64", "1"))
+            env = bs.mode_env("auto")
+            self.assertEqual(env["AMGT"], "auto")
+            self.assertNotIn("AMGT_SETUP_KERNELS", env)  # a caller's own switch is not carried in
+            env = bs.mode_env("unset")
+            self.assertNotIn("AMGT", env)
+            self.assertNotIn("AMGT_SETUP_KERNELS", env)
+            self.assertEqual(bs.mode_env("fp32")["AMGT"], "fp32")  # a bare AMGT value
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+
+
 class Ratios(unittest.TestCase):
     def test_stock_over_mode(self):
         r = {"stock_setup_s": 0.004, "setup_s": 0.002, "stock_solve_s": 0.003, "solve_s": 0.006,
