@@ -32,11 +32,14 @@ SETTINGS = ["-solver", "1", "-pmis", "-interptype", "6", "-Pmx", "4", "-tr", "0.
 
 def mode_env(mode):
     """The environment of a mode: no AMGT variable but AMGT (unset: none); a name ending in -sk
-    also sets AMGT_SETUP_KERNELS=1 (fp64-sk, auto-sk: hypre's setup kernels on the plugin's)."""
+    also sets AMGT_SETUP_KERNELS=1 (fp64-sk, auto-sk: the plugin's setup kernels, the default),
+    one ending in -hsk AMGT_SETUP_KERNELS=0 (fp64-hsk, auto-hsk: hypre's)."""
     env = {k: v for k, v in os.environ.items() if k != "AMGT" and not k.startswith("AMGT_")}
-    if mode.endswith("-sk"):
-        env["AMGT_SETUP_KERNELS"] = "1"
-        mode = mode[:-3]
+    for suffix, value in (("-hsk", "0"), ("-sk", "1")):
+        if mode.endswith(suffix):
+            env["AMGT_SETUP_KERNELS"] = value
+            mode = mode[:-len(suffix)]
+            break
     if mode != "unset":
         env["AMGT"] = mode
     return env

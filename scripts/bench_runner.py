@@ -39,7 +39,9 @@ with hypre's device memory pool:
            auto-beside  AMGT_SETUP_OVERLAP=1 (the plugin's setup work beside hypre's setup,
            not at its end);  fp64-each, auto-each  AMGT_SETUP_SURVEY=0 (each matrix measured
            and read back as it is prepared, no survey);  fp64-sk, auto-sk  AMGT_SETUP_KERNELS=1
-           (hypre's setup kernels the plugin implements on the plugin's)       (not in the default set)
+           (hypre's setup kernels the plugin implements on the plugin's: the default since
+           2026-11-28g);  fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup
+           kernels)                                                            (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -133,6 +135,9 @@ MODES = {
     # the strength counts, PMIS's sweeps, extended+i's F-F weights)
     "fp64-sk": {"label": "fp64-sk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "1"},
     "auto-sk": {"label": "auto-sk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "1"},
+    # hypre's own setup kernels (AMGT_SETUP_KERNELS=0): what the plugin's are measured against
+    "fp64-hsk": {"label": "fp64-hsk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "0"},
+    "auto-hsk": {"label": "auto-hsk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "0"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
     # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
     # slowly changing matrices; not a configuration of the same method, so never "stock best"

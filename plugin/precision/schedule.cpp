@@ -428,7 +428,7 @@ Config parse_environment(const Environment& env)
    parse_switch(c, "AMGT_SETUP_SURVEY", value_of("AMGT_SETUP_SURVEY"), c.setup_survey,
                 "the matrices are surveyed at once (on)");
    parse_switch(c, "AMGT_SETUP_KERNELS", value_of("AMGT_SETUP_KERNELS"), c.setup_kernels,
-                "hypre's setup kernels run hypre's code (off)");
+                "hypre's setup kernels run on the plugin's (on)");
    parse_preload(c, value_of("AMGT_PRELOAD"));
    parse_switch(c, "AMGT_COST_MODEL", value_of("AMGT_COST_MODEL"), c.cost_model,
                 "the cost model decides which matrices the plugin takes (on)");

@@ -107,12 +107,12 @@ struct Config
    // fill samples) all at once, with one read-back each instead of one or two per matrix; off:
    // matrix by matrix, as they are prepared (the same results, more round trips).
    bool setup_survey = true;
-   // AMGT_SETUP_KERNELS (default off): on the GPU, hypre's own setup kernels that the plugin
-   // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007): for now
-   // the strength counts (plugin/coarsen/strength.h), PMIS's sweeps (plugin/coarsen/pmis.h) and extended+i's F-F weights
-   // (plugin/interp/twiaff.h), equal to hypre's bit for bit. Off until measured on a GPU end to
-   // end.
-   bool setup_kernels = false;
+   // AMGT_SETUP_KERNELS (default on): on the GPU, hypre's own setup kernels that the plugin
+   // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007): the
+   // strength counts (plugin/coarsen/strength.h), PMIS's sweeps (plugin/coarsen/pmis.h) and
+   // extended+i's F-F weights (plugin/interp/twiaff.h), equal to hypre's bit for bit; off:
+   // hypre's kernels (the same hierarchy, slower).
+   bool setup_kernels = true;
    // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that loads
    // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
    // plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of them

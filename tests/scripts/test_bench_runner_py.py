@@ -103,6 +103,7 @@ class Modes(unittest.TestCase):
                              ("fp64", "1"))
             self.assertEqual(r.env_for("auto-sk", False)["AMGT"], "auto")
             self.assertNotIn("AMGT_SETUP_KERNELS", r.env_for("fp64", False))
+            self.assertEqual(r.env_for("auto-hsk", False)["AMGT_SETUP_KERNELS"], "0")
         finally:
             os.environ.pop("AMGT_SETUP_KERNELS", None)
             if saved is not None:

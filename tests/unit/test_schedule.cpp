@@ -593,7 +593,9 @@ TEST(Environment, SetupOverlap)
 TEST(Environment, SetupSurvey)
 {
    EXPECT_TRUE(parse_environment({}).setup_survey) << "on by default";
-   EXPECT_FALSE(parse_environment({}).setup_kernels) << "hypre's setup kernels by default";
+   EXPECT_TRUE(parse_environment({}).setup_kernels) << "the plugin's setup kernels by default";
+   EXPECT_FALSE(parse_environment({{"AMGT_SETUP_KERNELS", "0"}}).setup_kernels);
+   EXPECT_FALSE(parse_environment({{"AMGT_SETUP_KERNELS", "off"}}).setup_kernels);
    EXPECT_TRUE(parse_environment({{"AMGT_SETUP_KERNELS", "on"}}).setup_kernels);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "0"}}).setup_survey);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "off"}}).setup_survey);
