@@ -195,6 +195,21 @@ int amgt_glue_strength_rowcount(const amgt_strength_rows *rows);
 int amgt_glue_pmis(int which, const amgt_pmis_graph *graph, double *measure_diag, const double *measure_offd,
                    int *markers_diag, int *markers_offd, int temp_mark);
 
+/* A row sum of one CSR block (plugin/csr/row_sums.h) on device arrays, in place of hypre's
+ * hypreGPUKernel_CSRRowSum (hypre_CSRMatrixComputeRowSumDevice), on hypre's compute stream.
+ * Returns 1 when enqueued, 0 to let hypre sum. */
+int amgt_glue_row_sums(const amgt_row_sums *sums);
+
+/* Extended+i's weak row sums (plugin/csr/row_sums.h) on device arrays, in place of hypre's
+ * hypreGPUKernel_compute_weak_rowsums, on hypre's compute stream. Returns 1 when enqueued, 0
+ * to let hypre sum. */
+int amgt_glue_weak_row_sums(const amgt_weak_row_sums *sums);
+
+/* The copy of a truncated interpolation matrix (plugin/interp/truncation.h) on device arrays,
+ * in place of hypre's hypreGPUKernel_InterpTruncationPass2_v1, on hypre's compute stream.
+ * Returns 1 when enqueued, 0 to let hypre copy. */
+int amgt_glue_trunc_copy(const amgt_trunc_copy *copy);
+
 /* C = A*B. diag_first != 0 asks for hypre's host contract: every row of a square result
  * holds its diagonal entry (explicit zero if the product has none) first. */
 int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B,

@@ -606,6 +606,87 @@ hypre_AMGTPmis(HYPRE_Int which, HYPRE_Int graph_size, HYPRE_Int *graph, HYPRE_In
                          (int *) markers_diag, (int *) markers_offd, (int) temp_mark) ? 1 : 0;
 }
 
+HYPRE_Int
+hypre_AMGTRowSum(HYPRE_Int nrows, HYPRE_Int ncols, HYPRE_Int nnz, HYPRE_Int *ia, HYPRE_Int *ja, HYPRE_Complex *a_data,
+                 HYPRE_Int *CF_i, HYPRE_Int *CF_j, HYPRE_Complex *row_sum, HYPRE_Int type, HYPRE_Complex scal,
+                 HYPRE_Int set)
+{
+   amgt_row_sums a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Complex) != sizeof(double)) { return 0; }
+   memset(&a, 0, sizeof(a));
+   a.nrows = (int32_t) nrows;
+   a.ncols = (int32_t) ncols;
+   a.nnz   = (int64_t) nnz;
+   a.ia    = (const int32_t *) ia;
+   a.ja    = (const int32_t *) ja;
+   a.a     = (const double *) a_data;
+   /* hypre tests both: one alone counts as neither */
+   a.cf_i  = CF_i && CF_j ? (const int32_t *) CF_i : NULL;
+   a.cf_j  = CF_i && CF_j ? (const int32_t *) CF_j : NULL;
+   a.type  = (int32_t) type;
+   a.scal  = (double) scal;
+   a.set   = set ? 1 : 0;
+   a.out   = (double *) row_sum;
+   return amgt_glue_row_sums(&a) ? 1 : 0;
+}
+
+HYPRE_Int
+hypre_AMGTWeakRowSums(HYPRE_Int nrows, HYPRE_Int has_offd, HYPRE_Int diag_nnz, HYPRE_Int offd_nnz,
+                      HYPRE_Int *CF_marker, HYPRE_Int *diag_i, HYPRE_Complex *diag_a, HYPRE_Int *soc_diag_j,
+                      HYPRE_Int *offd_i, HYPRE_Complex *offd_a, HYPRE_Int *soc_offd_j, HYPRE_Real *rs,
+                      HYPRE_Int flag)
+{
+   amgt_weak_row_sums a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Complex) != sizeof(double) ||
+       sizeof(HYPRE_Real) != sizeof(double)) { return 0; }
+   memset(&a, 0, sizeof(a));
+   a.nrows      = (int32_t) nrows;
+   a.has_offd   = has_offd ? 1 : 0;
+   a.nnz        = (int64_t) diag_nnz + (int64_t) (has_offd ? offd_nnz : 0);
+   a.cf_marker  = (const int32_t *) CF_marker;
+   a.flag       = (int32_t) flag;
+   a.diag_i     = (const int32_t *) diag_i;
+   a.diag_a     = (const double *) diag_a;
+   a.soc_diag_j = (const int32_t *) soc_diag_j;
+   a.offd_i     = (const int32_t *) offd_i;
+   a.offd_a     = (const double *) offd_a;
+   a.soc_offd_j = (const int32_t *) soc_offd_j;
+   a.rs         = (double *) rs;
+   return amgt_glue_weak_row_sums(&a) ? 1 : 0;
+}
+
+HYPRE_Int
+hypre_AMGTTruncCopy(HYPRE_Int nrows, HYPRE_Int nnz_new, HYPRE_Int *diag_i, HYPRE_Int *diag_j, HYPRE_Real *diag_a,
+                    HYPRE_Int *offd_i, HYPRE_Int *offd_j, HYPRE_Real *offd_a, HYPRE_Int *diag_i_new,
+                    HYPRE_Int *diag_j_new, HYPRE_Real *diag_a_new, HYPRE_Int *offd_i_new, HYPRE_Int *offd_j_new,
+                    HYPRE_Real *offd_a_new)
+{
+   amgt_trunc_copy a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Real) != sizeof(double)) { return 0; }
+   memset(&a, 0, sizeof(a));
+   a.nrows      = (int32_t) nrows;
+   a.nnz_new    = (int64_t) nnz_new;
+   a.diag_i     = (const int32_t *) diag_i;
+   a.diag_j     = (const int32_t *) diag_j;
+   a.diag_a     = (const double *) diag_a;
+   a.offd_i     = (const int32_t *) offd_i;
+   a.offd_j     = (const int32_t *) offd_j;
+   a.offd_a     = (const double *) offd_a;
+   a.diag_i_new = (const int32_t *) diag_i_new;
+   a.diag_j_new = (int32_t *) diag_j_new;
+   a.diag_a_new = (double *) diag_a_new;
+   a.offd_i_new = (const int32_t *) offd_i_new;
+   a.offd_j_new = (int32_t *) offd_j_new;
+   a.offd_a_new = (double *) offd_a_new;
+   return amgt_glue_trunc_copy(&a) ? 1 : 0;
+}
+
 /* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */
 
 /* Where a hierarchy keeps its record: the plugin state of its level-1 operator's diagonal block. */

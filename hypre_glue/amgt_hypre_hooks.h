@@ -60,6 +60,32 @@ HYPRE_Int hypre_AMGTPmis(HYPRE_Int which, HYPRE_Int graph_size, HYPRE_Int *graph
                          HYPRE_Real *measure_diag, HYPRE_Real *measure_offd, HYPRE_Int *markers_diag,
                          HYPRE_Int *markers_offd, HYPRE_Int temp_mark);
 
+/* A row sum of one CSR block (patches/0008, csr_matop_device.c), in place of
+ * hypreGPUKernel_CSRRowSum in hypre_CSRMatrixComputeRowSumDevice, with its arguments (device
+ * arrays; type 0 sum, 1 sum of magnitudes, 2 of squares; set 1 or add 0), the block's columns
+ * (0: no entries) and its entry count (a size hint). Returns 1 when computed on hypre's compute stream, 0 to let hypre's kernel sum
+ * (AMGT off or suspended, AMGT_SETUP_KERNELS off, type 2). */
+HYPRE_Int hypre_AMGTRowSum(HYPRE_Int nrows, HYPRE_Int ncols, HYPRE_Int nnz, HYPRE_Int *ia, HYPRE_Int *ja, HYPRE_Complex *a,
+                           HYPRE_Int *CF_i, HYPRE_Int *CF_j, HYPRE_Complex *row_sum, HYPRE_Int type,
+                           HYPRE_Complex scal, HYPRE_Int set);
+
+/* Extended+i's weak row sums (patches/0008, par_lr_interp_device.c), in place of
+ * hypreGPUKernel_compute_weak_rowsums in hypre_BoomerAMGBuildExtPIInterpDevice, with its
+ * arguments and the two blocks' entry counts. Returns 1 when computed on hypre's compute
+ * stream, 0 to let hypre's kernel sum. */
+HYPRE_Int hypre_AMGTWeakRowSums(HYPRE_Int nrows, HYPRE_Int has_offd, HYPRE_Int diag_nnz, HYPRE_Int offd_nnz,
+                                HYPRE_Int *CF_marker, HYPRE_Int *diag_i, HYPRE_Complex *diag_a,
+                                HYPRE_Int *soc_diag_j, HYPRE_Int *offd_i, HYPRE_Complex *offd_a,
+                                HYPRE_Int *soc_offd_j, HYPRE_Real *rs, HYPRE_Int flag);
+
+/* The copy of a truncated interpolation matrix (patches/0008, par_interp_trunc_device.c), in
+ * place of hypreGPUKernel_InterpTruncationPass2_v1, with its arguments and the entries kept.
+ * Returns 1 when computed on hypre's compute stream, 0 to let hypre's kernel copy. */
+HYPRE_Int hypre_AMGTTruncCopy(HYPRE_Int nrows, HYPRE_Int nnz_new, HYPRE_Int *diag_i, HYPRE_Int *diag_j,
+                              HYPRE_Real *diag_a, HYPRE_Int *offd_i, HYPRE_Int *offd_j, HYPRE_Real *offd_a,
+                              HYPRE_Int *diag_i_new, HYPRE_Int *diag_j_new, HYPRE_Real *diag_a_new,
+                              HYPRE_Int *offd_i_new, HYPRE_Int *offd_j_new, HYPRE_Real *offd_a_new);
+
 #if defined(hypre_MV_HEADER) /* seq_mv.h: hypre_CSRMatrix, hypre_Vector */
 /* y = alpha*op(A)*x + beta*b; returns 1 if computed, 0 to let hypre compute it. */
 HYPRE_Int hypre_AMGTMatvec(HYPRE_Int trans, HYPRE_Complex alpha, hypre_CSRMatrix *A,

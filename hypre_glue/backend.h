@@ -11,6 +11,8 @@
 #include "common/half.h"
 #include "coarsen/pmis.h"
 #include "coarsen/strength.h"
+#include "csr/row_sums.h"
+#include "interp/truncation.h"
 #include "interp/twiaff.h"
 #include "mbsr/mbsr.h"
 #include "precision/policy.h"
@@ -161,6 +163,12 @@ int        device_pmis(const Context& ctx, int which, const PmisGraph& g, double
                        const double* measure_offd, int32_t* is_diag, int32_t* is_offd, int32_t temp_mark);
 // coarsen/strength_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
 int        device_strength_rowcount(const Context& ctx, const StrengthRows& m);
+// csr/row_sums_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
+int        device_row_sums(const Context& ctx, const RowSums& m);
+// the weak row sums (csr/row_sums_device.h) on the glue's stream; 1 when enqueued.
+int        device_weak_row_sums(const Context& ctx, const WeakRowSums& m);
+// interp/truncation_device.h on the glue's stream; 1 when enqueued.
+int        device_trunc_copy(const Context& ctx, const TruncCopy& m);
 // smooth/jacobi_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
 int        device_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f,
                                    const double* l1, double* u, double* vtemp);
@@ -227,6 +235,12 @@ int backend_pmis(const Context& ctx, int which, const PmisGraph& g, double* meas
                  const double* measure_offd, int32_t* is_diag, int32_t* is_offd, int32_t temp_mark);
 // The strength counting pass (coarsen/strength.h), likewise.
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m);
+// A row sum of a CSR block (csr/row_sums.h), likewise; 0 for hypre's other types (squares).
+int backend_row_sums(const Context& ctx, const RowSums& m);
+// Extended+i's weak row sums (csr/row_sums.h), likewise.
+int backend_weak_row_sums(const Context& ctx, const WeakRowSums& m);
+// The copy of a truncated interpolation matrix (interp/truncation.h), likewise.
+int backend_trunc_copy(const Context& ctx, const TruncCopy& m);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

@@ -32,6 +32,8 @@
 #include "smooth/jacobi_device.h"
 #include "interp/twiaff_device.h"
 #include "coarsen/strength_device.h"
+#include "csr/row_sums_device.h"
+#include "interp/truncation_device.h"
 #include "coarsen/pmis_device.h"
 
 #include <algorithm>
@@ -673,6 +675,24 @@ int device_interp_twiaff(const Context& ctx, const TwiaffRows& m)
    return 1;
 }
 
+int device_row_sums(const Context& ctx, const RowSums& m)
+{
+   device::row_sums(m, stream_of(ctx));
+   return 1;
+}
+
+int device_weak_row_sums(const Context& ctx, const WeakRowSums& m)
+{
+   device::weak_row_sums(m, stream_of(ctx));
+   return 1;
+}
+
+int device_trunc_copy(const Context& ctx, const TruncCopy& m)
+{
+   device::trunc_copy(m, stream_of(ctx));
+   return 1;
+}
+
 int device_jacobi_from_zero(const Context& ctx, int64_t n, double w, const double* f, const double* l1,
                             double* u, double* vtemp)
 {
@@ -816,6 +836,24 @@ int device_strength_rowcount(const Context&, const StrengthRows&)
 }
 
 int device_interp_twiaff(const Context&, const TwiaffRows&)
+{
+   say_no_kernels_once();
+   return 0;
+}
+
+int device_row_sums(const Context&, const RowSums&)
+{
+   say_no_kernels_once();
+   return 0;
+}
+
+int device_weak_row_sums(const Context&, const WeakRowSums&)
+{
+   say_no_kernels_once();
+   return 0;
+}
+
+int device_trunc_copy(const Context&, const TruncCopy&)
 {
    say_no_kernels_once();
    return 0;

@@ -68,6 +68,29 @@ int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)
    return 1;
 }
 
+int backend_row_sums(const Context& ctx, const RowSums& m)
+{
+   // hypre's type 2 (squares) stays hypre's
+   if (m.type != 0 && m.type != 1) return 0;
+   if (!device_row_sums(ctx, m)) return 0;
+   ctx.stats->setup_kernel("row sums");
+   return 1;
+}
+
+int backend_weak_row_sums(const Context& ctx, const WeakRowSums& m)
+{
+   if (!device_weak_row_sums(ctx, m)) return 0;
+   ctx.stats->setup_kernel("weak row sums");
+   return 1;
+}
+
+int backend_trunc_copy(const Context& ctx, const TruncCopy& m)
+{
+   if (!device_trunc_copy(ctx, m)) return 0;
+   ctx.stats->setup_kernel("truncation copy");
+   return 1;
+}
+
 int backend_spgemm(const Context& ctx, int level, MatrixState& state_a, const amgt_csr& A,
                    MatrixState& state_b, const amgt_csr& B, bool diag_first, amgt_csr_out& C)
 {

@@ -512,6 +512,33 @@ int amgt_glue_pmis(int which, const amgt_pmis_graph* graph, double* measure_diag
    });
 }
 
+int amgt_glue_row_sums(const amgt_row_sums* sums)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!sums || !setup_kernels_wanted(ctx)) return 0;
+      return backend_row_sums(ctx, *sums);
+   });
+}
+
+int amgt_glue_weak_row_sums(const amgt_weak_row_sums* sums)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!sums || !setup_kernels_wanted(ctx)) return 0;
+      return backend_weak_row_sums(ctx, *sums);
+   });
+}
+
+int amgt_glue_trunc_copy(const amgt_trunc_copy* copy)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!copy || !setup_kernels_wanted(ctx)) return 0;
+      return backend_trunc_copy(ctx, *copy);
+   });
+}
+
 void amgt_glue_count_sweep(void)
 {
    try

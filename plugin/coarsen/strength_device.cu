@@ -20,25 +20,6 @@ constexpr int kHypreWarp = kWavefrontSize; // HYPRE_WARP_SIZE
 __device__ __forceinline__ double hypre_max(double a, double b) { return a < b ? b : a; }
 __device__ __forceinline__ double hypre_min(double a, double b) { return a < b ? a : b; }
 
-// hypre's butterfly over its W lanes: v[j] holds lane l + G*j of this group's lane l
-template <int G, int V>
-__device__ __forceinline__ double butterfly(double (&v)[V], LaneMask group)
-{
-#pragma unroll
-   for (int d = V / 2; d > 0; d >>= 1) // distances d*G >= G: within the lane
-   {
-      double next[V];
-#pragma unroll
-      for (int j = 0; j < V; ++j) next[j] = v[j] + v[j ^ d];
-#pragma unroll
-      for (int j = 0; j < V; ++j) v[j] = next[j];
-   }
-   double x = v[0];
-#pragma unroll
-   for (int d = G / 2; d > 0; d >>= 1) x = x + shfl_xor(x, d, G, group);
-   return x;
-}
-
 template <int G>
 __global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
 {
@@ -100,8 +81,8 @@ __global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
       row_max = fmax(row_max, shfl_xor(row_max, x, G, group));
       row_min = fmin(row_min, shfl_xor(row_min, x, G, group));
    }
-   const double diag      = butterfly<G, V>(d, group);
-   const double row_sum   = butterfly<G, V>(s, group);
+   const double diag      = tree_sum<G, V>(d, group);
+   const double row_sum   = tree_sum<G, V>(s, group);
    const int    sdiag     = diag > 0.0 ? 1 : -1;
    const double row_scale = diag > 0.0 ? row_min : row_max;
    const bool   all_weak  = m.max_row_sum < 1.0 && fabs(row_sum) > fabs(diag) * m.max_row_sum;

@@ -70,4 +70,63 @@ typedef struct amgt_pmis_graph
    const int32_t* s_offd_j;
 } amgt_pmis_graph;
 
+/* A row sum of one CSR block, hypre_CSRMatrixComputeRowSumDevice's (csr/row_sums.h):
+ * out[i] = scal * s_i (set) or out[i] += scal * s_i (add), s_i over row i's entries j with
+ * cf_i[i] == cf_j[ja[j]] (both given) or all (neither). */
+typedef struct amgt_row_sums
+{
+   int32_t        nrows;
+   int32_t        ncols; /* 0: a block without entries (ia, ja and a are not read) */
+   int64_t        nnz;   /* the block's entries: sizes the groups of lanes (ia decides) */
+   const int32_t* ia;
+   const int32_t* ja;
+   const double*  a;
+   const int32_t* cf_i; /* per row, or null */
+   const int32_t* cf_j; /* per column, or null */
+   int32_t        type; /* 0: a_ij, 1: |a_ij| */
+   double         scal;
+   int32_t        set;  /* 1: set, 0: add */
+   double*        out;  /* nrows */
+} amgt_row_sums;
+
+/* Extended+i's row sums of the weak entries (csr/row_sums.h): for each row i with
+ * cf_marker[i] < flag, rs[i] = the sum of a_ij over the entries j whose mark in the strength
+ * matrix's column arrays (soc_*_j, the same positions as A's) is negative; the other rows' rs
+ * is left as it is. */
+typedef struct amgt_weak_row_sums
+{
+   int32_t        nrows;
+   int32_t        has_offd; /* hypre's test: the off-diagonal block has entries */
+   int64_t        nnz;      /* both blocks' entries: sizes the groups of lanes */
+   const int32_t* cf_marker;
+   int32_t        flag;
+   const int32_t* diag_i;
+   const double*  diag_a;
+   const int32_t* soc_diag_j;
+   const int32_t* offd_i;
+   const double*  offd_a;
+   const int32_t* soc_offd_j;
+   double*        rs; /* nrows */
+} amgt_weak_row_sums;
+
+/* The copy of a truncated interpolation matrix (interp/truncation.h): row i's first
+ * (*_i_new[i+1] - *_i_new[i]) entries, from *_i[i] on, to *_i_new[i] on, in both blocks. */
+typedef struct amgt_trunc_copy
+{
+   int32_t        nrows;
+   int64_t        nnz_new; /* both blocks' entries kept: sizes the groups of lanes */
+   const int32_t* diag_i;
+   const int32_t* diag_j;
+   const double*  diag_a;
+   const int32_t* offd_i;
+   const int32_t* offd_j;
+   const double*  offd_a;
+   const int32_t* diag_i_new;
+   int32_t*       diag_j_new;
+   double*        diag_a_new;
+   const int32_t* offd_i_new;
+   int32_t*       offd_j_new;
+   double*        offd_a_new;
+} amgt_trunc_copy;
+
 #endif /* AMGT_SETUP_KERNELS_H */

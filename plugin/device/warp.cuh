@@ -179,4 +179,29 @@ __device__ __forceinline__ LaneMask group_lanes()
    return (kAllLanes >> (kWarpSize - G)) << ((threadIdx.x & (kWarpSize - 1)) & ~(G - 1));
 }
 
+// The sum of W = G * V values in the order of a W-lane butterfly (lane L adds lane L ^ d for
+// d = W/2 .. 1; lane 0's result is also that of a shfl_down tree), held by a group of G lanes,
+// lane l holding the values of the butterfly's lanes l + G*j in v[j]: the distances d >= G add
+// within the lane, the smaller ones shuffle within the group. Every lane of the group gets the
+// sum. So a group of G lanes reproduces, bit for bit, the sums of a kernel that gives a row a
+// whole warp of W lanes (hypre's warp_reduce_sum / warp_allreduce_sum).
+template <int G, int V>
+__device__ __forceinline__ double tree_sum(double (&v)[V], LaneMask group)
+{
+   static_assert(V >= 1 && (V & (V - 1)) == 0, "values a lane: a power of two");
+#pragma unroll
+   for (int d = V / 2; d > 0; d >>= 1)
+   {
+      double next[V];
+#pragma unroll
+      for (int j = 0; j < V; ++j) next[j] = v[j] + v[j ^ d];
+#pragma unroll
+      for (int j = 0; j < V; ++j) v[j] = next[j];
+   }
+   double x = v[0];
+#pragma unroll
+   for (int d = G / 2; d > 0; d >>= 1) x = x + shfl_xor(x, d, G, group);
+   return x;
+}
+
 } // namespace amgt::device

@@ -109,8 +109,10 @@ struct Config
    bool setup_survey = true;
    // AMGT_SETUP_KERNELS (default on): on the GPU, hypre's own setup kernels that the plugin
    // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007): the
-   // strength counts (plugin/coarsen/strength.h), PMIS's sweeps (plugin/coarsen/pmis.h) and
-   // extended+i's F-F weights (plugin/interp/twiaff.h), equal to hypre's bit for bit; off:
+   // strength counts (plugin/coarsen/strength.h), PMIS's sweeps (plugin/coarsen/pmis.h),
+   // extended+i's F-F weights (plugin/interp/twiaff.h), the row sums of a CSR block and
+   // the weak row sums (plugin/csr/row_sums.h) and the truncation's copy
+   // (plugin/interp/truncation.h; patches/0008), equal to hypre's bit for bit; off:
    // hypre's kernels (the same hierarchy, slower).
    bool setup_kernels = true;
    // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that loads

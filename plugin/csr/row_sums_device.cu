@@ -1,0 +1,112 @@
+// Row sums of a CSR block on the GPU (csr/row_sums_device.h).
+#include "csr/row_sums_device.h"
+
+#include "common/error.h"
+#include "device/launch.h"
+#include "device/warp.cuh"
+
+namespace amgt::device {
+namespace {
+
+constexpr int kHypreWarp = kWavefrontSize; // HYPRE_WARP_SIZE
+
+template <int G, int Type>
+__global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
+{
+   constexpr int  V      = kHypreWarp / G; // hypre lanes a lane stands for
+   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int64_t  r      = t / G;
+   const int      lane   = static_cast<int>(threadIdx.x & (G - 1));
+   const LaneMask group  = group_lanes<G>();
+   // a group past the last row: an empty range, and it still meets its shuffles
+   const bool     active = r < m.nrows;
+   const int32_t  row    = active ? static_cast<int32_t>(r) : 0;
+   const int32_t  p      = active ? m.ia[row] : 0;
+   const int32_t  q      = active ? m.ia[row + 1] : 0;
+   const int32_t  cf_row = active && m.cf_i ? m.cf_i[row] : 0;
+   double         v[V];
+#pragma unroll
+   for (int j = 0; j < V; ++j)
+   {
+      double s = 0.0;
+      for (int32_t k = p + lane + G * j; k < q; k += kHypreWarp)
+      {
+         if (m.cf_i && cf_row != m.cf_j[m.ja[k]]) continue;
+         const double a = m.a[k];
+         s += Type == 1 ? fabs(a) : a;
+      }
+      v[j] = s;
+   }
+   const double s = tree_sum<G, V>(v, group);
+   if (active && lane == 0) m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);
+}
+
+// a block without entries: every s_i is 0
+__global__ void __launch_bounds__(kThreads) row_sums_empty_kernel(RowSums m)
+{
+   const int64_t row = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (row >= m.nrows) return;
+   m.out[row] = m.set ? m.scal * 0.0 : fma(m.scal, 0.0, m.out[row]);
+}
+
+template <int G>
+__global__ void __launch_bounds__(kThreads) weak_row_sums_kernel(WeakRowSums m)
+{
+   constexpr int  V      = kHypreWarp / G;
+   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int64_t  r      = t / G;
+   const int      lane   = static_cast<int>(threadIdx.x & (G - 1));
+   const LaneMask group  = group_lanes<G>();
+   // a group past the last row or of a row left as it is: empty ranges; it meets its shuffles
+   const bool     active = r < m.nrows && m.cf_marker[r] < m.flag;
+   const int32_t  row    = active ? static_cast<int32_t>(r) : 0;
+   const int32_t  pd = active ? m.diag_i[row] : 0, qd = active ? m.diag_i[row + 1] : 0;
+   const int32_t  po = active && m.has_offd ? m.offd_i[row] : 0, qo = active && m.has_offd ? m.offd_i[row + 1] : 0;
+   double         v[V];
+#pragma unroll
+   for (int j = 0; j < V; ++j)
+   {
+      double s = 0.0;
+      for (int32_t k = pd + lane + G * j; k < qd; k += kHypreWarp) s = fma(m.diag_a[k], m.soc_diag_j[k] < 0 ? 1.0 : 0.0, s);
+      for (int32_t k = po + lane + G * j; k < qo; k += kHypreWarp) s = fma(m.offd_a[k], m.soc_offd_j[k] < 0 ? 1.0 : 0.0, s);
+      v[j] = s;
+   }
+   const double s = tree_sum<G, V>(v, group);
+   if (active && lane == 0) m.rs[row] = s;
+}
+
+} // namespace
+
+int row_sums_warp() { return kHypreWarp; }
+
+void row_sums(const RowSums& m, Stream s)
+{
+   check_row_sums(m, kHypreWarp);
+   if (m.nrows == 0) return;
+   if (m.ncols == 0)
+   {
+      row_sums_empty_kernel<<<blocks_for(m.nrows), kThreads, 0, s>>>(m);
+      AMGT_DEVICE_CHECK_LAUNCH("row_sums_empty_kernel");
+      return;
+   }
+   with_lanes<4>(lanes_per_entry(m.nnz, m.nrows), [&](auto g) { // nnz: a hint (0: 4 lanes)
+      constexpr int G = decltype(g)::value;
+      const unsigned blocks = blocks_for(static_cast<int64_t>(m.nrows) * G);
+      if (m.type == 1) row_sums_kernel<G, 1><<<blocks, kThreads, 0, s>>>(m);
+      else row_sums_kernel<G, 0><<<blocks, kThreads, 0, s>>>(m);
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("row_sums_kernel");
+}
+
+void weak_row_sums(const WeakRowSums& m, Stream s)
+{
+   check_weak_row_sums(m, kHypreWarp);
+   if (m.nrows == 0) return;
+   with_lanes<4>(lanes_per_entry(m.nnz, m.nrows), [&](auto g) {
+      constexpr int G = decltype(g)::value;
+      weak_row_sums_kernel<G><<<blocks_for(static_cast<int64_t>(m.nrows) * G), kThreads, 0, s>>>(m);
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("weak_row_sums_kernel");
+}
+
+} // namespace amgt::device

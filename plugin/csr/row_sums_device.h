@@ -1,0 +1,23 @@
+// Row sums of a CSR block on the GPU (csr/row_sums.h says what; row_sums_ref is the oracle,
+// equal exactly: tests/gpu/test_row_sums_device.cpp).
+#pragma once
+
+#include "csr/row_sums.h"
+#include "device/runtime.h"
+
+namespace amgt::device {
+
+// hypre's warp width, whose lanes' sums the kernel reproduces (32 with CUDA, 64 with HIP)
+int row_sums_warp();
+
+// The arrays of m on the device. Enqueues one kernel on s and returns: no allocation, no
+// synchronisation. A group of 4, 8, 16 or 32 lanes a row (by the mean row length), lane l
+// standing for hypre's warp lanes l, l + G, l + 2G, ...; a block without columns: a thread a
+// row, nothing read but out (add). Throws amgt::Error as check_row_sums does.
+void row_sums(const RowSums& m, Stream s);
+
+// The weak row sums (csr/row_sums.h) likewise: a group of 4-32 lanes a row, hypre's lanes'
+// sums kept apart and met in its tree. Throws amgt::Error as check_weak_row_sums does.
+void weak_row_sums(const WeakRowSums& m, Stream s);
+
+} // namespace amgt::device
