@@ -63,11 +63,12 @@ HYPRE_Int hypre_AMGTPmis(HYPRE_Int which, HYPRE_Int graph_size, HYPRE_Int *graph
 /* A row sum of one CSR block (patches/0008, csr_matop_device.c), in place of
  * hypreGPUKernel_CSRRowSum in hypre_CSRMatrixComputeRowSumDevice, with its arguments (device
  * arrays; type 0 sum, 1 sum of magnitudes, 2 of squares; set 1 or add 0), the block's columns
- * (0: no entries) and its entry count (a size hint). Returns 1 when computed on hypre's compute stream, 0 to let hypre's kernel sum
- * (AMGT off or suspended, AMGT_SETUP_KERNELS off, type 2). */
-HYPRE_Int hypre_AMGTRowSum(HYPRE_Int nrows, HYPRE_Int ncols, HYPRE_Int nnz, HYPRE_Int *ia, HYPRE_Int *ja, HYPRE_Complex *a,
-                           HYPRE_Int *CF_i, HYPRE_Int *CF_j, HYPRE_Complex *row_sum, HYPRE_Int type,
-                           HYPRE_Complex scal, HYPRE_Int set);
+ * (0: no entries) and its entry count (a size hint). Returns 1 when computed on hypre's
+ * compute stream, 0 to let hypre's kernel sum (AMGT off or suspended, AMGT_SETUP_KERNELS off,
+ * type 2). */
+HYPRE_Int hypre_AMGTRowSum(HYPRE_Int nrows, HYPRE_Int ncols, HYPRE_Int nnz, HYPRE_Int *ia, HYPRE_Int *ja,
+                           HYPRE_Complex *a, HYPRE_Int *CF_i, HYPRE_Int *CF_j, HYPRE_Complex *row_sum,
+                           HYPRE_Int type, HYPRE_Complex scal, HYPRE_Int set);
 
 /* Extended+i's weak row sums (patches/0008, par_lr_interp_device.c), in place of
  * hypreGPUKernel_compute_weak_rowsums in hypre_BoomerAMGBuildExtPIInterpDevice, with its
