@@ -596,15 +596,16 @@ TEST(Selection, EveryRunBuildsTheFirstRunsHierarchy)
 }
 
 // AMGT_SETUP_KERNELS (on by default): the strength counts, PMIS's sweeps, extended+i's F-F
-// weights, the row sums and the truncation's copy on the plugin's kernels (patches/0007, 0008) give hypre's hierarchy
-// and iterations (the kernels equal their CPU references exactly: tests/gpu/test_twiaff_device.cpp,
-// test_strength_device.cpp, test_pmis_device.cpp, test_row_sums_device.cpp), and AMGT_STATS counts the calls; with
-// AMGT_SETUP_KERNELS=0 none is made. CPU builds: hypre's host interpolation launches no device
+// weights, the row sums and the truncation's copy on the plugin's kernels (patches/0007, 0008)
+// give hypre's hierarchy and iterations (the kernels equal their CPU references exactly:
+// tests/gpu/test_twiaff_device.cpp, test_strength_device.cpp, test_pmis_device.cpp,
+// test_row_sums_device.cpp, test_truncation_device.cpp), and AMGT_STATS counts the calls; with
+// AMGT_SETUP_KERNELS=0 none is made. A scalar problem and a system of three functions (the
+// strength's per-function test). CPU builds: hypre's host interpolation launches no device
 // kernel, the hook is never reached.
-TEST(Selection, SetupKernelsKeepHypresHierarchy)
+void expect_setup_kernels_keep_hypres_hierarchy(const std::string& args)
 {
-   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host interpolation has no device kernel";
-   const std::string args = "--problem laplace27 --n 24 --solver pcg --repeat 1";
+   SCOPED_TRACE(args);
    DriverRun hypres  = run("AMGT=fp64 AMGT_SETUP_KERNELS=0 AMGT_STATS=1", args);
    DriverRun plugins = run("AMGT=fp64 AMGT_STATS=1", args);
    EXPECT_EQ(hypres.output.find("setup kernels run by the plugin"), std::string::npos) << hypres.output;
@@ -613,7 +614,7 @@ TEST(Selection, SetupKernelsKeepHypresHierarchy)
    EXPECT_EQ(plugins.str("level_rows"), hypres.str("level_rows")) << plugins.output;
    EXPECT_EQ(plugins.str("iterations_all"), hypres.str("iterations_all")) << plugins.output;
    EXPECT_EQ(plugins.str("converged"), "true") << plugins.output;
-   std::cout << "[ residual ] hypre's kernel " << hypres.str("rel_residual") << ", the plugin's "
+   std::cout << "[ residual ] " << args << ": hypre's kernels " << hypres.str("rel_residual") << ", the plugin's "
              << plugins.str("rel_residual") << "\n";
    // the names in the table's (byte) order
    const std::regex counted("setup kernels run by the plugin \\(AMGT_SETUP_KERNELS\\): PMIS independent set ([0-9]+) "
@@ -622,6 +623,18 @@ TEST(Selection, SetupKernelsKeepHypresHierarchy)
    std::smatch      m;
    ASSERT_TRUE(std::regex_search(plugins.output, m, counted)) << plugins.output;
    for (int k = 1; k <= 7; ++k) EXPECT_GE(std::stol(m[k]), 2L) << "at least one call a coarsening level, two setups";
+}
+
+TEST(Selection, SetupKernelsKeepHypresHierarchy)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host interpolation has no device kernel";
+   expect_setup_kernels_keep_hypres_hierarchy("--problem laplace27 --n 24 --solver pcg --repeat 1");
+}
+
+TEST(Selection, SetupKernelsKeepHypresHierarchyOfASystem)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host interpolation has no device kernel";
+   expect_setup_kernels_keep_hypres_hierarchy("--problem systems3 --n 16 --num-functions 3 --solver pcg --repeat 1");
 }
 
 TEST(Selection, StatsTableShowsPluginWorkOnEveryLevel)
