@@ -15,6 +15,8 @@ process (cold) is not part of this: it is one per process; run.sh's cold columns
                                   [--timeout S] [--deadline S] [--quick]
     python3 bench/beside_stock.py --from-json FILE [FILE ...]
 
+--modes: run.sh's plugin modes, their environment as run.sh sets it (fp64, auto, fp64-hsk:
+AMGT=fp64 AMGT_SETUP_KERNELS=0, ...), or a bare AMGT value.
 --cases: a run.sh case file, read as run.sh reads it (LABEL<TAB>amgt-solve arguments, bare
 arguments or JSON lines; default bench/cases_small.tsv).
 --matrices DIR: where the case file's ../shared/datasets/matrices paths are to be read from.
