@@ -268,7 +268,7 @@ void run_ours(const Options& opt, const DeviceCsr& A, const DeviceCsr& B, bool s
 // ours is. Nothing to convert: it reads the CSR operands and writes C in CSR.
 constexpr amgt::CsrSpgemmDesign kRowDesigns[kRowDesignCount] = {
    amgt::CsrSpgemmDesign::one_pass, amgt::CsrSpgemmDesign::two_pass, amgt::CsrSpgemmDesign::two_pass_tight,
-   amgt::CsrSpgemmDesign::lean};
+   amgt::CsrSpgemmDesign::lean, amgt::CsrSpgemmDesign::short_rows};
 
 void run_rows(const DeviceCsr& A, const DeviceCsr& B, const std::string& what, const HostCsr* ref,
               const dev::Allocator& alloc, SpgemmRecord& r)
@@ -466,6 +466,7 @@ void report_spgemm(Bench& b, const SpgemmRecord& r, const std::string& what)
    b.report_problem("spgemm", what, "ours[rows two_pass]", r.rows[1]);
    b.report_problem("spgemm", what, "ours[rows two_pass_tight]", r.rows[2]);
    b.report_problem("spgemm", what, "ours[rows lean]", r.rows[3]);
+   b.report_problem("spgemm", what, "ours[rows short_rows]", r.rows[4]);
    b.report_problem("spgemm", what, "C to the solve layout", r.layout_c);
    if (r.half_run)
    {

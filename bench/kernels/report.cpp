@@ -448,21 +448,23 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
       "   ours kernel = --spgemm-path:numeric kernel that ran (pairs = atomics over flattened tile pairs, "
       "ordered = per A tile, tensor cores for dense tiles)\n"
       "   rowsA/rowsB/rowsC/rowsL = ours row-wise (amgt::device::csr_spgemm: CSR in, CSR out, no conversion), design "
-      "one_pass / two_pass / two_pass_tight / lean (lean: up to 2^18 rows); xhypA/B/C/L = hypre / rows (> 1: rows faster)\n"
+      "one_pass / two_pass / two_pass_tight / lean (lean: up to 2^18 rows) / short_rows (opt-in: sorted rows of <= 128 terms, "
+      "no hash table); xhypA/B/C/L/S = hypre / rows (> 1: rows faster)\n"
       "   hypreB = hypre's own kernel in its binned mode (hypre_SetSpGemmBinned(1); hypre's default is unbinned)\n"
       "   auto = the kernel AMGT_SPGEMM=auto picks for the product (csr_spgemm.h's rules: rows = row-wise, "
       "hypreB = hypre's binned mode, hypre = its default mode)\n",
       vsp::name());
    std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5s %5s %5s | %9s %9s %9s %9s | %8s %8s %8s %9s | "
-                     "%6s %6s %6s %6s | %9s %9s %9s %9s %6s %6s %6s %6s %-6s | %-8s | %s\n",
+                     "%6s %6s %6s %6s | %9s %9s %9s %9s %9s %6s %6s %6s %6s %6s %-6s | %-8s | %s\n",
                 "matrix", "prod", "m", "n", "nnzA", "nnzB", "nnzC", "fillA", "fillB", "fillC", vsp::name(),
                 "hypre", "hypreB", "ours", "convA", "convB", "back", "ours+conv", xv().c_str(), "xhypre", xv("+").c_str(), "xhyp+",
-                "rowsA", "rowsB", "rowsC", "rowsL", "xhypA", "xhypB", "xhypC", "xhypL", "auto", "ref", "ours kernel");
+                "rowsA", "rowsB", "rowsC", "rowsL", "rowsS", "xhypA", "xhypB", "xhypC", "xhypL", "xhypS", "auto", "ref",
+                "ours kernel");
    for (const SpgemmRecord& r : recs)
    {
       const double with = r.ours.ok() && r.conv_ok ? r.ours_with_conversions_ms() : 0.0;
       std::fprintf(out, "%-26s %-6s %9s %9s %10s %10s %11s %5.2f %5.2f %5.2f | %9s %9s %9s %9s | %8s %8s %8s %9s | "
-                        "%6s %6s %6s %6s | %9s %9s %9s %9s %6s %6s %6s %6s %-6s | %-8s | %s\n",
+                        "%6s %6s %6s %6s | %9s %9s %9s %9s %9s %6s %6s %6s %6s %6s %-6s | %-8s | %s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.n).c_str(), count(r.nnz_a).c_str(), count(r.nnz_b).c_str(),
                    r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-", r.fill_a, r.fill_b, r.fill_c,
@@ -477,8 +479,10 @@ void print_spgemm_table(std::FILE* out, const std::vector<SpgemmRecord>& recs)
                    r.hypre.ok() ? ratio_cell(r.hypre.t.median_ms, with).c_str() : "-",
                    time_cell(r.rows[0], 1.0, "%.3f").c_str(), time_cell(r.rows[1], 1.0, "%.3f").c_str(),
                    time_cell(r.rows[2], 1.0, "%.3f").c_str(), time_cell(r.rows[3], 1.0, "%.3f").c_str(),
+                   time_cell(r.rows[4], 1.0, "%.3f").c_str(),
                    ratio_cell(r.hypre, r.rows[0]).c_str(), ratio_cell(r.hypre, r.rows[1]).c_str(),
                    ratio_cell(r.hypre, r.rows[2]).c_str(), ratio_cell(r.hypre, r.rows[3]).c_str(),
+                   ratio_cell(r.hypre, r.rows[4]).c_str(),
                    name(auto_pick(r)),
                    r.reference.c_str(), r.ours.path.empty() ? "-" : r.ours.path.c_str());
    }
@@ -588,12 +592,13 @@ void print_spgemm_work_table(std::FILE* out, const std::vector<SpgemmRecord>& re
       "== SpGEMM work: what bounds the products. terms = multiply-adds (sum over A's entries a_ij of |B(j,:)|; one\n"
       "   hash insert each in hypre's kernels and the row-wise ones), terms/nnzC = how many terms fall on one entry of C,\n"
       "   MB = fewest bytes (A and B read once, C written once, fp64 CSR). Per kernel: G terms/s and, in brackets,\n"
-      "   MB / time as a fraction of %.1f TB/s. rows = the faster of the row-wise one_pass and two_pass, tiles = ours\n"
+      "   MB / time as a fraction of %.1f TB/s. rows = the faster of the row-wise one_pass and two_pass, short = the\n"
+      "   row-wise short_rows design (opt-in: rows of <= 128 terms sorted in registers, no hash table), tiles = ours\n"
       "   on mBSR inputs (kernel only, no conversions)\n",
       kPracticalBandwidth / 1e12);
-   std::fprintf(out, "%-26s %-6s %9s %12s %11s %7s %9s | %-14s %-14s %-14s %-14s %-14s\n", "matrix", "prod", "m",
-                "terms", "nnzC", "t/nnzC", "MB", "hypre", "hypreB", "rows", "tiles", vsp::name());
-   Geo g_hypre, g_binned, g_rows; // terms/s of each kernel against the faster of hypre's two modes
+   std::fprintf(out, "%-26s %-6s %9s %12s %11s %7s %9s | %-14s %-14s %-14s %-14s %-14s %-14s\n", "matrix", "prod",
+                "m", "terms", "nnzC", "t/nnzC", "MB", "hypre", "hypreB", "rows", "short", "tiles", vsp::name());
+   Geo g_hypre, g_binned, g_rows, g_short; // terms/s of each kernel against the faster of hypre's two modes
    for (const SpgemmRecord& r : recs)
    {
       if (r.terms <= 0) continue;
@@ -606,12 +611,12 @@ void print_spgemm_work_table(std::FILE* out, const std::vector<SpgemmRecord>& re
       const Meas* rows = nullptr;
       for (int d = 0; d < 2; ++d)
          if (r.rows[d].ok() && (!rows || r.rows[d].t.median_ms < rows->t.median_ms)) rows = &r.rows[d];
-      std::fprintf(out, "%-26s %-6s %9s %12s %11s %7s %9.1f | %-14s %-14s %-14s %-14s %-14s\n",
+      std::fprintf(out, "%-26s %-6s %9s %12s %11s %7s %9.1f | %-14s %-14s %-14s %-14s %-14s %-14s\n",
                    label(r.matrix, r.group, r.level).c_str(), r.product.c_str(), count(r.m).c_str(),
                    count(r.terms).c_str(), r.nnz_c > 0 ? count(r.nnz_c).c_str() : "-",
                    r.nnz_c > 0 ? fmt("%.2f", static_cast<double>(r.terms) / r.nnz_c).c_str() : "-", bytes / 1e6,
-                   cell(&r.hypre).c_str(), cell(&r.hypre_binned).c_str(), cell(rows).c_str(), cell(&r.ours).c_str(),
-                   cell(&r.vendor).c_str());
+                   cell(&r.hypre).c_str(), cell(&r.hypre_binned).c_str(), cell(rows).c_str(), cell(&r.rows[4]).c_str(),
+                   cell(&r.ours).c_str(), cell(&r.vendor).c_str());
       const Meas* best_hypre = r.hypre.ok() ? &r.hypre : nullptr;
       if (r.hypre_binned.ok() && (!best_hypre || r.hypre_binned.t.median_ms < best_hypre->t.median_ms))
          best_hypre = &r.hypre_binned;
@@ -620,10 +625,12 @@ void print_spgemm_work_table(std::FILE* out, const std::vector<SpgemmRecord>& re
          if (r.hypre.ok()) g_hypre.add(best_hypre->t.median_ms, r.hypre.t.median_ms);
          if (r.hypre_binned.ok()) g_binned.add(best_hypre->t.median_ms, r.hypre_binned.t.median_ms);
          if (rows) g_rows.add(best_hypre->t.median_ms, rows->t.median_ms);
+         if (r.rows[4].ok()) g_short.add(best_hypre->t.median_ms, r.rows[4].t.median_ms);
       }
    }
-   std::fprintf(out, "geomean against the faster of hypre's two modes (> 1: faster): hypre %s, hypreB %s, rows %s\n\n",
-                g_hypre.cell().c_str(), g_binned.cell().c_str(), g_rows.cell().c_str());
+   std::fprintf(out,
+                "geomean against the faster of hypre's two modes (> 1: faster): hypre %s, hypreB %s, rows %s, short %s\n\n",
+                g_hypre.cell().c_str(), g_binned.cell().c_str(), g_rows.cell().c_str(), g_short.cell().c_str());
 }
 
 void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
@@ -722,6 +729,8 @@ void print_geomeans(std::FILE* out, const std::vector<SpmvRecord>& spmv,
    line("SpGEMM ours rows tight       vs hypre own", rows_hyp[2]);
    line("SpGEMM ours rows lean        vs " + v, rows_vendor[3]);
    line("SpGEMM ours rows lean        vs hypre own", rows_hyp[3]);
+   line("SpGEMM ours rows short_rows  vs " + v, rows_vendor[4]);
+   line("SpGEMM ours rows short_rows  vs hypre own", rows_hyp[4]);
    line("SpGEMM auto's pick           vs hypre own", auto_hyp);
    line("SpGEMM auto's pick           vs fastest that ran", auto_oracle);
    line("SpGEMM hypre binned mode     vs hypre own", binned_hyp);
@@ -812,6 +821,7 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("spgemm", what, "ours[rows two_pass]", r.rows[1]);
       emit("spgemm", what, "ours[rows two_pass_tight]", r.rows[2]);
       emit("spgemm", what, "ours[rows lean]", r.rows[3]);
+      emit("spgemm", what, "ours[rows short_rows]", r.rows[4]);
       emit("spgemm", what, "ours[fp16 cuda_core]", r.half_cc);
       emit("spgemm", what, "ours[fp16 tensor_core]", r.half_tc);
    }
@@ -1000,13 +1010,15 @@ void JsonLines::write(const SpgemmRecord& r)
       if (const Meas* pick = auto_pick_meas(r)) o.str("pick", name(auto_pick(r))).num("pick_ms", pick->t.median_ms);
       std::fprintf(f_, "%s\n", o.done().c_str());
    }
+   static const char* const kRowNames[kRowDesignCount] = {"one_pass", "two_pass", "two_pass_tight", "lean",
+                                                          "short_rows"};
    for (int d = 0; d < kRowDesignCount; ++d)
    {
       const Meas& m = r.rows[d];
       if (m.status == Status::skipped && m.note.empty()) continue;
       Obj o;
       o.str("section", "spgemm").str("matrix", r.matrix).str("group", r.group).integer("level", r.level);
-      o.str("product", r.product).str("impl", std::string("ours:rows_") + (d == 0 ? "one_pass" : d == 1 ? "two_pass" : d == 2 ? "two_pass_tight" : "lean"));
+      o.str("product", r.product).str("impl", std::string("ours:rows_") + kRowNames[d]);
       o.integer("m", r.m).integer("k", r.k).integer("n", r.n);
       o.integer("nnz_a", r.nnz_a).integer("nnz_b", r.nnz_b).integer("nnz_c", r.nnz_c);
       o.str("reference", r.reference);

@@ -90,7 +90,7 @@ struct SpmvRecord
    std::string layout;
 };
 
-constexpr int kRowDesignCount = 4; // the row-wise SpGEMM designs the bench forces
+constexpr int kRowDesignCount = 5; // the row-wise SpGEMM designs the bench forces
 
 struct SpgemmRecord
 {
@@ -120,8 +120,9 @@ struct SpgemmRecord
    Meas        half_cc, half_tc;
    int64_t     half_tc_products = 0;
    // The row-wise CSR SpGEMM (plugin/spgemm/csr_spgemm_device.h) on the CSR inputs, CSR out,
-   // no conversion: rows[0] design one_pass, rows[1] two_pass, rows[2] two_pass_tight, rows[3] lean (each forced,
-   // lean on products of at most 4 * kLeanMaxRows rows; path = its name);
+   // no conversion: rows[0] design one_pass, rows[1] two_pass, rows[2] two_pass_tight, rows[3] lean, rows[4]
+   // short_rows (the opt-in sort kernels for rows of <= 128 terms) (each forced, lean on products of at most
+   // 4 * kLeanMaxRows rows; path = its name);
    // rows_sum_ub = the sum of its rows' upper bounds (design A's temporary, in entries).
    Meas        rows[kRowDesignCount];
    int64_t     rows_sum_ub = 0;

@@ -12,7 +12,7 @@ namespace amgt {
 
 const char* to_string(CsrSpgemmDesign d)
 {
-   static const char* const names[] = {"automatic", "one_pass", "two_pass", "two_pass_tight", "lean"};
+   static const char* const names[] = {"automatic", "one_pass", "two_pass", "two_pass_tight", "lean", "short_rows"};
    return by_enum(d, names, "?");
 }
 
@@ -412,6 +412,22 @@ CsrMatrix emulate(const CsrView& A, const CsrView& B, CsrSpgemmDesign design, in
          emit(i, C.col.data() + p, C.val.data() + p, counted[static_cast<size_t>(i)]);
          AMGT_REQUIRE(count[static_cast<size_t>(i)] == counted[static_cast<size_t>(i)],
                       "emulate: the numeric pass found another count than the symbolic one");
+         const int b = bin_of(ub[static_cast<size_t>(i)], shared_bins);
+         if (d == CsrSpgemmDesign::short_rows && b >= 0 && b < kShortBins)
+         {
+            // the sort kernels write a short row's columns ascending (values: the same sums)
+            const size_t          len = static_cast<size_t>(counted[static_cast<size_t>(i)]);
+            std::vector<size_t>   order(len);
+            std::vector<int32_t>  col(C.col.begin() + p, C.col.begin() + p + len);
+            std::vector<double>   val(C.val.begin() + p, C.val.begin() + p + len);
+            for (size_t e = 0; e < len; ++e) order[e] = e;
+            std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return col[x] < col[y]; });
+            for (size_t e = 0; e < len; ++e)
+            {
+               C.col[p + e] = col[order[e]];
+               C.val[p + e] = val[order[e]];
+            }
+         }
       }
    }
 

@@ -73,6 +73,16 @@ enum class CsrSpgemmDesign
    // bits from run to run, which changed hierarchies and iteration counts between identical
    // runs): automatic and AMGT_SPGEMM=auto leave it out.
    lean,
+   // Experimental, opt-in (never chosen by automatic; not yet measured): design B whose rows of
+   // at most 128 terms (bins 0..kShortBins-1) are built without a hash table by the kernels of
+   // spgemm_short_rows.h -- a group of 4-32 lanes per row gathers the row's terms into
+   // registers, sorts them by column (bitonic), merges equal columns; both passes, so the
+   // symbolic pass counts sorted keys and the numeric pass writes each such row's columns
+   // ascending. Longer rows run design B's hash kernels. Two passes rather than one pass and a
+   // compaction: a short row's second gather re-reads its A row and B rows (~12 B a term, mostly
+   // from L2), where the temporary would write and read back 12 B a term from DRAM and add a
+   // compaction launch; two_pass already won on such light rows (kTwoPassMaxMeanUb).
+   short_rows,
 };
 
 const char* to_string(CsrSpgemmDesign d);
@@ -181,6 +191,20 @@ struct GlobalBatch
 constexpr int64_t kGlobalBatchSlots = int64_t{1} << 24; // 192 MB of keys and values
 std::vector<GlobalBatch> plan_global_batches(const std::vector<int64_t>& ub, int32_t ncols_b,
                                              int64_t max_slots = kGlobalBatchSlots);
+
+// ---- the short-row design (CsrSpgemmDesign::short_rows) -------------------------------------
+// Rows of the first kShortBins bins (ub <= 128) run the sort kernels with the bin's group of
+// bin_shape(b).group lanes and kShortTermsPerLane terms in each lane's registers: 4G terms, which
+// is the bin's max_ub, so a row's terms always fit its group.
+constexpr int kShortBins         = 4;
+constexpr int kShortTermsPerLane = 4;
+constexpr bool short_bins_fit()
+{
+   for (int b = 0; b < kShortBins; ++b)
+      if (bin_shape(b).max_ub > int64_t{kShortTermsPerLane} * bin_shape(b).group || bin_shape(b).group > 32) return false;
+   return true;
+}
+static_assert(short_bins_fit(), "a short bin's rows fit its group's registers");
 
 // ---- the lean design (small products) --------------------------------------------------------
 // A row holds at most min(ub, ncols_b) distinct columns: the lean design bins rows by that

@@ -8,6 +8,7 @@
 // probe sequence always ends. Keys are read volatile: a slot read as free may have been
 // claimed since (the CAS settles it), and a key once written never changes.
 #include "spgemm/csr_spgemm_device.h"
+#include "spgemm/spgemm_short_rows.h"
 #include "device/warp.cuh"
 
 #include "common/error.h"
@@ -781,7 +782,30 @@ struct Plan
    std::vector<cs::GlobalBatch> batches;
    int64_t                      max_batch_slots = 0;
    size_t                       max_batch_rows  = 0;
+   bool                         short_rows      = false; // bins < kShortBins: the sort kernels
 };
+
+// A short bin's rows through the sort kernels (spgemm_short_rows.h): design B's two passes only.
+template <Phase P>
+void launch_short(int b, const RowArgs& args, Stream s)
+{
+   static_assert(P != Phase::to_temp, "the short-row kernels write C in place (design B)");
+   ShortRowsArgs a;
+   a.a_ptr   = args.op.a_ptr;
+   a.a_col   = args.op.a_col;
+   a.a_val   = args.op.a_val;
+   a.b_ptr   = args.op.b_ptr;
+   a.b_col   = args.op.b_col;
+   a.b_val   = args.op.b_val;
+   a.rows    = args.rows;
+   a.nrows   = args.nrows;
+   a.counts  = args.counts;
+   a.row_ptr = args.row_ptr;
+   a.out_col = args.out_col;
+   a.out_val = args.out_val;
+   if constexpr (P == Phase::count) short_rows_count(b, a, s);
+   else short_rows_numeric(b, a, s);
+}
 
 // Every binned row through phase P: the shared bins, then the global bin batch by batch
 // (tables allocated once for the largest batch; the batches run in stream order on them).
@@ -793,6 +817,14 @@ void run_rows(const Plan& plan, RowArgs args, Stream s, const Allocator& alloc)
       if (plan.hist[b] == 0) continue;
       args.rows  = plan.listed + plan.offsets[b];
       args.nrows = static_cast<int32_t>(plan.hist[b]);
+      if constexpr (P != Phase::to_temp)
+      {
+         if (plan.short_rows && b < cs::kShortBins)
+         {
+            launch_short<P>(b, args, s);
+            continue;
+         }
+      }
       launch_bin<P>(b, args, s);
    }
    if (plan.batches.empty()) return;
@@ -1132,6 +1164,7 @@ DeviceCsrProduct csr_spgemm(const CsrView& A, const CsrView& B, Stream s, const 
    }
    else
    {
+      plan.short_rows = d == CsrSpgemmDesign::short_rows;
       run_rows<Phase::count>(plan, args, s, alloc);
       C.nnz = counts_to_row_ptr(counts, n, C.row_ptr.get(), s, alloc, scan_keep);
       C.col = Buffer<int32_t>(static_cast<size_t>(C.nnz), alloc);

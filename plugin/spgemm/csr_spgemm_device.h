@@ -20,6 +20,10 @@
 //      lean (csr_spgemm.h; opt-in, never automatic's choice): pass 1 also lists
 //      each row in its bin (by its capped bound), the rows go to a slab at fixed places per
 //      bin, bins 0-6 in one launch, a one-block scan, the compaction.
+//      short_rows (csr_spgemm.h; experimental, opt-in, never automatic's choice): design B
+//      whose rows of bins 0-3 (ub <= 128) run the sort kernels of spgemm_short_rows.h in both
+//      passes (no hash table; those rows' columns come out ascending), the others the hash
+//      kernels.
 //   Everything is enqueued on `s`; the stream is drained before returning (the temporaries
 //   come from an Allocator without stream semantics). All device memory comes from `alloc`.
 #pragma once

@@ -1,6 +1,7 @@
 // GPU row-wise CSR SpGEMM (device::csr_spgemm, spgemm/csr_spgemm_device.h) against the CPU
 // oracle csr_spgemm_ref, every design (one_pass, two_pass, two_pass_tight, the opt-in lean and
-// its fall-back to the general path) and the automatic choice:
+// its fall-back to the general path, the opt-in short_rows: sort kernels for rows of <= 128
+// terms, hash kernels for the rest) and the automatic choice:
 //   - structure: the same columns per row as the oracle, compared after sorting each row (the
 //     kernel's rows come in any order), row pointers equal, no duplicate column;
 //   - values: exactly equal on small-integer inputs (every partial sum is an exact integer,
@@ -14,6 +15,8 @@
 //     operands and rows, columns near 2^31-1, an allocator that refuses the one-pass
 //     temporary, a dimension mismatch;
 //   - every device byte through the given Allocator, all of it back after the product is freed.
+//   - short_rows (the ShortRows* tests): the rows it sorts (bins 0-3) come with their columns
+//     ascending, exactly the oracle's order; the same bits on every run where every row is short.
 // A GPU test that finds no GPU fails: it never passes by skipping.
 #include "common/amg_products.h"
 #include "common/csr_utils.h"
@@ -50,7 +53,7 @@ using amgt::CsrSpgemmDesign;
 
 constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::automatic, CsrSpgemmDesign::one_pass,
                                         CsrSpgemmDesign::two_pass, CsrSpgemmDesign::two_pass_tight,
-                                        CsrSpgemmDesign::lean};
+                                        CsrSpgemmDesign::lean, CsrSpgemmDesign::short_rows};
 
 class CsrSpgemmDevice : public GpuStreamTest
 {
@@ -409,6 +412,182 @@ TEST_F(CsrSpgemmDevice, StructureIsTheSameOnEveryRun)
    EXPECT_EQ(c1.col, c2.col);
    EXPECT_EQ(c1.row_ptr, c3.row_ptr);
    EXPECT_EQ(c1.col, c3.col);
+}
+
+// ---- the short-row design (CsrSpgemmDesign::short_rows, spgemm_short_rows.h) ------------------
+
+// Rows the sort kernels built (ub in bins 0..kShortBins-1) hold the oracle's columns in its
+// (ascending) order, unsorted by the test. Returns how many rows that was.
+int64_t expect_short_rows_sorted(const DeviceRun& r, const CsrMatrix& a, const CsrMatrix& b, const CsrMatrix& want)
+{
+   EXPECT_EQ(r.c.row_ptr, want.row_ptr);
+   if (r.c.row_ptr != want.row_ptr || a.nrows == 0 || nnz_of(a) == 0 || nnz_of(b) == 0) return 0;
+   const std::vector<int64_t> ub      = cs::row_upper_bounds(a.view(), b.view());
+   int64_t                    checked = 0;
+   for (int32_t i = 0; i < want.nrows; ++i)
+   {
+      const int bin = cs::bin_of(ub[static_cast<size_t>(i)], r.stats.shared_bins);
+      if (bin < 0 || bin >= cs::kShortBins) continue;
+      for (int32_t p = want.row_ptr[i]; p < want.row_ptr[i + 1]; ++p)
+      {
+         EXPECT_EQ(r.c.col[static_cast<size_t>(p)], want.col[static_cast<size_t>(p)])
+             << "row " << i << " (ub " << ub[static_cast<size_t>(i)] << "): a short row comes sorted";
+         if (r.c.col[static_cast<size_t>(p)] != want.col[static_cast<size_t>(p)]) return checked;
+      }
+      ++checked;
+   }
+   return checked;
+}
+
+// One short_rows product, fully checked; returns the rows the sort kernels built.
+int64_t check_short(const CsrMatrix& a, const CsrMatrix& b, Fill fill, const std::string& what, dev::Stream stream,
+                    Totals& totals, DeviceRun* out = nullptr)
+{
+   SCOPED_TRACE(what + " [short_rows]");
+   const CsrMatrix want = amgt::csr_spgemm_ref(a.view(), b.view());
+   DeviceRun       r    = run_product(a, b, CsrSpgemmDesign::short_rows, stream);
+   check_against(r, a, b, want, fill, CsrSpgemmDesign::short_rows, totals);
+   EXPECT_EQ(r.stats.design, CsrSpgemmDesign::short_rows);
+   const int64_t n = expect_short_rows_sorted(r, a, b, want);
+   if (out) *out = std::move(r);
+   return n;
+}
+
+// Level-0 A*P of a 7-point and a 27-point stencil with P of 1-4 entries a row (ub <= 108: every
+// row sorted), small integers (exact) and random values (within the bound); sorted rows need no
+// atomics, so two runs give the same bits.
+TEST_F(CsrSpgemmDevice, ShortRowsAmgFineProducts)
+{
+   Totals  totals;
+   int64_t sorted = 0;
+   for (int points : {7, 27})
+   {
+      for (int pmx : {1, 2, 3, 4})
+      {
+         const std::string s = std::to_string(points) + "pt, P of <= " + std::to_string(pmx);
+         const CsrMatrix   a = stencil_3d(22, 19, 17, points);
+         const CsrMatrix   p = interpolation_3d(22, 19, 17, pmx);
+         sorted += check_short(a, p, Fill::small_int, s + ", small integers", stream_, totals);
+         const CsrMatrix ar = stencil_3d(22, 19, 17, points, Fill::random, 90 + points + pmx);
+         const CsrMatrix pr = interpolation_3d(22, 19, 17, pmx, Fill::random, 95 + points + pmx);
+         DeviceRun       r1, r2;
+         sorted += check_short(ar, pr, Fill::random, s + ", random", stream_, totals, &r1);
+         check_short(ar, pr, Fill::random, s + ", random again", stream_, totals, &r2);
+         EXPECT_EQ(r1.c.col, r2.c.col);
+         EXPECT_EQ(r1.c.val, r2.c.val) << "no atomics: the same bits on every run";
+         EXPECT_EQ(r1.stats.bin_rows[cs::kGlobalBin], 0);
+         for (int bin = cs::kShortBins; bin < cs::kSharedBins; ++bin) EXPECT_EQ(r1.stats.bin_rows[bin], 0);
+      }
+   }
+   EXPECT_EQ(sorted, int64_t{2} * 4 * 2 * 22 * 19 * 17) << "every row of a fine A*P is short";
+   EXPECT_GT(totals.nonzeros, 100000);
+   EXPECT_LE(totals.worst, 1.0);
+}
+
+// Random short rows in each of the four short bins (groups of 4, 8, 16, 32 lanes), over many
+// columns (few repeats) and over 20 columns (most terms merge), and several rounds of A's
+// entries in a group (A rows longer than the group, most of their B rows empty).
+TEST_F(CsrSpgemmDevice, ShortRowsRandomInEveryShortBin)
+{
+   Totals totals;
+   int64_t sorted = 0;
+   for (int32_t ncols : {3000, 20})
+   {
+      for (Fill fill : {Fill::small_int, Fill::random})
+      {
+         const uint32_t  seed = static_cast<uint32_t>(ncols) + (fill == Fill::random ? 7u : 0u);
+         const CsrMatrix a    = varied_rows(4000, 2000, {0, 1, 2, 3, 5, 9, 16}, fill, seed);
+         const CsrMatrix b    = varied_rows(2000, ncols, {0, 1, 2, 3, 4, 6, 8}, fill, seed + 1);
+         DeviceRun       r;
+         sorted += check_short(a, b, fill, "varied short rows, " + std::to_string(ncols) + " columns", stream_,
+                               totals, &r);
+         for (int bin = 0; bin < cs::kShortBins; ++bin) EXPECT_GT(r.stats.bin_rows[bin], 0) << "bin " << bin;
+      }
+   }
+   // A rows of 40-100 entries over B rows that are mostly empty: ub <= 128, several rounds
+   const CsrMatrix la   = varied_rows(500, 1000, {40, 70, 100}, Fill::small_int, 31);
+   const CsrMatrix full = varied_rows(1000, 500, {1}, Fill::small_int, 32);
+   CsrMatrix       lb; // full's rows k % 8 == 0, the others empty
+   lb.nrows = full.nrows;
+   lb.ncols = full.ncols;
+   lb.row_ptr.assign(static_cast<size_t>(full.nrows) + 1, 0);
+   for (int32_t k = 0; k < full.nrows; ++k)
+   {
+      for (int32_t q = full.row_ptr[k]; q < full.row_ptr[k + 1] && k % 8 == 0; ++q)
+      {
+         lb.col.push_back(full.col[static_cast<size_t>(q)]);
+         lb.val.push_back(full.val[static_cast<size_t>(q)]);
+      }
+      lb.row_ptr[static_cast<size_t>(k) + 1] = static_cast<int32_t>(lb.col.size());
+   }
+   sorted += check_short(la, lb, Fill::small_int, "long A rows, mostly empty B rows", stream_, totals);
+   EXPECT_GT(sorted, 10000);
+   EXPECT_GT(totals.nonzeros, 0);
+   EXPECT_LE(totals.worst, 1.0);
+}
+
+// Rows at the edges of the short bins (ub 16/17, 32/33, 64/65, 128/129, built from B rows of one
+// entry) and rows far past them (bins 4-8 and the global bin): those take the hash kernels in
+// both passes, the short ones the sort kernels, in one product.
+TEST_F(CsrSpgemmDevice, ShortRowsFallBackToTheHashKernels)
+{
+   const int32_t        ks = 300, ncols = 97;
+   std::vector<Entry>   eb;
+   for (int32_t k = 0; k < ks; ++k) eb.push_back({k, (k * 7) % ncols, static_cast<double>(k % 5 - 2)});
+   const CsrMatrix      b = from_entries(ks, ncols, eb);
+   const int32_t        lens[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200, 300};
+   std::vector<Entry>   ea;
+   int32_t              rows = 0;
+   for (int rep = 0; rep < 40; ++rep)
+   {
+      for (int32_t len : lens)
+      {
+         for (int32_t t = 0; t < len; ++t) ea.push_back({rows, (rows * 13 + t) % ks, static_cast<double>(t % 3 + 1)});
+         ++rows;
+      }
+   }
+   const CsrMatrix a = from_entries(rows, ks, ea);
+   Totals          totals;
+   DeviceRun       r;
+   const int64_t   sorted = check_short(a, b, Fill::small_int, "bin edges", stream_, totals, &r);
+   EXPECT_EQ(sorted, 40 * 12) << "ub <= 128 sorted";
+   EXPECT_EQ(r.stats.bin_rows[cs::kShortBins], 40 * 2) << "ub 129 and 200: bin 4, the hash kernels";
+   EXPECT_EQ(r.stats.bin_rows[cs::kShortBins + 1], 40) << "ub 300: bin 5";
+
+   // the every-bin product of the general tests, global bin included
+   const CsrMatrix va = varied_rows(3000, 1500, {0, 1, 2, 3, 5, 9, 16, 30, 60, 100}, Fill::random, 63);
+   const CsrMatrix vb = varied_rows(1500, 5000, {0, 1, 2, 3, 5, 8, 20, 60, 120, 200}, Fill::random, 64);
+   DeviceRun       rv;
+   EXPECT_GT(check_short(va, vb, Fill::random, "every bin", stream_, totals, &rv), 0);
+   EXPECT_GT(rv.stats.bin_rows[cs::kGlobalBin], 0);
+   for (int bin = 0; bin < rv.stats.shared_bins; ++bin) EXPECT_GT(rv.stats.bin_rows[bin], 0) << "bin " << bin;
+   EXPECT_LE(totals.worst, 1.0);
+}
+
+// Empty rows among short ones, operands without entries, and zero columns on either side.
+TEST_F(CsrSpgemmDevice, ShortRowsEmptyRowsAndZeroColumns)
+{
+   Totals totals;
+   check_short(varied_rows(700, 300, {0, 0, 0, 3, 7}, Fill::small_int, 75),
+               varied_rows(300, 200, {0, 0, 2, 5}, Fill::small_int, 76), Fill::small_int, "mostly empty rows", stream_,
+               totals);
+   auto empty = [](int32_t nrows, int32_t ncols) {
+      CsrMatrix m;
+      m.nrows = nrows;
+      m.ncols = ncols;
+      m.row_ptr.assign(static_cast<size_t>(nrows) + 1, 0);
+      return m;
+   };
+   check_short(empty(5, 0), empty(0, 7), Fill::small_int, "5 x 0 times 0 x 7", stream_, totals);
+   check_short(random_csr(6, 4, 0.7, Fill::small_int, 77), empty(4, 0), Fill::small_int, "6 x 4 times 4 x 0",
+               stream_, totals);
+   check_short(empty(0, 4), random_csr(4, 3, 0.7, Fill::small_int, 78), Fill::small_int, "0 rows", stream_, totals);
+   check_short(empty(9, 6), random_csr(6, 5, 0.7, Fill::small_int, 79), Fill::small_int, "A without entries",
+               stream_, totals);
+   // one row, one column: a group of 4 lanes, three of its slots padding
+   check_short(from_entries(1, 1, {{0, 0, 3.0}}), from_entries(1, 1, {{0, 0, -2.0}}), Fill::small_int, "1 x 1",
+               stream_, totals);
+   EXPECT_GT(totals.nonzeros, 0);
 }
 
 // An allocator that refuses the first `refusals` requests of at least `refuse_from` bytes (then

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -25,7 +26,8 @@ using namespace amgt::test;
 namespace cs = amgt::csr_spgemm;
 
 constexpr CsrSpgemmDesign kDesigns[] = {CsrSpgemmDesign::one_pass, CsrSpgemmDesign::two_pass,
-                                        CsrSpgemmDesign::two_pass_tight, CsrSpgemmDesign::lean};
+                                        CsrSpgemmDesign::two_pass_tight, CsrSpgemmDesign::lean,
+                                        CsrSpgemmDesign::short_rows};
 
 // The oracle's result matches the dense product entry by entry, pattern included (a stored
 // entry where the pattern says so, none elsewhere), exactly: small-integer inputs only.
@@ -524,6 +526,49 @@ TEST(CsrSpgemmEmulation, LeanDesignBinsByCappedBoundAndFallsBack)
    EXPECT_TRUE(w.lean_fell_back);
    EXPECT_NE(w.design, CsrSpgemmDesign::lean);
    EXPECT_EQ(w.bin_rows[cs::kGlobalBin], 6);
+}
+
+// short_rows (opt-in): the short bins' groups hold their rows' terms (4 per lane), the design is
+// kept when asked for and never chosen by automatic, and the emulation writes the short rows'
+// columns ascending (the sort kernels' order) and the longer ones in table order.
+TEST(CsrSpgemmPlan, ShortRowsBinsFitTheirGroups)
+{
+   for (int b = 0; b < cs::kShortBins; ++b)
+   {
+      EXPECT_EQ(cs::bin_shape(b).max_ub, int64_t{cs::kShortTermsPerLane} * cs::bin_shape(b).group) << "bin " << b;
+      EXPECT_LE(cs::bin_shape(b).group, 32) << "a group within a warp";
+   }
+   EXPECT_EQ(cs::bin_shape(cs::kShortBins - 1).max_ub, 128);
+   EXPECT_STREQ(amgt::to_string(CsrSpgemmDesign::short_rows), "short_rows");
+   EXPECT_EQ(cs::choose_design(CsrSpgemmDesign::short_rows, 10, 10, 0), CsrSpgemmDesign::short_rows);
+   for (int64_t sum_ub : {int64_t{0}, int64_t{10}, int64_t{1} << 40})
+      EXPECT_NE(cs::choose_design(CsrSpgemmDesign::automatic, sum_ub, 1000, size_t{80} << 30), CsrSpgemmDesign::short_rows);
+}
+
+TEST(CsrSpgemmEmulation, ShortRowsComeSorted)
+{
+   const Case                 c    = product_cases()[5]; // varied: rows in every bin
+   const CsrMatrix            want = amgt::csr_spgemm_ref(c.a.view(), c.b.view());
+   cs::EmulationReport        r;
+   const CsrMatrix            got  = cs::emulate(c.a.view(), c.b.view(), CsrSpgemmDesign::short_rows, cs::kSharedBins,
+                                                 cs::kGlobalBatchSlots, &r);
+   EXPECT_EQ(r.design, CsrSpgemmDesign::short_rows);
+   expect_same_product(got, want, "short_rows");
+   const std::vector<int64_t> ub     = cs::row_upper_bounds(c.a.view(), c.b.view());
+   int64_t                    sorted = 0, unsorted_long = 0;
+   for (int32_t i = 0; i < got.nrows; ++i)
+   {
+      const bool in_order = std::is_sorted(got.col.begin() + got.row_ptr[i], got.col.begin() + got.row_ptr[i + 1]);
+      const int  bin      = cs::bin_of(ub[static_cast<size_t>(i)], cs::kSharedBins);
+      if (bin >= 0 && bin < cs::kShortBins)
+      {
+         EXPECT_TRUE(in_order) << "row " << i;
+         sorted += 1;
+      }
+      else unsorted_long += !in_order;
+   }
+   EXPECT_GT(sorted, 0);
+   EXPECT_GT(unsorted_long, 0) << "longer rows keep the hash kernels' order";
 }
 
 TEST(CsrSpgemmEmulation, RejectsBadInput)
