@@ -205,6 +205,11 @@ int amgt_glue_row_sums(const amgt_row_sums *sums);
  * to let hypre sum. */
 int amgt_glue_weak_row_sums(const amgt_weak_row_sums *sums);
 
+/* The diagonal of a CSR block (plugin/csr/diag.h) on device arrays, in place of hypre's
+ * hypreGPUKernel_CSRExtractDiag (ops 0-4) and hypreGPUKernel_CSRMoveDiagFirst (op 5), on
+ * hypre's compute stream. Returns 1 when enqueued, 0 to let hypre's kernel run. */
+int amgt_glue_csr_diag(const amgt_csr_diag *diag);
+
 /* The copy of a truncated interpolation matrix (plugin/interp/truncation.h) on device arrays,
  * in place of hypre's hypreGPUKernel_InterpTruncationPass2_v1, on hypre's compute stream.
  * Returns 1 when enqueued, 0 to let hypre copy. */

@@ -687,6 +687,26 @@ hypre_AMGTTruncCopy(HYPRE_Int nrows, HYPRE_Int nnz_new, HYPRE_Int *diag_i, HYPRE
    return amgt_glue_trunc_copy(&a) ? 1 : 0;
 }
 
+HYPRE_Int
+hypre_AMGTCsrDiag(HYPRE_Int nrows, HYPRE_Int nnz, HYPRE_Int *ia, HYPRE_Int *ja, HYPRE_Complex *a_data,
+                  HYPRE_Complex *d, HYPRE_Int op)
+{
+   amgt_csr_diag a;
+
+   if (amgt_bypass || !amgt_active()) { return 0; }
+   if (sizeof(HYPRE_Int) != sizeof(int) || sizeof(HYPRE_Complex) != sizeof(double)) { return 0; }
+   if (op < 0 || op > 5) { return 0; }
+   memset(&a, 0, sizeof(a));
+   a.nrows = (int32_t) nrows;
+   a.nnz   = (int64_t) nnz;
+   a.ia    = (const int32_t *) ia;
+   a.ja    = (int32_t *) ja;
+   a.a     = (double *) a_data;
+   a.op    = (int32_t) op;
+   a.d     = (double *) d;
+   return amgt_glue_csr_diag(&a) ? 1 : 0;
+}
+
 /* ---- AMGT_RESETUP (patches/0006, hypre_glue/resetup.h) ---- */
 
 /* Where a hierarchy keeps its record: the plugin state of its level-1 operator's diagonal block. */

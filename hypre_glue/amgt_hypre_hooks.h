@@ -79,6 +79,14 @@ HYPRE_Int hypre_AMGTWeakRowSums(HYPRE_Int nrows, HYPRE_Int has_offd, HYPRE_Int d
                                 HYPRE_Int *soc_diag_j, HYPRE_Int *offd_i, HYPRE_Complex *offd_a,
                                 HYPRE_Int *soc_offd_j, HYPRE_Real *rs, HYPRE_Int flag);
 
+/* The diagonal of a CSR block (patches/0009, csr_matop_device.c): in place of
+ * hypreGPUKernel_CSRExtractDiag in hypre_CSRMatrixExtractDiagonalDevice (op = hypre's type 0-4,
+ * d written) and of hypreGPUKernel_CSRMoveDiagFirst in hypre_CSRMatrixMoveDiagFirstDevice (op 5,
+ * ja and a written, d null), with the block's entry count (a size hint). Returns 1 when
+ * computed on hypre's compute stream, 0 to let hypre's kernel run. */
+HYPRE_Int hypre_AMGTCsrDiag(HYPRE_Int nrows, HYPRE_Int nnz, HYPRE_Int *ia, HYPRE_Int *ja, HYPRE_Complex *a,
+                            HYPRE_Complex *d, HYPRE_Int op);
+
 /* The copy of a truncated interpolation matrix (patches/0008, par_interp_trunc_device.c), in
  * place of hypreGPUKernel_InterpTruncationPass2_v1, with its arguments and the entries kept.
  * Returns 1 when computed on hypre's compute stream, 0 to let hypre's kernel copy. */

@@ -11,6 +11,7 @@
 #include "common/half.h"
 #include "coarsen/pmis.h"
 #include "coarsen/strength.h"
+#include "csr/diag.h"
 #include "csr/row_sums.h"
 #include "interp/truncation.h"
 #include "interp/twiaff.h"
@@ -167,6 +168,8 @@ int        device_strength_rowcount(const Context& ctx, const StrengthRows& m);
 int        device_row_sums(const Context& ctx, const RowSums& m);
 // the weak row sums (csr/row_sums_device.h) on the glue's stream; 1 when enqueued.
 int        device_weak_row_sums(const Context& ctx, const WeakRowSums& m);
+// csr/diag_device.h on the glue's stream; 1 when enqueued.
+int        device_csr_diag(const Context& ctx, const CsrDiag& m);
 // interp/truncation_device.h on the glue's stream; 1 when enqueued.
 int        device_trunc_copy(const Context& ctx, const TruncCopy& m);
 // smooth/jacobi_device.h on the glue's stream; 1 when enqueued (0: no GPU kernels in the build).
@@ -239,6 +242,8 @@ int backend_strength_rowcount(const Context& ctx, const StrengthRows& m);
 int backend_row_sums(const Context& ctx, const RowSums& m);
 // Extended+i's weak row sums (csr/row_sums.h), likewise.
 int backend_weak_row_sums(const Context& ctx, const WeakRowSums& m);
+// The diagonal of a CSR block, extracted or moved first (csr/diag.h), likewise.
+int backend_csr_diag(const Context& ctx, const CsrDiag& m);
 // The copy of a truncated interpolation matrix (interp/truncation.h), likewise.
 int backend_trunc_copy(const Context& ctx, const TruncCopy& m);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's

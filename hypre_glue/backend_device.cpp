@@ -32,6 +32,7 @@
 #include "smooth/jacobi_device.h"
 #include "interp/twiaff_device.h"
 #include "coarsen/strength_device.h"
+#include "csr/diag_device.h"
 #include "csr/row_sums_device.h"
 #include "interp/truncation_device.h"
 #include "coarsen/pmis_device.h"
@@ -687,6 +688,12 @@ int device_weak_row_sums(const Context& ctx, const WeakRowSums& m)
    return 1;
 }
 
+int device_csr_diag(const Context& ctx, const CsrDiag& m)
+{
+   device::csr_diag(m, stream_of(ctx));
+   return 1;
+}
+
 int device_trunc_copy(const Context& ctx, const TruncCopy& m)
 {
    device::trunc_copy(m, stream_of(ctx));
@@ -848,6 +855,12 @@ int device_row_sums(const Context&, const RowSums&)
 }
 
 int device_weak_row_sums(const Context&, const WeakRowSums&)
+{
+   say_no_kernels_once();
+   return 0;
+}
+
+int device_csr_diag(const Context&, const CsrDiag&)
 {
    say_no_kernels_once();
    return 0;

@@ -84,6 +84,13 @@ int backend_weak_row_sums(const Context& ctx, const WeakRowSums& m)
    return 1;
 }
 
+int backend_csr_diag(const Context& ctx, const CsrDiag& m)
+{
+   if (!device_csr_diag(ctx, m)) return 0;
+   ctx.stats->setup_kernel(m.op == kCsrDiagMoveFirst ? "diagonal first" : "diagonal extraction");
+   return 1;
+}
+
 int backend_trunc_copy(const Context& ctx, const TruncCopy& m)
 {
    if (!device_trunc_copy(ctx, m)) return 0;

@@ -530,6 +530,15 @@ int amgt_glue_weak_row_sums(const amgt_weak_row_sums* sums)
    });
 }
 
+int amgt_glue_csr_diag(const amgt_csr_diag* diag)
+{
+   return guarded(nullptr, [&] {
+      const Context ctx = context();
+      if (!diag || !setup_kernels_wanted(ctx)) return 0;
+      return backend_csr_diag(ctx, *diag);
+   });
+}
+
 int amgt_glue_trunc_copy(const amgt_trunc_copy* copy)
 {
    return guarded(nullptr, [&] {

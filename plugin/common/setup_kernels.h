@@ -109,6 +109,22 @@ typedef struct amgt_weak_row_sums
    double*        rs; /* nrows */
 } amgt_weak_row_sums;
 
+/* The diagonal of a square CSR block (csr/diag.h): hypre_CSRMatrixExtractDiagonalDevice's
+ * d[i] = f(a_ii) (op 0-4: hypre's types a_ii, |a_ii|, 1/a_ii, 1/sqrt(a_ii), 1/sqrt(|a_ii|), the
+ * last three 0 where a_ii is 0; 0 for a row without its diagonal), or, op 5,
+ * hypre_CSRMatrixMoveDiagFirstDevice's move of each row's diagonal entry to the row's front
+ * (d not used; ja and a written). */
+typedef struct amgt_csr_diag
+{
+   int32_t        nrows;
+   int64_t        nnz; /* the block's entries: sizes the groups of lanes */
+   const int32_t* ia;
+   int32_t*       ja;  /* written by op 5 only */
+   double*        a;   /* written by op 5 only */
+   int32_t        op;
+   double*        d;   /* nrows, ops 0-4 */
+} amgt_csr_diag;
+
 /* The copy of a truncated interpolation matrix (interp/truncation.h): row i's first
  * (*_i_new[i+1] - *_i_new[i]) entries, from *_i[i] on, to *_i_new[i] on, in both blocks. */
 typedef struct amgt_trunc_copy

@@ -596,10 +596,11 @@ TEST(Selection, EveryRunBuildsTheFirstRunsHierarchy)
 }
 
 // AMGT_SETUP_KERNELS (on by default): the strength counts, PMIS's sweeps, extended+i's F-F
-// weights, the row sums and the truncation's copy on the plugin's kernels (patches/0007, 0008)
-// give hypre's hierarchy and iterations (the kernels equal their CPU references exactly:
-// tests/gpu/test_twiaff_device.cpp, test_strength_device.cpp, test_pmis_device.cpp,
-// test_row_sums_device.cpp, test_truncation_device.cpp), and AMGT_STATS counts the calls; with
+// weights, the row sums, the truncation's copy and the diagonal passes on the plugin's kernels
+// (patches/0007-0009) give hypre's hierarchy and iterations (the kernels equal their CPU
+// references exactly: tests/gpu/test_twiaff_device.cpp, test_strength_device.cpp,
+// test_pmis_device.cpp, test_row_sums_device.cpp, test_truncation_device.cpp,
+// test_diag_device.cpp), and AMGT_STATS counts the calls; with
 // AMGT_SETUP_KERNELS=0 none is made. A scalar problem and a system of three functions (the
 // strength's per-function test). CPU builds: hypre's host interpolation launches no device
 // kernel, the hook is never reached.
@@ -618,11 +619,12 @@ void expect_setup_kernels_keep_hypres_hierarchy(const std::string& args)
              << plugins.str("rel_residual") << "\n";
    // the names in the table's (byte) order
    const std::regex counted("setup kernels run by the plugin \\(AMGT_SETUP_KERNELS\\): PMIS independent set ([0-9]+) "
-                            "PMIS update ([0-9]+) extended\\+i F-F weights ([0-9]+) row sums ([0-9]+) "
+                            "PMIS update ([0-9]+) diagonal extraction ([0-9]+) diagonal first ([0-9]+) "
+                            "extended\\+i F-F weights ([0-9]+) row sums ([0-9]+) "
                             "strength counts ([0-9]+) truncation copy ([0-9]+) weak row sums ([0-9]+)");
    std::smatch      m;
    ASSERT_TRUE(std::regex_search(plugins.output, m, counted)) << plugins.output;
-   for (int k = 1; k <= 7; ++k) EXPECT_GE(std::stol(m[k]), 2L) << "at least one call a coarsening level, two setups";
+   for (int k = 1; k <= 9; ++k) EXPECT_GE(std::stol(m[k]), 2L) << "at least one call a coarsening level, two setups";
 }
 
 TEST(Selection, SetupKernelsKeepHypresHierarchy)
