@@ -32,6 +32,7 @@
 #include <vector>
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "HYPRE.h"
@@ -102,6 +103,20 @@ RowRangeSource generated_rows(const problems::Problem& p) {
 // Rows `local` of problem p, in chunks of 2^16 nodes.
 RowSource generated_source(const problems::Problem& p, Range local) {
   return as_row_source(generated_rows(p), local);
+}
+
+// Threads for --update direct: the cores this process may run on (its affinity mask); when
+// that is every online core (not bound), this rank's share of them among the node's ranks.
+// A rank that mpirun bound to one core gets one thread.
+int update_thread_count(int node_ranks) {
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  long usable = online;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) usable = CPU_COUNT(&set);
+  if (usable <= 0) usable = static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
+  if (usable >= online) usable /= std::max(1, node_ranks);
+  return static_cast<int>(std::max(1L, usable));
 }
 
 // The problem of step k (--steps), or the plain problem.
@@ -323,8 +338,7 @@ int drive(int argc, char** argv) {
     // --steps: the matrix holds the values of step `loaded` (0 after the constructor). The
     // direct update generates rows on the cores of this rank's share of the node.
     int loaded = 0;
-    const int update_threads = std::max(
-        1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, backend::node_ranks(comm)));
+    const int update_threads = update_thread_count(backend::node_ranks(comm));
     auto load_values = [&](int step) {
       if (step == loaded) return;
       system.update_values(generated_rows(problem_at(o, step)), o.update, update_threads);
