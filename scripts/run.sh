@@ -34,7 +34,7 @@
 #                    median per solve, solves = their sum, total = setup + solves
 #   --steps K        each run a sequence of K steps on one matrix and one solver, new values
 #                    every step (amgt-solve --steps K; the driver options --drift dt|jump|none,
-#                    --dt-shift, --jump-speed pass through): setup = the sum of the K
+#                    --dt-shift, --jump-speed, --update pass through): setup = the sum of the K
 #                    setups; the summary adds a per-step table and re-setup ratios, plot.py
 #                    fig_steps_<case>.png. Modes for it: stock-frozen (the first hierarchy
 #                    kept, --frozen 1), auto-resetup, auto-galerkin, fp64-resetup

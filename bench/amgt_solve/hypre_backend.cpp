@@ -1,6 +1,8 @@
 // Build-dependent hypre calls (CPU vs GPU) and reads of hypre's internal solver data.
 #include "hypre_backend.h"
 
+#include <stdexcept>
+
 // Internal headers: hypre_ParAMGData (number of levels, level operators), hypre_bind_device,
 // hypre_ParCSRMatrixMigrate, hypre_SyncCudaDevice. Also maps MPI_* to hypre's stubs in
 // builds without MPI.
@@ -164,6 +166,49 @@ void migrate_to_host(HYPRE_ParCSRMatrix A) {
   hypre_ParCSRMatrixMigrate(reinterpret_cast<hypre_ParCSRMatrix*>(A), HYPRE_MEMORY_HOST);
 #else
   (void)A;
+#endif
+}
+
+HostCsr host_csr(HYPRE_ParCSRMatrix A) {
+  auto* m = reinterpret_cast<hypre_ParCSRMatrix*>(A);
+  hypre_CSRMatrix* diag = hypre_ParCSRMatrixDiag(m);
+  hypre_CSRMatrix* offd = hypre_ParCSRMatrixOffd(m);
+  for (hypre_CSRMatrix* b : {diag, offd}) {
+    if (hypre_GetActualMemLocation(hypre_CSRMatrixMemoryLocation(b)) != hypre_MEMORY_HOST) {
+      throw std::logic_error("host_csr: the matrix is not in host memory");
+    }
+  }
+  HostCsr h;
+  h.num_rows = hypre_CSRMatrixNumRows(diag);
+  h.first_row = static_cast<std::int64_t>(hypre_ParCSRMatrixFirstRowIndex(m));
+  h.first_col = static_cast<std::int64_t>(hypre_ParCSRMatrixFirstColDiag(m));
+  h.last_col = static_cast<std::int64_t>(hypre_ParCSRMatrixLastColDiag(m));
+  h.diag_i = hypre_CSRMatrixI(diag);
+  h.diag_j = hypre_CSRMatrixJ(diag);
+  h.diag_data = hypre_CSRMatrixData(diag);
+  h.diag_nnz = h.diag_i ? h.diag_i[h.num_rows] : 0;
+  h.offd_i = hypre_CSRMatrixI(offd);
+  h.offd_j = hypre_CSRMatrixJ(offd);
+  h.offd_data = hypre_CSRMatrixData(offd);
+  h.offd_nnz = h.offd_i ? h.offd_i[h.num_rows] : 0;
+  h.num_cols_offd = hypre_CSRMatrixNumCols(offd);
+  h.col_map_offd = hypre_ParCSRMatrixColMapOffd(m);
+  return h;
+}
+
+int node_ranks(MPI_Comm comm) {
+#if !defined(HYPRE_SEQUENTIAL)
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm node_comm;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm);
+  int size = 1;
+  MPI_Comm_size(node_comm, &size);
+  MPI_Comm_free(&node_comm);
+  return size;
+#else
+  (void)comm;
+  return 1;
 #endif
 }
 

@@ -57,6 +57,32 @@ void migrate_to_device(HYPRE_ParCSRMatrix A);
 // can write new values into an assembled IJ matrix (--steps).
 void migrate_to_host(HYPRE_ParCSRMatrix A);
 
+// The arrays of an assembled ParCSR matrix held in host memory (CPU builds, or GPU builds
+// after migrate_to_host): the diagonal block (local columns, diag_j local indices) and the
+// off-diagonal block (offd_j indexes col_map_offd, the global columns). --steps' direct
+// update writes new values into diag_data / offd_data in place. Throws std::logic_error when
+// the blocks are not in host memory.
+struct HostCsr {
+  std::int64_t num_rows = 0;
+  std::int64_t first_row = 0;   // global index of local row 0
+  std::int64_t first_col = 0;   // global columns [first_col, last_col] lie in the diag block
+  std::int64_t last_col = -1;
+  std::int64_t diag_nnz = 0;
+  std::int64_t offd_nnz = 0;
+  std::int64_t num_cols_offd = 0;
+  const HYPRE_Int* diag_i = nullptr;
+  const HYPRE_Int* diag_j = nullptr;
+  HYPRE_Real* diag_data = nullptr;
+  const HYPRE_Int* offd_i = nullptr;
+  const HYPRE_Int* offd_j = nullptr;
+  HYPRE_Real* offd_data = nullptr;
+  const HYPRE_BigInt* col_map_offd = nullptr;
+};
+HostCsr host_csr(HYPRE_ParCSRMatrix A);
+
+// MPI ranks of `comm` on this node (1 in builds without MPI).
+int node_ranks(MPI_Comm comm);
+
 // Number of levels of a BoomerAMG hierarchy after setup (hypre has no public getter).
 int amg_num_levels(HYPRE_Solver amg);
 

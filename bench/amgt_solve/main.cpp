@@ -10,7 +10,7 @@
 //   4. One warm-up run (unless --repeat 0; its times are reported as the cold ones), then
 //      the timed runs: fresh solver, one setup, then --solves solves from x = 0, each timed.
 //      With --steps K a run is a sequence instead: one solver, K steps, each writing the
-//      step's values (drift.h) into the same IJ matrix, then a setup (every step, or step 0
+//      step's values (drift.h) into the same matrix (--update), then a setup (every step, or step 0
 //      only with --frozen 1) and one solve from x = 0 (solver.h, run_steps).
 //      Each run begins with hypre's device random numbers reset (hypre_backend.h,
 //      reset_device_random): every run builds the hierarchy of the process's first setup.
@@ -28,9 +28,11 @@
 #include <new>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "HYPRE.h"
@@ -91,18 +93,30 @@ std::string file_stem(const std::string& path) {
   return base;
 }
 
-// Rows `local` of problem p, in chunks.
+// The rows of problem p on demand (whole nodes; generate_rows is a pure function of the
+// problem and the range, so disjoint ranges can be generated at once).
+RowRangeSource generated_rows(const problems::Problem& p) {
+  return RowRangeSource{[p](Range rows, RowBlock& out) { problems::generate_rows(p, rows, out); },
+                        p.block_size()};
+}
+
+// Rows `local` of problem p, in chunks of 2^16 nodes.
 RowSource generated_source(const problems::Problem& p, Range local) {
-  const int bs = p.block_size();
-  return [p, local, bs](const std::function<void(const RowBlock&)>& sink) {
-    const std::int64_t chunk = std::int64_t{1} << 16;  // nodes per chunk
-    RowBlock blk;
-    for (std::int64_t r = local.begin; r < local.end; r += chunk * bs) {
-      const std::int64_t end = std::min(local.end, r + chunk * bs);
-      problems::generate_rows(p, Range{r, end}, blk);
-      sink(blk);
-    }
-  };
+  return as_row_source(generated_rows(p), local);
+}
+
+// Threads for --update direct: the cores this process may run on (its affinity mask); when
+// that is every online core (not bound), this rank's share of them among the node's ranks.
+// A rank that mpirun bound to one core gets one thread.
+int update_thread_count(int node_ranks) {
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  long usable = online;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) usable = CPU_COUNT(&set);
+  if (usable <= 0) usable = static_cast<long>(std::max(1u, std::thread::hardware_concurrency()));
+  if (usable >= online) usable /= std::max(1, node_ranks);
+  return static_cast<int>(std::max(1L, usable));
 }
 
 // The problem of step k (--steps), or the plain problem.
@@ -301,7 +315,6 @@ int drive(int argc, char** argv) {
 
   int status = 0;
   try {
-    const Range local_rows = input.local;
     LinearSystem system(comm, input.global_rows, input.local, input.source);
     input.source = nullptr;  // frees the rows read from a file
     rep.rows = system.global_rows();
@@ -322,11 +335,13 @@ int drive(int argc, char** argv) {
       for (double t : r.solve_s) sum += t;
       rep.cold_total_s = sum;
     };
-    // --steps: the matrix holds the values of step `loaded` (0 after the constructor).
+    // --steps: the matrix holds the values of step `loaded` (0 after the constructor). The
+    // direct update generates rows on the cores of this rank's share of the node.
     int loaded = 0;
+    const int update_threads = update_thread_count(backend::node_ranks(comm));
     auto load_values = [&](int step) {
       if (step == loaded) return;
-      system.update_values(generated_source(problem_at(o, step), local_rows));
+      system.update_values(generated_rows(problem_at(o, step)), o.update, update_threads);
       loaded = step;
     };
     // hypre's device coarsening draws its random numbers from one generator whose offset

@@ -13,6 +13,8 @@ namespace amgt::cli {
 
 const char* name(SolverKind kind) { return kind == SolverKind::Pcg ? "pcg" : "amg"; }
 
+const char* name(UpdateKind kind) { return kind == UpdateKind::Ij ? "ij" : "direct"; }
+
 namespace {
 
 [[noreturn]] void usage_error(const std::string& message) { throw UsageError(message); }
@@ -226,6 +228,16 @@ const std::vector<Spec>& specs() {
        [](Options& o, const std::string& opt, const std::string& v) {
          o.frozen = parse_int(opt, v, 0, 1);
        }},
+      {"--update", true,
+       [](Options& o, const std::string& opt, const std::string& v) {
+         if (v == "direct") {
+           o.update = UpdateKind::Direct;
+         } else if (v == "ij") {
+           o.update = UpdateKind::Ij;
+         } else {
+           usage_error("unknown update '" + v + "' for " + opt + " (expected direct or ij)");
+         }
+       }},
       {"--json", false,
        [](Options& o, const std::string&, const std::string&) { o.json = true; }},
       {"--require-converged", false,
@@ -294,18 +306,20 @@ Options parse(int argc, const char* const* argv) {
     usage_error("--num-functions for systems3 must be 1 or 3");
   }
   // --steps and the options that only mean something with it.
-  bool saw_dt_shift = false, saw_jump_speed = false, saw_frozen = false;
+  bool saw_dt_shift = false, saw_jump_speed = false, saw_frozen = false, saw_update = false;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a] ? argv[a] : "";
     saw_dt_shift |= arg == "--dt-shift" || arg.rfind("--dt-shift=", 0) == 0;
     saw_jump_speed |= arg == "--jump-speed" || arg.rfind("--jump-speed=", 0) == 0;
     saw_frozen |= arg == "--frozen" || arg.rfind("--frozen=", 0) == 0;
+    saw_update |= arg == "--update" || arg.rfind("--update=", 0) == 0;
   }
   if (o.steps == 0) {
     if (o.drift_given) usage_error("--drift needs --steps K");
     if (saw_dt_shift) usage_error("--dt-shift needs --steps K");
     if (saw_jump_speed) usage_error("--jump-speed needs --steps K");
     if (saw_frozen) usage_error("--frozen needs --steps K");
+    if (saw_update) usage_error("--update needs --steps K");
   } else {
     if (!o.problem) {
       usage_error("--steps needs a generated problem (--problem): the values of each step are "
@@ -407,7 +421,7 @@ Timing and output:
 Sequences of steps (a time-stepping code: one matrix pattern, new values every step):
   --steps K             each run is K steps on ONE IJ matrix and ONE solver: step 0
                         assembles and sets up, every later step writes new values
-                        into the same IJ matrix (Initialize, SetValues, Assemble),
+                        into the same IJ matrix (see --update),
                         sets up again (unless --frozen 1) and solves from x0 = 0,
                         b = 1. Per step: setup s, solve s, iterations, residual.
                         setup/solves/total are then sums over the K steps.
@@ -420,6 +434,12 @@ Sequences of steps (a time-stepping code: one matrix pattern, new values every s
   --jump-speed C        cells per step (--drift jump)                           [2]
   --frozen 0|1          1: setup at step 0 only, the first hierarchy kept for all
                         steps (the solves use the new matrix on level 0)        [0]
+  --update direct|ij    how a step writes its values (untimed apart; the same
+                        matrix either way): direct = generated on several threads
+                        and written into the ParCSR matrix's value arrays in
+                        place, then IJ Initialize + Assemble (no SetValues), so
+                        the library sees the same Assemble; ij = Initialize,
+                        SetValues of every row, Assemble              [direct]
   --json                end stdout with one line of JSON holding the results
   --true-residual       also compute ||b - A x|| / ||b|| after the last run (one
                         extra SpMV, outside the timings)

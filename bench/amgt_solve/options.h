@@ -32,6 +32,12 @@ struct AmgSettings {
 enum class SolverKind { Amg, Pcg };
 const char* name(SolverKind kind);
 
+// How --steps writes a step's values into the assembled matrix (solver.h,
+// LinearSystem::update_values): straight into the ParCSR matrix's value arrays, or through
+// the IJ interface (Initialize, SetValues of every row, Assemble). The same matrix either way.
+enum class UpdateKind { Direct, Ij };
+const char* name(UpdateKind kind);
+
 struct Options {
   // Exactly one of problem / matrix.
   std::optional<problems::Kind> problem;
@@ -60,6 +66,7 @@ struct Options {
   double dt_shift = drift::kDefaultDtShift;
   int jump_speed = drift::kDefaultJumpSpeed;
   int frozen = 0;         // 1: setup at step 0 only, the first hierarchy kept for every step
+  UpdateKind update = UpdateKind::Direct;  // how a step's values are written (untimed)
   bool json = false;
   bool require_converged = false;
   bool true_residual = false;

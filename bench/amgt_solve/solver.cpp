@@ -2,11 +2,15 @@
 #include "solver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "errors.h"
 #include "mpi_compat.h"
@@ -115,7 +119,7 @@ std::string describe_hypre_error(int code) {
 
 LinearSystem::LinearSystem(MPI_Comm comm, std::int64_t global_rows, Range local,
                            const RowSource& source)
-    : comm_(comm), global_rows_(global_rows) {
+    : comm_(comm), local_(local), global_rows_(global_rows) {
   using Int = HYPRE_Int;
   using BigInt = HYPRE_BigInt;
   const std::int64_t nlocal = local.size();
@@ -249,10 +253,147 @@ HYPRE_Int LinearSystem::set_values(const RowSource& source) {
   return set_err;
 }
 
-void LinearSystem::update_values(const RowSource& source) {
+RowSource as_row_source(const RowRangeSource& source, Range local) {
+  return [source, local](const std::function<void(const RowBlock&)>& sink) {
+    const std::int64_t chunk = (std::int64_t{1} << 16) * source.unit;
+    RowBlock blk;
+    for (std::int64_t r = local.begin; r < local.end; r += chunk) {
+      source.generate(Range{r, std::min(local.end, r + chunk)}, blk);
+      sink(blk);
+    }
+  };
+}
+
+void LinearSystem::write_values_direct(const RowRangeSource& source, int threads,
+                                       std::int64_t chunk_units) {
+  const backend::HostCsr m = backend::host_csr(A_);
+  if (m.num_rows != local_.size() || m.first_row != local_.begin) {
+    throw std::logic_error("direct update: the matrix does not hold the local rows");
+  }
+  const std::int64_t stored = m.diag_nnz + m.offd_nnz;
+  if (static_cast<std::int64_t>(slot_.size()) != stored) slot_.assign(static_cast<std::size_t>(stored), -1);
+  HYPRE_Int* slot = slot_.data();
+  const std::int64_t dn = m.diag_nnz;
+
+  // Row r of `blk` (global row `row`) into A, each value at the stored entry of its column
+  // (the first one, as SetValues finds it). False, with the reason in `why`, when a column is
+  // not stored in the row.
+  auto write_row = [&m, slot, dn](std::int64_t row, const RowBlock& blk, std::int64_t r,
+                                  std::string& why) {
+    const std::int64_t lr = row - m.first_row;
+    const std::int64_t p0 = blk.row_ptr[r];
+    const std::int64_t n = blk.row_ptr[r + 1] - p0;
+    const std::int64_t d0 = m.diag_i[lr], d1 = m.diag_i[lr + 1];
+    const std::int64_t o0 = m.offd_i[lr], o1 = m.offd_i[lr + 1];
+    if (n > (d1 - d0) + (o1 - o0)) {
+      why = "row " + std::to_string(row) + " has more entries than the matrix stores";
+      return false;
+    }
+    HYPRE_Int* s = slot + (d0 + o0);
+    for (std::int64_t q = 0; q < n; ++q) {
+      const std::int64_t c = blk.col[p0 + q];
+      const double v = blk.val[p0 + q];
+      std::int64_t at = s[q];
+      if (c >= m.first_col && c <= m.last_col) {
+        const HYPRE_Int lc = static_cast<HYPRE_Int>(c - m.first_col);
+        if (at < d0 || at >= d1 || m.diag_j[at] != lc) {
+          at = -1;
+          for (std::int64_t x = d0; x < d1; ++x) {
+            if (m.diag_j[x] == lc) {
+              at = x;
+              break;
+            }
+          }
+          if (at < 0) {
+            why = "entry (" + std::to_string(row) + ", " + std::to_string(c) + ") is not stored";
+            return false;
+          }
+          s[q] = static_cast<HYPRE_Int>(at);
+        }
+        m.diag_data[at] = v;
+      } else {
+        std::int64_t x = at - dn;
+        if (at < dn || x < o0 || x >= o1 ||
+            static_cast<std::int64_t>(m.col_map_offd[m.offd_j[x]]) != c) {
+          x = -1;
+          for (std::int64_t y = o0; y < o1; ++y) {
+            if (static_cast<std::int64_t>(m.col_map_offd[m.offd_j[y]]) == c) {
+              x = y;
+              break;
+            }
+          }
+          if (x < 0) {
+            why = "entry (" + std::to_string(row) + ", " + std::to_string(c) + ") is not stored";
+            return false;
+          }
+          s[q] = static_cast<HYPRE_Int>(dn + x);
+        }
+        m.offd_data[x] = v;
+      }
+    }
+    return true;
+  };
+
+  // Chunks of rows handed out in order to the threads; each chunk's rows are disjoint from
+  // every other's, and so are the entries they write.
+  const std::int64_t unit = std::max<std::int64_t>(1, source.unit);
+  const std::int64_t chunk = (chunk_units > 0 ? chunk_units : std::int64_t{1} << 14) * unit;
+  const std::int64_t chunks = (local_.size() + chunk - 1) / chunk;
+  std::atomic<std::int64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::string error;
+  auto fail = [&](const std::string& why) {
+    std::lock_guard<std::mutex> lock(error_mutex);
+    if (error.empty()) error = why;
+    failed = true;
+  };
+  auto work = [&]() {
+    try {
+      RowBlock blk;
+      std::string why;
+      for (std::int64_t c = next++; c < chunks && !failed; c = next++) {
+        const std::int64_t begin = local_.begin + c * chunk;
+        const std::int64_t end = std::min(local_.end, begin + chunk);
+        source.generate(Range{begin, end}, blk);
+        if (blk.first_row != begin || blk.num_rows() != end - begin) {
+          fail("the row source gave other rows than asked");
+          return;
+        }
+        for (std::int64_t r = 0; r < blk.num_rows(); ++r) {
+          if (!write_row(begin + r, blk, r, why)) {
+            fail(why);
+            return;
+          }
+        }
+      }
+    } catch (const std::exception& e) {
+      fail(e.what());
+    } catch (...) {
+      fail("unknown exception");
+    }
+  };
+  const int helpers = static_cast<int>(std::min<std::int64_t>(std::max(1, threads), chunks)) - 1;
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(std::max(0, helpers)));
+  for (int t = 0; t < helpers; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (failed) throw std::logic_error("direct update of the matrix values: " + error);
+}
+
+void LinearSystem::update_values(const RowRangeSource& source, cli::UpdateKind kind, int threads,
+                                 std::int64_t chunk_units) {
   backend::migrate_to_host(A_);
-  checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
-  checked(set_values(source), "HYPRE_IJMatrixSetValues");
+  if (kind == cli::UpdateKind::Direct) {
+    write_values_direct(source, threads, chunk_units);
+    // The values are in place; Initialize + Assemble as the IJ path does after its SetValues,
+    // so that the library's Assemble hook drops what it derived from the old values.
+    checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
+  } else {
+    checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
+    checked(set_values(as_row_source(source, local_)), "HYPRE_IJMatrixSetValues");
+  }
   checked(HYPRE_IJMatrixAssemble(ij_A_), "HYPRE_IJMatrixAssemble");
   void* object = nullptr;
   checked(HYPRE_IJMatrixGetObject(ij_A_, &object), "HYPRE_IJMatrixGetObject");

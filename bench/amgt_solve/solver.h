@@ -20,6 +20,17 @@ namespace amgt {
 // and covering exactly the rank's range. It is called twice (count, then fill).
 using RowSource = std::function<void(const std::function<void(const RowBlock&)>& sink)>;
 
+// The local rows on demand: generate(rows, out) fills `out` with rows [rows.begin, rows.end)
+// of the rank's range (a multiple of `unit` rows each end, e.g. whole nodes of a system) and
+// may be called from several threads at once for disjoint ranges.
+struct RowRangeSource {
+  std::function<void(Range rows, RowBlock& out)> generate;
+  std::int64_t unit = 1;
+};
+
+// `source` over `local` as a RowSource: chunks of 2^16 units in increasing row order.
+RowSource as_row_source(const RowRangeSource& source, Range local);
+
 // A x = b on `comm`, rows [local.begin, local.end) owned by this rank; b = 1, x = 0.
 // Owns its hypre objects; destroy it before HYPRE_Finalize.
 class LinearSystem {
@@ -38,17 +49,29 @@ class LinearSystem {
   // ||b - A x||_2 / ||b||_2 with the current x (one SpMV).
   double true_relative_residual() const;
 
-  // New values for the same pattern, written into the existing IJ matrix as a time-stepping
-  // code does: HYPRE_IJMatrixInitialize, HYPRE_IJMatrixSetValues (every row, same columns),
-  // HYPRE_IJMatrixAssemble (the library's Assemble hook sees it). The ParCSR object A()
-  // stays the same object. `source` must give the constructor's pattern; GPU builds move A to
-  // host memory for the host SetValues and back to the device after.
-  void update_values(const RowSource& source);
+  // New values for the same pattern, written into the existing matrix. The ParCSR object A()
+  // stays the same object; GPU builds move A to host memory for the writing and back to the
+  // device after. `source` must give columns the matrix stores (the constructor's pattern).
+  //   Ij: as a time-stepping code does through the IJ interface: HYPRE_IJMatrixInitialize,
+  //       HYPRE_IJMatrixSetValues of every row (each value found by its column),
+  //       HYPRE_IJMatrixAssemble.
+  //   Direct: the rows generated on `threads` threads (chunks of `chunk_units` units; 0: 2^14)
+  //       and each value written into A's diag or offd value array at the entry of its
+  //       column: the entry positions are found once by their columns and kept, and checked
+  //       against the stored columns at every update (a position that no longer matches is
+  //       found again). Then HYPRE_IJMatrixInitialize and HYPRE_IJMatrixAssemble without
+  //       SetValues: the library's Assemble hook sees the new values as after the IJ path,
+  //       and the matrix equals the IJ path's entry for entry.
+  void update_values(const RowRangeSource& source, cli::UpdateKind kind, int threads = 1,
+                     std::int64_t chunk_units = 0);
 
  private:
   HYPRE_Int set_values(const RowSource& source);  // SetValues of every local row
+  // Writes the values of `source` into A's host arrays (Direct).
+  void write_values_direct(const RowRangeSource& source, int threads, std::int64_t chunk_units);
 
   MPI_Comm comm_;
+  Range local_;
   std::int64_t global_rows_ = 0;
   std::int64_t global_nnz_ = 0;
   HYPRE_IJMatrix ij_A_ = nullptr;
@@ -59,6 +82,10 @@ class LinearSystem {
   HYPRE_ParVector b_ = nullptr;
   HYPRE_ParVector x_ = nullptr;
   HYPRE_ParVector r_ = nullptr;
+  // Direct updates: per entry of the generated rows (row r's q-th entry at
+  // diag_i[r] + offd_i[r] + q), its position in diag_data, or diag_nnz + its position in
+  // offd_data; -1 until found.
+  std::vector<HYPRE_Int> slot_;
 };
 
 struct RunResult {

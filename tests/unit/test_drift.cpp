@@ -64,7 +64,7 @@ TEST(Drift, NoDriftIsThePlainProblem) {
 
 TEST(Drift, DtShiftsTheDiagonalOnly) {
   for (problems::Kind kind : {problems::Kind::Laplace7, problems::Kind::Laplace27, problems::Kind::Systems3,
-                              problems::Kind::Jump7}) {
+                              problems::Kind::Aniso7, problems::Kind::Jump7}) {
     const problems::Problem base{kind, 5};
     const RowBlock a = whole(base);
     for (int k : {0, 1, 4}) {
