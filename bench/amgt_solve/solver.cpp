@@ -293,43 +293,26 @@ void LinearSystem::write_values_direct(const RowRangeSource& source, int threads
     for (std::int64_t q = 0; q < n; ++q) {
       const std::int64_t c = blk.col[p0 + q];
       const double v = blk.val[p0 + q];
-      std::int64_t at = s[q];
-      if (c >= m.first_col && c <= m.last_col) {
-        const HYPRE_Int lc = static_cast<HYPRE_Int>(c - m.first_col);
-        if (at < d0 || at >= d1 || m.diag_j[at] != lc) {
-          at = -1;
-          for (std::int64_t x = d0; x < d1; ++x) {
-            if (m.diag_j[x] == lc) {
-              at = x;
-              break;
-            }
-          }
-          if (at < 0) {
-            why = "entry (" + std::to_string(row) + ", " + std::to_string(c) + ") is not stored";
-            return false;
-          }
-          s[q] = static_cast<HYPRE_Int>(at);
+      const bool in_diag = c >= m.first_col && c <= m.last_col;
+      // slots number diag's entries 0..dn-1, then offd's; the kept slot if it still holds column
+      // c, else the first entry of the row's block that does
+      const std::int64_t base = in_diag ? 0 : dn;
+      const std::int64_t lo = in_diag ? d0 : o0, hi = in_diag ? d1 : o1;
+      auto holds = [&](std::int64_t x) {
+        return in_diag ? m.diag_j[x] == static_cast<HYPRE_Int>(c - m.first_col)
+                       : static_cast<std::int64_t>(m.col_map_offd[m.offd_j[x]]) == c;
+      };
+      std::int64_t x = s[q] - base;
+      if (s[q] < base || x < lo || x >= hi || !holds(x)) {
+        x = lo;
+        while (x < hi && !holds(x)) ++x;
+        if (x == hi) {
+          why = "entry (" + std::to_string(row) + ", " + std::to_string(c) + ") is not stored";
+          return false;
         }
-        m.diag_data[at] = v;
-      } else {
-        std::int64_t x = at - dn;
-        if (at < dn || x < o0 || x >= o1 ||
-            static_cast<std::int64_t>(m.col_map_offd[m.offd_j[x]]) != c) {
-          x = -1;
-          for (std::int64_t y = o0; y < o1; ++y) {
-            if (static_cast<std::int64_t>(m.col_map_offd[m.offd_j[y]]) == c) {
-              x = y;
-              break;
-            }
-          }
-          if (x < 0) {
-            why = "entry (" + std::to_string(row) + ", " + std::to_string(c) + ") is not stored";
-            return false;
-          }
-          s[q] = static_cast<HYPRE_Int>(dn + x);
-        }
-        m.offd_data[x] = v;
+        s[q] = static_cast<HYPRE_Int>(base + x);
       }
+      (in_diag ? m.diag_data : m.offd_data)[x] = v;
     }
     return true;
   };
@@ -385,13 +368,12 @@ void LinearSystem::write_values_direct(const RowRangeSource& source, int threads
 void LinearSystem::update_values(const RowRangeSource& source, cli::UpdateKind kind, int threads,
                                  std::int64_t chunk_units) {
   backend::migrate_to_host(A_);
+  // Initialize and Assemble around the new values on both paths: the library's Assemble hook
+  // then drops what it derived from the old values
+  checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
   if (kind == cli::UpdateKind::Direct) {
     write_values_direct(source, threads, chunk_units);
-    // The values are in place; Initialize + Assemble as the IJ path does after its SetValues,
-    // so that the library's Assemble hook drops what it derived from the old values.
-    checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
   } else {
-    checked(HYPRE_IJMatrixInitialize_v2(ij_A_, HYPRE_MEMORY_HOST), "HYPRE_IJMatrixInitialize");
     checked(set_values(as_row_source(source, local_)), "HYPRE_IJMatrixSetValues");
   }
   checked(HYPRE_IJMatrixAssemble(ij_A_), "HYPRE_IJMatrixAssemble");
