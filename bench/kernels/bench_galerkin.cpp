@@ -132,6 +132,9 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
                           std::to_string(r.nnz_ap));
       }
       r.plan.status = Status::ok;
+      r.ap_places   = plan.ap_places.width;
+      r.c_places    = plan.c_places.width;
+      r.place_bytes = plan.ap_places.terms * plan.ap_places.width + plan.c_places.terms * plan.c_places.width;
       if (r.nnz_c > 0) dev::fill_bytes(c_val.get(), 0xff, sizeof(double) * c_val.size(), kStream); // NaN
       if (!dev::galerkin_numeric(plan, vR, vA, vP, c_val.get(), kStream))
       {
@@ -164,6 +167,7 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.total.status = why.empty() ? Status::ok : Status::fail;
       r.total.note   = why;
       r.rap.status   = r.total.status;
+      r.search.status = r.total.status;
       r.rap.rel_err  = r.total.rel_err;
       if (!why.empty()) r.rap.note = why;
    }
@@ -225,16 +229,30 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       ts.push_back(Timed{"galerkin_numeric",
                          sampler([&] { return dev::galerkin_numeric(plan, vR, vA, vP, c_val.get(), kStream); }),
                          &r.total});
-      ts.push_back(Timed{"numeric_on_pattern A*P", sampler([&] {
-                            dev::numeric_on_pattern(vA, vP, plan.ap, plan.ap_val.get(), plan.flag.get(), kStream);
+      // each product as galerkin_numeric runs it (by places where the plan has them) ...
+      ts.push_back(Timed{"A*P on the plan", sampler([&] {
+                            if (plan.ap_places.width != 0)
+                               dev::numeric_by_places(vA, vP, plan.ap, plan.ap_places, plan.ap_val.get(), kStream);
+                            else
+                               dev::numeric_on_pattern(vA, vP, plan.ap, plan.ap_val.get(), plan.flag.get(), kStream);
                             return 0;
                          }),
                          &r.ap});
-      ts.push_back(Timed{"numeric_on_pattern R*AP", sampler([&] {
-                            dev::numeric_on_pattern(vR, vAP, plan.c, c_val.get(), plan.flag.get(), kStream);
+      ts.push_back(Timed{"R*AP on the plan", sampler([&] {
+                            if (plan.c_places.width != 0)
+                               dev::numeric_by_places(vR, vAP, plan.c, plan.c_places, c_val.get(), kStream);
+                            else
+                               dev::numeric_on_pattern(vR, vAP, plan.c, c_val.get(), plan.flag.get(), kStream);
                             return 0;
                          }),
                          &r.rap});
+      // ... and both by the searching kernel, the form without places
+      ts.push_back(Timed{"numeric_on_pattern A*P + R*AP", sampler([&] {
+                            dev::numeric_on_pattern(vA, vP, plan.ap, plan.ap_val.get(), plan.flag.get(), kStream);
+                            dev::numeric_on_pattern(vR, vAP, plan.c, c_val.get(), plan.flag.get(), kStream);
+                            return 0;
+                         }),
+                         &r.search});
    }
    if (r.hypre_ap.ok() && r.hypre_rap.ok())
    {
@@ -253,11 +271,14 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    }
    if (r.total.ok())
    {
-      std::fprintf(stderr, "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s), hypre %.3f ms\n",
+      std::fprintf(stderr,
+                   "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; places %d/%d bytes,"
+                   " %.0f MB), searching %.3f ms, hypre %.3f ms\n",
                    r.plan.ok() ? r.plan.t.median_ms : 0.0, r.ap.ok() ? r.ap.t.median_ms : 0.0,
                    r.rap.ok() ? r.rap.t.median_ms : 0.0, r.total.t.median_ms,
                    r.total.t.median_ms > 0.0 ? r.total_bytes() / (r.total.t.median_ms * 1e-3) / kPracticalBandwidth : 0.0,
-                   kPracticalBandwidth / 1e12, r.hypre_ms());
+                   kPracticalBandwidth / 1e12, r.ap_places, r.c_places, static_cast<double>(r.place_bytes) / 1e6,
+                   r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
    }
    finish();
 }

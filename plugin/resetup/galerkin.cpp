@@ -125,6 +125,58 @@ bool numeric_on_pattern(const CsrView& A, const CsrView& B, const FixedPattern& 
    return true;
 }
 
+bool term_places(const CsrView& X, const CsrView& B, const FixedPattern& C, TermPlaces& out)
+{
+   if (X.nrows != C.nrows || B.ncols != C.ncols || X.ncols != B.nrows) { return false; }
+   int64_t longest = 0;
+   for (int32_t i = 0; i < C.nrows; ++i) { longest = std::max<int64_t>(longest, C.row_ptr[i + 1] - C.row_ptr[i]); }
+   out.width = place_width(longest);
+   if (out.width == 0) { return false; }
+   out.term_ptr.assign(static_cast<size_t>(C.nrows) + 1, 0);
+   out.place.clear();
+   const int32_t* cols = C.sorted_col.data();
+   for (int32_t i = 0; i < C.nrows; ++i)
+   {
+      const int32_t b = C.row_ptr[i], e = C.row_ptr[i + 1];
+      for (int32_t kx = X.row_ptr[i]; kx < X.row_ptr[i + 1]; ++kx)
+      {
+         const int32_t k = X.col[kx];
+         for (int32_t kb = B.row_ptr[k]; kb < B.row_ptr[k + 1]; ++kb)
+         {
+            const int32_t* it = std::lower_bound(cols + b, cols + e, B.col[kb]);
+            if (it == cols + e || *it != B.col[kb]) { return false; }
+            const auto p = static_cast<uint32_t>(C.pos[it - cols] - b);
+            out.place.push_back(static_cast<uint8_t>(p & 0xffu));
+            if (out.width == 2) { out.place.push_back(static_cast<uint8_t>(p >> 8)); }
+         }
+      }
+      out.term_ptr[i + 1] = static_cast<int64_t>(out.place.size()) / out.width;
+   }
+   return true;
+}
+
+void numeric_by_places(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPlaces& t,
+                       double* out)
+{
+   for (int32_t i = 0; i < C.nrows; ++i)
+   {
+      double* row = out + C.row_ptr[i];
+      for (int32_t k = 0; k < C.row_ptr[i + 1] - C.row_ptr[i]; ++k) { row[k] = 0.0; }
+      int64_t term = t.term_ptr[i];
+      for (int32_t kx = X.row_ptr[i]; kx < X.row_ptr[i + 1]; ++kx)
+      {
+         const int32_t k = X.col[kx];
+         const double  x = X.val ? X.val[kx] : 1.0;
+         for (int32_t kb = B.row_ptr[k]; kb < B.row_ptr[k + 1]; ++kb, ++term)
+         {
+            const uint8_t* q = t.place.data() + term * t.width;
+            const uint32_t p = t.width == 2 ? q[0] | (static_cast<uint32_t>(q[1]) << 8) : q[0];
+            row[p] += x * (B.val ? B.val[kb] : 1.0);
+         }
+      }
+   }
+}
+
 void check_galerkin_shapes(const CsrView& R, const CsrView& A, const CsrView& P, int32_t c_nrows)
 {
    AMGT_REQUIRE(A.nrows == A.ncols, "Galerkin plan: the level's operator is not square");

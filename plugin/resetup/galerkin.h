@@ -96,6 +96,31 @@ FixedPattern product_pattern(const CsrView& A, const CsrView& B);
 // Returns false, out unspecified, when a term's column is not in its row of the pattern.
 bool numeric_on_pattern(const CsrView& A, const CsrView& B, const FixedPattern& C, double* out);
 
+// The places of a product's terms on a fixed pattern, the plan of the faster numeric form: the
+// terms of row i of C = X*B in CSR order (X's entries in turn, B's row in turn), term_ptr[i] the
+// first of them, and for each term the index of its entry within row i of the output's own
+// arrays (C.pos[...] minus the row's start), kept in `width` bytes (1 for rows of at most 256
+// entries, 2 for at most 65536). A numeric product by places reads no column of B and searches
+// nothing: each term's value lands at out[row start + place].
+struct TermPlaces
+{
+   int32_t              width = 0;
+   std::vector<int64_t> term_ptr; // nrows + 1
+   std::vector<uint8_t> place;    // terms x width bytes, little-endian
+};
+
+// Bytes a place of a pattern whose longest row has `longest` entries: 1, 2, or 0 (no places).
+inline int32_t place_width(int64_t longest) { return longest <= 256 ? 1 : longest <= 65536 ? 2 : 0; }
+
+// The places of X*B's terms on C's pattern. False (out unspecified) when a term's column is not
+// in its row of the pattern or C's rows are too long for places (place_width 0).
+bool term_places(const CsrView& X, const CsrView& B, const FixedPattern& C, TermPlaces& out);
+
+// out[C's row start + place] = sum of X*B's terms, added in CSR order (numeric_on_pattern's
+// order: the same bits); C.row_ptr as given to term_places.
+void numeric_by_places(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPlaces& t,
+                       double* out);
+
 // The plan of one level's product C = R*(A*P) on fixed patterns: AP's pattern and values (the
 // intermediate, owned here) and C's pattern over the coarse operator's own arrays.
 struct GalerkinPlan

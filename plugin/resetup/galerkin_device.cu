@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "device/launch.h"
+#include "device/prim.cuh"
 #include "device/warp.cuh"
 #include "resetup/galerkin.h"
 #include "spgemm/csr_spgemm_device.h"
@@ -158,6 +159,160 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
+// Row i's number of terms of X*B (counts[i], int64) and the longest row of C (*longest).
+__global__ void __launch_bounds__(kThreads)
+   places_count_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                       const int32_t* __restrict__ b_ptr, const int32_t* __restrict__ c_ptr, int32_t nrows,
+                       int64_t* __restrict__ counts, int* __restrict__ longest)
+{
+   const int64_t i   = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   int           len = 0;
+   if (i < nrows)
+   {
+      int64_t n = 0;
+      for (int32_t k = x_ptr[i]; k < x_ptr[i + 1]; ++k) { n += b_ptr[x_col[k] + 1] - b_ptr[x_col[k]]; }
+      counts[i] = n;
+      len       = c_ptr[i + 1] - c_ptr[i];
+   }
+   for (int o = 16; o > 0; o >>= 1)
+   {
+      const int other = shfl_xor(len, o);
+      len             = other > len ? other : len;
+   }
+   if ((threadIdx.x & 31) == 0) { atomicMax(longest, len); }
+}
+
+// The places (resetup::term_places): G lanes a row, a lane an entry of X; each term's column
+// found by binary search in the row's sorted columns, its place the entry's index in the
+// output's own order. A term outside the pattern sets *flag.
+template <int G>
+__global__ void __launch_bounds__(kThreads)
+   places_fill_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                      const int32_t* __restrict__ b_ptr, const int32_t* __restrict__ b_col,
+                      const int32_t* __restrict__ c_ptr, const int32_t* __restrict__ c_sorted,
+                      const int32_t* __restrict__ c_pos, const int64_t* __restrict__ term_ptr, int32_t nrows,
+                      int32_t width, uint8_t* __restrict__ place, int32_t* __restrict__ flag)
+{
+   constexpr int  kGroups = 32 / G;
+   const int      w       = static_cast<int>(threadIdx.x) / 32;
+   const int      lane    = static_cast<int>(threadIdx.x) & (G - 1);
+   const int      group   = (static_cast<int>(threadIdx.x) & 31) / G;
+   const LaneMask mask    = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
+   const int64_t  row     = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   if (row >= nrows) { return; }
+   const int32_t cb = c_ptr[row], ce = c_ptr[row + 1];
+   const int32_t xb = x_ptr[row], xe = x_ptr[row + 1];
+   int64_t       t0 = term_ptr[row];
+   for (int32_t chunk = xb; chunk < xe; chunk += G)
+   {
+      const int32_t kx     = chunk + lane;
+      int32_t       blen   = 0;
+      int32_t       bstart = 0;
+      if (kx < xe)
+      {
+         const int32_t k = x_col[kx];
+         bstart          = b_ptr[k];
+         blen            = b_ptr[k + 1] - bstart;
+      }
+      int32_t incl = blen;
+      for (int o = 1; o < G; o <<= 1)
+      {
+         const int32_t v = shfl_up(incl, o, G, mask);
+         if (lane >= o) { incl += v; }
+      }
+      const int64_t first = t0 + (incl - blen);
+      for (int32_t j = 0; j < blen; ++j)
+      {
+         const int32_t c  = b_col[bstart + j];
+         int32_t       lo = cb, hi = ce;
+         while (lo < hi)
+         {
+            const int32_t mid = (lo + hi) >> 1;
+            if (c_sorted[mid] < c) { lo = mid + 1; }
+            else { hi = mid; }
+         }
+         uint32_t p = 0;
+         if (lo == ce || c_sorted[lo] != c) { *flag = 1; }
+         else { p = static_cast<uint32_t>((c_pos ? c_pos[lo] : lo) - cb); }
+         if (width == 1) { place[first + j] = static_cast<uint8_t>(p); }
+         else
+         {
+            place[2 * (first + j)]     = static_cast<uint8_t>(p & 0xffu);
+            place[2 * (first + j) + 1] = static_cast<uint8_t>(p >> 8);
+         }
+      }
+      t0 += shfl(incl, G - 1, G, mask);
+   }
+}
+
+// The numeric product by places (numeric_by_places in galerkin_device.h). PlaceT: uint8_t or
+// uint16_t (width 1 or 2; the places are little-endian bytes, as the device reads them).
+template <int G, typename PlaceT>
+__global__ void __launch_bounds__(kThreads)
+   places_numeric_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                         const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
+                         const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
+                         const int64_t* __restrict__ term_ptr, const PlaceT* __restrict__ place, int32_t nrows,
+                         double* __restrict__ out)
+{
+   constexpr int     kGroups = 32 / G;
+   constexpr int32_t kCap    = kFixedRowCap / kGroups;
+   __shared__ double acc_s[kWarpsPerBlock][kFixedRowCap];
+   const int      w     = static_cast<int>(threadIdx.x) / 32;
+   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
+   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
+   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
+   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   if (row >= nrows) { return; }
+   const int32_t cb = c_ptr[row], len = c_ptr[row + 1] - cb;
+   const bool    in_shared = len <= kCap;
+   double*       acc       = in_shared ? acc_s[w] + group * kCap : out + cb;
+   for (int32_t p = lane; p < len; p += G) { acc[p] = 0.0; }
+   sync_warp(mask);
+   const int32_t xb = x_ptr[row], xe = x_ptr[row + 1];
+   int64_t       t0 = term_ptr[row];
+   for (int32_t chunk = xb; chunk < xe; chunk += G)
+   {
+      const int32_t kx     = chunk + lane;
+      int32_t       blen   = 0;
+      int32_t       bstart = 0;
+      double        x      = 0.0;
+      if (kx < xe)
+      {
+         const int32_t k = x_col[kx];
+         x               = x_val ? x_val[kx] : 1.0;
+         bstart          = b_ptr[k];
+         blen            = b_ptr[k + 1] - bstart;
+      }
+      int32_t incl = blen;
+      for (int o = 1; o < G; o <<= 1)
+      {
+         const int32_t v = shfl_up(incl, o, G, mask);
+         if (lane >= o) { incl += v; }
+      }
+      const PlaceT* pl = place + t0 + (incl - blen);
+      const double* bv = b_val ? b_val + bstart : nullptr;
+#pragma unroll 4
+      for (int32_t j = 0; j < blen; ++j) { atomicAdd(&acc[pl[j]], x * (bv ? bv[j] : 1.0)); }
+      t0 += shfl(incl, G - 1, G, mask);
+   }
+   if (in_shared)
+   {
+      sync_warp(mask);
+      for (int32_t p = lane; p < len; p += G) { out[cb + p] = acc[p]; }
+   }
+}
+
+// Lanes a row of the places kernels: one an entry of X's mean row, more where C's mean row would
+// not fit the shared accumulator of a narrower group.
+int32_t places_lanes(const CsrView& X, const DeviceFixedPattern& C)
+{
+   int32_t g = X.nrows > 0 && X.nnz > 0 ? lanes_per_entry(X.nnz, X.nrows) : 4;
+   const double c_mean = C.nrows > 0 ? static_cast<double>(C.nnz) / C.nrows : 0.0;
+   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * c_mean) { g *= 2; }
+   return g;
+}
+
 __global__ void __launch_bounds__(kThreads)
    abs_diagonal_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col,
                        const double* __restrict__ val, int32_t nrows, double* __restrict__ d)
@@ -296,6 +451,83 @@ void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPat
    AMGT_DEVICE_CHECK_LAUNCH("numeric_kernel");
 }
 
+DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, int32_t* flag,
+                             Stream s, const Allocator& alloc)
+{
+   AMGT_REQUIRE(X.nrows == C.nrows && B.ncols == C.ncols && X.ncols == B.nrows,
+                "term places: shapes differ from the pattern's");
+   DeviceTermPlaces t;
+   if (C.nrows == 0) { return t; }
+   const int64_t   n = C.nrows;
+   Buffer<int64_t> counts(static_cast<size_t>(n) + 1, alloc);
+   Buffer<int>     longest(1, alloc);
+   fill_bytes(counts.get() + n, 0, sizeof(int64_t), s);
+   fill_bytes(longest.get(), 0, sizeof(int), s);
+   places_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(X.row_ptr, X.col, B.row_ptr, C.row_ptr.get(), C.nrows,
+                                                          counts.get(), longest.get());
+   AMGT_DEVICE_CHECK_LAUNCH("places_count_kernel");
+   Buffer<int64_t> term_ptr(static_cast<size_t>(n) + 1, alloc);
+   size_t          bytes = 0;
+   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), term_ptr.get(), n + 1, s));
+   Buffer<char> temp(bytes, alloc);
+   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), term_ptr.get(), n + 1, s));
+   int64_t terms = 0;
+   int     len   = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&terms, term_ptr.get() + n, sizeof(terms), Copy::to_host, s));
+   AMGT_DEVICE_CHECK(memcpy_async(&len, longest.get(), sizeof(len), Copy::to_host, s));
+   synchronize(s);
+   const int32_t width = resetup::place_width(len);
+   if (width == 0 || terms * width > kMaxPlaceBytesPerEntry * (static_cast<int64_t>(X.nnz) + B.nnz + C.nnz))
+   {
+      return t;
+   }
+   Buffer<uint8_t> place(static_cast<size_t>(terms * width), alloc);
+   Buffer<int32_t> bad(1, alloc);
+   fill_bytes(bad.get(), 0, sizeof(int32_t), s);
+   with_lanes<4>(places_lanes(X, C), [&](auto g) {
+      constexpr int G = decltype(g)::value;
+      places_fill_kernel<G><<<blocks_for(n, kWarpsPerBlock * (32 / G)), kThreads, 0, s>>>(
+         X.row_ptr, X.col, B.row_ptr, B.col, C.row_ptr.get(), C.sorted_col.get(), C.pos.size() ? C.pos.get() : nullptr,
+         term_ptr.get(), C.nrows, width, place.get(), bad.get());
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("places_fill_kernel");
+   if (read_flag(bad.get(), s) != 0)
+   {
+      AMGT_DEVICE_CHECK(memcpy_async(flag, bad.get(), sizeof(int32_t), Copy::on_device, s));
+      return t;
+   }
+   t.width    = width;
+   t.terms    = terms;
+   t.term_ptr = std::move(term_ptr);
+   t.place    = std::move(place);
+   return t;
+}
+
+void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+                       double* out, Stream s)
+{
+   AMGT_REQUIRE(X.nrows == C.nrows && B.ncols == C.ncols && X.ncols == B.nrows,
+                "numeric product by places: shapes differ from the pattern's");
+   AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by places: the plan has no places");
+   if (C.nrows == 0) { return; }
+   with_lanes<4>(places_lanes(X, C), [&](auto g) {
+      constexpr int G      = decltype(g)::value;
+      const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
+      if (t.width == 1)
+      {
+         places_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.place.get(), C.nrows, out);
+      }
+      else
+      {
+         places_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
+            reinterpret_cast<const uint16_t*>(t.place.get()), C.nrows, out);
+      }
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("places_numeric_kernel");
+}
+
 DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
                                       const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,
                                       Stream s, const Allocator& alloc)
@@ -307,16 +539,28 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    plan.c      = pattern_of(c_nrows, c_nrows, c_row_ptr, c_col, s, alloc);
    plan.flag   = Buffer<int32_t>(1, alloc);
    fill_bytes(plan.flag.get(), 0, sizeof(int32_t), s);
+   const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
+                    plan.ap.sorted_col.get(), nullptr};
+   plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc);
+   plan.c_places  = term_places(R, ap, plan.c, plan.flag.get(), s, alloc);
    return plan;
+}
+
+void galerkin_products(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
+                       double* c_val, Stream s)
+{
+   if (plan.ap_places.width != 0) { numeric_by_places(A, P, plan.ap, plan.ap_places, plan.ap_val.get(), s); }
+   else { numeric_on_pattern(A, P, plan.ap, plan.ap_val.get(), plan.flag.get(), s); }
+   const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
+                    plan.ap.sorted_col.get(), plan.ap_val.get()};
+   if (plan.c_places.width != 0) { numeric_by_places(R, ap, plan.c, plan.c_places, c_val, s); }
+   else { numeric_on_pattern(R, ap, plan.c, c_val, plan.flag.get(), s); }
 }
 
 bool galerkin_numeric(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
                       double* c_val, Stream s)
 {
-   numeric_on_pattern(A, P, plan.ap, plan.ap_val.get(), plan.flag.get(), s);
-   const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
-                    plan.ap.sorted_col.get(), plan.ap_val.get()};
-   numeric_on_pattern(R, ap, plan.c, c_val, plan.flag.get(), s);
+   galerkin_products(plan, R, A, P, c_val, s);
    if (!plan.checked)
    {
       plan.checked = true;

@@ -12,6 +12,13 @@
 // (rows of up to kFixedRowCap * G / 32 entries), or into the output itself with global atomics
 // (longer rows, zeroed first). The sums' order is not fixed (atomics), as in every hash SpGEMM.
 //
+// The faster form (numeric_by_places): the plan also keeps each term's place in its output row
+// (resetup::TermPlaces: 1-2 bytes a term), so a product reads no column of its right operand and
+// searches nothing: a lane takes an entry of the left operand, walks the right operand's row and
+// adds each term at its place. The plan takes it where the places fit (rows of at most 65536
+// entries, at most kMaxPlaceBytesPerEntry bytes of places per operand entry); otherwise that
+// product searches as above.
+//
 // No symbolic phase, no hash table, no allocation: the plan's arrays are made once
 // (make_galerkin_plan) and every later call only enqueues kernels on the stream.
 #pragma once
@@ -68,15 +75,46 @@ DeviceFixedPattern product_pattern(const CsrView& A, const CsrView& B, Stream s,
 void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPattern& C, double* out,
                         int32_t* flag, Stream s);
 
-// resetup::GalerkinPlan on the device.
+// resetup::TermPlaces on the device; width 0: none (the product searches instead).
+struct DeviceTermPlaces
+{
+   int32_t         width = 0;
+   int64_t         terms = 0;
+   Buffer<int64_t> term_ptr; // nrows + 1
+   Buffer<uint8_t> place;    // terms x width bytes
+};
+
+// The places of X*B's terms on C's pattern (resetup::term_places, byte for byte). Returns width
+// 0 when C's rows are too long for places, when the places would take more than
+// kMaxPlaceBytesPerEntry bytes per entry of X, B and C together, or when a term's column is not
+// in its row (*flag, device memory, is then set as numeric_on_pattern sets it). Waits for s.
+constexpr int64_t kMaxPlaceBytesPerEntry = 8;
+DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, int32_t* flag,
+                             Stream s, const Allocator& alloc);
+
+// out = X*B on C's pattern by the places (resetup::numeric_by_places up to the order of the
+// additions), enqueued on s: a group of lanes a row of C, a lane an entry of X that walks its row
+// of B and adds each term at its place (shared memory for rows of up to kFixedRowCap * G / 32
+// entries, global atomics past that). B's columns are not read.
+void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+                       double* out, Stream s);
+
+// resetup::GalerkinPlan on the device, with the places of both products where they fit
+// (ap_places, c_places; width 0: that product searches).
 struct DeviceGalerkinPlan
 {
    DeviceFixedPattern ap;
    Buffer<double>     ap_val;
    DeviceFixedPattern c;
    Buffer<int32_t>    flag;
+   DeviceTermPlaces   ap_places;
+   DeviceTermPlaces   c_places;
    bool               checked = false; // the first product read the flag back
 };
+
+// The plan's two products in turn (places where the plan has them), enqueued on s.
+void galerkin_products(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
+                       double* c_val, Stream s);
 
 DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
                                       const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,

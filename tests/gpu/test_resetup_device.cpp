@@ -6,6 +6,8 @@
 //   - the numeric-only product on a pattern: exactly equal on small integers whatever order
 //     the atomics take, rows of up to kFixedRowCap entries (shared memory) and longer ones
 //     (global atomics), empty rows, NULL values, a term outside the pattern flagged;
+//   - the places of every term (1 and 2 bytes), byte for byte, and the product by places equal
+//     to the reference, the same row kinds; a term outside the pattern refused;
 //   - the Galerkin plan over several value sets: the GPU's coarse operator equal to the CPU
 //     reference's, outputs not all zero, every byte back to the allocator.
 // A GPU test that finds no GPU fails: it never passes by skipping.
@@ -144,6 +146,20 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       for (int32_t i = 0; i < c.nrows; ++i) longest = std::max(longest, c.row_ptr[i + 1] - c.row_ptr[i]);
       std::printf("[ numeric ] %s: %d rows, %zu entries, longest row %d (shared memory up to %d)\n", what, c.nrows,
                   c.col.size(), longest, dev::kFixedRowCap);
+      // the places: byte for byte the reference's, and the product by places equal to it
+      rs::TermPlaces ref_t;
+      ASSERT_TRUE(rs::term_places(a.view(), b.view(), ref_p, ref_t));
+      const dev::DeviceTermPlaces t = dev::term_places(da.view, db.view, p, flag.get(), s, alloc);
+      ASSERT_EQ(t.width, ref_t.width);
+      EXPECT_EQ(t.terms, ref_t.term_ptr.back());
+      EXPECT_EQ(download(t.term_ptr.get(), t.term_ptr.size()), ref_t.term_ptr);
+      EXPECT_EQ(download(t.place.get(), t.place.size()), ref_t.place);
+      DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+      dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s);
+      dev::synchronize(s);
+      EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
+      EXPECT_EQ(download(flag.get(), 1)[0], 0);
+      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place\n", what, static_cast<long long>(t.terms), t.width);
    }
    EXPECT_EQ(counter.live, 0);
 }
@@ -195,6 +211,11 @@ TEST_F(ResetupDevice, ATermOutsideThePatternIsFlagged)
       dev::numeric_on_pattern(da.view, da.view, p, out.get(), flag.get(), stream_);
       dev::synchronize(stream_);
       EXPECT_EQ(download(flag.get(), 1)[0], 1);
+      // the places refuse it too, and set the flag as the search does
+      DeviceArray<int32_t>        flag2(std::vector<int32_t>{0});
+      const dev::DeviceTermPlaces t = dev::term_places(da.view, da.view, p, flag2.get(), stream_, alloc);
+      EXPECT_EQ(t.width, 0);
+      EXPECT_EQ(download(flag2.get(), 1)[0], 1);
    }
    EXPECT_EQ(counter.live, 0);
 }
@@ -215,6 +236,8 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       DeviceCsr da0(a0);
       dev::DeviceGalerkinPlan plan = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                              dc.view.col, c0.nrows, stream_, alloc);
+      EXPECT_EQ(plan.ap_places.width, 1) << "the plan's A*P searches";
+      EXPECT_EQ(plan.c_places.width, 1) << "the plan's R*(AP) searches";
       const int64_t after_plan = counter.total;
       for (uint32_t step = 0; step < 4; ++step)
       {

@@ -140,6 +140,82 @@ TEST(NumericOnPattern, ATermOutsideThePatternIsRefused)
    EXPECT_FALSE(rs::numeric_on_pattern(a.view(), a.view(), p, out.data()));
 }
 
+// The places of every term and the product by places against numeric_on_pattern: the same
+// additions in the same order, so the same bits (random values, not only small integers).
+void expect_places_match(const CsrMatrix& x, const CsrMatrix& b, int32_t width, const char* what)
+{
+   SCOPED_TRACE(what);
+   const CsrMatrix        c = shuffled_rows(amgt::csr_spgemm_ref(x.view(), b.view()), 19);
+   const rs::FixedPattern p = rs::pattern_of(c.nrows, c.ncols, c.row_ptr.data(), c.col.data());
+   rs::TermPlaces         t;
+   ASSERT_TRUE(rs::term_places(x.view(), b.view(), p, t));
+   EXPECT_EQ(t.width, width);
+   int64_t terms = 0;
+   for (int32_t i = 0; i < x.nrows; ++i)
+      for (int32_t k = x.row_ptr[i]; k < x.row_ptr[i + 1]; ++k) terms += b.row_ptr[x.col[k] + 1] - b.row_ptr[x.col[k]];
+   EXPECT_EQ(t.term_ptr.back(), terms);
+   EXPECT_EQ(static_cast<int64_t>(t.place.size()), terms * t.width);
+   std::vector<double> ref(c.col.size(), -1.0), got(c.col.size(), -2.0);
+   ASSERT_TRUE(rs::numeric_on_pattern(x.view(), b.view(), p, ref.data()));
+   rs::numeric_by_places(x.view(), b.view(), p, t, got.data());
+   EXPECT_EQ(got, ref);
+   // each place names the entry of its term's column in the output's own order
+   int64_t term = 0;
+   for (int32_t i = 0; i < x.nrows; ++i)
+      for (int32_t k = x.row_ptr[i]; k < x.row_ptr[i + 1]; ++k)
+         for (int32_t kb = b.row_ptr[x.col[k]]; kb < b.row_ptr[x.col[k] + 1]; ++kb, ++term)
+         {
+            const uint8_t* q     = t.place.data() + term * t.width;
+            const int32_t  place = t.width == 2 ? q[0] | (q[1] << 8) : q[0];
+            ASSERT_EQ(c.col[c.row_ptr[i] + place], b.col[kb]) << "row " << i << ", term " << term;
+         }
+}
+
+TEST(TermPlaces, ProductByPlacesEqualsTheSearchingProductBitForBit)
+{
+   const CsrMatrix a27 = stencil_3d(9, 8, 7, 27, Fill::random, 3);
+   const CsrMatrix P   = interpolation_3d(9, 8, 7, 4);
+   expect_places_match(a27, P, 1, "27-point A * P");
+   const CsrMatrix ap = amgt::csr_spgemm_ref(a27.view(), P.view());
+   expect_places_match(transpose(P), ap, 1, "P^T * (AP)");
+   // rows of the product past 256 entries: two bytes a place
+   const std::vector<int32_t> la{0, 5, 20, 40, 400}, lb{1, 2, 3, 4, 5};
+   const CsrMatrix x = varied_rows(60, 500, la, Fill::random, 5);
+   const CsrMatrix b = varied_rows(500, 700, lb, Fill::random, 7);
+   expect_places_match(x, b, 2, "rows past 256 entries");
+   CsrMatrix ones = b; // B without values (all ones)
+   ones.val.clear();
+   expect_places_match(x, ones, 2, "B pattern only");
+}
+
+TEST(TermPlaces, PlaceWidthAndRefusals)
+{
+   EXPECT_EQ(rs::place_width(0), 1);
+   EXPECT_EQ(rs::place_width(256), 1);
+   EXPECT_EQ(rs::place_width(257), 2);
+   EXPECT_EQ(rs::place_width(65536), 2);
+   EXPECT_EQ(rs::place_width(65537), 0);
+   // a term outside the pattern: no places
+   const CsrMatrix  a = stencil_3d(5, 5, 5, 7);
+   const rs::FixedPattern p = rs::pattern_of(a.nrows, a.ncols, a.row_ptr.data(), a.col.data());
+   rs::TermPlaces   t;
+   EXPECT_FALSE(rs::term_places(a.view(), a.view(), p, t)); // A*A reaches distance 2
+   // a row of 65537 entries: too long for two bytes
+   std::vector<Entry> e, d;
+   for (int32_t j = 0; j < 65537; ++j)
+   {
+      e.push_back({0, j, 1.0});
+      d.push_back({j, j, 1.0});
+   }
+   const CsrMatrix  wide = from_entries(1, 65537, e);
+   const CsrMatrix  id   = from_entries(65537, 65537, d);
+   const rs::FixedPattern pw = rs::pattern_of(wide.nrows, wide.ncols, wide.row_ptr.data(), wide.col.data());
+   EXPECT_FALSE(rs::term_places(wide.view(), id.view(), pw, t));
+   EXPECT_EQ(t.width, 0);
+   // shapes that differ from the pattern's
+   EXPECT_FALSE(rs::term_places(wide.view(), wide.view(), pw, t));
+}
+
 TEST(GalerkinPlan, NumericProductsEqualTheFullTripleProductOnNewValues)
 {
    const CsrMatrix a0 = stencil_3d(7, 6, 5, 27);
