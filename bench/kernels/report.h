@@ -153,14 +153,15 @@ struct GalerkinRecord
    int64_t     rows = 0, coarse = 0; // n (A's rows), nc (C's rows)
    int64_t     nnz_a = 0, nnz_p = 0, nnz_ap = 0, nnz_c = 0;
    // total: device::galerkin_numeric (status: the checks); ap: A*P onto the plan's AP pattern,
-   // rap: R*AP onto C's pattern, each as galerkin_numeric runs it (by places where the plan has
-   // them, numeric_on_pattern otherwise); plan:
+   // rap: R*AP onto C's pattern, each as galerkin_numeric runs it (device::galerkin_products: by
+   // pulls, places or search as the plan has them); plan:
    // device::make_galerkin_plan (median like the others, timed apart from the products)
    Meas        plan, ap, rap, total;
-   // both products by the searching kernel (numeric_on_pattern), the plan's form without places;
-   // the bytes of places each product has (0: it searches) and the places' size
-   Meas        search;
-   int         ap_places = 0, c_places = 0;
+   // both products in the plan's other forms: by places (a plan made with PlanForm::places)
+   // and by the searching kernel (numeric_on_pattern); the bytes a code of each product's pulls
+   // and places (0: none) and the size of the automatic plan's codes, counts and places
+   Meas        places, search;
+   int         ap_pulls = 0, c_pulls = 0, ap_places = 0, c_places = 0;
    int64_t     place_bytes = 0;
    // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on
    // hypre's A*P; skipped without hypre

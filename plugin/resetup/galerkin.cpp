@@ -177,6 +177,80 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const FixedPattern& C
    }
 }
 
+bool term_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPlaces& t, TermPulls& out)
+{
+   out.width = 0;
+   if (t.width == 0) { return false; }
+   int64_t longest_x = 0, longest_b = 0;
+   for (int32_t i = 0; i < X.nrows; ++i) { longest_x = std::max<int64_t>(longest_x, X.row_ptr[i + 1] - X.row_ptr[i]); }
+   for (int32_t i = 0; i < B.nrows; ++i) { longest_b = std::max<int64_t>(longest_b, B.row_ptr[i + 1] - B.row_ptr[i]); }
+   const int32_t bits_b = offset_bits(longest_b), bits = offset_bits(longest_x) + bits_b;
+   if (bits > 16) { return false; }
+   const int32_t        width = bits <= 8 ? 1 : 2;
+   const int32_t        nnz   = C.row_ptr[C.nrows];
+   std::vector<int64_t> start(static_cast<size_t>(nnz) + 1, 0);
+   std::vector<int32_t> n(static_cast<size_t>(nnz), 0);
+   auto place_of = [&](int64_t term) {
+      const uint8_t* q = t.place.data() + term * t.width;
+      return t.width == 2 ? q[0] | (static_cast<int32_t>(q[1]) << 8) : static_cast<int32_t>(q[0]);
+   };
+   for (int32_t i = 0; i < C.nrows; ++i)
+   {
+      for (int64_t term = t.term_ptr[i]; term < t.term_ptr[i + 1]; ++term) { ++n[C.row_ptr[i] + place_of(term)]; }
+   }
+   for (int32_t e = 0; e < nnz; ++e)
+   {
+      if (n[e] > 255) { return false; }
+      start[e + 1] = start[e] + n[e];
+   }
+   out.width  = width;
+   out.bits_b = bits_b;
+   out.term_ptr = t.term_ptr;
+   out.count.assign(n.begin(), n.end());
+   out.code.assign(static_cast<size_t>(start[nnz]) * width, 0);
+   for (int32_t i = 0; i < C.nrows; ++i)
+   {
+      int64_t term = t.term_ptr[i];
+      for (int32_t kx = X.row_ptr[i]; kx < X.row_ptr[i + 1]; ++kx)
+      {
+         const int32_t k = X.col[kx];
+         for (int32_t kb = B.row_ptr[k]; kb < B.row_ptr[k + 1]; ++kb, ++term)
+         {
+            const uint32_t code = (static_cast<uint32_t>(kx - X.row_ptr[i]) << bits_b) |
+                                  static_cast<uint32_t>(kb - B.row_ptr[k]);
+            const int64_t  at   = start[C.row_ptr[i] + place_of(term)]++;
+            out.code[at * width] = static_cast<uint8_t>(code & 0xffu);
+            if (width == 2) { out.code[at * width + 1] = static_cast<uint8_t>(code >> 8); }
+         }
+      }
+   }
+   return true;
+}
+
+void numeric_by_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPulls& t,
+                      double* out)
+{
+   const uint32_t mask_b = (1u << t.bits_b) - 1u;
+   for (int32_t i = 0; i < C.nrows; ++i)
+   {
+      int64_t term = t.term_ptr[i];
+      for (int32_t e = C.row_ptr[i]; e < C.row_ptr[i + 1]; ++e)
+      {
+         double sum = 0.0;
+         for (int32_t q = 0; q < t.count[e]; ++q, ++term)
+         {
+            const uint8_t* c    = t.code.data() + term * t.width;
+            const uint32_t code = t.width == 2 ? c[0] | (static_cast<uint32_t>(c[1]) << 8) : c[0];
+            const int32_t  kx   = X.row_ptr[i] + static_cast<int32_t>(code >> t.bits_b);
+            const double   x    = X.val ? X.val[kx] : 1.0;
+            const int32_t  kb   = B.row_ptr[X.col[kx]] + static_cast<int32_t>(code & mask_b);
+            sum += x * (B.val ? B.val[kb] : 1.0);
+         }
+         out[e] = sum;
+      }
+   }
+}
+
 void check_galerkin_shapes(const CsrView& R, const CsrView& A, const CsrView& P, int32_t c_nrows)
 {
    AMGT_REQUIRE(A.nrows == A.ncols, "Galerkin plan: the level's operator is not square");

@@ -121,6 +121,37 @@ bool term_places(const CsrView& X, const CsrView& B, const FixedPattern& C, Term
 void numeric_by_places(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPlaces& t,
                        double* out);
 
+// The same terms gathered by output entry, the plan of the form without atomics: count[e] is
+// the number of terms of the output's entry e (own order, at most 255), and the terms of row i,
+// from term_ptr[i] on, are listed entry by entry in the row's own order, each entry's in CSR
+// order, each as a code (xoff << bits_b) | boff: the term's entry of X (its offset within X's
+// row) and of B (within B's row), in `width` bytes. A product by pulls sums each output entry
+// in one lane in the order numeric_on_pattern adds it (the same bits) and writes it once.
+struct TermPulls
+{
+   int32_t              width  = 0; // 1 or 2 bytes a code; 0: no pulls
+   int32_t              bits_b = 0; // bits of a code for the offset within B's row
+   std::vector<int64_t> term_ptr;   // nrows + 1 (TermPlaces::term_ptr)
+   std::vector<uint8_t> count;      // C's entries
+   std::vector<uint8_t> code;       // terms x width bytes, little-endian
+};
+
+// Bits for an offset within rows of at most `longest` entries (0 for rows of one entry).
+inline int32_t offset_bits(int64_t longest)
+{
+   int32_t b = 0;
+   while ((int64_t{1} << b) < longest) { ++b; }
+   return b;
+}
+
+// The pulls of X*B's terms from their places (term_places). False (width 0) when the codes
+// would need more than 16 bits or an output entry has more than 255 terms.
+bool term_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPlaces& t, TermPulls& out);
+
+// out[C's own entry] = its terms' sum by the pulls (numeric_on_pattern's bits).
+void numeric_by_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPulls& t,
+                      double* out);
+
 // The plan of one level's product C = R*(A*P) on fixed patterns: AP's pattern and values (the
 // intermediate, owned here) and C's pattern over the coarse operator's own arrays.
 struct GalerkinPlan

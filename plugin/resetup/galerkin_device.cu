@@ -303,6 +303,170 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
+// The longest row of a CSR (*longest, an atomicMax a warp).
+__global__ void __launch_bounds__(kThreads)
+   longest_row_kernel(const int32_t* __restrict__ row_ptr, int32_t nrows, int* __restrict__ longest)
+{
+   const int64_t i   = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   int           len = i < nrows ? row_ptr[i + 1] - row_ptr[i] : 0;
+   for (int o = 16; o > 0; o >>= 1)
+   {
+      const int other = shfl_xor(len, o);
+      len             = other > len ? other : len;
+   }
+   if ((threadIdx.x & 31) == 0) { atomicMax(longest, len); }
+}
+
+// Reads the place of a term (width 1 or 2, little-endian).
+__device__ __forceinline__ int32_t place_at(const uint8_t* place, int32_t width, int64_t term)
+{
+   return width == 2 ? place[2 * term] | (static_cast<int32_t>(place[2 * term + 1]) << 8) : place[term];
+}
+
+// A thread a row of C: the terms of each of its entries (n, int32, the output's own order), the
+// same as bytes (count) and the largest count (*most).
+__global__ void __launch_bounds__(kThreads)
+   pulls_count_kernel(const int32_t* __restrict__ c_ptr, const int64_t* __restrict__ term_ptr,
+                      const uint8_t* __restrict__ place, int32_t width, int32_t nrows, int32_t* __restrict__ n,
+                      uint8_t* __restrict__ count, int* __restrict__ most)
+{
+   const int64_t i    = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   int           high = 0;
+   if (i < nrows)
+   {
+      const int32_t cb = c_ptr[i], ce = c_ptr[i + 1];
+      for (int32_t e = cb; e < ce; ++e) { n[e] = 0; }
+      for (int64_t t = term_ptr[i]; t < term_ptr[i + 1]; ++t) { ++n[cb + place_at(place, width, t)]; }
+      for (int32_t e = cb; e < ce; ++e)
+      {
+         high     = n[e] > high ? n[e] : high;
+         count[e] = static_cast<uint8_t>(n[e] > 255 ? 255 : n[e]);
+      }
+   }
+   for (int o = 16; o > 0; o >>= 1)
+   {
+      const int other = shfl_xor(high, o);
+      high            = other > high ? other : high;
+   }
+   if ((threadIdx.x & 31) == 0) { atomicMax(most, high); }
+}
+
+// A thread a row of C: each term's code written at its entry's next slot (start, the scanned
+// counts, advanced here), the terms in CSR order: each entry's list in numeric_on_pattern's order.
+__global__ void __launch_bounds__(kThreads)
+   pulls_fill_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                     const int32_t* __restrict__ b_ptr, const int32_t* __restrict__ c_ptr,
+                     const int64_t* __restrict__ term_ptr, const uint8_t* __restrict__ place, int32_t place_width,
+                     int32_t nrows, int32_t bits_b, int32_t width, int64_t* __restrict__ start,
+                     uint8_t* __restrict__ code)
+{
+   const int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (i >= nrows) { return; }
+   const int32_t cb = c_ptr[i], xb = x_ptr[i];
+   int64_t       t  = term_ptr[i];
+   for (int32_t kx = xb; kx < x_ptr[i + 1]; ++kx)
+   {
+      const int32_t k = x_col[kx];
+      for (int32_t j = 0; j < b_ptr[k + 1] - b_ptr[k]; ++j, ++t)
+      {
+         const uint32_t c  = (static_cast<uint32_t>(kx - xb) << bits_b) | static_cast<uint32_t>(j);
+         const int64_t  at = start[cb + place_at(place, place_width, t)]++;
+         if (width == 1) { code[at] = static_cast<uint8_t>(c); }
+         else
+         {
+            code[2 * at]     = static_cast<uint8_t>(c & 0xffu);
+            code[2 * at + 1] = static_cast<uint8_t>(c >> 8);
+         }
+      }
+   }
+}
+
+// The numeric product by pulls (numeric_by_pulls in galerkin_device.h): G lanes a row of C, a
+// lane an output entry. X's row is staged in shared memory (its values and the starts of the B
+// rows it reaches) where it has at most kFixedRowCap * G / 32 entries, read from global memory
+// otherwise. CodeT: uint8_t or uint16_t.
+template <int G, typename CodeT>
+__global__ void __launch_bounds__(kThreads)
+   pulls_numeric_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                        const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
+                        const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
+                        const int64_t* __restrict__ term_ptr, const uint8_t* __restrict__ count,
+                        const CodeT* __restrict__ code, int32_t bits_b, int32_t nrows, double* __restrict__ out)
+{
+   constexpr int     kGroups = 32 / G;
+   constexpr int32_t kCap    = kFixedRowCap / kGroups;
+   __shared__ double  xv_s[kWarpsPerBlock][kFixedRowCap];
+   __shared__ int32_t xb_s[kWarpsPerBlock][kFixedRowCap];
+   const int      w     = static_cast<int>(threadIdx.x) / 32;
+   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
+   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
+   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
+   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   if (row >= nrows) { return; }
+   const int32_t xb = x_ptr[row], xlen = x_ptr[row + 1] - xb;
+   const bool    staged = xlen <= kCap;
+   double*       xv     = xv_s[w] + group * kCap;
+   int32_t*      xs     = xb_s[w] + group * kCap;
+   if (staged)
+   {
+      for (int32_t j = lane; j < xlen; j += G)
+      {
+         xv[j] = x_val ? x_val[xb + j] : 1.0;
+         xs[j] = b_ptr[x_col[xb + j]];
+      }
+      sync_warp(mask);
+   }
+   const uint32_t mask_b = (1u << bits_b) - 1u;
+   const int32_t  cb = c_ptr[row], len = c_ptr[row + 1] - cb;
+   int64_t        t0 = term_ptr[row];
+   for (int32_t base = 0; base < len; base += G)
+   {
+      const int32_t e    = base + lane;
+      const int32_t n    = e < len ? count[cb + e] : 0;
+      int32_t       incl = n;
+      for (int o = 1; o < G; o <<= 1)
+      {
+         const int32_t v = shfl_up(incl, o, G, mask);
+         if (lane >= o) { incl += v; }
+      }
+      const CodeT* c   = code + t0 + (incl - n);
+      double       sum = 0.0;
+      for (int32_t q = 0; q < n; ++q)
+      {
+         const uint32_t cq = c[q];
+         const int32_t  j  = static_cast<int32_t>(cq >> bits_b);
+         const int32_t  bs = staged ? xs[j] : b_ptr[x_col[xb + j]];
+         const double   x  = staged ? xv[j] : (x_val ? x_val[xb + j] : 1.0);
+         sum += x * (b_val ? b_val[bs + static_cast<int32_t>(cq & mask_b)] : 1.0);
+      }
+      if (e < len) { out[cb + e] = sum; }
+      t0 += shfl(incl, G - 1, G, mask);
+   }
+}
+
+// Lanes a row of the pulls kernel: one an entry of C's mean row, more where X's mean row would
+// not fit the stage of a narrower group.
+int32_t pulls_lanes(const CsrView& X, const DeviceFixedPattern& C)
+{
+   int32_t g = C.nrows > 0 && C.nnz > 0 ? lanes_per_entry(C.nnz, C.nrows) : 4;
+   const double x_mean = X.nrows > 0 ? static_cast<double>(X.nnz) / X.nrows : 0.0;
+   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * x_mean) { g *= 2; }
+   return g;
+}
+
+int longest_row(const int32_t* row_ptr, int32_t nrows, Stream s, const Allocator& alloc)
+{
+   if (nrows == 0) { return 0; }
+   Buffer<int> longest(1, alloc);
+   fill_bytes(longest.get(), 0, sizeof(int), s);
+   longest_row_kernel<<<blocks_for(nrows), kThreads, 0, s>>>(row_ptr, nrows, longest.get());
+   AMGT_DEVICE_CHECK_LAUNCH("longest_row_kernel");
+   int h = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&h, longest.get(), sizeof(h), Copy::to_host, s));
+   synchronize(s);
+   return h;
+}
+
 // Lanes a row of the places kernels: one an entry of X's mean row, more where C's mean row would
 // not fit the shared accumulator of a narrower group.
 int32_t places_lanes(const CsrView& X, const DeviceFixedPattern& C)
@@ -340,6 +504,16 @@ __global__ void __launch_bounds__(kThreads)
       bits                           = other > bits ? other : bits;
    }
    if ((threadIdx.x & 31) == 0) { atomicMax(worst, bits); }
+}
+
+Buffer<int64_t> copy_int64(const int64_t* src, int64_t n, Stream s, const Allocator& alloc)
+{
+   Buffer<int64_t> b(static_cast<size_t>(n), alloc);
+   if (n > 0)
+   {
+      AMGT_DEVICE_CHECK(memcpy_async(b.get(), src, sizeof(int64_t) * n, Copy::on_device, s));
+   }
+   return b;
 }
 
 Buffer<int32_t> copy_ints(const int32_t* src, int64_t n, Stream s, const Allocator& alloc)
@@ -503,6 +677,74 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    return t;
 }
 
+DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+                           Stream s, const Allocator& alloc)
+{
+   DeviceTermPulls u;
+   if (t.width == 0 || C.nrows == 0) { return u; }
+   const int32_t bits_b = resetup::offset_bits(longest_row(B.row_ptr, B.nrows, s, alloc));
+   const int32_t bits   = resetup::offset_bits(longest_row(X.row_ptr, X.nrows, s, alloc)) + bits_b;
+   if (bits > 16) { return u; }
+   const int32_t   width = bits <= 8 ? 1 : 2;
+   const int64_t   nnz   = C.nnz;
+   Buffer<int32_t> n(static_cast<size_t>(nnz) + 1, alloc);
+   Buffer<uint8_t> count(static_cast<size_t>(nnz), alloc);
+   Buffer<int>     most(1, alloc);
+   fill_bytes(n.get() + nnz, 0, sizeof(int32_t), s);
+   fill_bytes(most.get(), 0, sizeof(int), s);
+   pulls_count_kernel<<<blocks_for(C.nrows), kThreads, 0, s>>>(C.row_ptr.get(), t.term_ptr.get(), t.place.get(),
+                                                                t.width, C.nrows, n.get(), count.get(), most.get());
+   AMGT_DEVICE_CHECK_LAUNCH("pulls_count_kernel");
+   int high = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&high, most.get(), sizeof(high), Copy::to_host, s));
+   synchronize(s);
+   if (high > 255) { return u; }
+   Buffer<int64_t> start(static_cast<size_t>(nnz) + 1, alloc);
+   size_t          bytes = 0;
+   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(nullptr, bytes, n.get(), start.get(), nnz + 1, s));
+   Buffer<char> temp(bytes, alloc);
+   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(temp.get(), bytes, n.get(), start.get(), nnz + 1, s));
+   Buffer<uint8_t> code(static_cast<size_t>(t.terms * width), alloc);
+   pulls_fill_kernel<<<blocks_for(C.nrows), kThreads, 0, s>>>(X.row_ptr, X.col, B.row_ptr, C.row_ptr.get(),
+                                                               t.term_ptr.get(), t.place.get(), t.width, C.nrows,
+                                                               bits_b, width, start.get(), code.get());
+   AMGT_DEVICE_CHECK_LAUNCH("pulls_fill_kernel");
+   synchronize(s); // before the temporaries are released
+   u.width    = width;
+   u.bits_b   = bits_b;
+   u.terms    = t.terms;
+   u.term_ptr = copy_int64(t.term_ptr.get(), C.nrows + 1, s, alloc);
+   u.count    = std::move(count);
+   u.code     = std::move(code);
+   return u;
+}
+
+void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPulls& t,
+                      double* out, Stream s)
+{
+   AMGT_REQUIRE(X.nrows == C.nrows && B.ncols == C.ncols && X.ncols == B.nrows,
+                "numeric product by pulls: shapes differ from the pattern's");
+   AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by pulls: the plan has no pulls");
+   if (C.nrows == 0) { return; }
+   with_lanes<4>(pulls_lanes(X, C), [&](auto g) {
+      constexpr int  G      = decltype(g)::value;
+      const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
+      if (t.width == 1)
+      {
+         pulls_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.count.get(),
+            t.code.get(), t.bits_b, C.nrows, out);
+      }
+      else
+      {
+         pulls_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.count.get(),
+            reinterpret_cast<const uint16_t*>(t.code.get()), t.bits_b, C.nrows, out);
+      }
+   });
+   AMGT_DEVICE_CHECK_LAUNCH("pulls_numeric_kernel");
+}
+
 void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
                        double* out, Stream s)
 {
@@ -530,7 +772,7 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPatt
 
 DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
                                       const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,
-                                      Stream s, const Allocator& alloc)
+                                      Stream s, const Allocator& alloc, PlanForm form)
 {
    resetup::check_galerkin_shapes(R, A, P, c_nrows);
    DeviceGalerkinPlan plan;
@@ -541,19 +783,30 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    fill_bytes(plan.flag.get(), 0, sizeof(int32_t), s);
    const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
                     plan.ap.sorted_col.get(), nullptr};
+   if (form == PlanForm::search) { return plan; }
    plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc);
    plan.c_places  = term_places(R, ap, plan.c, plan.flag.get(), s, alloc);
+   if (form == PlanForm::automatic)
+   {
+      // pulls where they fit; their places are then not kept
+      plan.ap_pulls = term_pulls(A, P, plan.ap, plan.ap_places, s, alloc);
+      plan.c_pulls  = term_pulls(R, ap, plan.c, plan.c_places, s, alloc);
+      if (plan.ap_pulls.width != 0) { plan.ap_places = DeviceTermPlaces(); }
+      if (plan.c_pulls.width != 0) { plan.c_places = DeviceTermPlaces(); }
+   }
    return plan;
 }
 
 void galerkin_products(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
                        double* c_val, Stream s)
 {
-   if (plan.ap_places.width != 0) { numeric_by_places(A, P, plan.ap, plan.ap_places, plan.ap_val.get(), s); }
+   if (plan.ap_pulls.width != 0) { numeric_by_pulls(A, P, plan.ap, plan.ap_pulls, plan.ap_val.get(), s); }
+   else if (plan.ap_places.width != 0) { numeric_by_places(A, P, plan.ap, plan.ap_places, plan.ap_val.get(), s); }
    else { numeric_on_pattern(A, P, plan.ap, plan.ap_val.get(), plan.flag.get(), s); }
    const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
                     plan.ap.sorted_col.get(), plan.ap_val.get()};
-   if (plan.c_places.width != 0) { numeric_by_places(R, ap, plan.c, plan.c_places, c_val, s); }
+   if (plan.c_pulls.width != 0) { numeric_by_pulls(R, ap, plan.c, plan.c_pulls, c_val, s); }
+   else if (plan.c_places.width != 0) { numeric_by_places(R, ap, plan.c, plan.c_places, c_val, s); }
    else { numeric_on_pattern(R, ap, plan.c, c_val, plan.flag.get(), s); }
 }
 

@@ -12,12 +12,14 @@
 // (rows of up to kFixedRowCap * G / 32 entries), or into the output itself with global atomics
 // (longer rows, zeroed first). The sums' order is not fixed (atomics), as in every hash SpGEMM.
 //
-// The faster form (numeric_by_places): the plan also keeps each term's place in its output row
-// (resetup::TermPlaces: 1-2 bytes a term), so a product reads no column of its right operand and
-// searches nothing: a lane takes an entry of the left operand, walks the right operand's row and
-// adds each term at its place. The plan takes it where the places fit (rows of at most 65536
-// entries, at most kMaxPlaceBytesPerEntry bytes of places per operand entry); otherwise that
-// product searches as above.
+// The faster forms: the plan also keeps each term's place in its output row (resetup::TermPlaces:
+// 1-2 bytes a term), so a product reads no column of its right operand and searches nothing.
+// numeric_by_places: a lane takes an entry of the left operand, walks the right operand's row and
+// adds each term at its place (atomics in shared memory). numeric_by_pulls: the terms listed by
+// output entry (resetup::TermPulls: 1-2 bytes a term and one an entry), a lane sums an entry in
+// registers and writes it once (no atomics; numeric_on_pattern's order, so the same bits). The
+// plan takes pulls where they fit, else places (rows of at most 65536 entries, at most
+// kMaxPlaceBytesPerEntry bytes of places per operand entry), else that product searches.
 //
 // No symbolic phase, no hash table, no allocation: the plan's arrays are made once
 // (make_galerkin_plan) and every later call only enqueues kernels on the stream.
@@ -99,8 +101,40 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
 void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
                        double* out, Stream s);
 
-// resetup::GalerkinPlan on the device, with the places of both products where they fit
-// (ap_places, c_places; width 0: that product searches).
+// resetup::TermPulls on the device; width 0: none.
+struct DeviceTermPulls
+{
+   int32_t         width  = 0;
+   int32_t         bits_b = 0;
+   int64_t         terms  = 0;
+   Buffer<int64_t> term_ptr; // nrows + 1
+   Buffer<uint8_t> count;    // C's entries
+   Buffer<uint8_t> code;     // terms x width bytes
+};
+
+// The pulls of X*B's terms from their places (resetup::term_pulls, byte for byte). Width 0 where
+// the reference refuses. Waits for s.
+DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+                           Stream s, const Allocator& alloc);
+
+// out = X*B on C's pattern by the pulls, enqueued on s: a group of lanes a row of C, a lane an
+// output entry that sums its terms in registers (numeric_on_pattern's order of additions) and
+// writes it once: no atomics, no zeroing pass, the same bits every run. X's row is staged in
+// shared memory (its values and the starts of the B rows it reaches) where it fits.
+void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPulls& t,
+                      double* out, Stream s);
+
+// How the plan's products find their terms' places: pulls where they fit, else places, else
+// search (automatic); or one form for every product that takes it (the kernel bench compares).
+enum class PlanForm
+{
+   automatic,
+   places,
+   search
+};
+
+// resetup::GalerkinPlan on the device, with each product's faster form where it fits (pulls,
+// places; width 0 in both: that product searches).
 struct DeviceGalerkinPlan
 {
    DeviceFixedPattern ap;
@@ -109,6 +143,8 @@ struct DeviceGalerkinPlan
    Buffer<int32_t>    flag;
    DeviceTermPlaces   ap_places;
    DeviceTermPlaces   c_places;
+   DeviceTermPulls    ap_pulls;
+   DeviceTermPulls    c_pulls;
    bool               checked = false; // the first product read the flag back
 };
 
@@ -118,7 +154,7 @@ void galerkin_products(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView
 
 DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
                                       const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,
-                                      Stream s, const Allocator& alloc);
+                                      Stream s, const Allocator& alloc, PlanForm form = PlanForm::automatic);
 
 // c_val = R*A*P on the plan, enqueued on s. The plan's first product waits for s and reads the
 // flag back: false when a term fell outside the plan's patterns (the caller runs a full product);

@@ -6,9 +6,10 @@
 //   - the numeric-only product on a pattern: exactly equal on small integers whatever order
 //     the atomics take, rows of up to kFixedRowCap entries (shared memory) and longer ones
 //     (global atomics), empty rows, NULL values, a term outside the pattern flagged;
-//   - the places of every term (1 and 2 bytes), byte for byte, and the product by places equal
-//     to the reference, the same row kinds; a term outside the pattern refused;
-//   - the Galerkin plan over several value sets: the GPU's coarse operator equal to the CPU
+//   - the places of every term (1 and 2 bytes) and their pulls, byte for byte, and the products
+//     by places and by pulls equal to the reference, the same row kinds; a term outside the
+//     pattern refused;
+//   - the Galerkin plan over several value sets, in each of its forms (pulls, places, search): the GPU's coarse operator equal to the CPU
 //     reference's, outputs not all zero, every byte back to the allocator.
 // A GPU test that finds no GPU fails: it never passes by skipping.
 #include "common/amg_products.h"
@@ -159,7 +160,21 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       dev::synchronize(s);
       EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
       EXPECT_EQ(download(flag.get(), 1)[0], 0);
-      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place\n", what, static_cast<long long>(t.terms), t.width);
+      // the pulls: byte for byte the reference's, the product by them equal to it
+      rs::TermPulls ref_u;
+      ASSERT_TRUE(rs::term_pulls(a.view(), b.view(), ref_p, ref_t, ref_u));
+      const dev::DeviceTermPulls u = dev::term_pulls(da.view, db.view, p, t, s, alloc);
+      ASSERT_EQ(u.width, ref_u.width);
+      EXPECT_EQ(u.bits_b, ref_u.bits_b);
+      EXPECT_EQ(download(u.term_ptr.get(), u.term_ptr.size()), ref_u.term_ptr);
+      EXPECT_EQ(download(u.count.get(), u.count.size()), ref_u.count);
+      EXPECT_EQ(download(u.code.get(), u.code.size()), ref_u.code);
+      DeviceArray<double> by_pulls(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+      dev::numeric_by_pulls(da.view, db.view, p, u, by_pulls.get(), s);
+      dev::synchronize(s);
+      EXPECT_EQ(download(by_pulls.get(), c.col.size()), ref);
+      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place, %d a pull\n", what, static_cast<long long>(t.terms),
+                  t.width, u.width);
    }
    EXPECT_EQ(counter.live, 0);
 }
@@ -236,8 +251,19 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       DeviceCsr da0(a0);
       dev::DeviceGalerkinPlan plan = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                              dc.view.col, c0.nrows, stream_, alloc);
-      EXPECT_EQ(plan.ap_places.width, 1) << "the plan's A*P searches";
-      EXPECT_EQ(plan.c_places.width, 1) << "the plan's R*(AP) searches";
+      EXPECT_GT(plan.ap_pulls.width, 0) << "the plan's A*P has no pulls";
+      EXPECT_GT(plan.c_pulls.width, 0) << "the plan's R*(AP) has no pulls";
+      // the same products by places and by search: the same values
+      dev::DeviceGalerkinPlan by_places = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
+                                                                  dc.view.col, c0.nrows, stream_, alloc,
+                                                                  dev::PlanForm::places);
+      EXPECT_EQ(by_places.ap_pulls.width + by_places.c_pulls.width, 0);
+      EXPECT_EQ(by_places.ap_places.width, 1);
+      EXPECT_EQ(by_places.c_places.width, 1);
+      dev::DeviceGalerkinPlan by_search = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
+                                                                  dc.view.col, c0.nrows, stream_, alloc,
+                                                                  dev::PlanForm::search);
+      EXPECT_EQ(by_search.ap_places.width + by_search.c_places.width, 0);
       const int64_t after_plan = counter.total;
       for (uint32_t step = 0; step < 4; ++step)
       {
@@ -252,6 +278,13 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
          ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
          dev::synchronize(stream_);
          EXPECT_EQ(download(out.get(), c0.col.size()), ref);
+         for (dev::DeviceGalerkinPlan* other : {&by_places, &by_search})
+         {
+            DeviceArray<double> o(std::vector<double>(c0.col.size(), -1.0));
+            ASSERT_TRUE(dev::galerkin_numeric(*other, dr.view, da.view, dp.view, o.get(), stream_));
+            dev::synchronize(stream_);
+            EXPECT_EQ(download(o.get(), c0.col.size()), ref);
+         }
       }
       EXPECT_EQ(counter.total, after_plan) << "a product on the plan allocated";
    }

@@ -159,6 +159,19 @@ void expect_places_match(const CsrMatrix& x, const CsrMatrix& b, int32_t width, 
    ASSERT_TRUE(rs::numeric_on_pattern(x.view(), b.view(), p, ref.data()));
    rs::numeric_by_places(x.view(), b.view(), p, t, got.data());
    EXPECT_EQ(got, ref);
+   // the pulls: the same bits, every term once, each entry's count its terms
+   rs::TermPulls pulls;
+   ASSERT_TRUE(rs::term_pulls(x.view(), b.view(), p, t, pulls));
+   EXPECT_EQ(pulls.term_ptr, t.term_ptr);
+   EXPECT_EQ(static_cast<int64_t>(pulls.code.size()), terms * pulls.width);
+   int64_t counted = 0;
+   for (uint8_t n : pulls.count) counted += n;
+   EXPECT_EQ(counted, terms);
+   std::vector<double> pulled(c.col.size(), -3.0);
+   rs::numeric_by_pulls(x.view(), b.view(), p, pulls, pulled.data());
+   EXPECT_EQ(pulled, ref);
+   std::printf("[ places  ] %s: %lld terms, places %d byte(s), pulls %d byte(s) (%d bits for B)\n", what,
+               static_cast<long long>(terms), t.width, pulls.width, pulls.bits_b);
    // each place names the entry of its term's column in the output's own order
    int64_t term = 0;
    for (int32_t i = 0; i < x.nrows; ++i)
@@ -214,6 +227,51 @@ TEST(TermPlaces, PlaceWidthAndRefusals)
    EXPECT_EQ(t.width, 0);
    // shapes that differ from the pattern's
    EXPECT_FALSE(rs::term_places(wide.view(), wide.view(), pw, t));
+}
+
+TEST(TermPulls, Refusals)
+{
+   EXPECT_EQ(rs::offset_bits(0), 0);
+   EXPECT_EQ(rs::offset_bits(1), 0);
+   EXPECT_EQ(rs::offset_bits(4), 2);
+   EXPECT_EQ(rs::offset_bits(5), 3);
+   EXPECT_EQ(rs::offset_bits(256), 8);
+   // one output entry with 256 terms: a row of X of 256 entries, each reaching column 0 of B
+   std::vector<Entry> xe, be;
+   for (int32_t j = 0; j < 256; ++j)
+   {
+      xe.push_back({0, j, 1.0});
+      be.push_back({j, 0, 2.0});
+   }
+   const CsrMatrix        x = from_entries(1, 256, xe), b = from_entries(256, 1, be);
+   const CsrMatrix        c = amgt::csr_spgemm_ref(x.view(), b.view());
+   const rs::FixedPattern p = rs::pattern_of(c.nrows, c.ncols, c.row_ptr.data(), c.col.data());
+   rs::TermPlaces         t;
+   ASSERT_TRUE(rs::term_places(x.view(), b.view(), p, t));
+   rs::TermPulls pulls;
+   EXPECT_FALSE(rs::term_pulls(x.view(), b.view(), p, t, pulls));
+   EXPECT_EQ(pulls.width, 0);
+   // 255 terms: taken, and summed right
+   const CsrMatrix        x1 = from_entries(1, 256, std::vector<Entry>(xe.begin(), xe.end() - 1));
+   const CsrMatrix        c1 = amgt::csr_spgemm_ref(x1.view(), b.view());
+   const rs::FixedPattern p1 = rs::pattern_of(c1.nrows, c1.ncols, c1.row_ptr.data(), c1.col.data());
+   ASSERT_TRUE(rs::term_places(x1.view(), b.view(), p1, t));
+   ASSERT_TRUE(rs::term_pulls(x1.view(), b.view(), p1, t, pulls));
+   EXPECT_EQ(pulls.count, std::vector<uint8_t>{255});
+   EXPECT_EQ(pulls.width, 1); // 8 bits for X's offsets, 0 for B's
+   double sum = 0.0;
+   rs::numeric_by_pulls(x1.view(), b.view(), p1, pulls, &sum);
+   EXPECT_EQ(sum, 510.0);
+   // codes past 16 bits: rows of X of 2^9 + 1 entries against rows of B of 2^8 + 1
+   std::vector<Entry> xw, bw;
+   for (int32_t j = 0; j < 513; ++j) xw.push_back({0, j, 1.0});
+   for (int32_t k = 0; k < 513; ++k)
+      for (int32_t j = 0; j < (k == 0 ? 257 : 1); ++j) bw.push_back({k, j, 1.0});
+   const CsrMatrix        xx = from_entries(1, 513, xw), bb = from_entries(513, 257, bw);
+   const CsrMatrix        cw = amgt::csr_spgemm_ref(xx.view(), bb.view());
+   const rs::FixedPattern pw = rs::pattern_of(cw.nrows, cw.ncols, cw.row_ptr.data(), cw.col.data());
+   ASSERT_TRUE(rs::term_places(xx.view(), bb.view(), pw, t));
+   EXPECT_FALSE(rs::term_pulls(xx.view(), bb.view(), pw, t, pulls));
 }
 
 TEST(GalerkinPlan, NumericProductsEqualTheFullTripleProductOnNewValues)
