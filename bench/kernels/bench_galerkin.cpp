@@ -122,7 +122,7 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    c_ptr.upload(hC.row_ptr);
    c_col.upload(hC.col);
    DevBuf<double>          c_val(static_cast<size_t>(r.nnz_c));
-   dev::DeviceGalerkinPlan plan, plan_places;
+   dev::DeviceGalerkinPlan plan, plan_pulls;
    try
    {
       plan = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc);
@@ -132,8 +132,8 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
                           std::to_string(r.nnz_ap));
       }
       r.plan.status = Status::ok;
-      r.ap_pulls    = plan.ap_pulls.width;
-      r.c_pulls     = plan.c_pulls.width;
+      r.ap_places   = plan.ap_places.width;
+      r.c_places    = plan.c_places.width;
       r.place_bytes = plan.ap_places.terms * plan.ap_places.width + plan.c_places.terms * plan.c_places.width +
                       plan.ap_pulls.terms * plan.ap_pulls.width + plan.c_pulls.terms * plan.c_pulls.width +
                       (plan.ap_pulls.width ? plan.ap.nnz : 0) + (plan.c_pulls.width ? plan.c.nnz : 0);
@@ -170,19 +170,19 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.total.note   = why;
       r.rap.status   = r.total.status;
       r.search.status = r.total.status;
-      // the plan by places only (the form the pulls are built from), checked like the other
-      plan_places = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
-                                            dev::PlanForm::places);
-      r.ap_places = plan_places.ap_places.width;
-      r.c_places  = plan_places.c_places.width;
-      if (r.ap_places != 0 || r.c_places != 0)
+      // the plan by pulls (PlanForm::pulls), checked like the other
+      plan_pulls = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
+                                           dev::PlanForm::pulls);
+      r.ap_pulls = plan_pulls.ap_pulls.width;
+      r.c_pulls  = plan_pulls.c_pulls.width;
+      if (r.ap_pulls != 0 || r.c_pulls != 0)
       {
-         dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
-         check_device("galerkin_products by places");
+         dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
+         check_device("galerkin_products by pulls");
          const double e  = normwise_error(c_val.download(), c_ref);
-         r.places.status = e <= kSpgemmTolerance ? Status::ok : Status::fail;
-         r.places.rel_err = e;
-         if (!r.places.ok()) r.places.note = "by places: C vs the CPU reference: normwise error " + std::to_string(e);
+         r.pulls.status  = e <= kSpgemmTolerance ? Status::ok : Status::fail;
+         r.pulls.rel_err = e;
+         if (!r.pulls.ok()) r.pulls.note = "by pulls: C vs the CPU reference: normwise error " + std::to_string(e);
       }
       r.rap.rel_err  = r.total.rel_err;
       if (!why.empty()) r.rap.note = why;
@@ -245,7 +245,7 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       ts.push_back(Timed{"galerkin_numeric",
                          sampler([&] { return dev::galerkin_numeric(plan, vR, vA, vP, c_val.get(), kStream); }),
                          &r.total});
-      // each product as galerkin_numeric runs it (by places where the plan has them) ...
+      // each product as galerkin_numeric runs it (by places or search, as the plan chose) ...
       ts.push_back(Timed{"A*P on the plan", sampler([&] {
                             if (plan.ap_pulls.width != 0)
                                dev::numeric_by_pulls(vA, vP, plan.ap, plan.ap_pulls, plan.ap_val.get(), kStream);
@@ -266,13 +266,13 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
                             return 0;
                          }),
                          &r.rap});
-      if (plan_places.ap_places.width != 0 || plan_places.c_places.width != 0)
+      if (plan_pulls.ap_pulls.width != 0 || plan_pulls.c_pulls.width != 0)
       {
-         ts.push_back(Timed{"both products by places", sampler([&] {
-                               dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
+         ts.push_back(Timed{"both products by pulls", sampler([&] {
+                               dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
                                return 0;
                             }),
-                            &r.places});
+                            &r.pulls});
       }
       // ... and both by the searching kernel, the form without places
       ts.push_back(Timed{"numeric_on_pattern A*P + R*AP", sampler([&] {
@@ -300,13 +300,13 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    if (r.total.ok())
    {
       std::fprintf(stderr,
-                   "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; pulls %d/%d bytes,"
-                   " %.0f MB), by places %.3f ms, searching %.3f ms, hypre %.3f ms\n",
+                   "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; places %d/%d bytes,"
+                   " %.0f MB), by pulls %.3f ms, searching %.3f ms, hypre %.3f ms\n",
                    r.plan.ok() ? r.plan.t.median_ms : 0.0, r.ap.ok() ? r.ap.t.median_ms : 0.0,
                    r.rap.ok() ? r.rap.t.median_ms : 0.0, r.total.t.median_ms,
                    r.total.t.median_ms > 0.0 ? r.total_bytes() / (r.total.t.median_ms * 1e-3) / kPracticalBandwidth : 0.0,
-                   kPracticalBandwidth / 1e12, r.ap_pulls, r.c_pulls, static_cast<double>(r.place_bytes) / 1e6,
-                   r.places.ok() ? r.places.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
+                   kPracticalBandwidth / 1e12, r.ap_places, r.c_places, static_cast<double>(r.place_bytes) / 1e6,
+                   r.pulls.ok() ? r.pulls.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
    }
    finish();
 }

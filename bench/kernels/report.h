@@ -157,10 +157,10 @@ struct GalerkinRecord
    // pulls, places or search as the plan has them); plan:
    // device::make_galerkin_plan (median like the others, timed apart from the products)
    Meas        plan, ap, rap, total;
-   // both products in the plan's other forms: by places (a plan made with PlanForm::places)
-   // and by the searching kernel (numeric_on_pattern); the bytes a code of each product's pulls
-   // and places (0: none) and the size of the automatic plan's codes, counts and places
-   Meas        places, search;
+   // both products in the plan's other forms: by pulls (a plan made with PlanForm::pulls) and
+   // by the searching kernel (numeric_on_pattern); the bytes a place of each product in the
+   // plan (0: it searches) and a code of its pulls, and the size of the plan's places
+   Meas        pulls, search;
    int         ap_pulls = 0, c_pulls = 0, ap_places = 0, c_places = 0;
    int64_t     place_bytes = 0;
    // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on

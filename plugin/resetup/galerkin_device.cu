@@ -784,9 +784,12 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
                     plan.ap.sorted_col.get(), nullptr};
    if (form == PlanForm::search) { return plan; }
-   plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc);
-   plan.c_places  = term_places(R, ap, plan.c, plan.flag.get(), s, alloc);
-   if (form == PlanForm::automatic)
+   auto pays = [form](const CsrView& b) {
+      return form != PlanForm::automatic || (b.nrows > 0 && static_cast<double>(b.nnz) / b.nrows <= kPlacesMeanRow);
+   };
+   if (pays(P)) { plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc); }
+   if (pays(ap)) { plan.c_places = term_places(R, ap, plan.c, plan.flag.get(), s, alloc); }
+   if (form == PlanForm::pulls)
    {
       // pulls where they fit; their places are then not kept
       plan.ap_pulls = term_pulls(A, P, plan.ap, plan.ap_places, s, alloc);

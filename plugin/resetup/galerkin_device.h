@@ -18,8 +18,9 @@
 // adds each term at its place (atomics in shared memory). numeric_by_pulls: the terms listed by
 // output entry (resetup::TermPulls: 1-2 bytes a term and one an entry), a lane sums an entry in
 // registers and writes it once (no atomics; numeric_on_pattern's order, so the same bits). The
-// plan takes pulls where they fit, else places (rows of at most 65536 entries, at most
-// kMaxPlaceBytesPerEntry bytes of places per operand entry), else that product searches.
+// plan takes places where they fit (rows of at most 65536 entries, at most
+// kMaxPlaceBytesPerEntry bytes of places per operand entry) and pay (PlanForm), else that
+// product searches; pulls only when asked (slower where measured).
 //
 // No symbolic phase, no hash table, no allocation: the plan's arrays are made once
 // (make_galerkin_plan) and every later call only enqueues kernels on the stream.
@@ -124,17 +125,23 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
 void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPulls& t,
                       double* out, Stream s);
 
-// How the plan's products find their terms' places: pulls where they fit, else places, else
-// search (automatic); or one form for every product that takes it (the kernel bench compares).
+// How the plan's products find their terms' places. automatic: places where the right operand's
+// rows hold at most kPlacesMeanRow entries on average (a lane's walk is short), else search;
+// places, pulls, search: that form for every product that takes it (pulls, else places, else
+// search), for the kernel bench's comparison and the tests. On an H200 (laplace7 n=250, record
+// 2026-11-29) places beat search 7.5 against 9.5 ms on level 0 and lost 3.3 against 2.9 ms on
+// level 1's R*(AP) (rows of AP of 22 entries); pulls took 12.6 ms on level 0.
 enum class PlanForm
 {
    automatic,
    places,
+   pulls,
    search
 };
+constexpr double kPlacesMeanRow = 16.0;
 
-// resetup::GalerkinPlan on the device, with each product's faster form where it fits (pulls,
-// places; width 0 in both: that product searches).
+// resetup::GalerkinPlan on the device, with each product's faster form where it fits and pays
+// (PlanForm; width 0 in both: that product searches).
 struct DeviceGalerkinPlan
 {
    DeviceFixedPattern ap;

@@ -250,7 +250,8 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
                                                      c0.col.data(), c0.nrows);
       DeviceCsr da0(a0);
       dev::DeviceGalerkinPlan plan = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
-                                                             dc.view.col, c0.nrows, stream_, alloc);
+                                                             dc.view.col, c0.nrows, stream_, alloc,
+                                                             dev::PlanForm::pulls);
       EXPECT_GT(plan.ap_pulls.width, 0) << "the plan's A*P has no pulls";
       EXPECT_GT(plan.c_pulls.width, 0) << "the plan's R*(AP) has no pulls";
       // the same products by places and by search: the same values
@@ -260,6 +261,12 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       EXPECT_EQ(by_places.ap_pulls.width + by_places.c_pulls.width, 0);
       EXPECT_EQ(by_places.ap_places.width, 1);
       EXPECT_EQ(by_places.c_places.width, 1);
+      // automatic: places where the right operand's rows are short (P's and this AP's are)
+      dev::DeviceGalerkinPlan automatic = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
+                                                                  dc.view.col, c0.nrows, stream_, alloc);
+      EXPECT_EQ(automatic.ap_pulls.width + automatic.c_pulls.width, 0);
+      EXPECT_EQ(automatic.ap_places.width, 1);
+      EXPECT_EQ(automatic.c_places.width, 1);
       dev::DeviceGalerkinPlan by_search = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                                   dc.view.col, c0.nrows, stream_, alloc,
                                                                   dev::PlanForm::search);
@@ -278,7 +285,7 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
          ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
          dev::synchronize(stream_);
          EXPECT_EQ(download(out.get(), c0.col.size()), ref);
-         for (dev::DeviceGalerkinPlan* other : {&by_places, &by_search})
+         for (dev::DeviceGalerkinPlan* other : {&by_places, &automatic, &by_search})
          {
             DeviceArray<double> o(std::vector<double>(c0.col.size(), -1.0));
             ASSERT_TRUE(dev::galerkin_numeric(*other, dr.view, da.view, dp.view, o.get(), stream_));
