@@ -182,6 +182,14 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
          const double e  = normwise_error(c_val.download(), c_ref);
          r.pulls.status  = e <= kSpgemmTolerance ? Status::ok : Status::fail;
          r.pulls.rel_err = e;
+         plan_pulls.ap_pulls.segmented = plan_pulls.c_pulls.segmented = true;
+         dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
+         check_device("galerkin_products by pulls, segmented");
+         const double es    = normwise_error(c_val.download(), c_ref);
+         r.segments.status  = es <= kSpgemmTolerance ? Status::ok : Status::fail;
+         r.segments.rel_err = es;
+         if (!r.segments.ok())
+            r.segments.note = "segmented: C vs the CPU reference: normwise error " + std::to_string(es);
          if (!r.pulls.ok()) r.pulls.note = "by pulls: C vs the CPU reference: normwise error " + std::to_string(e);
       }
       r.rap.rel_err  = r.total.rel_err;
@@ -269,10 +277,17 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       if (plan_pulls.ap_pulls.width != 0 || plan_pulls.c_pulls.width != 0)
       {
          ts.push_back(Timed{"both products by pulls", sampler([&] {
+                               plan_pulls.ap_pulls.segmented = plan_pulls.c_pulls.segmented = false;
                                dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
                                return 0;
                             }),
                             &r.pulls});
+         ts.push_back(Timed{"both products by pulls, segmented", sampler([&] {
+                               plan_pulls.ap_pulls.segmented = plan_pulls.c_pulls.segmented = true;
+                               dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
+                               return 0;
+                            }),
+                            &r.segments});
       }
       // ... and both by the searching kernel, the form without places
       ts.push_back(Timed{"numeric_on_pattern A*P + R*AP", sampler([&] {
@@ -301,12 +316,12 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    {
       std::fprintf(stderr,
                    "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; places %d/%d bytes,"
-                   " %.0f MB), by pulls %.3f ms, searching %.3f ms, hypre %.3f ms\n",
+                   " %.0f MB), by pulls %.3f ms, segmented %.3f ms, searching %.3f ms, hypre %.3f ms\n",
                    r.plan.ok() ? r.plan.t.median_ms : 0.0, r.ap.ok() ? r.ap.t.median_ms : 0.0,
                    r.rap.ok() ? r.rap.t.median_ms : 0.0, r.total.t.median_ms,
                    r.total.t.median_ms > 0.0 ? r.total_bytes() / (r.total.t.median_ms * 1e-3) / kPracticalBandwidth : 0.0,
                    kPracticalBandwidth / 1e12, r.ap_places, r.c_places, static_cast<double>(r.place_bytes) / 1e6,
-                   r.pulls.ok() ? r.pulls.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
+                   r.pulls.ok() ? r.pulls.t.median_ms : 0.0, r.segments.ok() ? r.segments.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
    }
    finish();
 }

@@ -160,7 +160,7 @@ struct GalerkinRecord
    // both products in the plan's other forms: by pulls (a plan made with PlanForm::pulls) and
    // by the searching kernel (numeric_on_pattern); the bytes a place of each product in the
    // plan (0: it searches) and a code of its pulls, and the size of the plan's places
-   Meas        pulls, search;
+   Meas        pulls, segments, search; // segments: the pulls plan, segmented kernel
    int         ap_pulls = 0, c_pulls = 0, ap_places = 0, c_places = 0;
    int64_t     place_bytes = 0;
    // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on

@@ -184,7 +184,7 @@ bool term_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const
    int64_t longest_x = 0, longest_b = 0;
    for (int32_t i = 0; i < X.nrows; ++i) { longest_x = std::max<int64_t>(longest_x, X.row_ptr[i + 1] - X.row_ptr[i]); }
    for (int32_t i = 0; i < B.nrows; ++i) { longest_b = std::max<int64_t>(longest_b, B.row_ptr[i + 1] - B.row_ptr[i]); }
-   const int32_t bits_b = offset_bits(longest_b), bits = offset_bits(longest_x) + bits_b;
+   const int32_t bits_b = offset_bits(longest_b), bits = offset_bits(longest_x) + bits_b + 1;
    if (bits > 16) { return false; }
    const int32_t        width = bits <= 8 ? 1 : 2;
    const int32_t        nnz   = C.row_ptr[C.nrows];
@@ -200,7 +200,7 @@ bool term_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const
    }
    for (int32_t e = 0; e < nnz; ++e)
    {
-      if (n[e] > 255) { return false; }
+      if (n[e] > 255 || n[e] == 0) { return false; }
       start[e + 1] = start[e] + n[e];
    }
    out.width  = width;
@@ -216,14 +216,16 @@ bool term_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const
          const int32_t k = X.col[kx];
          for (int32_t kb = B.row_ptr[k]; kb < B.row_ptr[k + 1]; ++kb, ++term)
          {
-            const uint32_t code = (static_cast<uint32_t>(kx - X.row_ptr[i]) << bits_b) |
-                                  static_cast<uint32_t>(kb - B.row_ptr[k]);
+            const uint32_t code = ((static_cast<uint32_t>(kx - X.row_ptr[i]) << bits_b) |
+                                   static_cast<uint32_t>(kb - B.row_ptr[k]))
+                                  << 1;
             const int64_t  at   = start[C.row_ptr[i] + place_of(term)]++;
             out.code[at * width] = static_cast<uint8_t>(code & 0xffu);
             if (width == 2) { out.code[at * width + 1] = static_cast<uint8_t>(code >> 8); }
          }
       }
    }
+   for (int32_t e = 0; e < nnz; ++e) { out.code[(start[e] - 1) * width] |= 1u; } // each entry's last term
    return true;
 }
 
@@ -240,7 +242,7 @@ void numeric_by_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C,
          for (int32_t q = 0; q < t.count[e]; ++q, ++term)
          {
             const uint8_t* c    = t.code.data() + term * t.width;
-            const uint32_t code = t.width == 2 ? c[0] | (static_cast<uint32_t>(c[1]) << 8) : c[0];
+            const uint32_t code = (t.width == 2 ? c[0] | (static_cast<uint32_t>(c[1]) << 8) : c[0]) >> 1;
             const int32_t  kx   = X.row_ptr[i] + static_cast<int32_t>(code >> t.bits_b);
             const double   x    = X.val ? X.val[kx] : 1.0;
             const int32_t  kb   = B.row_ptr[X.col[kx]] + static_cast<int32_t>(code & mask_b);

@@ -124,9 +124,11 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const FixedPattern& C
 // The same terms gathered by output entry, the plan of the form without atomics: count[e] is
 // the number of terms of the output's entry e (own order, at most 255), and the terms of row i,
 // from term_ptr[i] on, are listed entry by entry in the row's own order, each entry's in CSR
-// order, each as a code (xoff << bits_b) | boff: the term's entry of X (its offset within X's
-// row) and of B (within B's row), in `width` bytes. A product by pulls sums each output entry
-// in one lane in the order numeric_on_pattern adds it (the same bits) and writes it once.
+// order, each as a code (((xoff << bits_b) | boff) << 1) | last: the term's entry of X (its
+// offset within X's row) and of B (within B's row), and whether it is its output entry's last
+// term, in `width` bytes. A product by pulls sums each output entry in the order
+// numeric_on_pattern adds it (the same bits) and writes it once; the flags let a group of lanes
+// share a row's terms evenly and reduce each entry's run (numeric_by_pulls on the device).
 struct TermPulls
 {
    int32_t              width  = 0; // 1 or 2 bytes a code; 0: no pulls
@@ -145,7 +147,7 @@ inline int32_t offset_bits(int64_t longest)
 }
 
 // The pulls of X*B's terms from their places (term_places). False (width 0) when the codes
-// would need more than 16 bits or an output entry has more than 255 terms.
+// would need more than 16 bits, an output entry has more than 255 terms or none.
 bool term_pulls(const CsrView& X, const CsrView& B, const FixedPattern& C, const TermPlaces& t, TermPulls& out);
 
 // out[C's own entry] = its terms' sum by the pulls (numeric_on_pattern's bits).

@@ -340,6 +340,7 @@ __global__ void __launch_bounds__(kThreads)
       for (int32_t e = cb; e < ce; ++e)
       {
          high     = n[e] > high ? n[e] : high;
+         high     = n[e] == 0 ? 256 : high; // an entry without terms: no pulls, as a count past 255
          count[e] = static_cast<uint8_t>(n[e] > 255 ? 255 : n[e]);
       }
    }
@@ -369,7 +370,7 @@ __global__ void __launch_bounds__(kThreads)
       const int32_t k = x_col[kx];
       for (int32_t j = 0; j < b_ptr[k + 1] - b_ptr[k]; ++j, ++t)
       {
-         const uint32_t c  = (static_cast<uint32_t>(kx - xb) << bits_b) | static_cast<uint32_t>(j);
+         const uint32_t c  = ((static_cast<uint32_t>(kx - xb) << bits_b) | static_cast<uint32_t>(j)) << 1;
          const int64_t  at = start[cb + place_at(place, place_width, t)]++;
          if (width == 1) { code[at] = static_cast<uint8_t>(c); }
          else
@@ -381,8 +382,16 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-// The numeric product by pulls (numeric_by_pulls in galerkin_device.h): G lanes a row of C, a
-// lane an output entry. X's row is staged in shared memory (its values and the starts of the B
+// Each entry's last term flagged (bit 0 of its code): end[e] is the entry's end after the fill.
+__global__ void __launch_bounds__(kThreads)
+   pulls_flag_kernel(const int64_t* __restrict__ end, int64_t nnz, int32_t width, uint8_t* __restrict__ code)
+{
+   const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   if (e < nnz) { code[(end[e] - 1) * width] |= 1u; } // the low byte of a little-endian code
+}
+
+// The numeric product by pulls, a lane an output entry (numeric_by_pulls in galerkin_device.h,
+// DeviceTermPulls::segmented false): G lanes a row of C. X's row is staged in shared memory (its values and the starts of the B
 // rows it reaches) where it has at most kFixedRowCap * G / 32 entries, read from global memory
 // otherwise. CodeT: uint8_t or uint16_t.
 template <int G, typename CodeT>
@@ -433,7 +442,7 @@ __global__ void __launch_bounds__(kThreads)
       double       sum = 0.0;
       for (int32_t q = 0; q < n; ++q)
       {
-         const uint32_t cq = c[q];
+         const uint32_t cq = static_cast<uint32_t>(c[q]) >> 1;
          const int32_t  j  = static_cast<int32_t>(cq >> bits_b);
          const int32_t  bs = staged ? xs[j] : b_ptr[x_col[xb + j]];
          const double   x  = staged ? xv[j] : (x_val ? x_val[xb + j] : 1.0);
@@ -442,6 +451,136 @@ __global__ void __launch_bounds__(kThreads)
       if (e < len) { out[cb + e] = sum; }
       t0 += shfl(incl, G - 1, G, mask);
    }
+}
+
+// The numeric product by pulls, the terms shared evenly (DeviceTermPulls::segmented): G lanes a
+// row of C, each lane kSegmentTerms consecutive terms of the row's list a chunk (their codes,
+// then their operands, loaded before any sum: independent loads in flight). A lane sums its
+// terms in order and writes the entries whose last term it holds; what an entry gathered in the
+// lanes before (the open run of each lane, the flags telling where a run ends) arrives by one
+// segmented scan across the group, and what is still open at a chunk's end is carried to the
+// next.
+constexpr int kSegmentTerms = 4;
+
+template <int G, typename CodeT>
+__global__ void __launch_bounds__(kThreads)
+   segments_numeric_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                           const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
+                           const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
+                           const int64_t* __restrict__ term_ptr, const CodeT* __restrict__ code, int32_t bits_b,
+                           int32_t nrows, double* __restrict__ out)
+{
+   constexpr int     kGroups = 32 / G;
+   constexpr int32_t kCap    = kFixedRowCap / kGroups;
+   constexpr int     K       = kSegmentTerms;
+   __shared__ double  xv_s[kWarpsPerBlock][kFixedRowCap];
+   __shared__ int32_t xb_s[kWarpsPerBlock][kFixedRowCap];
+   const int      w     = static_cast<int>(threadIdx.x) / 32;
+   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
+   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
+   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
+   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   if (row >= nrows) { return; }
+   const int32_t xb = x_ptr[row], xlen = x_ptr[row + 1] - xb;
+   const bool    staged = xlen <= kCap;
+   double*       xv     = xv_s[w] + group * kCap;
+   int32_t*      xs     = xb_s[w] + group * kCap;
+   if (staged)
+   {
+      for (int32_t j = lane; j < xlen; j += G)
+      {
+         xv[j] = x_val ? x_val[xb + j] : 1.0;
+         xs[j] = b_ptr[x_col[xb + j]];
+      }
+      sync_warp(mask);
+   }
+   const uint32_t mask_b = (1u << bits_b) - 1u;
+   const int32_t  cb     = c_ptr[row];
+   const int64_t  t1     = term_ptr[row + 1];
+   int32_t        done   = 0;   // the row's entries written in earlier chunks
+   double         carry  = 0.0; // the open entry's sum from earlier chunks
+   for (int64_t first = term_ptr[row]; first < t1; first += G * K)
+   {
+      const int64_t mine = first + static_cast<int64_t>(lane) * K;
+      uint32_t      cq[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) { cq[k] = mine + k < t1 ? static_cast<uint32_t>(code[mine + k]) : 0u; }
+      double v[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+      {
+         v[k] = 0.0;
+         if (mine + k < t1)
+         {
+            const uint32_t c  = cq[k] >> 1;
+            const int32_t  j  = static_cast<int32_t>(c >> bits_b);
+            const int32_t  bs = staged ? xs[j] : b_ptr[x_col[xb + j]];
+            const double   x  = staged ? xv[j] : (x_val ? x_val[xb + j] : 1.0);
+            v[k]              = x * (b_val ? b_val[bs + static_cast<int32_t>(c & mask_b)] : 1.0);
+         }
+      }
+      int32_t ends = 0;
+      double  tail = 0.0; // the lane's open run: its terms after its last end
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+      {
+         tail += v[k];
+         if (cq[k] & 1u)
+         {
+            ++ends;
+            tail = 0.0;
+         }
+      }
+      // entries ended in earlier lanes of the chunk, and the segmented scan of the open runs:
+      // run = the sum of the open runs back to the nearest lane holding an end (that lane's tail
+      // included), closed = whether such a lane was met
+      int32_t before = ends;
+      double  run    = tail;
+      int     closed = ends > 0 ? 1 : 0;
+      for (int o = 1; o < G; o <<= 1)
+      {
+         const int32_t e  = shfl_up(before, o, G, mask);
+         const double  r  = shfl_up(run, o, G, mask);
+         const int     cl = shfl_up(closed, o, G, mask);
+         if (lane >= o)
+         {
+            before += e;
+            if (!closed) { run += r; }
+            closed |= cl;
+         }
+      }
+      const int32_t total   = shfl(before, G - 1, G, mask);
+      const double  last    = shfl(run, G - 1, G, mask);
+      const int     last_cl = shfl(closed, G - 1, G, mask);
+      double        prev    = shfl_up(run, 1, G, mask);
+      const int     prev_cl = shfl_up(closed, 1, G, mask);
+      // what arrives at this lane's first term: the lanes before back to an end, or the carry
+      double  acc   = lane == 0 ? carry : (prev_cl ? prev : prev + carry);
+      int32_t entry = done + before - ends;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+      {
+         acc += v[k];
+         if (cq[k] & 1u)
+         {
+            out[cb + entry] = acc;
+            ++entry;
+            acc = 0.0;
+         }
+      }
+      carry = last_cl ? last : last + carry;
+      done += total;
+   }
+}
+
+// Lanes a row of the segmented kernel: one per kSegmentTerms terms of the mean row, more where
+// X's mean row would not fit the stage of a narrower group.
+int32_t segments_lanes(const CsrView& X, const DeviceFixedPattern& C, int64_t terms)
+{
+   int32_t g = C.nrows > 0 && terms > 0 ? lanes_per_entry((terms + kSegmentTerms - 1) / kSegmentTerms, C.nrows) : 4;
+   const double x_mean = X.nrows > 0 ? static_cast<double>(X.nnz) / X.nrows : 0.0;
+   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * x_mean) { g *= 2; }
+   return g;
 }
 
 // Lanes a row of the pulls kernel: one an entry of C's mean row, more where X's mean row would
@@ -683,7 +822,7 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
    DeviceTermPulls u;
    if (t.width == 0 || C.nrows == 0) { return u; }
    const int32_t bits_b = resetup::offset_bits(longest_row(B.row_ptr, B.nrows, s, alloc));
-   const int32_t bits   = resetup::offset_bits(longest_row(X.row_ptr, X.nrows, s, alloc)) + bits_b;
+   const int32_t bits   = resetup::offset_bits(longest_row(X.row_ptr, X.nrows, s, alloc)) + bits_b + 1;
    if (bits > 16) { return u; }
    const int32_t   width = bits <= 8 ? 1 : 2;
    const int64_t   nnz   = C.nnz;
@@ -709,6 +848,11 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
                                                                t.term_ptr.get(), t.place.get(), t.width, C.nrows,
                                                                bits_b, width, start.get(), code.get());
    AMGT_DEVICE_CHECK_LAUNCH("pulls_fill_kernel");
+   if (nnz > 0)
+   {
+      pulls_flag_kernel<<<blocks_for(nnz), kThreads, 0, s>>>(start.get(), nnz, width, code.get());
+      AMGT_DEVICE_CHECK_LAUNCH("pulls_flag_kernel");
+   }
    synchronize(s); // before the temporaries are released
    u.width    = width;
    u.bits_b   = bits_b;
@@ -726,6 +870,27 @@ void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPatte
                 "numeric product by pulls: shapes differ from the pattern's");
    AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by pulls: the plan has no pulls");
    if (C.nrows == 0) { return; }
+   if (t.segmented)
+   {
+      with_lanes<4>(segments_lanes(X, C, t.terms), [&](auto g) {
+         constexpr int  G      = decltype(g)::value;
+         const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
+         if (t.width == 1)
+         {
+            segments_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
+               X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.code.get(), t.bits_b,
+               C.nrows, out);
+         }
+         else
+         {
+            segments_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
+               X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
+               reinterpret_cast<const uint16_t*>(t.code.get()), t.bits_b, C.nrows, out);
+         }
+      });
+      AMGT_DEVICE_CHECK_LAUNCH("segments_numeric_kernel");
+      return;
+   }
    with_lanes<4>(pulls_lanes(X, C), [&](auto g) {
       constexpr int  G      = decltype(g)::value;
       const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
@@ -789,13 +954,14 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    };
    if (pays(P)) { plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc); }
    if (pays(ap)) { plan.c_places = term_places(R, ap, plan.c, plan.flag.get(), s, alloc); }
-   if (form == PlanForm::pulls)
+   if (form == PlanForm::pulls || form == PlanForm::segments)
    {
       // pulls where they fit; their places are then not kept
       plan.ap_pulls = term_pulls(A, P, plan.ap, plan.ap_places, s, alloc);
       plan.c_pulls  = term_pulls(R, ap, plan.c, plan.c_places, s, alloc);
       if (plan.ap_pulls.width != 0) { plan.ap_places = DeviceTermPlaces(); }
       if (plan.c_pulls.width != 0) { plan.c_places = DeviceTermPlaces(); }
+      plan.ap_pulls.segmented = plan.c_pulls.segmented = form == PlanForm::segments;
    }
    return plan;
 }

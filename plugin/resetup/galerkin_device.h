@@ -111,6 +111,7 @@ struct DeviceTermPulls
    Buffer<int64_t> term_ptr; // nrows + 1
    Buffer<uint8_t> count;    // C's entries
    Buffer<uint8_t> code;     // terms x width bytes
+   bool            segmented = false; // the kernel: a lane an entry (false) or the terms shared evenly
 };
 
 // The pulls of X*B's terms from their places (resetup::term_pulls, byte for byte). Width 0 where
@@ -118,10 +119,12 @@ struct DeviceTermPulls
 DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
                            Stream s, const Allocator& alloc);
 
-// out = X*B on C's pattern by the pulls, enqueued on s: a group of lanes a row of C, a lane an
-// output entry that sums its terms in registers (numeric_on_pattern's order of additions) and
-// writes it once: no atomics, no zeroing pass, the same bits every run. X's row is staged in
-// shared memory (its values and the starts of the B rows it reaches) where it fits.
+// out = X*B on C's pattern by the pulls, enqueued on s: a group of lanes a row of C, X's row
+// staged in shared memory (its values and the starts of the B rows it reaches) where it fits; no
+// atomics, no zeroing pass, the same bits every run. t.segmented false: a lane an output entry,
+// which it sums in registers in numeric_on_pattern's order and writes once; true: the row's
+// terms shared evenly, a few a lane, each entry's run summed by a segmented scan across the
+// group (another order of the additions).
 void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPulls& t,
                       double* out, Stream s);
 
@@ -136,6 +139,7 @@ enum class PlanForm
    automatic,
    places,
    pulls,
+   segments, // pulls summed by the segmented kernel (DeviceTermPulls::segmented)
    search
 };
 constexpr double kPlacesMeanRow = 16.0;

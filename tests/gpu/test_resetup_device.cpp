@@ -7,9 +7,10 @@
 //     the atomics take, rows of up to kFixedRowCap entries (shared memory) and longer ones
 //     (global atomics), empty rows, NULL values, a term outside the pattern flagged;
 //   - the places of every term (1 and 2 bytes) and their pulls, byte for byte, and the products
-//     by places and by pulls equal to the reference, the same row kinds; a term outside the
-//     pattern refused;
-//   - the Galerkin plan over several value sets, in each of its forms (pulls, places, search): the GPU's coarse operator equal to the CPU
+//     by places and by pulls (a lane an entry, and segmented) equal to the reference, the same
+//     row kinds; a term outside the pattern refused;
+//   - the Galerkin plan over several value sets, in each of its forms (pulls, segments, places,
+//     search): the GPU's coarse operator equal to the CPU
 //     reference's, outputs not all zero, every byte back to the allocator.
 // A GPU test that finds no GPU fails: it never passes by skipping.
 #include "common/amg_products.h"
@@ -163,7 +164,7 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       // the pulls: byte for byte the reference's, the product by them equal to it
       rs::TermPulls ref_u;
       ASSERT_TRUE(rs::term_pulls(a.view(), b.view(), ref_p, ref_t, ref_u));
-      const dev::DeviceTermPulls u = dev::term_pulls(da.view, db.view, p, t, s, alloc);
+      dev::DeviceTermPulls u = dev::term_pulls(da.view, db.view, p, t, s, alloc);
       ASSERT_EQ(u.width, ref_u.width);
       EXPECT_EQ(u.bits_b, ref_u.bits_b);
       EXPECT_EQ(download(u.term_ptr.get(), u.term_ptr.size()), ref_u.term_ptr);
@@ -173,6 +174,12 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       dev::numeric_by_pulls(da.view, db.view, p, u, by_pulls.get(), s);
       dev::synchronize(s);
       EXPECT_EQ(download(by_pulls.get(), c.col.size()), ref);
+      // the segmented kernel on the same pulls: the same values (small integers: exact in any order)
+      u.segmented = true;
+      DeviceArray<double> by_segments(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+      dev::numeric_by_pulls(da.view, db.view, p, u, by_segments.get(), s);
+      dev::synchronize(s);
+      EXPECT_EQ(download(by_segments.get(), c.col.size()), ref);
       std::printf("[ places  ] %s: %lld terms, %d byte(s) a place, %d a pull\n", what, static_cast<long long>(t.terms),
                   t.width, u.width);
    }
@@ -267,6 +274,10 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       EXPECT_EQ(automatic.ap_pulls.width + automatic.c_pulls.width, 0);
       EXPECT_EQ(automatic.ap_places.width, 1);
       EXPECT_EQ(automatic.c_places.width, 1);
+      dev::DeviceGalerkinPlan by_segments = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
+                                                                    dc.view.col, c0.nrows, stream_, alloc,
+                                                                    dev::PlanForm::segments);
+      EXPECT_TRUE(by_segments.ap_pulls.segmented && by_segments.c_pulls.segmented);
       dev::DeviceGalerkinPlan by_search = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                                   dc.view.col, c0.nrows, stream_, alloc,
                                                                   dev::PlanForm::search);
@@ -285,7 +296,7 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
          ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
          dev::synchronize(stream_);
          EXPECT_EQ(download(out.get(), c0.col.size()), ref);
-         for (dev::DeviceGalerkinPlan* other : {&by_places, &automatic, &by_search})
+         for (dev::DeviceGalerkinPlan* other : {&by_places, &automatic, &by_segments, &by_search})
          {
             DeviceArray<double> o(std::vector<double>(c0.col.size(), -1.0));
             ASSERT_TRUE(dev::galerkin_numeric(*other, dr.view, da.view, dp.view, o.get(), stream_));

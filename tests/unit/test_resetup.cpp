@@ -167,6 +167,17 @@ void expect_places_match(const CsrMatrix& x, const CsrMatrix& b, int32_t width, 
    int64_t counted = 0;
    for (uint8_t n : pulls.count) counted += n;
    EXPECT_EQ(counted, terms);
+   // one flag an entry, on its last term
+   int64_t term_of = 0, flags_ok = 0;
+   for (uint8_t n : pulls.count)
+   {
+      for (int32_t q = 0; q < n; ++q, ++term_of)
+      {
+         const bool last = (pulls.code[term_of * pulls.width] & 1u) != 0;
+         flags_ok += last == (q + 1 == n) ? 1 : 0;
+      }
+   }
+   EXPECT_EQ(flags_ok, terms);
    std::vector<double> pulled(c.col.size(), -3.0);
    rs::numeric_by_pulls(x.view(), b.view(), p, pulls, pulled.data());
    EXPECT_EQ(pulled, ref);
@@ -258,10 +269,16 @@ TEST(TermPulls, Refusals)
    ASSERT_TRUE(rs::term_places(x1.view(), b.view(), p1, t));
    ASSERT_TRUE(rs::term_pulls(x1.view(), b.view(), p1, t, pulls));
    EXPECT_EQ(pulls.count, std::vector<uint8_t>{255});
-   EXPECT_EQ(pulls.width, 1); // 8 bits for X's offsets, 0 for B's
+   EXPECT_EQ(pulls.width, 2); // 8 bits for X's offsets, 0 for B's, the flag
    double sum = 0.0;
    rs::numeric_by_pulls(x1.view(), b.view(), p1, pulls, &sum);
    EXPECT_EQ(sum, 510.0);
+   // an entry of the pattern that no term reaches: refused (the flags need a term an entry)
+   const CsrMatrix        c2 = from_entries(1, 2, {{0, 0, 1.0}, {0, 1, 1.0}});
+   const rs::FixedPattern p2 = rs::pattern_of(c2.nrows, c2.ncols, c2.row_ptr.data(), c2.col.data());
+   const CsrMatrix        b2 = from_entries(256, 2, std::vector<Entry>(be.begin(), be.end() - 1));
+   ASSERT_TRUE(rs::term_places(x1.view(), b2.view(), p2, t));
+   EXPECT_FALSE(rs::term_pulls(x1.view(), b2.view(), p2, t, pulls));
    // codes past 16 bits: rows of X of 2^9 + 1 entries against rows of B of 2^8 + 1
    std::vector<Entry> xw, bw;
    for (int32_t j = 0; j < 513; ++j) xw.push_back({0, j, 1.0});
