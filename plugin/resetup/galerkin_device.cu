@@ -15,6 +15,72 @@ namespace {
 
 constexpr int kWarpsPerBlock = kThreads / 32;
 
+// The lanes of a row in the group kernels: G lanes a row (a power of two, 4-32), 32 / G rows a
+// warp. A group leaves together when its row is past the last, and every shuffle and warp
+// barrier names only the group's lanes (their loops' trip counts are the group's own).
+template <int G>
+struct RowGroup
+{
+   int      w;     // the warp within the block
+   int      lane;  // within the group
+   int      group; // within the warp
+   LaneMask mask;
+   int64_t  row;
+
+   __device__ RowGroup()
+      : w(static_cast<int>(threadIdx.x) / 32), lane(static_cast<int>(threadIdx.x) & (G - 1)),
+        group((static_cast<int>(threadIdx.x) & 31) / G),
+        mask(G == 32 ? kAllLanes : (((1u << G) - 1u) << (((static_cast<int>(threadIdx.x) & 31) / G) * G))),
+        row((blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + static_cast<int>(threadIdx.x) / 32) * (32 / G) +
+            (static_cast<int>(threadIdx.x) & 31) / G)
+   {
+   }
+   // v summed over the group's lanes up to this one
+   __device__ int32_t inclusive_scan(int32_t v) const
+   {
+      for (int o = 1; o < G; o <<= 1)
+      {
+         const int32_t u = shfl_up(v, o, G, mask);
+         if (lane >= o) { v += u; }
+      }
+      return v;
+   }
+};
+
+// X's row for the pulls kernels: its values and the starts of the B rows its entries reach, staged
+// in the group's shared memory where the row has at most cap entries (read from global memory
+// otherwise). Built by the whole group (a warp barrier of its lanes).
+struct StagedRow
+{
+   int32_t        xb;
+   bool           staged;
+   const int32_t* x_col;
+   const double*  x_val;
+   const int32_t* b_ptr;
+   const double*  xv;
+   const int32_t* xs;
+
+   template <int G>
+   __device__ StagedRow(const RowGroup<G>& g, const int32_t* x_ptr, const int32_t* col, const double* val,
+                        const int32_t* bp, double* xv_shared, int32_t* xs_shared, int32_t cap)
+      : xb(x_ptr[g.row]), staged(x_ptr[g.row + 1] - x_ptr[g.row] <= cap), x_col(col), x_val(val), b_ptr(bp),
+        xv(xv_shared), xs(xs_shared)
+   {
+      if (staged)
+      {
+         for (int32_t j = g.lane; j < x_ptr[g.row + 1] - xb; j += G)
+         {
+            xv_shared[j] = val ? val[xb + j] : 1.0;
+            xs_shared[j] = bp[col[xb + j]];
+         }
+         sync_warp(g.mask);
+      }
+   }
+   // entry j of the row (its offset): its value and the start of its row of B
+   __device__ double  x(int32_t j) const { return staged ? xv[j] : (x_val ? x_val[xb + j] : 1.0); }
+   __device__ int32_t b_start(int32_t j) const { return staged ? xs[j] : b_ptr[x_col[xb + j]]; }
+};
+
 __global__ void __launch_bounds__(kThreads)
    fingerprint_kernel(const int32_t* __restrict__ row_ptr, const int32_t* __restrict__ col, int64_t nrows,
                       int64_t nnz, unsigned long long* __restrict__ out)
@@ -79,11 +145,10 @@ __global__ void __launch_bounds__(kThreads)
    constexpr int32_t kCap    = kFixedRowCap / kGroups;
    __shared__ double  acc_s[kWarpsPerBlock][kFixedRowCap];
    __shared__ int32_t col_s[kWarpsPerBlock][kFixedRowCap];
-   const int      w     = static_cast<int>(threadIdx.x) / 32;
-   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
-   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
-   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
-   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   const RowGroup<G> g;
+   const int         w = g.w, lane = g.lane, group = g.group;
+   const LaneMask    mask = g.mask;
+   const int64_t     row  = g.row;
    if (row >= nrows) { return; } // a whole group leaves together: its shuffles name only it
    double*        acc_g = acc_s[w] + group * kCap;
    int32_t*       col_g = col_s[w] + group * kCap;
@@ -114,12 +179,7 @@ __global__ void __launch_bounds__(kThreads)
          bstart          = b_ptr[k];
          blen            = b_ptr[k + 1] - bstart;
       }
-      int32_t incl = blen; // inclusive scan of the B rows' lengths across the group
-      for (int o = 1; o < G; o <<= 1)
-      {
-         const int32_t v = shfl_up(incl, o, G, mask);
-         if (lane >= o) { incl += v; }
-      }
+      const int32_t incl = g.inclusive_scan(blen); // the B rows' lengths across the group
       const int32_t total = shfl(incl, G - 1, G, mask);
       for (int32_t base = 0; base < total; base += G)
       {
@@ -193,12 +253,10 @@ __global__ void __launch_bounds__(kThreads)
                       const int32_t* __restrict__ c_pos, const int64_t* __restrict__ term_ptr, int32_t nrows,
                       int32_t width, uint8_t* __restrict__ place, int32_t* __restrict__ flag)
 {
-   constexpr int  kGroups = 32 / G;
-   const int      w       = static_cast<int>(threadIdx.x) / 32;
-   const int      lane    = static_cast<int>(threadIdx.x) & (G - 1);
-   const int      group   = (static_cast<int>(threadIdx.x) & 31) / G;
-   const LaneMask mask    = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
-   const int64_t  row     = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   const RowGroup<G> g;
+   const int         lane = g.lane;
+   const LaneMask    mask = g.mask;
+   const int64_t     row  = g.row;
    if (row >= nrows) { return; }
    const int32_t cb = c_ptr[row], ce = c_ptr[row + 1];
    const int32_t xb = x_ptr[row], xe = x_ptr[row + 1];
@@ -214,12 +272,7 @@ __global__ void __launch_bounds__(kThreads)
          bstart          = b_ptr[k];
          blen            = b_ptr[k + 1] - bstart;
       }
-      int32_t incl = blen;
-      for (int o = 1; o < G; o <<= 1)
-      {
-         const int32_t v = shfl_up(incl, o, G, mask);
-         if (lane >= o) { incl += v; }
-      }
+      const int32_t incl = g.inclusive_scan(blen); // the B rows' lengths across the group
       const int64_t first = t0 + (incl - blen);
       for (int32_t j = 0; j < blen; ++j)
       {
@@ -258,11 +311,10 @@ __global__ void __launch_bounds__(kThreads)
    constexpr int     kGroups = 32 / G;
    constexpr int32_t kCap    = kFixedRowCap / kGroups;
    __shared__ double acc_s[kWarpsPerBlock][kFixedRowCap];
-   const int      w     = static_cast<int>(threadIdx.x) / 32;
-   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
-   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
-   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
-   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   const RowGroup<G> g;
+   const int         w = g.w, lane = g.lane, group = g.group;
+   const LaneMask    mask = g.mask;
+   const int64_t     row  = g.row;
    if (row >= nrows) { return; }
    const int32_t cb = c_ptr[row], len = c_ptr[row + 1] - cb;
    const bool    in_shared = len <= kCap;
@@ -284,12 +336,7 @@ __global__ void __launch_bounds__(kThreads)
          bstart          = b_ptr[k];
          blen            = b_ptr[k + 1] - bstart;
       }
-      int32_t incl = blen;
-      for (int o = 1; o < G; o <<= 1)
-      {
-         const int32_t v = shfl_up(incl, o, G, mask);
-         if (lane >= o) { incl += v; }
-      }
+      const int32_t incl = g.inclusive_scan(blen); // the B rows' lengths across the group
       const PlaceT* pl = place + t0 + (incl - blen);
       const double* bv = b_val ? b_val + bstart : nullptr;
 #pragma unroll 4
@@ -391,9 +438,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // The numeric product by pulls, a lane an output entry (numeric_by_pulls in galerkin_device.h,
-// DeviceTermPulls::segmented false): G lanes a row of C. X's row is staged in shared memory (its values and the starts of the B
-// rows it reaches) where it has at most kFixedRowCap * G / 32 entries, read from global memory
-// otherwise. CodeT: uint8_t or uint16_t.
+// DeviceTermPulls::segmented false): G lanes a row of C, X's row staged (StagedRow) in the
+// group's share of shared memory, kFixedRowCap * G / 32 entries. CodeT: uint8_t or uint16_t.
 template <int G, typename CodeT>
 __global__ void __launch_bounds__(kThreads)
    pulls_numeric_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
@@ -406,25 +452,12 @@ __global__ void __launch_bounds__(kThreads)
    constexpr int32_t kCap    = kFixedRowCap / kGroups;
    __shared__ double  xv_s[kWarpsPerBlock][kFixedRowCap];
    __shared__ int32_t xb_s[kWarpsPerBlock][kFixedRowCap];
-   const int      w     = static_cast<int>(threadIdx.x) / 32;
-   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
-   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
-   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
-   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   const RowGroup<G> g;
+   const int         w = g.w, lane = g.lane, group = g.group;
+   const LaneMask    mask = g.mask;
+   const int64_t     row  = g.row;
    if (row >= nrows) { return; }
-   const int32_t xb = x_ptr[row], xlen = x_ptr[row + 1] - xb;
-   const bool    staged = xlen <= kCap;
-   double*       xv     = xv_s[w] + group * kCap;
-   int32_t*      xs     = xb_s[w] + group * kCap;
-   if (staged)
-   {
-      for (int32_t j = lane; j < xlen; j += G)
-      {
-         xv[j] = x_val ? x_val[xb + j] : 1.0;
-         xs[j] = b_ptr[x_col[xb + j]];
-      }
-      sync_warp(mask);
-   }
+   const StagedRow x_row(g, x_ptr, x_col, x_val, b_ptr, xv_s[w] + group * kCap, xb_s[w] + group * kCap, kCap);
    const uint32_t mask_b = (1u << bits_b) - 1u;
    const int32_t  cb = c_ptr[row], len = c_ptr[row + 1] - cb;
    int64_t        t0 = term_ptr[row];
@@ -432,21 +465,14 @@ __global__ void __launch_bounds__(kThreads)
    {
       const int32_t e    = base + lane;
       const int32_t n    = e < len ? count[cb + e] : 0;
-      int32_t       incl = n;
-      for (int o = 1; o < G; o <<= 1)
-      {
-         const int32_t v = shfl_up(incl, o, G, mask);
-         if (lane >= o) { incl += v; }
-      }
+      const int32_t incl = g.inclusive_scan(n);
       const CodeT* c   = code + t0 + (incl - n);
       double       sum = 0.0;
       for (int32_t q = 0; q < n; ++q)
       {
          const uint32_t cq = static_cast<uint32_t>(c[q]) >> 1;
          const int32_t  j  = static_cast<int32_t>(cq >> bits_b);
-         const int32_t  bs = staged ? xs[j] : b_ptr[x_col[xb + j]];
-         const double   x  = staged ? xv[j] : (x_val ? x_val[xb + j] : 1.0);
-         sum += x * (b_val ? b_val[bs + static_cast<int32_t>(cq & mask_b)] : 1.0);
+         sum += x_row.x(j) * (b_val ? b_val[x_row.b_start(j) + static_cast<int32_t>(cq & mask_b)] : 1.0);
       }
       if (e < len) { out[cb + e] = sum; }
       t0 += shfl(incl, G - 1, G, mask);
@@ -475,25 +501,12 @@ __global__ void __launch_bounds__(kThreads)
    constexpr int     K       = kSegmentTerms;
    __shared__ double  xv_s[kWarpsPerBlock][kFixedRowCap];
    __shared__ int32_t xb_s[kWarpsPerBlock][kFixedRowCap];
-   const int      w     = static_cast<int>(threadIdx.x) / 32;
-   const int      lane  = static_cast<int>(threadIdx.x) & (G - 1);
-   const int      group = (static_cast<int>(threadIdx.x) & 31) / G;
-   const LaneMask mask  = G == 32 ? kAllLanes : (((1u << G) - 1u) << (group * G));
-   const int64_t  row   = (blockIdx.x * static_cast<int64_t>(kWarpsPerBlock) + w) * kGroups + group;
+   const RowGroup<G> g;
+   const int         w = g.w, lane = g.lane, group = g.group;
+   const LaneMask    mask = g.mask;
+   const int64_t     row  = g.row;
    if (row >= nrows) { return; }
-   const int32_t xb = x_ptr[row], xlen = x_ptr[row + 1] - xb;
-   const bool    staged = xlen <= kCap;
-   double*       xv     = xv_s[w] + group * kCap;
-   int32_t*      xs     = xb_s[w] + group * kCap;
-   if (staged)
-   {
-      for (int32_t j = lane; j < xlen; j += G)
-      {
-         xv[j] = x_val ? x_val[xb + j] : 1.0;
-         xs[j] = b_ptr[x_col[xb + j]];
-      }
-      sync_warp(mask);
-   }
+   const StagedRow x_row(g, x_ptr, x_col, x_val, b_ptr, xv_s[w] + group * kCap, xb_s[w] + group * kCap, kCap);
    const uint32_t mask_b = (1u << bits_b) - 1u;
    const int32_t  cb     = c_ptr[row];
    const int64_t  t1     = term_ptr[row + 1];
@@ -512,11 +525,9 @@ __global__ void __launch_bounds__(kThreads)
          v[k] = 0.0;
          if (mine + k < t1)
          {
-            const uint32_t c  = cq[k] >> 1;
-            const int32_t  j  = static_cast<int32_t>(c >> bits_b);
-            const int32_t  bs = staged ? xs[j] : b_ptr[x_col[xb + j]];
-            const double   x  = staged ? xv[j] : (x_val ? x_val[xb + j] : 1.0);
-            v[k]              = x * (b_val ? b_val[bs + static_cast<int32_t>(c & mask_b)] : 1.0);
+            const uint32_t c = cq[k] >> 1;
+            const int32_t  j = static_cast<int32_t>(c >> bits_b);
+            v[k] = x_row.x(j) * (b_val ? b_val[x_row.b_start(j) + static_cast<int32_t>(c & mask_b)] : 1.0);
          }
       }
       int32_t ends = 0;
