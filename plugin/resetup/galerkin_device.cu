@@ -15,6 +15,17 @@ namespace {
 
 constexpr int kWarpsPerBlock = kThreads / 32;
 
+// *out = max(*out, v over the warp's lanes): one atomicMax a warp (every lane calls it).
+__device__ __forceinline__ void warp_max_into(int v, int* out)
+{
+   for (int o = 16; o > 0; o >>= 1)
+   {
+      const int other = shfl_xor(v, o);
+      v               = other > v ? other : v;
+   }
+   if ((threadIdx.x & 31) == 0) { atomicMax(out, v); }
+}
+
 // The lanes of a row in the group kernels: G lanes a row (a power of two, 4-32), 32 / G rows a
 // warp. A group leaves together when its row is past the last, and every shuffle and warp
 // barrier names only the group's lanes (their loops' trip counts are the group's own).
@@ -234,12 +245,7 @@ __global__ void __launch_bounds__(kThreads)
       counts[i] = n;
       len       = c_ptr[i + 1] - c_ptr[i];
    }
-   for (int o = 16; o > 0; o >>= 1)
-   {
-      const int other = shfl_xor(len, o);
-      len             = other > len ? other : len;
-   }
-   if ((threadIdx.x & 31) == 0) { atomicMax(longest, len); }
+   warp_max_into(len, longest);
 }
 
 // The places (resetup::term_places): G lanes a row, a lane an entry of X; each term's column
@@ -356,12 +362,7 @@ __global__ void __launch_bounds__(kThreads)
 {
    const int64_t i   = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    int           len = i < nrows ? row_ptr[i + 1] - row_ptr[i] : 0;
-   for (int o = 16; o > 0; o >>= 1)
-   {
-      const int other = shfl_xor(len, o);
-      len             = other > len ? other : len;
-   }
-   if ((threadIdx.x & 31) == 0) { atomicMax(longest, len); }
+   warp_max_into(len, longest);
 }
 
 // Reads the place of a term (width 1 or 2, little-endian).
@@ -391,12 +392,7 @@ __global__ void __launch_bounds__(kThreads)
          count[e] = static_cast<uint8_t>(n[e] > 255 ? 255 : n[e]);
       }
    }
-   for (int o = 16; o > 0; o >>= 1)
-   {
-      const int other = shfl_xor(high, o);
-      high            = other > high ? other : high;
-   }
-   if ((threadIdx.x & 31) == 0) { atomicMax(most, high); }
+   warp_max_into(high, most);
 }
 
 // A thread a row of C: each term's code written at its entry's next slot (start, the scanned
@@ -584,24 +580,27 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-// Lanes a row of the segmented kernel: one per kSegmentTerms terms of the mean row, more where
-// X's mean row would not fit the stage of a narrower group.
-int32_t segments_lanes(const CsrView& X, const DeviceFixedPattern& C, int64_t terms)
+// Lanes a row of a group kernel: one per item of the rows' mean (items over rows: 4-32), more
+// where the mean row of what the group keeps in shared memory (kept entries over kept rows)
+// would not fit a narrower group's share, kFixedRowCap * G / 32 entries, twice over.
+int32_t group_lanes(int64_t items, int64_t rows, int64_t kept, int64_t kept_rows)
 {
-   int32_t g = C.nrows > 0 && terms > 0 ? lanes_per_entry((terms + kSegmentTerms - 1) / kSegmentTerms, C.nrows) : 4;
-   const double x_mean = X.nrows > 0 ? static_cast<double>(X.nnz) / X.nrows : 0.0;
-   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * x_mean) { g *= 2; }
+   int32_t      g    = rows > 0 && items > 0 ? lanes_per_entry(items, rows) : 4;
+   const double mean = kept_rows > 0 ? static_cast<double>(kept) / kept_rows : 0.0;
+   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * mean) { g *= 2; }
    return g;
 }
 
-// Lanes a row of the pulls kernel: one an entry of C's mean row, more where X's mean row would
-// not fit the stage of a narrower group.
+// The segmented kernel: a lane per kSegmentTerms terms, X's row staged.
+int32_t segments_lanes(const CsrView& X, const DeviceFixedPattern& C, int64_t terms)
+{
+   return group_lanes((terms + kSegmentTerms - 1) / kSegmentTerms, C.nrows, X.nnz, X.nrows);
+}
+
+// The pulls kernel: a lane an entry of C, X's row staged.
 int32_t pulls_lanes(const CsrView& X, const DeviceFixedPattern& C)
 {
-   int32_t g = C.nrows > 0 && C.nnz > 0 ? lanes_per_entry(C.nnz, C.nrows) : 4;
-   const double x_mean = X.nrows > 0 ? static_cast<double>(X.nnz) / X.nrows : 0.0;
-   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * x_mean) { g *= 2; }
-   return g;
+   return group_lanes(C.nnz, C.nrows, X.nnz, X.nrows);
 }
 
 int longest_row(const int32_t* row_ptr, int32_t nrows, Stream s, const Allocator& alloc)
@@ -617,14 +616,10 @@ int longest_row(const int32_t* row_ptr, int32_t nrows, Stream s, const Allocator
    return h;
 }
 
-// Lanes a row of the places kernels: one an entry of X's mean row, more where C's mean row would
-// not fit the shared accumulator of a narrower group.
+// The places kernels: a lane an entry of X, C's row accumulated in shared memory.
 int32_t places_lanes(const CsrView& X, const DeviceFixedPattern& C)
 {
-   int32_t g = X.nrows > 0 && X.nnz > 0 ? lanes_per_entry(X.nnz, X.nrows) : 4;
-   const double c_mean = C.nrows > 0 ? static_cast<double>(C.nnz) / C.nrows : 0.0;
-   while (g < 32 && kFixedRowCap * g / 32 < 2.0 * c_mean) { g *= 2; }
-   return g;
+   return group_lanes(X.nnz, X.nrows, C.nnz, C.nrows);
 }
 
 __global__ void __launch_bounds__(kThreads)
