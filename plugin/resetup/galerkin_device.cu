@@ -58,6 +58,28 @@ struct RowGroup
    }
 };
 
+// The entry kx of X a lane takes in a chunk of its row (which ends at xe) and the row of B it
+// reaches: its value (1 without values), that row's start and length; zeros past the row's end.
+struct XEntry
+{
+   double  x      = 0.0;
+   int32_t bstart = 0;
+   int32_t blen   = 0;
+};
+__device__ __forceinline__ XEntry x_entry(int32_t kx, int32_t xe, const int32_t* x_col, const double* x_val,
+                                          const int32_t* b_ptr)
+{
+   XEntry e;
+   if (kx < xe)
+   {
+      const int32_t k = x_col[kx];
+      e.x             = x_val ? x_val[kx] : 1.0;
+      e.bstart        = b_ptr[k];
+      e.blen          = b_ptr[k + 1] - e.bstart;
+   }
+   return e;
+}
+
 // X's row for the pulls kernels: its values and the starts of the B rows its entries reach, staged
 // in the group's shared memory where the row has at most cap entries (read from global memory
 // otherwise). Built by the whole group (a warp barrier of its lanes).
@@ -180,18 +202,11 @@ __global__ void __launch_bounds__(kThreads)
    const int32_t ab = a_ptr[row], ae = a_ptr[row + 1];
    for (int32_t chunk = ab; chunk < ae; chunk += G)
    {
-      const int32_t ka = chunk + lane;
-      int32_t       blen = 0, bstart = 0;
-      double        a    = 0.0;
-      if (ka < ae)
-      {
-         const int32_t k = a_col[ka];
-         a               = a_val ? a_val[ka] : 1.0;
-         bstart          = b_ptr[k];
-         blen            = b_ptr[k + 1] - bstart;
-      }
-      const int32_t incl = g.inclusive_scan(blen); // the B rows' lengths across the group
-      const int32_t total = shfl(incl, G - 1, G, mask);
+      const XEntry  e      = x_entry(chunk + lane, ae, a_col, a_val, b_ptr);
+      const double  a      = e.x;
+      const int32_t bstart = e.bstart, blen = e.blen;
+      const int32_t incl   = g.inclusive_scan(blen); // the B rows' lengths across the group
+      const int32_t total  = shfl(incl, G - 1, G, mask);
       for (int32_t base = 0; base < total; base += G)
       {
          const int32_t t = base + lane;
@@ -269,16 +284,9 @@ __global__ void __launch_bounds__(kThreads)
    int64_t       t0 = term_ptr[row];
    for (int32_t chunk = xb; chunk < xe; chunk += G)
    {
-      const int32_t kx     = chunk + lane;
-      int32_t       blen   = 0;
-      int32_t       bstart = 0;
-      if (kx < xe)
-      {
-         const int32_t k = x_col[kx];
-         bstart          = b_ptr[k];
-         blen            = b_ptr[k + 1] - bstart;
-      }
-      const int32_t incl = g.inclusive_scan(blen); // the B rows' lengths across the group
+      const XEntry  e      = x_entry(chunk + lane, xe, x_col, nullptr, b_ptr);
+      const int32_t bstart = e.bstart, blen = e.blen;
+      const int32_t incl   = g.inclusive_scan(blen); // the B rows' lengths across the group
       const int64_t first = t0 + (incl - blen);
       for (int32_t j = 0; j < blen; ++j)
       {
@@ -331,18 +339,10 @@ __global__ void __launch_bounds__(kThreads)
    int64_t       t0 = term_ptr[row];
    for (int32_t chunk = xb; chunk < xe; chunk += G)
    {
-      const int32_t kx     = chunk + lane;
-      int32_t       blen   = 0;
-      int32_t       bstart = 0;
-      double        x      = 0.0;
-      if (kx < xe)
-      {
-         const int32_t k = x_col[kx];
-         x               = x_val ? x_val[kx] : 1.0;
-         bstart          = b_ptr[k];
-         blen            = b_ptr[k + 1] - bstart;
-      }
-      const int32_t incl = g.inclusive_scan(blen); // the B rows' lengths across the group
+      const XEntry  e      = x_entry(chunk + lane, xe, x_col, x_val, b_ptr);
+      const double  x      = e.x;
+      const int32_t bstart = e.bstart, blen = e.blen;
+      const int32_t incl   = g.inclusive_scan(blen); // the B rows' lengths across the group
       const PlaceT* pl = place + t0 + (incl - blen);
       const double* bv = b_val ? b_val + bstart : nullptr;
 #pragma unroll 4
