@@ -39,6 +39,34 @@ CPU_NOTE_LINES = [
 CPU_NOTE = " ".join(CPU_NOTE_LINES)
 
 
+# --rounds: the cold totals paired round by round, against this bound (the first setup and solve
+# of a process in a plugin mode at >= 0.95x stock's), with intervals of this coverage
+COLD_BOUND = 0.95
+COLD_COVERAGE = 0.9
+
+
+def median_interval(values, coverage=COLD_COVERAGE):
+    """(median, low, high) of `values`: low..high holds the true median with probability >=
+    coverage whatever the distribution (order statistics: the k-th smallest and k-th largest with
+    P(Binomial(n, 1/2) < k) <= (1 - coverage) / 2, k as large as that allows). low and high are
+    None when no k >= 1 does (too few values: n < 5 at 90%)."""
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return None, None, None
+    med = (v[(n - 1) // 2] + v[n // 2]) / 2
+    tail = (1.0 - coverage) / 2
+    k, below = 0, 0.0  # below: P(Binomial(n, 1/2) <= k - 1)
+    while k < n // 2:
+        nxt = below + math.comb(n, k) / 2 ** n
+        if nxt > tail:
+            break
+        below, k = nxt, k + 1
+    if k == 0:
+        return med, None, None
+    return med, v[k - 1], v[n - k]
+
+
 def fmt(v, spec, none="-"):
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return none
@@ -51,7 +79,8 @@ def ratio(v, digits=2):
 
 class Report:
     """Runner's outputs; a mixin of bench_runner.Runner, whose derive() sets what these read
-    (self.best, self.dref, self.geo, self.by_case, self.scaling; self.a, self.records)."""
+    (self.best, self.dref, self.geo, self.by_case, self.scaling; self.a, self.records; MODES, the
+    modes' table, a class attribute)."""
 
     def flat(self, r):
         res = r["result"] or {}
@@ -229,6 +258,49 @@ class Report:
                      "summed over the steps / stock's")
         return lines
 
+    def cold_pairs(self, reference="stock"):
+        """--rounds: per case and plugin mode, the ratios reference cold total / mode cold total
+        of the two processes of each round (a round runs every case and mode once, so its
+        processes ran minutes apart at most), their median and interval (median_interval), and
+        the verdict against COLD_BOUND: 'above' (the interval above it), 'below' (under it) or
+        'open'. Cases without the reference mode are left out."""
+        out = []
+        for case, rs in self.by_case.items():
+            ref = next((r for r in rs if r["mode"] == reference), None)
+            if not ref or not ref.get("processes"):
+                continue
+            ref_cold = {p["round"]: p.get("cold_total_s") for p in ref["processes"] if p["status"] == "ok"}
+            for r in rs:
+                if self.MODES[r["mode"]]["stock"] or not r.get("processes"):
+                    continue
+                ratios = [ref_cold[p["round"]] / p["cold_total_s"] for p in r["processes"]
+                          if p["status"] == "ok" and p.get("cold_total_s") and ref_cold.get(p["round"])]
+                if not ratios:
+                    continue
+                med, low, high = median_interval(ratios)
+                verdict = ("open" if low is None else "above" if low >= COLD_BOUND
+                           else "below" if high < COLD_BOUND else "open")
+                out.append({"case": case, "mode": r["mode"], "mode_label": r["mode_label"], "pairs": len(ratios),
+                            "median": med, "low": low, "high": high, "verdict": verdict})
+        return out
+
+    def cold_pairs_text(self):
+        pairs = self.cold_pairs() if getattr(self.a, "rounds", 1) > 1 else []
+        if not pairs:
+            return []
+        lines = [f"\nCold, round by round: stock's cold total (first setup + solve) / the mode's, the two processes "
+                 f"of each round paired; median and an interval holding the true median with >= "
+                 f"{COLD_COVERAGE:.0%} probability (order statistics; '-' with fewer than 5 pairs); verdict "
+                 f"against {COLD_BOUND}: above / below (the whole interval) or open",
+                 f"  {'case':24} {'mode':13} {'pairs':>5} {'median':>7} {'interval':>13}  verdict"]
+        for p in pairs:
+            interval = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"
+            lines.append(f"  {p['case']:24} {p['mode_label']:13} {p['pairs']:>5} {p['median']:>7.3f} "
+                         f"{interval:>13}  {p['verdict']}")
+        counts = {v: sum(p["verdict"] == v for p in pairs) for v in ("above", "open", "below")}
+        lines.append("  " + ", ".join(f"{v}: {n}" for v, n in counts.items()) + f" of {len(pairs)}")
+        return lines
+
     def write_outputs(self, notes):
         a = self.a
         self.derive()
@@ -260,6 +332,7 @@ class Report:
                    "stock_default": self.dref,
                    "scaling": self.scaling,
                    "steps": self.derive_steps(),
+                   "cold_pairs": self.cold_pairs() if getattr(a, "rounds", 1) > 1 else [],
                    "runs": len(self.records),
                    "failed_runs": sum(r["status"] != "ok" for r in self.records)}
         with open(os.path.join(a.out, "summary.json"), "w") as f:
@@ -387,6 +460,7 @@ class Report:
         for mode, g in self.geo.items():
             lines.append(f"  {g['label']:13} {g['cold_cases']:>5} {ratio(g['cold_setup'], 3):>7} "
                          f"{ratio(g['cold_solve'], 3):>7}")
+        lines += self.cold_pairs_text()
         scal = self.scaling
         if scal:
             lines.append("\nParallel efficiency against the smallest rank count that ran (t_ref * np_ref / "

@@ -367,6 +367,8 @@ def geomean(values):
 
 
 class Runner(Report):
+    MODES = MODES  # what Report's tables read of the modes (stock or plugin)
+
     def __init__(self, a):
         self.a = a
         self.records = []

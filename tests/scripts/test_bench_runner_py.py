@@ -4,7 +4,7 @@ table as the library writes it to its AMGT_STATS_FILE, to stderr among other mes
 the one-line answers that are no table), the modes of GPU and CPU builds, the speedups against
 stock best and against stock-default and the cold ratios of a summary, the CPU summary's
 wording, the case files in bench/, and --steps (the re-setup modes, the per-step table and
-its ratios against stock and stock-frozen).
+its ratios against stock and stock-frozen), and the cold totals paired round by round (--rounds).
 
   python3 tests/scripts/test_bench_runner_py.py [-v]
 """
@@ -16,6 +16,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import bench_report  # noqa: E402
 import bench_runner  # noqa: E402
 import matrix  # noqa: E402
 
@@ -195,6 +196,58 @@ class Summary(unittest.TestCase):
         self.assertIn("Geometric mean time ratio vs stock best", text)
         self.assertNotIn("Geometric mean speedup", text)
         self.assertNotIn("speedup =", text)
+
+
+class ColdPairs(unittest.TestCase):
+    """--rounds: the cold totals paired round by round (bench_report.median_interval and
+    Report.cold_pairs): pooled records of run_case_mode's shape, through pool_rounds."""
+
+    def test_median_interval_by_order_statistics(self):
+        med, low, high = bench_report.median_interval([5, 1, 4, 2, 3, 8, 7, 6])
+        self.assertEqual(med, 4.5)
+        # n = 8: P(Binomial(8, 1/2) <= 1) = 9/256 <= 0.05 < P(<= 2): the 2nd smallest and largest
+        self.assertEqual((low, high), (2, 7))
+        # n = 4: even the extremes hold the median with only 7/8 probability: no interval at 90%
+        self.assertEqual(bench_report.median_interval([1.0, 2.0, 3.0, 4.0]), (2.5, None, None))
+        self.assertEqual(bench_report.median_interval([1, 2, 3, 4, 5]), (3, 1, 5))  # 1 - 2/32 >= 0.9
+        self.assertEqual(bench_report.median_interval([]), (None, None, None))
+
+    def pooled(self, cold_by_mode):
+        a = argparse.Namespace(gpu_build=1, solves=1, repeat=1, np=1, stats=False, plots=False, rounds=2,
+                               out=tempfile.mkdtemp())
+        r = bench_runner.Runner(a)
+        for rnd in range(len(next(iter(cold_by_mode.values())))):
+            for mode, colds in cold_by_mode.items():
+                rec = record("c", mode, 1.0, 0.5, colds[rnd] - 0.5, 0.5)
+                rec["round"], rec["wall_s"], rec["log"] = rnd, 1.0, f"{mode}-{rnd}.log"
+                r.records.append(rec)
+        r.pool_rounds()
+        r.derive()
+        return r
+
+    def test_pairs_by_round_and_verdicts(self):
+        # the machine slows down over the run: stock's and the mode's processes of a round move
+        # together, so the paired ratios are tight where the pooled medians would not tell
+        stock = [1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2, 2.4]
+        r = self.pooled({"stock": stock, "fp64": [x / 1.1 for x in stock],
+                         "auto": [x / 0.8 for x in stock],
+                         "fp64-hsk": [x / (0.9 if i % 2 else 1.05) for i, x in enumerate(stock)]})
+        by = {p["mode"]: p for p in r.cold_pairs()}
+        self.assertEqual(set(by), {"fp64", "auto", "fp64-hsk"})  # plugin modes only
+        self.assertEqual(by["fp64"]["pairs"], 8)
+        self.assertAlmostEqual(by["fp64"]["median"], 1.1)
+        self.assertEqual(by["fp64"]["verdict"], "above")
+        self.assertEqual(by["auto"]["verdict"], "below")
+        self.assertEqual(by["fp64-hsk"]["verdict"], "open")  # 0.9 and 1.05: the interval straddles
+        text = "\n".join(r.cold_pairs_text())
+        self.assertIn("Cold, round by round", text)
+        self.assertIn("above: 1, open: 1, below: 1 of 3", text)
+
+    def test_too_few_rounds_stay_open_and_one_round_has_no_section(self):
+        r = self.pooled({"stock": [1.0, 1.0, 1.0], "fp64": [0.5, 0.5, 0.5]})
+        self.assertEqual(r.cold_pairs()[0]["verdict"], "open")  # 3 pairs: no interval at 90%
+        r.a.rounds = 1
+        self.assertEqual(r.cold_pairs_text(), [])
 
 
 class CaseFiles(unittest.TestCase):
