@@ -5,6 +5,7 @@ import csv
 import json
 import math
 import os
+import statistics
 
 # the reference of the "vs hypre's default configuration" columns
 DEFAULT_REF = "stock-default"
@@ -54,7 +55,7 @@ def median_interval(values, coverage=COLD_COVERAGE):
     n = len(v)
     if n == 0:
         return None, None, None
-    med = (v[(n - 1) // 2] + v[n // 2]) / 2
+    med = statistics.median(v)
     tail = (1.0 - coverage) / 2
     k, below = 0, 0.0  # below: P(Binomial(n, 1/2) <= k - 1)
     while k < n // 2:

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace amgt::device {
 namespace {
@@ -18,12 +19,8 @@ constexpr int kWarpsPerBlock = kThreads / 32;
 // *out = max(*out, v over the warp's lanes): one atomicMax a warp (every lane calls it).
 __device__ __forceinline__ void warp_max_into(int v, int* out)
 {
-   for (int o = 16; o > 0; o >>= 1)
-   {
-      const int other = shfl_xor(v, o);
-      v               = other > v ? other : v;
-   }
-   if ((threadIdx.x & 31) == 0) { atomicMax(out, v); }
+   const int m = reduce_max(v);
+   if ((threadIdx.x & 31) == 0) { atomicMax(out, m); }
 }
 
 // The lanes of a row in the group kernels: G lanes a row (a power of two, 4-32), 32 / G rows a
@@ -651,16 +648,6 @@ __global__ void __launch_bounds__(kThreads)
    if ((threadIdx.x & 31) == 0) { atomicMax(worst, bits); }
 }
 
-Buffer<int64_t> copy_int64(const int64_t* src, int64_t n, Stream s, const Allocator& alloc)
-{
-   Buffer<int64_t> b(static_cast<size_t>(n), alloc);
-   if (n > 0)
-   {
-      AMGT_DEVICE_CHECK(memcpy_async(b.get(), src, sizeof(int64_t) * n, Copy::on_device, s));
-   }
-   return b;
-}
-
 Buffer<int32_t> copy_ints(const int32_t* src, int64_t n, Stream s, const Allocator& alloc)
 {
    Buffer<int32_t> b(static_cast<size_t>(n), alloc);
@@ -822,7 +809,7 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    return t;
 }
 
-DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, DeviceTermPlaces& t,
                            Stream s, const Allocator& alloc)
 {
    DeviceTermPulls u;
@@ -863,7 +850,8 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
    u.width    = width;
    u.bits_b   = bits_b;
    u.terms    = t.terms;
-   u.term_ptr = copy_int64(t.term_ptr.get(), C.nrows + 1, s, alloc);
+   u.term_ptr = std::move(t.term_ptr); // the places are spent
+   t          = DeviceTermPlaces();
    u.count    = std::move(count);
    u.code     = std::move(code);
    return u;
@@ -962,11 +950,9 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    if (pays(ap)) { plan.c_places = term_places(R, ap, plan.c, plan.flag.get(), s, alloc); }
    if (form == PlanForm::pulls || form == PlanForm::segments)
    {
-      // pulls where they fit; their places are then not kept
+      // pulls where they fit (they take their places' term pointers; places stay where not)
       plan.ap_pulls = term_pulls(A, P, plan.ap, plan.ap_places, s, alloc);
       plan.c_pulls  = term_pulls(R, ap, plan.c, plan.c_places, s, alloc);
-      if (plan.ap_pulls.width != 0) { plan.ap_places = DeviceTermPlaces(); }
-      if (plan.c_pulls.width != 0) { plan.c_places = DeviceTermPlaces(); }
       plan.ap_pulls.segmented = plan.c_pulls.segmented = form == PlanForm::segments;
    }
    return plan;

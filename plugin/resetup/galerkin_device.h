@@ -115,8 +115,9 @@ struct DeviceTermPulls
 };
 
 // The pulls of X*B's terms from their places (resetup::term_pulls, byte for byte). Width 0 where
-// the reference refuses. Waits for s.
-DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+// the reference refuses, t then as it was; otherwise the pulls take t's term pointers and t is
+// left empty (width 0). Waits for s.
+DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, DeviceTermPlaces& t,
                            Stream s, const Allocator& alloc);
 
 // out = X*B on C's pattern by the pulls, enqueued on s: a group of lanes a row of C, X's row
