@@ -772,16 +772,10 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    places_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(X.row_ptr, X.col, B.row_ptr, C.row_ptr.get(), C.nrows,
                                                           counts.get(), longest.get());
    AMGT_DEVICE_CHECK_LAUNCH("places_count_kernel");
-   Buffer<int64_t> term_ptr(static_cast<size_t>(n) + 1, alloc);
-   size_t          bytes = 0;
-   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(nullptr, bytes, counts.get(), term_ptr.get(), n + 1, s));
-   Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(temp.get(), bytes, counts.get(), term_ptr.get(), n + 1, s));
-   int64_t terms = 0;
-   int     len   = 0;
-   AMGT_DEVICE_CHECK(memcpy_async(&terms, term_ptr.get() + n, sizeof(terms), Copy::to_host, s));
+   int len = 0;
    AMGT_DEVICE_CHECK(memcpy_async(&len, longest.get(), sizeof(len), Copy::to_host, s));
-   synchronize(s);
+   Buffer<int64_t> term_ptr(static_cast<size_t>(n) + 1, alloc);
+   const int64_t   terms = exclusive_sum(counts.get(), term_ptr.get(), n + 1, s, alloc); // waits: len too
    const int32_t width = resetup::place_width(len);
    if (width == 0 || terms * width > kMaxPlaceBytesPerEntry * (static_cast<int64_t>(X.nnz) + B.nnz + C.nnz))
    {
@@ -832,10 +826,7 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
    synchronize(s);
    if (high > 255) { return u; }
    Buffer<int64_t> start(static_cast<size_t>(nnz) + 1, alloc);
-   size_t          bytes = 0;
-   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(nullptr, bytes, n.get(), start.get(), nnz + 1, s));
-   Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(prim::DeviceScan::ExclusiveSum(temp.get(), bytes, n.get(), start.get(), nnz + 1, s));
+   (void) exclusive_sum(n.get(), start.get(), nnz + 1, s, alloc); // each entry's first term
    Buffer<uint8_t> code(static_cast<size_t>(t.terms * width), alloc);
    pulls_fill_kernel<<<blocks_for(C.nrows), kThreads, 0, s>>>(X.row_ptr, X.col, B.row_ptr, C.row_ptr.get(),
                                                                t.term_ptr.get(), t.place.get(), t.width, C.nrows,
@@ -846,7 +837,7 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
       pulls_flag_kernel<<<blocks_for(nnz), kThreads, 0, s>>>(start.get(), nnz, width, code.get());
       AMGT_DEVICE_CHECK_LAUNCH("pulls_flag_kernel");
    }
-   synchronize(s); // before the temporaries are released
+   synchronize(s); // before n and start are released
    u.width    = width;
    u.bits_b   = bits_b;
    u.terms    = t.terms;

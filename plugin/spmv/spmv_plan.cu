@@ -201,19 +201,6 @@ SpmvStats measure(const DeviceMbsr<V>& A, Stream s, const Allocator& alloc)
    return st;
 }
 
-// Exclusive sum of n int32 counts (device), returning the total (synchronises).
-int32_t exclusive_sum(const int32_t* in, int32_t* out, int64_t n, Stream s, const Allocator& alloc)
-{
-   size_t bytes = 0;
-   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, n, s));
-   Buffer<char> temp(bytes, alloc);
-   AMGT_DEVICE_CHECK(device::prim::DeviceScan::ExclusiveSum(temp.get(), bytes, in, out, n, s));
-   int32_t total = 0;
-   AMGT_DEVICE_CHECK(device::memcpy_async(&total, out + n - 1, sizeof total, device::Copy::to_host, s));
-   AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // also before temp is freed
-   return total;
-}
-
 // The shape of a plan's matrix: dimensions, block dimensions and tile count consistent.
 template <class V>
 void check_plan_input(const DeviceMbsr<V>& A)
