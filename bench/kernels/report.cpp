@@ -749,18 +749,19 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
       "   ms, median. MB =\n"
       "   the fewest bytes each product moves (inputs and patterns read once, values written once: README.md),\n"
       "   GB/s = MB / time, frac = that as a fraction of %.1f TB/s; plcB = bytes a place of AP / RAP in the plan\n"
-      "   (0: that product searches), plc MB = the plan's places; pull = both products by pulls (a plan of\n"
-      "   PlanForm::pulls, a lane an entry), sgmt = the same plan's segmented kernel (the terms shared\n"
-      "   evenly), srch = both by the searching kernel\n"
+      "   (0: that product searches), plc MB = the plan's places; own / grp = both products by places\n"
+      "   wherever they fit (PlanForm::places) in numeric_by_places' two kernels (own: a lane a row of the output,\n"
+      "   no atomics; grp: a group of lanes a row, atomics in shared memory), sgmt = both by the pulls'\n"
+      "   segmented kernel (PlanForm::segments), srch = both by the searching kernel\n"
       "   (numeric_on_pattern), each with its frac; hypre = hypreDevice_CSRSpGemm A*P then\n"
       "   P^T*(A*P) (full products), x hyp = hypre / total. Checked first: errC = normwise relative error of C's\n"
       "   values vs the CPU reference (resetup::galerkin_numeric), errH = vs the hierarchy's A_{l+1}\n",
       kPracticalBandwidth / 1e12);
    const char* hf = "%-24s %9s %10s %9s %10s %9s | %8s %8s %8s %8s | %8s %7s %5s | %8s %7s %5s | %7s %5s | %5s %7s %8s "
-                    "%5s %8s %5s %8s %5s | %8s %6s | %7s %7s\n";
+                    "%5s %8s %5s %8s %5s %8s %5s | %8s %6s | %7s %7s\n";
    std::fprintf(out, hf, "matrix", "rows", "nnzA", "nnzP", "nnzAP", "nnzC", "plan ms", "AP ms", "RAP ms", "total ms",
                 "AP MB", "AP GB/s", "frac", "RAP MB", "RAPGB/s", "frac", "totGB/s", "frac", "plcB", "plc MB",
-                "pull ms", "frac", "sgmt ms", "frac", "srch ms", "frac", "hypre ms", "x hyp", "errC", "errH");
+                "own ms", "frac", "grp ms", "frac", "sgmt ms", "frac", "srch ms", "frac", "hypre ms", "x hyp", "errC", "errH");
    Geo         g_hypre;
    double      sum_log_frac = 0.0;
    int         n_frac = 0, n_half = 0;
@@ -781,8 +782,9 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
                    fmt("%.1f", r.rap_bytes() / 1e6).c_str(), gbs(r.rap_bytes(), r.rap).c_str(),
                    bw_cell(r.rap_bytes(), r.rap).c_str(), gbs(r.total_bytes(), r.total).c_str(),
                    bw_cell(r.total_bytes(), r.total).c_str(), (std::to_string(r.ap_places) + "/" + std::to_string(r.c_places)).c_str(),
-                   fmt("%.0f", static_cast<double>(r.place_bytes) / 1e6).c_str(), time_cell(r.pulls, 1.0, "%.3f").c_str(),
-                   bw_cell(r.total_bytes(), r.pulls).c_str(), time_cell(r.segments, 1.0, "%.3f").c_str(),
+                   fmt("%.0f", static_cast<double>(r.place_bytes) / 1e6).c_str(), time_cell(r.own_rows, 1.0, "%.3f").c_str(),
+                   bw_cell(r.total_bytes(), r.own_rows).c_str(), time_cell(r.grouped, 1.0, "%.3f").c_str(),
+                   bw_cell(r.total_bytes(), r.grouped).c_str(), time_cell(r.segments, 1.0, "%.3f").c_str(),
                    bw_cell(r.total_bytes(), r.segments).c_str(), time_cell(r.search, 1.0, "%.3f").c_str(),
                    bw_cell(r.total_bytes(), r.search).c_str(), hyp > 0.0 ? fmt("%.3f", hyp).c_str() : "-",
                    r.total.ok() ? ratio_cell(hyp, r.total.t.median_ms).c_str() : "-", err(r.err_cpu).c_str(),
@@ -841,7 +843,8 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("galerkin", what, "ours[galerkin_numeric]", r.total);
       emit("galerkin", what, "ours[AP]", r.ap);
       emit("galerkin", what, "ours[RAP]", r.rap);
-      emit("galerkin", what, "ours[pulls]", r.pulls);
+      emit("galerkin", what, "ours[places_own]", r.own_rows);
+      emit("galerkin", what, "ours[places_group]", r.grouped);
       emit("galerkin", what, "ours[segments]", r.segments);
       emit("galerkin", what, "ours[search]", r.search);
       emit("galerkin", what, "hypre[A*P]", r.hypre_ap);
@@ -956,7 +959,9 @@ void JsonLines::write(const GalerkinRecord& r)
          o.num("ap_bytes", r.ap_bytes()).num("rap_bytes", r.rap_bytes());
          o.integer("ap_pull_width", r.ap_pulls).integer("rap_pull_width", r.c_pulls);
          o.integer("ap_place_width", r.ap_places).integer("rap_place_width", r.c_places);
-         if (r.pulls.ok()) o.num("pulls_ms", r.pulls.t.median_ms);
+         o.integer("ap_own", r.ap_own ? 1 : 0).integer("rap_own", r.c_own ? 1 : 0);
+         if (r.own_rows.ok()) o.num("places_own_ms", r.own_rows.t.median_ms);
+         if (r.grouped.ok()) o.num("places_group_ms", r.grouped.t.median_ms);
          if (r.segments.ok()) o.num("segments_ms", r.segments.t.median_ms);
          o.integer("place_bytes", r.place_bytes);
          if (r.search.ok()) o.num("search_ms", r.search.t.median_ms);
@@ -971,7 +976,8 @@ void JsonLines::write(const GalerkinRecord& r)
    one("ours:ap", r.ap, r.ap_bytes());
    one("ours:rap", r.rap, r.rap_bytes());
    one("ours:plan", r.plan, 0.0);
-   one("ours:pulls", r.pulls, r.total_bytes());
+   one("ours:places_own", r.own_rows, r.total_bytes());
+   one("ours:places_group", r.grouped, r.total_bytes());
    one("ours:segments", r.segments, r.total_bytes());
    one("ours:search", r.search, r.total_bytes());
    one("hypre:ap", r.hypre_ap, 0.0);

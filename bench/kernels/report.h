@@ -157,11 +157,15 @@ struct GalerkinRecord
    // pulls, places or search as the plan has them); plan:
    // device::make_galerkin_plan (median like the others, timed apart from the products)
    Meas        plan, ap, rap, total;
-   // both products in the plan's other forms: by pulls (a plan made with PlanForm::pulls) and
-   // by the searching kernel (numeric_on_pattern); the bytes a place of each product in the
-   // plan (0: it searches) and a code of its pulls, and the size of the plan's places
-   Meas        pulls, segments, search; // segments: the pulls plan, segmented kernel
+   // both products in the plan's other forms: by places wherever they fit (a plan made with
+   // PlanForm::places) in numeric_by_places' two kernels (own: a lane a row; group: a group of
+   // lanes a row, atomics in shared memory), by the pulls' segmented kernel (PlanForm::segments)
+   // and by the searching kernel (numeric_on_pattern); the bytes a place of each product in the
+   // plan (0: it searches) and a code of its pulls, whether the places plan's rule took the own
+   // rows, and the size of the plan's places
+   Meas        own_rows, grouped, segments, search;
    int         ap_pulls = 0, c_pulls = 0, ap_places = 0, c_places = 0;
+   bool        ap_own = false, c_own = false;
    int64_t     place_bytes = 0;
    // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on
    // hypre's A*P; skipped without hypre

@@ -15,6 +15,9 @@ namespace amgt::device {
 namespace {
 
 constexpr int kWarpsPerBlock = kThreads / 32;
+// The own-rows kernel's blocks: kOwnWarps warps, each with its rows' span of shared memory.
+constexpr int kOwnWarps   = 4;
+constexpr int kOwnThreads = kOwnWarps * 32;
 
 // *out = max(*out, v over the warp's lanes): one atomicMax a warp (every lane calls it).
 __device__ __forceinline__ void warp_max_into(int v, int* out)
@@ -242,22 +245,25 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-// Row i's number of terms of X*B (counts[i], int64) and the longest row of C (*longest).
+// Row i's number of terms of X*B (counts[i], int64), the longest row of C (*longest) and the
+// most terms of a row (*heaviest, saturated at INT32_MAX).
 __global__ void __launch_bounds__(kThreads)
    places_count_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
                        const int32_t* __restrict__ b_ptr, const int32_t* __restrict__ c_ptr, int32_t nrows,
-                       int64_t* __restrict__ counts, int* __restrict__ longest)
+                       int64_t* __restrict__ counts, int* __restrict__ longest, int* __restrict__ heaviest)
 {
    const int64_t i   = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   int           len = 0;
+   int           len = 0, most = 0;
    if (i < nrows)
    {
       int64_t n = 0;
       for (int32_t k = x_ptr[i]; k < x_ptr[i + 1]; ++k) { n += b_ptr[x_col[k] + 1] - b_ptr[x_col[k]]; }
       counts[i] = n;
       len       = c_ptr[i + 1] - c_ptr[i];
+      most      = n < INT32_MAX ? static_cast<int>(n) : INT32_MAX;
    }
    warp_max_into(len, longest);
+   warp_max_into(most, heaviest);
 }
 
 // The places (resetup::term_places): G lanes a row, a lane an entry of X; each term's column
@@ -577,6 +583,65 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
+// The numeric product by places with a lane a row of C (numeric_by_places, own rows): the row's
+// terms in X's order, each added at its place into the lane's own accumulator. No two lanes add
+// into one entry, so no atomic is needed (a shared-memory atomic add of a double compiles to a
+// compare-and-swap loop, ATOMS.CAST.SPIN.64 on sm_90, which bounds the group kernel). A warp's
+// 32 rows lie side by side in its `span` doubles of dynamic shared memory where they fit, zeroed
+// and written back by the whole warp (coalesced); a warp whose rows do not fit accumulates in
+// the output itself, each lane in its own row (zeroed first). Sums in X's order, then B's: the
+// CPU reference's order.
+template <typename PlaceT>
+__global__ void __launch_bounds__(kOwnThreads)
+   places_own_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                     const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
+                     const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
+                     const int64_t* __restrict__ term_ptr, const PlaceT* __restrict__ place, int32_t nrows,
+                     int32_t span, double* __restrict__ out)
+{
+   extern __shared__ double own_s[];
+   const int     w     = static_cast<int>(threadIdx.x) / 32;
+   const int     lane  = static_cast<int>(threadIdx.x) & 31;
+   const int64_t first = (blockIdx.x * static_cast<int64_t>(kOwnWarps) + w) * 32;
+   if (first >= nrows) { return; } // the whole warp
+   const int64_t last      = first + 32 < nrows ? first + 32 : static_cast<int64_t>(nrows);
+   const int32_t base      = c_ptr[first];
+   const int32_t len       = c_ptr[last] - base;
+   const bool    in_shared = len <= span;
+   double*       acc_w     = in_shared ? own_s + static_cast<int64_t>(w) * span : out + base;
+   for (int32_t p = lane; p < len; p += 32) { acc_w[p] = 0.0; }
+   sync_warp();
+   const int64_t row = first + lane;
+   if (row < last)
+   {
+      double* const acc = acc_w + (c_ptr[row] - base);
+      const PlaceT* pl  = place + term_ptr[row];
+      const int32_t xe  = x_ptr[row + 1];
+      for (int32_t kx = x_ptr[row]; kx < xe; ++kx)
+      {
+         const int32_t k    = x_col[kx];
+         const double  x    = x_val ? x_val[kx] : 1.0;
+         const int32_t bs   = b_ptr[k];
+         const int32_t blen = b_ptr[k + 1] - bs;
+         if (b_val)
+         {
+#pragma unroll 4
+            for (int32_t j = 0; j < blen; ++j) { acc[pl[j]] += x * b_val[bs + j]; }
+         }
+         else
+         {
+            for (int32_t j = 0; j < blen; ++j) { acc[pl[j]] += x; }
+         }
+         pl += blen;
+      }
+   }
+   if (in_shared)
+   {
+      sync_warp();
+      for (int32_t p = lane; p < len; p += 32) { out[base + p] = acc_w[p]; }
+   }
+}
+
 // Lanes a row of a group kernel: one per item of the rows' mean (items over rows: 4-32), more
 // where the mean row of what the group keeps in shared memory (kept entries over kept rows)
 // would not fit a narrower group's share, kFixedRowCap * G / 32 entries, twice over.
@@ -612,6 +677,22 @@ int longest_row(const int32_t* row_ptr, int32_t nrows, Stream s, const Allocator
    synchronize(s);
    return h;
 }
+
+// The own-rows kernel's shared memory a warp: its 32 rows of C at the mean length and a quarter
+// more, a whole number of 32 doubles, at most kOwnSpanMax (48 KB a block); a warp whose rows are
+// longer accumulates in the output.
+constexpr int32_t kOwnSpanMax = 1536;
+} // namespace
+
+int32_t own_rows_span(const DeviceFixedPattern& C)
+{
+   const double  mean = C.nrows > 0 ? static_cast<double>(C.nnz) / C.nrows : 0.0;
+   const double  want = 32.0 * mean * 1.25 + 32.0;
+   const int32_t span = want >= kOwnSpanMax ? kOwnSpanMax : (static_cast<int32_t>(want) + 31) / 32 * 32;
+   return span < 32 ? 32 : span;
+}
+
+namespace {
 
 // The places kernels: a lane an entry of X, C's row accumulated in shared memory.
 int32_t places_lanes(const CsrView& X, const DeviceFixedPattern& C)
@@ -766,17 +847,17 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    if (C.nrows == 0) { return t; }
    const int64_t   n = C.nrows;
    Buffer<int64_t> counts(static_cast<size_t>(n) + 1, alloc);
-   Buffer<int>     longest(1, alloc);
+   Buffer<int>     most(2, alloc); // C's longest row, the most terms of a row
    fill_bytes(counts.get() + n, 0, sizeof(int64_t), s);
-   fill_bytes(longest.get(), 0, sizeof(int), s);
+   fill_bytes(most.get(), 0, 2 * sizeof(int), s);
    places_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(X.row_ptr, X.col, B.row_ptr, C.row_ptr.get(), C.nrows,
-                                                          counts.get(), longest.get());
+                                                          counts.get(), most.get(), most.get() + 1);
    AMGT_DEVICE_CHECK_LAUNCH("places_count_kernel");
-   int len = 0;
-   AMGT_DEVICE_CHECK(memcpy_async(&len, longest.get(), sizeof(len), Copy::to_host, s));
+   int h[2] = {0, 0};
+   AMGT_DEVICE_CHECK(memcpy_async(h, most.get(), sizeof(h), Copy::to_host, s));
    Buffer<int64_t> term_ptr(static_cast<size_t>(n) + 1, alloc);
-   const int64_t   terms = exclusive_sum(counts.get(), term_ptr.get(), n + 1, s, alloc); // waits: len too
-   const int32_t width = resetup::place_width(len);
+   const int64_t   terms = exclusive_sum(counts.get(), term_ptr.get(), n + 1, s, alloc); // waits: h too
+   const int32_t width = resetup::place_width(h[0]);
    if (width == 0 || terms * width > kMaxPlaceBytesPerEntry * (static_cast<int64_t>(X.nnz) + B.nnz + C.nnz))
    {
       return t;
@@ -798,6 +879,8 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    }
    t.width    = width;
    t.terms    = terms;
+   t.heaviest = h[1];
+   t.own      = h[1] <= kOwnMostTerms;
    t.term_ptr = std::move(term_ptr);
    t.place    = std::move(place);
    return t;
@@ -902,6 +985,26 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPatt
                 "numeric product by places: shapes differ from the pattern's");
    AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by places: the plan has no places");
    if (C.nrows == 0) { return; }
+   if (t.own)
+   {
+      const int32_t  span   = own_rows_span(C);
+      const unsigned blocks = blocks_for(C.nrows, kOwnThreads);
+      const size_t   bytes  = sizeof(double) * kOwnWarps * static_cast<size_t>(span);
+      if (t.width == 1)
+      {
+         places_own_kernel<uint8_t><<<blocks, kOwnThreads, bytes, s>>>(X.row_ptr, X.col, X.val, B.row_ptr, B.val,
+                                                                        C.row_ptr.get(), t.term_ptr.get(),
+                                                                        t.place.get(), C.nrows, span, out);
+      }
+      else
+      {
+         places_own_kernel<uint16_t><<<blocks, kOwnThreads, bytes, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
+            reinterpret_cast<const uint16_t*>(t.place.get()), C.nrows, span, out);
+      }
+      AMGT_DEVICE_CHECK_LAUNCH("places_own_kernel");
+      return;
+   }
    with_lanes<4>(places_lanes(X, C), [&](auto g) {
       constexpr int G      = decltype(g)::value;
       const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));

@@ -81,8 +81,10 @@ void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPat
 // resetup::TermPlaces on the device; width 0: none (the product searches instead).
 struct DeviceTermPlaces
 {
-   int32_t         width = 0;
-   int64_t         terms = 0;
+   int32_t         width    = 0;
+   int64_t         terms    = 0;
+   int32_t         heaviest = 0;     // the most terms of a row of C
+   bool            own      = false; // numeric_by_places' kernel: a lane a row (else a group a row)
    Buffer<int64_t> term_ptr; // nrows + 1
    Buffer<uint8_t> place;    // terms x width bytes
 };
@@ -92,14 +94,22 @@ struct DeviceTermPlaces
 // kMaxPlaceBytesPerEntry bytes per entry of X, B and C together, or when a term's column is not
 // in its row (*flag, device memory, is then set as numeric_on_pattern sets it). Waits for s.
 constexpr int64_t kMaxPlaceBytesPerEntry = 8;
+// The most terms of a row for numeric_by_places' own-rows kernel (DeviceTermPlaces::own).
+constexpr int32_t kOwnMostTerms = 2048;
 DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, int32_t* flag,
                              Stream s, const Allocator& alloc);
 
-// out = X*B on C's pattern by the places (resetup::numeric_by_places up to the order of the
-// additions), enqueued on s: a group of lanes a row of C, a lane an entry of X that walks its row
-// of B and adds each term at its place (shared memory for rows of up to kFixedRowCap * G / 32
-// entries, global atomics past that). B's columns are not read.
-void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+// out = X*B on C's pattern by the places, enqueued on s; B's columns are not read. Two kernels
+// (t.own, set by term_places where no row has more than kOwnMostTerms terms):
+//   - own rows: a lane a row of C, which walks the row's terms in X's order and adds each at its
+//     place into its own accumulator (no atomics; resetup::numeric_by_places' order). A warp's 32
+//     rows accumulate side by side in own_rows_span(C) doubles of shared memory where they fit,
+//     else in the output itself.
+//   - groups: a group of lanes a row of C, a lane an entry of X that walks its row of B and adds
+//     each term at its place with atomics (shared memory for rows of up to kFixedRowCap * G / 32
+//     entries, global past that); the order of the additions is not fixed.
+int32_t own_rows_span(const DeviceFixedPattern& C);
+void    numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
                        double* out, Stream s);
 
 // resetup::TermPulls on the device; width 0: none.

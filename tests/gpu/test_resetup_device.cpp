@@ -7,8 +7,10 @@
 //     the atomics take, rows of up to kFixedRowCap entries (shared memory) and longer ones
 //     (global atomics), empty rows, NULL values, a term outside the pattern flagged;
 //   - the places of every term (1 and 2 bytes) and their pulls, byte for byte, and the products
-//     by places and by pulls (a lane an entry, and segmented) equal to the reference, the same
-//     row kinds; a term outside the pattern refused;
+//     by places (own rows, with warps in shared memory and in the output, and groups) and by
+//     pulls (a lane an entry, and segmented) equal to the reference, the same row kinds; the
+//     own-rows rule (a row of too many terms takes the groups); a term outside the pattern
+//     refused;
 //   - the Galerkin plan over several value sets, in each of its forms (pulls, segments, places,
 //     search): the GPU's coarse operator equal to the CPU
 //     reference's, outputs not all zero, every byte back to the allocator.
@@ -121,11 +123,21 @@ TEST_F(ResetupDevice, FixedPatternOfAnUnsortedOutput)
    EXPECT_EQ(counter.live, 0);
 }
 
+// The own-rows kernel's warps (32 rows each) whose rows fit its shared memory, and those that
+// accumulate in the output.
+struct OwnWarps
+{
+   int     fit = 0, over = 0;
+   int64_t heaviest = 0; // the most terms of a row
+};
+
 // A and B whose product has rows of every kind: empty, short, up to the shared-memory cap, and
 // past it.
-void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what)
+void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what,
+                            OwnWarps* seen = nullptr)
 {
    SCOPED_TRACE(what);
+   OwnWarps warps;
    AllocCounter counter;
    const auto   alloc = counting_allocator(counter);
    {
@@ -156,11 +168,30 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       EXPECT_EQ(t.terms, ref_t.term_ptr.back());
       EXPECT_EQ(download(t.term_ptr.get(), t.term_ptr.size()), ref_t.term_ptr);
       EXPECT_EQ(download(t.place.get(), t.place.size()), ref_t.place);
-      DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
-      dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s);
-      dev::synchronize(s);
-      EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
+      int64_t heaviest = 0;
+      for (int32_t i = 0; i < c.nrows; ++i) heaviest = std::max(heaviest, ref_t.term_ptr[i + 1] - ref_t.term_ptr[i]);
+      EXPECT_EQ(t.heaviest, heaviest);
+      warps.heaviest = heaviest;
+      EXPECT_EQ(t.own, heaviest <= dev::kOwnMostTerms);
+      // both kernels, whichever the rule took: the reference's values (small integers: exact)
+      const bool chosen = t.own;
+      for (const bool own : {true, false})
+      {
+         SCOPED_TRACE(own ? "own rows" : "groups");
+         t.own = own;
+         DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+         dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s);
+         dev::synchronize(s);
+         EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
+      }
+      t.own = chosen;
       EXPECT_EQ(download(flag.get(), 1)[0], 0);
+      const int32_t span = dev::own_rows_span(p);
+      for (int32_t w = 0; w * 32 < c.nrows; ++w)
+      {
+         const int32_t last = std::min(c.nrows, w * 32 + 32);
+         ++(c.row_ptr[last] - c.row_ptr[w * 32] <= span ? warps.fit : warps.over);
+      }
       // the pulls: byte for byte the reference's, the product by them equal to it
       rs::TermPulls ref_u;
       ASSERT_TRUE(rs::term_pulls(a.view(), b.view(), ref_p, ref_t, ref_u));
@@ -182,10 +213,13 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       dev::numeric_by_pulls(da.view, db.view, p, u, by_segments.get(), s);
       dev::synchronize(s);
       EXPECT_EQ(download(by_segments.get(), c.col.size()), ref);
-      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place, %d a pull\n", what, static_cast<long long>(t.terms),
-                  t.width, u.width);
+      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place, %d a pull; own rows %s (at most %lld terms a row), "
+                  "warps in shared memory %d, in the output %d (span %d)\n",
+                  what, static_cast<long long>(ref_t.term_ptr.back()), ref_t.width, u.width, chosen ? "yes" : "no",
+                  static_cast<long long>(heaviest), warps.fit, warps.over, span);
    }
    EXPECT_EQ(counter.live, 0);
+   if (seen) *seen = warps;
 }
 
 TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
@@ -198,10 +232,19 @@ TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
    // long rows: A's rows of 0..600 entries reach B's rows, C rows past the cap
    std::vector<int32_t> la(200), lb(700);
    for (size_t i = 0; i < la.size(); ++i) la[i] = static_cast<int32_t>((i * 13) % 40);
-   la[3]  = 600;
-   la[50] = 0;
+   la[3] = la[4] = 600; // drawn by a row or two (seed 21): 1788 terms
+   la[50]        = 0;
    for (size_t i = 0; i < lb.size(); ++i) lb[i] = static_cast<int32_t>(1 + (i * 7) % 5);
-   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows");
+   OwnWarps lw;
+   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows", &lw);
+   // the own-rows kernel's both kinds of warp: rows in shared memory and rows in the output
+   EXPECT_GT(lw.fit, 0);
+   EXPECT_GT(lw.over, 0);
+   // a row of more than kOwnMostTerms terms: the rule takes the groups (checked inside)
+   la[3] = la[4] = 700; // every column: all of B's rows, 2091 terms
+   OwnWarps hw;
+   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "a heavy row", &hw);
+   EXPECT_GT(hw.heaviest, dev::kOwnMostTerms);
    // short rows: 4 and 8 lanes a row (fixed_pattern_lanes), each with a row past its group's
    // share of shared memory (the global-atomics path at that width)
    for (int32_t per : {2, 9})
@@ -270,6 +313,7 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       EXPECT_EQ(by_places.ap_pulls.width + by_places.c_pulls.width, 0);
       EXPECT_EQ(by_places.ap_places.width, 1);
       EXPECT_EQ(by_places.c_places.width, 1);
+      EXPECT_TRUE(by_places.ap_places.own && by_places.c_places.own);
       // automatic: places where the right operand's rows are short (P's and this AP's are)
       dev::DeviceGalerkinPlan automatic = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                                   dc.view.col, c0.nrows, stream_, alloc);
