@@ -50,12 +50,6 @@ double normwise_error(const std::vector<double>& x, const std::vector<double>& r
    return static_cast<double>(r > 0.0L ? std::sqrt(d / r) : std::sqrt(d));
 }
 
-// numeric_by_places' kernel for both products of a plan: own rows or groups
-void own_rows(dev::DeviceGalerkinPlan& plan, bool own)
-{
-   plan.ap_places.own = plan.c_places.own = own;
-}
-
 int32_t read_flag(const dev::DeviceGalerkinPlan& plan)
 {
    int32_t h = 0;
@@ -140,6 +134,8 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.plan.status = Status::ok;
       r.ap_places   = plan.ap_places.width;
       r.c_places    = plan.c_places.width;
+      r.ap_pulls    = plan.ap_pulls.width;
+      r.c_pulls     = plan.c_pulls.width;
       r.place_bytes = plan.ap_places.terms * plan.ap_places.width + plan.c_places.terms * plan.c_places.width +
                       plan.ap_pulls.terms * plan.ap_pulls.width + plan.c_pulls.terms * plan.c_pulls.width +
                       (plan.ap_pulls.width ? plan.ap.nnz : 0) + (plan.c_pulls.width ? plan.c.nnz : 0);
@@ -176,32 +172,30 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.total.note   = why;
       r.rap.status   = r.total.status;
       r.search.status = r.total.status;
-      // both products by places wherever they fit (PlanForm::places), in each of the two kernels,
-      // and by the pulls' segmented kernel (PlanForm::segments), each checked like the plan's own
-      auto check_form = [&](dev::DeviceGalerkinPlan& p, Meas& m, const char* name) {
-         dev::galerkin_products(p, vR, vA, vP, c_val.get(), kStream);
-         check_device(name);
-         const double e = normwise_error(c_val.download(), c_ref);
-         m.status       = e <= kSpgemmTolerance ? Status::ok : Status::fail;
-         m.rel_err      = e;
-         if (!m.ok()) m.note = std::string(name) + ": C vs the CPU reference: normwise error " + std::to_string(e);
-      };
+      // the plan by places wherever they fit (PlanForm::places), checked like the other
       plan_places = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
                                             dev::PlanForm::places);
-      r.ap_own = plan_places.ap_places.own;
-      r.c_own  = plan_places.c_places.own;
       if (plan_places.ap_places.width != 0 || plan_places.c_places.width != 0)
       {
-         own_rows(plan_places, true);
-         check_form(plan_places, r.own_rows, "places, own rows");
-         own_rows(plan_places, false);
-         check_form(plan_places, r.grouped, "places, groups");
+         dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
+         check_device("galerkin_products by places");
+         const double e   = normwise_error(c_val.download(), c_ref);
+         r.places.status  = e <= kSpgemmTolerance ? Status::ok : Status::fail;
+         r.places.rel_err = e;
+         if (!r.places.ok()) r.places.note = "by places: C vs the CPU reference: normwise error " + std::to_string(e);
       }
+      // and by pulls (PlanForm::pulls: places where the pulls refuse)
       plan_pulls = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
-                                           dev::PlanForm::segments);
-      r.ap_pulls = plan_pulls.ap_pulls.width;
-      r.c_pulls  = plan_pulls.c_pulls.width;
-      if (r.ap_pulls != 0 || r.c_pulls != 0) check_form(plan_pulls, r.segments, "pulls, segmented");
+                                           dev::PlanForm::pulls);
+      if (plan_pulls.ap_pulls.width != 0 || plan_pulls.c_pulls.width != 0)
+      {
+         dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
+         check_device("galerkin_products by pulls");
+         const double e  = normwise_error(c_val.download(), c_ref);
+         r.pulls.status  = e <= kSpgemmTolerance ? Status::ok : Status::fail;
+         r.pulls.rel_err = e;
+         if (!r.pulls.ok()) r.pulls.note = "by pulls: C vs the CPU reference: normwise error " + std::to_string(e);
+      }
       r.rap.rel_err  = r.total.rel_err;
       if (!why.empty()) r.rap.note = why;
    }
@@ -284,31 +278,21 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
                             return 0;
                          }),
                          &r.rap});
-      if (r.own_rows.ok())
+      if (r.places.ok())
       {
-         ts.push_back(Timed{"both products by places, own rows", sampler([&] {
-                               own_rows(plan_places, true);
+         ts.push_back(Timed{"both products by places", sampler([&] {
                                dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
                                return 0;
                             }),
-                            &r.own_rows});
+                            &r.places});
       }
-      if (r.grouped.ok())
+      if (r.pulls.ok())
       {
-         ts.push_back(Timed{"both products by places, groups", sampler([&] {
-                               own_rows(plan_places, false);
-                               dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
-                               return 0;
-                            }),
-                            &r.grouped});
-      }
-      if (r.segments.ok())
-      {
-         ts.push_back(Timed{"both products by pulls, segmented", sampler([&] {
+         ts.push_back(Timed{"both products by pulls", sampler([&] {
                                dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
                                return 0;
                             }),
-                            &r.segments});
+                            &r.pulls});
       }
       // ... and both by the searching kernel, the form without places
       ts.push_back(Timed{"numeric_on_pattern A*P + R*AP", sampler([&] {
@@ -336,15 +320,13 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    if (r.total.ok())
    {
       std::fprintf(stderr,
-                   "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; places %d/%d bytes,"
-                   " %.0f MB), by places: own rows %.3f ms, groups %.3f ms; segmented %.3f ms, searching %.3f ms,"
-                   " hypre %.3f ms\n",
+                   "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; forms %s,"
+                   " %.0f MB), by places %.3f ms, by pulls %.3f ms, searching %.3f ms, hypre %.3f ms\n",
                    r.plan.ok() ? r.plan.t.median_ms : 0.0, r.ap.ok() ? r.ap.t.median_ms : 0.0,
                    r.rap.ok() ? r.rap.t.median_ms : 0.0, r.total.t.median_ms,
                    r.total.t.median_ms > 0.0 ? r.total_bytes() / (r.total.t.median_ms * 1e-3) / kPracticalBandwidth : 0.0,
-                   kPracticalBandwidth / 1e12, r.ap_places, r.c_places, static_cast<double>(r.place_bytes) / 1e6,
-                   r.own_rows.ok() ? r.own_rows.t.median_ms : 0.0, r.grouped.ok() ? r.grouped.t.median_ms : 0.0,
-                   r.segments.ok() ? r.segments.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
+                   kPracticalBandwidth / 1e12, r.forms().c_str(), static_cast<double>(r.place_bytes) / 1e6,
+                   r.places.ok() ? r.places.t.median_ms : 0.0, r.pulls.ok() ? r.pulls.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
    }
    finish();
 }

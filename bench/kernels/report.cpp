@@ -744,24 +744,24 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
    std::fprintf(out,
       "== Galerkin products on a plan (re-setup): C = R*(A*P), R = P^T, recomputed by numeric-only products on\n"
       "   patterns fixed once (plugin/resetup/galerkin_device.h). plan = device::make_galerkin_plan (AP's pattern by\n"
-      "   a full product, C's sorted pattern, the terms' places); AP = A*P onto the plan's AP pattern, RAP = R*AP\n"
-      "   onto C's pattern (by places or search, as the plan chose), total = device::galerkin_numeric (both);\n"
+      "   a full product, C's sorted pattern, the terms' pulls or places); AP = A*P onto the plan's AP pattern, RAP =\n"
+      "   R*AP onto C's pattern (by pulls, places or search, as the plan chose), total = device::galerkin_numeric;\n"
       "   ms, median. MB =\n"
       "   the fewest bytes each product moves (inputs and patterns read once, values written once: README.md),\n"
-      "   GB/s = MB / time, frac = that as a fraction of %.1f TB/s; plcB = bytes a place of AP / RAP in the plan\n"
-      "   (0: that product searches), plc MB = the plan's places; own / grp = both products by places\n"
-      "   wherever they fit (PlanForm::places) in numeric_by_places' two kernels (own: a lane a row of the output,\n"
-      "   no atomics; grp: a group of lanes a row, atomics in shared memory), sgmt = both by the pulls'\n"
-      "   segmented kernel (PlanForm::segments), srch = both by the searching kernel\n"
+      "   GB/s = MB / time, frac = that as a fraction of %.1f TB/s; form = each product's form in the plan,\n"
+      "   AP/RAP: uN pulls of N-byte codes, pN places of N bytes, s search; plc MB = the plan's pulls and places;\n"
+      "   plc = both products by places wherever\n"
+      "   they fit (PlanForm::places), pull = both by pulls (PlanForm::pulls: the terms listed by output entry,\n"
+      "   summed by a segmented scan; places where they do not fit), srch = both by the searching kernel\n"
       "   (numeric_on_pattern), each with its frac; hypre = hypreDevice_CSRSpGemm A*P then\n"
       "   P^T*(A*P) (full products), x hyp = hypre / total. Checked first: errC = normwise relative error of C's\n"
       "   values vs the CPU reference (resetup::galerkin_numeric), errH = vs the hierarchy's A_{l+1}\n",
       kPracticalBandwidth / 1e12);
    const char* hf = "%-24s %9s %10s %9s %10s %9s | %8s %8s %8s %8s | %8s %7s %5s | %8s %7s %5s | %7s %5s | %5s %7s %8s "
-                    "%5s %8s %5s %8s %5s %8s %5s | %8s %6s | %7s %7s\n";
+                    "%5s %8s %5s %8s %5s | %8s %6s | %7s %7s\n";
    std::fprintf(out, hf, "matrix", "rows", "nnzA", "nnzP", "nnzAP", "nnzC", "plan ms", "AP ms", "RAP ms", "total ms",
-                "AP MB", "AP GB/s", "frac", "RAP MB", "RAPGB/s", "frac", "totGB/s", "frac", "plcB", "plc MB",
-                "own ms", "frac", "grp ms", "frac", "sgmt ms", "frac", "srch ms", "frac", "hypre ms", "x hyp", "errC", "errH");
+                "AP MB", "AP GB/s", "frac", "RAP MB", "RAPGB/s", "frac", "totGB/s", "frac", "form", "plc MB",
+                "plc ms", "frac", "pull ms", "frac", "srch ms", "frac", "hypre ms", "x hyp", "errC", "errH");
    Geo         g_hypre;
    double      sum_log_frac = 0.0;
    int         n_frac = 0, n_half = 0;
@@ -781,11 +781,10 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
                    gbs(r.ap_bytes(), r.ap).c_str(), bw_cell(r.ap_bytes(), r.ap).c_str(),
                    fmt("%.1f", r.rap_bytes() / 1e6).c_str(), gbs(r.rap_bytes(), r.rap).c_str(),
                    bw_cell(r.rap_bytes(), r.rap).c_str(), gbs(r.total_bytes(), r.total).c_str(),
-                   bw_cell(r.total_bytes(), r.total).c_str(), (std::to_string(r.ap_places) + "/" + std::to_string(r.c_places)).c_str(),
-                   fmt("%.0f", static_cast<double>(r.place_bytes) / 1e6).c_str(), time_cell(r.own_rows, 1.0, "%.3f").c_str(),
-                   bw_cell(r.total_bytes(), r.own_rows).c_str(), time_cell(r.grouped, 1.0, "%.3f").c_str(),
-                   bw_cell(r.total_bytes(), r.grouped).c_str(), time_cell(r.segments, 1.0, "%.3f").c_str(),
-                   bw_cell(r.total_bytes(), r.segments).c_str(), time_cell(r.search, 1.0, "%.3f").c_str(),
+                   bw_cell(r.total_bytes(), r.total).c_str(), r.forms().c_str(),
+                   fmt("%.0f", static_cast<double>(r.place_bytes) / 1e6).c_str(), time_cell(r.places, 1.0, "%.3f").c_str(),
+                   bw_cell(r.total_bytes(), r.places).c_str(), time_cell(r.pulls, 1.0, "%.3f").c_str(),
+                   bw_cell(r.total_bytes(), r.pulls).c_str(), time_cell(r.search, 1.0, "%.3f").c_str(),
                    bw_cell(r.total_bytes(), r.search).c_str(), hyp > 0.0 ? fmt("%.3f", hyp).c_str() : "-",
                    r.total.ok() ? ratio_cell(hyp, r.total.t.median_ms).c_str() : "-", err(r.err_cpu).c_str(),
                    err(r.err_hypre).c_str());
@@ -843,9 +842,8 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("galerkin", what, "ours[galerkin_numeric]", r.total);
       emit("galerkin", what, "ours[AP]", r.ap);
       emit("galerkin", what, "ours[RAP]", r.rap);
-      emit("galerkin", what, "ours[places_own]", r.own_rows);
-      emit("galerkin", what, "ours[places_group]", r.grouped);
-      emit("galerkin", what, "ours[segments]", r.segments);
+      emit("galerkin", what, "ours[places]", r.places);
+      emit("galerkin", what, "ours[pulls]", r.pulls);
       emit("galerkin", what, "ours[search]", r.search);
       emit("galerkin", what, "hypre[A*P]", r.hypre_ap);
       emit("galerkin", what, "hypre[PT*AP]", r.hypre_rap);
@@ -959,10 +957,8 @@ void JsonLines::write(const GalerkinRecord& r)
          o.num("ap_bytes", r.ap_bytes()).num("rap_bytes", r.rap_bytes());
          o.integer("ap_pull_width", r.ap_pulls).integer("rap_pull_width", r.c_pulls);
          o.integer("ap_place_width", r.ap_places).integer("rap_place_width", r.c_places);
-         o.integer("ap_own", r.ap_own ? 1 : 0).integer("rap_own", r.c_own ? 1 : 0);
-         if (r.own_rows.ok()) o.num("places_own_ms", r.own_rows.t.median_ms);
-         if (r.grouped.ok()) o.num("places_group_ms", r.grouped.t.median_ms);
-         if (r.segments.ok()) o.num("segments_ms", r.segments.t.median_ms);
+         if (r.places.ok()) o.num("places_ms", r.places.t.median_ms);
+         if (r.pulls.ok()) o.num("pulls_ms", r.pulls.t.median_ms);
          o.integer("place_bytes", r.place_bytes);
          if (r.search.ok()) o.num("search_ms", r.search.t.median_ms);
          if (m.ok() && r.hypre_ms() > 0.0)
@@ -976,9 +972,8 @@ void JsonLines::write(const GalerkinRecord& r)
    one("ours:ap", r.ap, r.ap_bytes());
    one("ours:rap", r.rap, r.rap_bytes());
    one("ours:plan", r.plan, 0.0);
-   one("ours:places_own", r.own_rows, r.total_bytes());
-   one("ours:places_group", r.grouped, r.total_bytes());
-   one("ours:segments", r.segments, r.total_bytes());
+   one("ours:places", r.places, r.total_bytes());
+   one("ours:pulls", r.pulls, r.total_bytes());
    one("ours:search", r.search, r.total_bytes());
    one("hypre:ap", r.hypre_ap, 0.0);
    one("hypre:rap", r.hypre_rap, 0.0);

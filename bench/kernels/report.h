@@ -158,14 +158,11 @@ struct GalerkinRecord
    // device::make_galerkin_plan (median like the others, timed apart from the products)
    Meas        plan, ap, rap, total;
    // both products in the plan's other forms: by places wherever they fit (a plan made with
-   // PlanForm::places) in numeric_by_places' two kernels (own: a lane a row; group: a group of
-   // lanes a row, atomics in shared memory), by the pulls' segmented kernel (PlanForm::segments)
-   // and by the searching kernel (numeric_on_pattern); the bytes a place of each product in the
-   // plan (0: it searches) and a code of its pulls, whether the places plan's rule took the own
-   // rows, and the size of the plan's places
-   Meas        own_rows, grouped, segments, search;
+   // PlanForm::places), by pulls (PlanForm::pulls) and by the searching kernel
+   // (numeric_on_pattern); the bytes a code of each product's pulls and a place of its places in
+   // the plan (0 both: it searches), and the size of the plan's pulls and places
+   Meas        places, pulls, search;
    int         ap_pulls = 0, c_pulls = 0, ap_places = 0, c_places = 0;
-   bool        ap_own = false, c_own = false;
    int64_t     place_bytes = 0;
    // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on
    // hypre's A*P; skipped without hypre
@@ -187,6 +184,15 @@ struct GalerkinRecord
              8.0 * nnz_c + 8.0 * nnz_c;
    }
    double total_bytes() const { return ap_bytes() + rap_bytes(); }
+   // each product's form in the plan, "AP/RAP": uN pulls of N-byte codes, pN places of N bytes,
+   // s search
+   std::string forms() const
+   {
+      auto one = [](int pulls, int places) {
+         return pulls ? "u" + std::to_string(pulls) : places ? "p" + std::to_string(places) : std::string("s");
+      };
+      return one(ap_pulls, ap_places) + "/" + one(c_pulls, c_places);
+   }
    // hypre's A*P + P^T*(A*P), ms; 0 unless both ran
    double hypre_ms() const
    {

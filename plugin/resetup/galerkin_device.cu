@@ -15,9 +15,6 @@ namespace amgt::device {
 namespace {
 
 constexpr int kWarpsPerBlock = kThreads / 32;
-// The own-rows kernel's blocks: kOwnWarps warps, each with its rows' span of shared memory.
-constexpr int kOwnWarps   = 4;
-constexpr int kOwnThreads = kOwnWarps * 32;
 
 // *out = max(*out, v over the warp's lanes): one atomicMax a warp (every lane calls it).
 __device__ __forceinline__ void warp_max_into(int v, int* out)
@@ -245,25 +242,22 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-// Row i's number of terms of X*B (counts[i], int64), the longest row of C (*longest) and the
-// most terms of a row (*heaviest, saturated at INT32_MAX).
+// Row i's number of terms of X*B (counts[i], int64) and the longest row of C (*longest).
 __global__ void __launch_bounds__(kThreads)
    places_count_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
                        const int32_t* __restrict__ b_ptr, const int32_t* __restrict__ c_ptr, int32_t nrows,
-                       int64_t* __restrict__ counts, int* __restrict__ longest, int* __restrict__ heaviest)
+                       int64_t* __restrict__ counts, int* __restrict__ longest)
 {
    const int64_t i   = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   int           len = 0, most = 0;
+   int           len = 0;
    if (i < nrows)
    {
       int64_t n = 0;
       for (int32_t k = x_ptr[i]; k < x_ptr[i + 1]; ++k) { n += b_ptr[x_col[k] + 1] - b_ptr[x_col[k]]; }
       counts[i] = n;
       len       = c_ptr[i + 1] - c_ptr[i];
-      most      = n < INT32_MAX ? static_cast<int>(n) : INT32_MAX;
    }
    warp_max_into(len, longest);
-   warp_max_into(most, heaviest);
 }
 
 // The places (resetup::term_places): G lanes a row, a lane an entry of X; each term's column
@@ -436,50 +430,9 @@ __global__ void __launch_bounds__(kThreads)
    if (e < nnz) { code[(end[e] - 1) * width] |= 1u; } // the low byte of a little-endian code
 }
 
-// The numeric product by pulls, a lane an output entry (numeric_by_pulls in galerkin_device.h,
-// DeviceTermPulls::segmented false): G lanes a row of C, X's row staged (StagedRow) in the
-// group's share of shared memory, kFixedRowCap * G / 32 entries. CodeT: uint8_t or uint16_t.
-template <int G, typename CodeT>
-__global__ void __launch_bounds__(kThreads)
-   pulls_numeric_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
-                        const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
-                        const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
-                        const int64_t* __restrict__ term_ptr, const uint8_t* __restrict__ count,
-                        const CodeT* __restrict__ code, int32_t bits_b, int32_t nrows, double* __restrict__ out)
-{
-   constexpr int     kGroups = 32 / G;
-   constexpr int32_t kCap    = kFixedRowCap / kGroups;
-   __shared__ double  xv_s[kWarpsPerBlock][kFixedRowCap];
-   __shared__ int32_t xb_s[kWarpsPerBlock][kFixedRowCap];
-   const RowGroup<G> g;
-   const int         w = g.w, lane = g.lane, group = g.group;
-   const LaneMask    mask = g.mask;
-   const int64_t     row  = g.row;
-   if (row >= nrows) { return; }
-   const StagedRow x_row(g, x_ptr, x_col, x_val, b_ptr, xv_s[w] + group * kCap, xb_s[w] + group * kCap, kCap);
-   const uint32_t mask_b = (1u << bits_b) - 1u;
-   const int32_t  cb = c_ptr[row], len = c_ptr[row + 1] - cb;
-   int64_t        t0 = term_ptr[row];
-   for (int32_t base = 0; base < len; base += G)
-   {
-      const int32_t e    = base + lane;
-      const int32_t n    = e < len ? count[cb + e] : 0;
-      const int32_t incl = g.inclusive_scan(n);
-      const CodeT* c   = code + t0 + (incl - n);
-      double       sum = 0.0;
-      for (int32_t q = 0; q < n; ++q)
-      {
-         const uint32_t cq = static_cast<uint32_t>(c[q]) >> 1;
-         const int32_t  j  = static_cast<int32_t>(cq >> bits_b);
-         sum += x_row.x(j) * (b_val ? b_val[x_row.b_start(j) + static_cast<int32_t>(cq & mask_b)] : 1.0);
-      }
-      if (e < len) { out[cb + e] = sum; }
-      t0 += shfl(incl, G - 1, G, mask);
-   }
-}
-
-// The numeric product by pulls, the terms shared evenly (DeviceTermPulls::segmented): G lanes a
-// row of C, each lane kSegmentTerms consecutive terms of the row's list a chunk (their codes,
+// The numeric product by pulls (numeric_by_pulls in galerkin_device.h), the terms shared evenly:
+// G lanes a row of C, X's row staged (StagedRow) in the group's share of shared memory,
+// kFixedRowCap * G / 32 entries, each lane kSegmentTerms consecutive terms of the row's list a chunk (their codes,
 // then their operands, loaded before any sum: independent loads in flight). A lane sums its
 // terms in order and writes the entries whose last term it holds; what an entry gathered in the
 // lanes before (the open run of each lane, the flags telling where a run ends) arrives by one
@@ -583,65 +536,6 @@ __global__ void __launch_bounds__(kThreads)
    }
 }
 
-// The numeric product by places with a lane a row of C (numeric_by_places, own rows): the row's
-// terms in X's order, each added at its place into the lane's own accumulator. No two lanes add
-// into one entry, so no atomic is needed (a shared-memory atomic add of a double compiles to a
-// compare-and-swap loop, ATOMS.CAST.SPIN.64 on sm_90, which bounds the group kernel). A warp's
-// 32 rows lie side by side in its `span` doubles of dynamic shared memory where they fit, zeroed
-// and written back by the whole warp (coalesced); a warp whose rows do not fit accumulates in
-// the output itself, each lane in its own row (zeroed first). Sums in X's order, then B's: the
-// CPU reference's order.
-template <typename PlaceT>
-__global__ void __launch_bounds__(kOwnThreads)
-   places_own_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
-                     const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
-                     const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
-                     const int64_t* __restrict__ term_ptr, const PlaceT* __restrict__ place, int32_t nrows,
-                     int32_t span, double* __restrict__ out)
-{
-   extern __shared__ double own_s[];
-   const int     w     = static_cast<int>(threadIdx.x) / 32;
-   const int     lane  = static_cast<int>(threadIdx.x) & 31;
-   const int64_t first = (blockIdx.x * static_cast<int64_t>(kOwnWarps) + w) * 32;
-   if (first >= nrows) { return; } // the whole warp
-   const int64_t last      = first + 32 < nrows ? first + 32 : static_cast<int64_t>(nrows);
-   const int32_t base      = c_ptr[first];
-   const int32_t len       = c_ptr[last] - base;
-   const bool    in_shared = len <= span;
-   double*       acc_w     = in_shared ? own_s + static_cast<int64_t>(w) * span : out + base;
-   for (int32_t p = lane; p < len; p += 32) { acc_w[p] = 0.0; }
-   sync_warp();
-   const int64_t row = first + lane;
-   if (row < last)
-   {
-      double* const acc = acc_w + (c_ptr[row] - base);
-      const PlaceT* pl  = place + term_ptr[row];
-      const int32_t xe  = x_ptr[row + 1];
-      for (int32_t kx = x_ptr[row]; kx < xe; ++kx)
-      {
-         const int32_t k    = x_col[kx];
-         const double  x    = x_val ? x_val[kx] : 1.0;
-         const int32_t bs   = b_ptr[k];
-         const int32_t blen = b_ptr[k + 1] - bs;
-         if (b_val)
-         {
-#pragma unroll 4
-            for (int32_t j = 0; j < blen; ++j) { acc[pl[j]] += x * b_val[bs + j]; }
-         }
-         else
-         {
-            for (int32_t j = 0; j < blen; ++j) { acc[pl[j]] += x; }
-         }
-         pl += blen;
-      }
-   }
-   if (in_shared)
-   {
-      sync_warp();
-      for (int32_t p = lane; p < len; p += 32) { out[base + p] = acc_w[p]; }
-   }
-}
-
 // Lanes a row of a group kernel: one per item of the rows' mean (items over rows: 4-32), more
 // where the mean row of what the group keeps in shared memory (kept entries over kept rows)
 // would not fit a narrower group's share, kFixedRowCap * G / 32 entries, twice over.
@@ -659,12 +553,6 @@ int32_t segments_lanes(const CsrView& X, const DeviceFixedPattern& C, int64_t te
    return group_lanes((terms + kSegmentTerms - 1) / kSegmentTerms, C.nrows, X.nnz, X.nrows);
 }
 
-// The pulls kernel: a lane an entry of C, X's row staged.
-int32_t pulls_lanes(const CsrView& X, const DeviceFixedPattern& C)
-{
-   return group_lanes(C.nnz, C.nrows, X.nnz, X.nrows);
-}
-
 int longest_row(const int32_t* row_ptr, int32_t nrows, Stream s, const Allocator& alloc)
 {
    if (nrows == 0) { return 0; }
@@ -677,22 +565,6 @@ int longest_row(const int32_t* row_ptr, int32_t nrows, Stream s, const Allocator
    synchronize(s);
    return h;
 }
-
-// The own-rows kernel's shared memory a warp: its 32 rows of C at the mean length and a quarter
-// more, a whole number of 32 doubles, at most kOwnSpanMax (48 KB a block); a warp whose rows are
-// longer accumulates in the output.
-constexpr int32_t kOwnSpanMax = 1536;
-} // namespace
-
-int32_t own_rows_span(const DeviceFixedPattern& C)
-{
-   const double  mean = C.nrows > 0 ? static_cast<double>(C.nnz) / C.nrows : 0.0;
-   const double  want = 32.0 * mean * 1.25 + 32.0;
-   const int32_t span = want >= kOwnSpanMax ? kOwnSpanMax : (static_cast<int32_t>(want) + 31) / 32 * 32;
-   return span < 32 ? 32 : span;
-}
-
-namespace {
 
 // The places kernels: a lane an entry of X, C's row accumulated in shared memory.
 int32_t places_lanes(const CsrView& X, const DeviceFixedPattern& C)
@@ -847,17 +719,17 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    if (C.nrows == 0) { return t; }
    const int64_t   n = C.nrows;
    Buffer<int64_t> counts(static_cast<size_t>(n) + 1, alloc);
-   Buffer<int>     most(2, alloc); // C's longest row, the most terms of a row
+   Buffer<int>     longest(1, alloc);
    fill_bytes(counts.get() + n, 0, sizeof(int64_t), s);
-   fill_bytes(most.get(), 0, 2 * sizeof(int), s);
+   fill_bytes(longest.get(), 0, sizeof(int), s);
    places_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(X.row_ptr, X.col, B.row_ptr, C.row_ptr.get(), C.nrows,
-                                                          counts.get(), most.get(), most.get() + 1);
+                                                          counts.get(), longest.get());
    AMGT_DEVICE_CHECK_LAUNCH("places_count_kernel");
-   int h[2] = {0, 0};
-   AMGT_DEVICE_CHECK(memcpy_async(h, most.get(), sizeof(h), Copy::to_host, s));
+   int len = 0;
+   AMGT_DEVICE_CHECK(memcpy_async(&len, longest.get(), sizeof(len), Copy::to_host, s));
    Buffer<int64_t> term_ptr(static_cast<size_t>(n) + 1, alloc);
-   const int64_t   terms = exclusive_sum(counts.get(), term_ptr.get(), n + 1, s, alloc); // waits: h too
-   const int32_t width = resetup::place_width(h[0]);
+   const int64_t   terms = exclusive_sum(counts.get(), term_ptr.get(), n + 1, s, alloc); // waits: len too
+   const int32_t width = resetup::place_width(len);
    if (width == 0 || terms * width > kMaxPlaceBytesPerEntry * (static_cast<int64_t>(X.nnz) + B.nnz + C.nnz))
    {
       return t;
@@ -879,8 +751,6 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
    }
    t.width    = width;
    t.terms    = terms;
-   t.heaviest = h[1];
-   t.own      = h[1] <= kOwnMostTerms;
    t.term_ptr = std::move(term_ptr);
    t.place    = std::move(place);
    return t;
@@ -938,44 +808,23 @@ void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPatte
                 "numeric product by pulls: shapes differ from the pattern's");
    AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by pulls: the plan has no pulls");
    if (C.nrows == 0) { return; }
-   if (t.segmented)
-   {
-      with_lanes<4>(segments_lanes(X, C, t.terms), [&](auto g) {
-         constexpr int  G      = decltype(g)::value;
-         const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
-         if (t.width == 1)
-         {
-            segments_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
-               X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.code.get(), t.bits_b,
-               C.nrows, out);
-         }
-         else
-         {
-            segments_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
-               X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
-               reinterpret_cast<const uint16_t*>(t.code.get()), t.bits_b, C.nrows, out);
-         }
-      });
-      AMGT_DEVICE_CHECK_LAUNCH("segments_numeric_kernel");
-      return;
-   }
-   with_lanes<4>(pulls_lanes(X, C), [&](auto g) {
+   with_lanes<4>(segments_lanes(X, C, t.terms), [&](auto g) {
       constexpr int  G      = decltype(g)::value;
       const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
       if (t.width == 1)
       {
-         pulls_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.count.get(),
-            t.code.get(), t.bits_b, C.nrows, out);
+         segments_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.code.get(), t.bits_b,
+            C.nrows, out);
       }
       else
       {
-         pulls_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.count.get(),
+         segments_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
             reinterpret_cast<const uint16_t*>(t.code.get()), t.bits_b, C.nrows, out);
       }
    });
-   AMGT_DEVICE_CHECK_LAUNCH("pulls_numeric_kernel");
+   AMGT_DEVICE_CHECK_LAUNCH("segments_numeric_kernel");
 }
 
 void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
@@ -985,26 +834,6 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPatt
                 "numeric product by places: shapes differ from the pattern's");
    AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by places: the plan has no places");
    if (C.nrows == 0) { return; }
-   if (t.own)
-   {
-      const int32_t  span   = own_rows_span(C);
-      const unsigned blocks = blocks_for(C.nrows, kOwnThreads);
-      const size_t   bytes  = sizeof(double) * kOwnWarps * static_cast<size_t>(span);
-      if (t.width == 1)
-      {
-         places_own_kernel<uint8_t><<<blocks, kOwnThreads, bytes, s>>>(X.row_ptr, X.col, X.val, B.row_ptr, B.val,
-                                                                        C.row_ptr.get(), t.term_ptr.get(),
-                                                                        t.place.get(), C.nrows, span, out);
-      }
-      else
-      {
-         places_own_kernel<uint16_t><<<blocks, kOwnThreads, bytes, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
-            reinterpret_cast<const uint16_t*>(t.place.get()), C.nrows, span, out);
-      }
-      AMGT_DEVICE_CHECK_LAUNCH("places_own_kernel");
-      return;
-   }
    with_lanes<4>(places_lanes(X, C), [&](auto g) {
       constexpr int G      = decltype(g)::value;
       const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
@@ -1042,12 +871,11 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    };
    if (pays(P)) { plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc); }
    if (pays(ap)) { plan.c_places = term_places(R, ap, plan.c, plan.flag.get(), s, alloc); }
-   if (form == PlanForm::pulls || form == PlanForm::segments)
+   if (form == PlanForm::pulls)
    {
       // pulls where they fit (they take their places' term pointers; places stay where not)
       plan.ap_pulls = term_pulls(A, P, plan.ap, plan.ap_places, s, alloc);
       plan.c_pulls  = term_pulls(R, ap, plan.c, plan.c_places, s, alloc);
-      plan.ap_pulls.segmented = plan.c_pulls.segmented = form == PlanForm::segments;
    }
    return plan;
 }

@@ -16,11 +16,12 @@
 // 1-2 bytes a term), so a product reads no column of its right operand and searches nothing.
 // numeric_by_places: a lane takes an entry of the left operand, walks the right operand's row and
 // adds each term at its place (atomics in shared memory). numeric_by_pulls: the terms listed by
-// output entry (resetup::TermPulls: 1-2 bytes a term and one an entry), a lane sums an entry in
-// registers and writes it once (no atomics; numeric_on_pattern's order, so the same bits). The
+// output entry (resetup::TermPulls: 1-2 bytes a term), a few consecutive terms a lane, each
+// entry's sum closed by a segmented scan across the lanes and written once (no atomics). The
 // plan takes places where they fit (rows of at most 65536 entries, at most
 // kMaxPlaceBytesPerEntry bytes of places per operand entry) and pay (PlanForm), else that
-// product searches; pulls only when asked (slower where measured).
+// product searches; pulls only when asked (slower over a hierarchy where measured, and their
+// plan costs several times the places').
 //
 // No symbolic phase, no hash table, no allocation: the plan's arrays are made once
 // (make_galerkin_plan) and every later call only enqueues kernels on the stream.
@@ -81,10 +82,8 @@ void numeric_on_pattern(const CsrView& A, const CsrView& B, const DeviceFixedPat
 // resetup::TermPlaces on the device; width 0: none (the product searches instead).
 struct DeviceTermPlaces
 {
-   int32_t         width    = 0;
-   int64_t         terms    = 0;
-   int32_t         heaviest = 0;     // the most terms of a row of C
-   bool            own      = false; // numeric_by_places' kernel: a lane a row (else a group a row)
+   int32_t         width = 0;
+   int64_t         terms = 0;
    Buffer<int64_t> term_ptr; // nrows + 1
    Buffer<uint8_t> place;    // terms x width bytes
 };
@@ -94,22 +93,14 @@ struct DeviceTermPlaces
 // kMaxPlaceBytesPerEntry bytes per entry of X, B and C together, or when a term's column is not
 // in its row (*flag, device memory, is then set as numeric_on_pattern sets it). Waits for s.
 constexpr int64_t kMaxPlaceBytesPerEntry = 8;
-// The most terms of a row for numeric_by_places' own-rows kernel (DeviceTermPlaces::own).
-constexpr int32_t kOwnMostTerms = 2048;
 DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, int32_t* flag,
                              Stream s, const Allocator& alloc);
 
-// out = X*B on C's pattern by the places, enqueued on s; B's columns are not read. Two kernels
-// (t.own, set by term_places where no row has more than kOwnMostTerms terms):
-//   - own rows: a lane a row of C, which walks the row's terms in X's order and adds each at its
-//     place into its own accumulator (no atomics; resetup::numeric_by_places' order). A warp's 32
-//     rows accumulate side by side in own_rows_span(C) doubles of shared memory where they fit,
-//     else in the output itself.
-//   - groups: a group of lanes a row of C, a lane an entry of X that walks its row of B and adds
-//     each term at its place with atomics (shared memory for rows of up to kFixedRowCap * G / 32
-//     entries, global past that); the order of the additions is not fixed.
-int32_t own_rows_span(const DeviceFixedPattern& C);
-void    numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
+// out = X*B on C's pattern by the places (resetup::numeric_by_places up to the order of the
+// additions), enqueued on s: a group of lanes a row of C, a lane an entry of X that walks its row
+// of B and adds each term at its place (shared memory for rows of up to kFixedRowCap * G / 32
+// entries, global atomics past that). B's columns are not read.
+void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
                        double* out, Stream s);
 
 // resetup::TermPulls on the device; width 0: none.
@@ -121,7 +112,6 @@ struct DeviceTermPulls
    Buffer<int64_t> term_ptr; // nrows + 1
    Buffer<uint8_t> count;    // C's entries
    Buffer<uint8_t> code;     // terms x width bytes
-   bool            segmented = false; // the kernel: a lane an entry (false) or the terms shared evenly
 };
 
 // The pulls of X*B's terms from their places (resetup::term_pulls, byte for byte). Width 0 where
@@ -131,11 +121,10 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
                            Stream s, const Allocator& alloc);
 
 // out = X*B on C's pattern by the pulls, enqueued on s: a group of lanes a row of C, X's row
-// staged in shared memory (its values and the starts of the B rows it reaches) where it fits; no
-// atomics, no zeroing pass, the same bits every run. t.segmented false: a lane an output entry,
-// which it sums in registers in numeric_on_pattern's order and writes once; true: the row's
-// terms shared evenly, a few a lane, each entry's run summed by a segmented scan across the
-// group (another order of the additions).
+// staged in shared memory (its values and the starts of the B rows it reaches) where it fits, the
+// row's terms shared evenly (a few consecutive terms a lane, their operands loaded before any
+// sum), each entry's run summed by a segmented scan across the group and written once. No
+// atomics, no zeroing pass, the same bits every run (not numeric_on_pattern's order).
 void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPulls& t,
                       double* out, Stream s);
 
@@ -143,14 +132,14 @@ void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPatte
 // rows hold at most kPlacesMeanRow entries on average (a lane's walk is short), else search;
 // places, pulls, search: that form for every product that takes it (pulls, else places, else
 // search), for the kernel bench's comparison and the tests. On an H200 (laplace7 n=250, record
-// 2026-11-29) places beat search 7.5 against 9.5 ms on level 0 and lost 3.3 against 2.9 ms on
-// level 1's R*(AP) (rows of AP of 22 entries); pulls took 12.6 ms on level 0.
+// 2026-11-29b), both products of level 0: places 7.6 ms, pulls 9.2, search 9.6; level 1 places
+// 8.4, pulls 7.2, search 7.9 (automatic: places then search, 8.0); over the hierarchy automatic
+// 18.4 ms, pulls 18.5, with a plan of 27 + 19 ms for the first two levels against 108 + 173.
 enum class PlanForm
 {
    automatic,
    places,
    pulls,
-   segments, // pulls summed by the segmented kernel (DeviceTermPulls::segmented)
    search
 };
 constexpr double kPlacesMeanRow = 16.0;

@@ -7,11 +7,9 @@
 //     the atomics take, rows of up to kFixedRowCap entries (shared memory) and longer ones
 //     (global atomics), empty rows, NULL values, a term outside the pattern flagged;
 //   - the places of every term (1 and 2 bytes) and their pulls, byte for byte, and the products
-//     by places (own rows, with warps in shared memory and in the output, and groups) and by
-//     pulls (a lane an entry, and segmented) equal to the reference, the same row kinds; the
-//     own-rows rule (a row of too many terms takes the groups); a term outside the pattern
-//     refused;
-//   - the Galerkin plan over several value sets, in each of its forms (pulls, segments, places,
+//     by places and by pulls equal to the reference, the same row kinds; a term outside the
+//     pattern refused;
+//   - the Galerkin plan over several value sets, in each of its forms (automatic, pulls, places,
 //     search): the GPU's coarse operator equal to the CPU
 //     reference's, outputs not all zero, every byte back to the allocator.
 // A GPU test that finds no GPU fails: it never passes by skipping.
@@ -123,21 +121,11 @@ TEST_F(ResetupDevice, FixedPatternOfAnUnsortedOutput)
    EXPECT_EQ(counter.live, 0);
 }
 
-// The own-rows kernel's warps (32 rows each) whose rows fit its shared memory, and those that
-// accumulate in the output.
-struct OwnWarps
-{
-   int     fit = 0, over = 0;
-   int64_t heaviest = 0; // the most terms of a row
-};
-
 // A and B whose product has rows of every kind: empty, short, up to the shared-memory cap, and
 // past it.
-void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what,
-                            OwnWarps* seen = nullptr)
+void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what)
 {
    SCOPED_TRACE(what);
-   OwnWarps warps;
    AllocCounter counter;
    const auto   alloc = counting_allocator(counter);
    {
@@ -168,30 +156,11 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       EXPECT_EQ(t.terms, ref_t.term_ptr.back());
       EXPECT_EQ(download(t.term_ptr.get(), t.term_ptr.size()), ref_t.term_ptr);
       EXPECT_EQ(download(t.place.get(), t.place.size()), ref_t.place);
-      int64_t heaviest = 0;
-      for (int32_t i = 0; i < c.nrows; ++i) heaviest = std::max(heaviest, ref_t.term_ptr[i + 1] - ref_t.term_ptr[i]);
-      EXPECT_EQ(t.heaviest, heaviest);
-      warps.heaviest = heaviest;
-      EXPECT_EQ(t.own, heaviest <= dev::kOwnMostTerms);
-      // both kernels, whichever the rule took: the reference's values (small integers: exact)
-      const bool chosen = t.own;
-      for (const bool own : {true, false})
-      {
-         SCOPED_TRACE(own ? "own rows" : "groups");
-         t.own = own;
-         DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
-         dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s);
-         dev::synchronize(s);
-         EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
-      }
-      t.own = chosen;
+      DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+      dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s);
+      dev::synchronize(s);
+      EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
       EXPECT_EQ(download(flag.get(), 1)[0], 0);
-      const int32_t span = dev::own_rows_span(p);
-      for (int32_t w = 0; w * 32 < c.nrows; ++w)
-      {
-         const int32_t last = std::min(c.nrows, w * 32 + 32);
-         ++(c.row_ptr[last] - c.row_ptr[w * 32] <= span ? warps.fit : warps.over);
-      }
       // the pulls: byte for byte the reference's, the product by them equal to it
       rs::TermPulls ref_u;
       ASSERT_TRUE(rs::term_pulls(a.view(), b.view(), ref_p, ref_t, ref_u));
@@ -203,23 +172,15 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       EXPECT_EQ(download(u.term_ptr.get(), u.term_ptr.size()), ref_u.term_ptr);
       EXPECT_EQ(download(u.count.get(), u.count.size()), ref_u.count);
       EXPECT_EQ(download(u.code.get(), u.code.size()), ref_u.code);
+      // the segmented kernel: the same values (small integers: exact in any order)
       DeviceArray<double> by_pulls(std::vector<double>(c.col.size(), -7777.0), Empty::one);
       dev::numeric_by_pulls(da.view, db.view, p, u, by_pulls.get(), s);
       dev::synchronize(s);
       EXPECT_EQ(download(by_pulls.get(), c.col.size()), ref);
-      // the segmented kernel on the same pulls: the same values (small integers: exact in any order)
-      u.segmented = true;
-      DeviceArray<double> by_segments(std::vector<double>(c.col.size(), -7777.0), Empty::one);
-      dev::numeric_by_pulls(da.view, db.view, p, u, by_segments.get(), s);
-      dev::synchronize(s);
-      EXPECT_EQ(download(by_segments.get(), c.col.size()), ref);
-      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place, %d a pull; own rows %s (at most %lld terms a row), "
-                  "warps in shared memory %d, in the output %d (span %d)\n",
-                  what, static_cast<long long>(ref_t.term_ptr.back()), ref_t.width, u.width, chosen ? "yes" : "no",
-                  static_cast<long long>(heaviest), warps.fit, warps.over, span);
+      std::printf("[ places  ] %s: %lld terms, %d byte(s) a place, %d a pull\n", what,
+                  static_cast<long long>(ref_t.term_ptr.back()), ref_t.width, u.width);
    }
    EXPECT_EQ(counter.live, 0);
-   if (seen) *seen = warps;
 }
 
 TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
@@ -235,16 +196,7 @@ TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
    la[3] = la[4] = 600; // drawn by a row or two (seed 21): 1788 terms
    la[50]        = 0;
    for (size_t i = 0; i < lb.size(); ++i) lb[i] = static_cast<int32_t>(1 + (i * 7) % 5);
-   OwnWarps lw;
-   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows", &lw);
-   // the own-rows kernel's both kinds of warp: rows in shared memory and rows in the output
-   EXPECT_GT(lw.fit, 0);
-   EXPECT_GT(lw.over, 0);
-   // a row of more than kOwnMostTerms terms: the rule takes the groups (checked inside)
-   la[3] = la[4] = 700; // every column: all of B's rows, 2091 terms
-   OwnWarps hw;
-   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "a heavy row", &hw);
-   EXPECT_GT(hw.heaviest, dev::kOwnMostTerms);
+   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows");
    // short rows: 4 and 8 lanes a row (fixed_pattern_lanes), each with a row past its group's
    // share of shared memory (the global-atomics path at that width)
    for (int32_t per : {2, 9})
@@ -313,17 +265,12 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       EXPECT_EQ(by_places.ap_pulls.width + by_places.c_pulls.width, 0);
       EXPECT_EQ(by_places.ap_places.width, 1);
       EXPECT_EQ(by_places.c_places.width, 1);
-      EXPECT_TRUE(by_places.ap_places.own && by_places.c_places.own);
       // automatic: places where the right operand's rows are short (P's and this AP's are)
       dev::DeviceGalerkinPlan automatic = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                                   dc.view.col, c0.nrows, stream_, alloc);
       EXPECT_EQ(automatic.ap_pulls.width + automatic.c_pulls.width, 0);
       EXPECT_EQ(automatic.ap_places.width, 1);
       EXPECT_EQ(automatic.c_places.width, 1);
-      dev::DeviceGalerkinPlan by_segments = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
-                                                                    dc.view.col, c0.nrows, stream_, alloc,
-                                                                    dev::PlanForm::segments);
-      EXPECT_TRUE(by_segments.ap_pulls.segmented && by_segments.c_pulls.segmented);
       dev::DeviceGalerkinPlan by_search = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                                   dc.view.col, c0.nrows, stream_, alloc,
                                                                   dev::PlanForm::search);
@@ -342,7 +289,7 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
          ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
          dev::synchronize(stream_);
          EXPECT_EQ(download(out.get(), c0.col.size()), ref);
-         for (dev::DeviceGalerkinPlan* other : {&by_places, &automatic, &by_segments, &by_search})
+         for (dev::DeviceGalerkinPlan* other : {&by_places, &automatic, &by_search})
          {
             DeviceArray<double> o(std::vector<double>(c0.col.size(), -1.0));
             ASSERT_TRUE(dev::galerkin_numeric(*other, dr.view, da.view, dp.view, o.get(), stream_));
@@ -351,6 +298,62 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
          }
       }
       EXPECT_EQ(counter.total, after_plan) << "a product on the plan allocated";
+   }
+   EXPECT_EQ(counter.live, 0);
+}
+
+// Long rows: the pulls refuse A*P (a code of more than 16 bits: A's longest row and P's need too
+// many), and that plan keeps its places there; the automatic plan searches where the right
+// operand's rows are long on average and takes places where they are short; every form gives the
+// reference's values.
+TEST_F(ResetupDevice, PlanFormsOnLongRows)
+{
+   AllocCounter counter;
+   const auto   alloc = counting_allocator(counter);
+   {
+      std::vector<int32_t> la(50, 3), lp(10, 1);
+      la[0]             = 700; // rows of 700 entries: 10 bits of a code
+      lp[0]             = 300; // rows of 300: 9 more, past 16 with the end flag
+      const CsrMatrix a = shuffled_rows(varied_rows(1000, 1000, la, Fill::small_int, 71), 72);
+      const CsrMatrix P = varied_rows(1000, 400, lp, Fill::small_int, 73);
+      const CsrMatrix R = transpose(P);
+      const CsrMatrix ap = amgt::csr_spgemm_ref(a.view(), P.view());
+      const CsrMatrix c  = shuffled_rows(amgt::csr_spgemm_ref(R.view(), ap.view()), 75);
+      DeviceCsr       dr(R), da(a), dp(P), dc(c);
+      auto make = [&](dev::PlanForm form) {
+         return dev::make_galerkin_plan(dr.view, da.view, dp.view, dc.view.row_ptr, dc.view.col, c.nrows, stream_,
+                                        alloc, form);
+      };
+      dev::DeviceGalerkinPlan automatic = make(dev::PlanForm::automatic);
+      dev::DeviceGalerkinPlan by_pulls  = make(dev::PlanForm::pulls);
+      dev::DeviceGalerkinPlan by_places = make(dev::PlanForm::places);
+      dev::DeviceGalerkinPlan by_search = make(dev::PlanForm::search);
+      const double mean_p  = static_cast<double>(P.col.size()) / P.nrows;
+      const double mean_ap = static_cast<double>(ap.col.size()) / ap.nrows;
+      std::printf("[ plan    ] mean rows: P %.1f, AP %.1f; pulls %d/%d, places %d/%d; automatic: pulls %d/%d, "
+                  "places %d/%d\n",
+                  mean_p, mean_ap, by_pulls.ap_pulls.width, by_pulls.c_pulls.width, by_places.ap_places.width,
+                  by_places.c_places.width, automatic.ap_pulls.width, automatic.c_pulls.width,
+                  automatic.ap_places.width, automatic.c_places.width);
+      EXPECT_EQ(by_pulls.ap_pulls.width, 0) << "A*P's codes need 20 bits";
+      EXPECT_EQ(by_pulls.ap_places.width, by_places.ap_places.width) << "the places stay where the pulls refuse";
+      EXPECT_GT(by_places.ap_places.width, 0);
+      EXPECT_GT(mean_p, dev::kPlacesMeanRow);
+      // the automatic rule, product by product
+      EXPECT_EQ(automatic.ap_pulls.width + automatic.c_pulls.width, 0);
+      EXPECT_EQ(automatic.ap_places.width, 0) << "P's rows are long on average: A*P searches";
+      EXPECT_EQ(automatic.c_places.width, mean_ap <= dev::kPlacesMeanRow ? by_places.c_places.width : 0);
+      rs::GalerkinPlan host =
+         rs::make_galerkin_plan(R.view(), a.view(), P.view(), c.row_ptr.data(), c.col.data(), c.nrows);
+      std::vector<double> ref(c.col.size());
+      ASSERT_TRUE(rs::galerkin_numeric(host, R.view(), a.view(), P.view(), ref.data()));
+      for (dev::DeviceGalerkinPlan* plan : {&automatic, &by_pulls, &by_places, &by_search})
+      {
+         DeviceArray<double> out(std::vector<double>(c.col.size(), -1.0));
+         ASSERT_TRUE(dev::galerkin_numeric(*plan, dr.view, da.view, dp.view, out.get(), stream_));
+         dev::synchronize(stream_);
+         EXPECT_EQ(download(out.get(), c.col.size()), ref);
+      }
    }
    EXPECT_EQ(counter.live, 0);
 }
