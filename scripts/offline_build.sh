@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds on a machine without package registries (an air-gapped GPU node):
 # hypre's tarball, GoogleTest's sources and, if the system lacks them, zlib's headers come
-# from a local folder prepared on a connected machine:
+# from a local folder prepared on a connected machine (scripts/offline_bundle.sh DIR):
 #   DIR/hypre_2.32.0.orig.tar.gz   DIR/googletest/ (Debian's /usr/src/googletest)
 #   DIR/zlib/usr/include/zlib.h    (optional: files of Debian's zlib1g-dev)
 #
