@@ -172,30 +172,23 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.total.note   = why;
       r.rap.status   = r.total.status;
       r.search.status = r.total.status;
-      // the plan by places wherever they fit (PlanForm::places), checked like the other
-      plan_places = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
-                                            dev::PlanForm::places);
-      if (plan_places.ap_places.width != 0 || plan_places.c_places.width != 0)
-      {
-         dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
-         check_device("galerkin_products by places");
-         const double e   = normwise_error(c_val.download(), c_ref);
-         r.places.status  = e <= kSpgemmTolerance ? Status::ok : Status::fail;
-         r.places.rel_err = e;
-         if (!r.places.ok()) r.places.note = "by places: C vs the CPU reference: normwise error " + std::to_string(e);
-      }
-      // and by pulls (PlanForm::pulls: places where the pulls refuse)
-      plan_pulls = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
-                                           dev::PlanForm::pulls);
-      if (plan_pulls.ap_pulls.width != 0 || plan_pulls.c_pulls.width != 0)
-      {
-         dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
-         check_device("galerkin_products by pulls");
-         const double e  = normwise_error(c_val.download(), c_ref);
-         r.pulls.status  = e <= kSpgemmTolerance ? Status::ok : Status::fail;
-         r.pulls.rel_err = e;
-         if (!r.pulls.ok()) r.pulls.note = "by pulls: C vs the CPU reference: normwise error " + std::to_string(e);
-      }
+      // the plans by places wherever they fit (PlanForm::places) and by pulls (PlanForm::pulls:
+      // places where the pulls refuse), each run and checked like the other where it has a form
+      // of its own
+      auto other_form = [&](dev::DeviceGalerkinPlan& p, dev::PlanForm form, Meas& m, const char* name) {
+         p = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc, form);
+         const bool has = form == dev::PlanForm::places ? p.ap_places.width != 0 || p.c_places.width != 0
+                                                        : p.ap_pulls.width != 0 || p.c_pulls.width != 0;
+         if (!has) return;
+         dev::galerkin_products(p, vR, vA, vP, c_val.get(), kStream);
+         check_device((std::string("galerkin_products ") + name).c_str());
+         const double e = normwise_error(c_val.download(), c_ref);
+         m.status       = e <= kSpgemmTolerance ? Status::ok : Status::fail;
+         m.rel_err      = e;
+         if (!m.ok()) m.note = std::string(name) + ": C vs the CPU reference: normwise error " + std::to_string(e);
+      };
+      other_form(plan_places, dev::PlanForm::places, r.places, "by places");
+      other_form(plan_pulls, dev::PlanForm::pulls, r.pulls, "by pulls");
       r.rap.rel_err  = r.total.rel_err;
       if (!why.empty()) r.rap.note = why;
    }
