@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <utility>
 
 namespace amgt::device {
@@ -869,8 +870,21 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    auto pays = [form](const CsrView& b) {
       return form != PlanForm::automatic || (b.nrows > 0 && static_cast<double>(b.nnz) / b.nrows <= kPlacesMeanRow);
    };
-   if (pays(P)) { plan.ap_places = term_places(A, P, plan.ap, plan.flag.get(), s, alloc); }
-   if (pays(ap)) { plan.c_places = term_places(R, ap, plan.c, plan.flag.get(), s, alloc); }
+   // the places are optional: where the device refuses their memory, that product searches (the
+   // patterns above, which every form needs, are not)
+   auto places = [&](const CsrView& x, const CsrView& b, const DeviceFixedPattern& c) {
+      try
+      {
+         return term_places(x, b, c, plan.flag.get(), s, alloc);
+      }
+      catch (const std::bad_alloc&)
+      {
+         plan.places_refused = true;
+         return DeviceTermPlaces{};
+      }
+   };
+   if (pays(P)) { plan.ap_places = places(A, P, plan.ap); }
+   if (pays(ap)) { plan.c_places = places(R, ap, plan.c); }
    if (form == PlanForm::pulls)
    {
       // pulls where they fit (they take their places' term pointers; places stay where not)

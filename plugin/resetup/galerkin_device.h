@@ -157,12 +157,16 @@ struct DeviceGalerkinPlan
    DeviceTermPulls    ap_pulls;
    DeviceTermPulls    c_pulls;
    bool               checked = false; // the first product read the flag back
+   bool               places_refused = false; // the device refused the places' memory: those products search
 };
 
 // The plan's two products in turn (places where the plan has them), enqueued on s.
 void galerkin_products(DeviceGalerkinPlan& plan, const CsrView& R, const CsrView& A, const CsrView& P,
                        double* c_val, Stream s);
 
+// The plan of C = R*A*P on C's own arrays, built on s (waits for s). Throws std::bad_alloc where
+// the device refuses the patterns' memory; where it refuses a product's places, that product
+// searches (places_refused).
 DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const CsrView& P,
                                       const int32_t* c_row_ptr, const int32_t* c_col, int32_t c_nrows,
                                       Stream s, const Allocator& alloc, PlanForm form = PlanForm::automatic);

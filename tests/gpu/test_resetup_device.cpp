@@ -9,6 +9,7 @@
 //   - the places of every term (1 and 2 bytes) and their pulls, byte for byte, and the products
 //     by places and by pulls equal to the reference, the same row kinds; a term outside the
 //     pattern refused;
+//   - a plan whose places the device refuses: that product searches, the same values;
 //   - the Galerkin plan over several value sets, in each of its forms (automatic, pulls, places,
 //     search): the GPU's coarse operator equal to the CPU
 //     reference's, outputs not all zero, every byte back to the allocator.
@@ -356,6 +357,68 @@ TEST_F(ResetupDevice, PlanFormsOnLongRows)
       }
    }
    EXPECT_EQ(counter.live, 0);
+}
+
+// An allocator that refuses one size of allocation (a product's places) and otherwise counts as
+// counting_allocator does.
+struct Refusing
+{
+   AllocCounter counter;
+   size_t       size     = 0;
+   int          refusals = 0;
+};
+void* refusing_alloc(size_t bytes, void* ctx)
+{
+   auto* r = static_cast<Refusing*>(ctx);
+   if (bytes == r->size)
+   {
+      ++r->refusals;
+      return nullptr;
+   }
+   return counting_alloc(bytes, &r->counter);
+}
+void refusing_release(void* p, void* ctx)
+{
+   counting_release(p, &static_cast<Refusing*>(ctx)->counter);
+}
+
+// Where the device refuses a product's places, the plan is still made: that product searches,
+// the other keeps its places, the coarse operator is the reference's, nothing leaks.
+TEST_F(ResetupDevice, RefusedPlacesLeaveThatProductSearching)
+{
+   const CsrMatrix a = stencil_3d(14, 13, 12, 7);
+   const CsrMatrix P = interpolation_3d(14, 13, 12, 4);
+   const CsrMatrix R = transpose(P);
+   const CsrMatrix c =
+      shuffled_rows(amgt::csr_spgemm_ref(R.view(), amgt::csr_spgemm_ref(a.view(), P.view()).view()), 33);
+   // the size of A*P's places, as the plan asks for it
+   const rs::FixedPattern ap = rs::product_pattern(a.view(), P.view());
+   rs::TermPlaces         ap_t;
+   ASSERT_TRUE(rs::term_places(a.view(), P.view(), ap, ap_t));
+   Refusing refusing;
+   refusing.size = static_cast<size_t>(ap_t.term_ptr.back()) * static_cast<size_t>(ap_t.width);
+   {
+      const dev::Allocator alloc{refusing_alloc, refusing_release, &refusing};
+      DeviceCsr            dr(R), da(a), dp(P), dc(c);
+      dev::DeviceGalerkinPlan plan;
+      ASSERT_NO_THROW(plan = dev::make_galerkin_plan(dr.view, da.view, dp.view, dc.view.row_ptr, dc.view.col,
+                                                      c.nrows, stream_, alloc));
+      std::printf("[ plan    ] places of A*P: %zu bytes, refused %d time(s); places %d/%d\n", refusing.size,
+                  refusing.refusals, plan.ap_places.width, plan.c_places.width);
+      EXPECT_GE(refusing.refusals, 1);
+      EXPECT_TRUE(plan.places_refused);
+      EXPECT_EQ(plan.ap_places.width, 0) << "A*P searches";
+      EXPECT_EQ(plan.c_places.width, 1) << "R*(AP) keeps its places";
+      rs::GalerkinPlan host =
+         rs::make_galerkin_plan(R.view(), a.view(), P.view(), c.row_ptr.data(), c.col.data(), c.nrows);
+      std::vector<double> ref(c.col.size());
+      ASSERT_TRUE(rs::galerkin_numeric(host, R.view(), a.view(), P.view(), ref.data()));
+      DeviceArray<double> out(std::vector<double>(c.col.size(), -1.0));
+      ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
+      dev::synchronize(stream_);
+      EXPECT_EQ(download(out.get(), c.col.size()), ref);
+   }
+   EXPECT_EQ(refusing.counter.live, 0);
 }
 
 } // namespace
