@@ -483,69 +483,58 @@ bool setup_kernels_wanted(const Context& ctx)
    return ctx.config->mode != amgt::Mode::off && ctx.config->setup_kernels;
 }
 } // namespace
+} // extern "C"
 
-int amgt_glue_interp_twiaff(const amgt_twiaff_rows* rows)
+// A setup kernel's entry: 0 (hypre's own code runs) without arguments or without
+// AMGT_SETUP_KERNELS, else what the backend returns (guarded: a failure is hypre's code too).
+template <class Args, class Run>
+static int setup_kernel(const Args* args, Run&& run)
 {
    return guarded(nullptr, [&] {
       const Context ctx = context();
-      if (!rows || !setup_kernels_wanted(ctx)) return 0;
-      return backend_interp_twiaff(ctx, *rows);
+      if (!args || !setup_kernels_wanted(ctx)) return 0;
+      return run(ctx, *args);
    });
+}
+
+extern "C" {
+
+int amgt_glue_interp_twiaff(const amgt_twiaff_rows* rows)
+{
+   return setup_kernel(rows, backend_interp_twiaff);
 }
 
 int amgt_glue_strength_rowcount(const amgt_strength_rows* rows)
 {
-   return guarded(nullptr, [&] {
-      const Context ctx = context();
-      if (!rows || !setup_kernels_wanted(ctx)) return 0;
-      return backend_strength_rowcount(ctx, *rows);
-   });
+   return setup_kernel(rows, backend_strength_rowcount);
 }
 
 int amgt_glue_pmis(int which, const amgt_pmis_graph* graph, double* measure_diag, const double* measure_offd,
                    int* markers_diag, int* markers_offd, int temp_mark)
 {
-   return guarded(nullptr, [&] {
-      const Context ctx = context();
-      if (!graph || !setup_kernels_wanted(ctx)) return 0;
-      return backend_pmis(ctx, which, *graph, measure_diag, measure_offd, markers_diag, markers_offd, temp_mark);
+   return setup_kernel(graph, [&](const Context& ctx, const amgt_pmis_graph& g) {
+      return backend_pmis(ctx, which, g, measure_diag, measure_offd, markers_diag, markers_offd, temp_mark);
    });
 }
 
 int amgt_glue_row_sums(const amgt_row_sums* sums)
 {
-   return guarded(nullptr, [&] {
-      const Context ctx = context();
-      if (!sums || !setup_kernels_wanted(ctx)) return 0;
-      return backend_row_sums(ctx, *sums);
-   });
+   return setup_kernel(sums, backend_row_sums);
 }
 
 int amgt_glue_weak_row_sums(const amgt_weak_row_sums* sums)
 {
-   return guarded(nullptr, [&] {
-      const Context ctx = context();
-      if (!sums || !setup_kernels_wanted(ctx)) return 0;
-      return backend_weak_row_sums(ctx, *sums);
-   });
+   return setup_kernel(sums, backend_weak_row_sums);
 }
 
 int amgt_glue_csr_diag(const amgt_csr_diag* diag)
 {
-   return guarded(nullptr, [&] {
-      const Context ctx = context();
-      if (!diag || !setup_kernels_wanted(ctx)) return 0;
-      return backend_csr_diag(ctx, *diag);
-   });
+   return setup_kernel(diag, backend_csr_diag);
 }
 
 int amgt_glue_trunc_copy(const amgt_trunc_copy* copy)
 {
-   return guarded(nullptr, [&] {
-      const Context ctx = context();
-      if (!copy || !setup_kernels_wanted(ctx)) return 0;
-      return backend_trunc_copy(ctx, *copy);
-   });
+   return setup_kernel(copy, backend_trunc_copy);
 }
 
 void amgt_glue_count_sweep(void)
