@@ -4,6 +4,7 @@
 # (sources.list, sources.list.d/*.list and deb822 *.sources), so no host name lives here.
 #
 #   scripts/fetch_hypre.sh DEST
+#   scripts/fetch_hypre.sh --check FILE   exit 0 when FILE is that tarball (its sha256), 1 if not
 #
 # Tries, for each configured Debian mirror: (1) the pool file through apt's own download
 # helper (apt's proxy and transport settings apply), then (2) a temporary deb-src entry and
@@ -13,11 +14,15 @@ set -u -o pipefail
 VERSION=2.32.0
 SHA256=2277b6f01de4a7d0b01cfe12615255d9640eaa02268565a7ce1a769beab25fa1
 FILE="hypre_${VERSION}.orig.tar.gz"
-DEST=${1:?usage: fetch_hypre.sh DEST}
-
 log() { echo "fetch_hypre: $*" >&2; }
 
 verify() { [ -f "$1" ] && echo "${SHA256}  $1" | sha256sum -c --status -; }
+
+if [ "${1:-}" = --check ]; then
+  verify "${2:?usage: fetch_hypre.sh --check FILE}"
+  exit
+fi
+DEST=${1:?usage: fetch_hypre.sh DEST}
 
 # Debian mirror URIs from one-line and deb822 sources (only entries that look like Debian
 # archives: a Debian suite name, or a path ending in /debian).

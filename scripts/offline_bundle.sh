@@ -13,7 +13,7 @@
 set -eu -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tarball=hypre_2.32.0.orig.tar.gz
-sha256=2277b6f01de4a7d0b01cfe12615255d9640eaa02268565a7ce1a769beab25fa1
+hypre_ok() { "$root/scripts/fetch_hypre.sh" --check "$1"; }
 
 usage() { echo "usage: offline_bundle.sh DIR [--matrices SRC] | --check DIR" >&2; exit 2; }
 log() { echo "offline_bundle: $*" >&2; }
@@ -22,7 +22,7 @@ log() { echo "offline_bundle: $*" >&2; }
 lacks() {
   local dir=$1
   if [ ! -f "$dir/$tarball" ]; then echo "$tarball"
-  elif ! echo "$sha256  $dir/$tarball" | sha256sum -c --status -; then echo "$tarball (sha256 mismatch)"
+  elif ! hypre_ok "$dir/$tarball"; then echo "$tarball (sha256 mismatch)"
   fi
   [ -f "$dir/googletest/CMakeLists.txt" ] || echo "googletest/ (a GoogleTest source tree)"
   [ -f "$dir/zlib/usr/include/zlib.h" ] || echo "zlib/usr/include/zlib.h"
@@ -52,15 +52,8 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$dir"
 
-# hypre's tarball: the build's cache when it holds a verified copy, else Debian's archive
-if ! echo "$sha256  $dir/$tarball" | sha256sum -c --status - 2>/dev/null; then
-  cached=${AMGT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/amgt}/$tarball
-  if [ -f "$cached" ] && echo "$sha256  $cached" | sha256sum -c --status -; then
-    cp "$cached" "$dir/$tarball"
-  else
-    "$root/scripts/fetch_hypre.sh" "$dir/$tarball"
-  fi
-fi
+# hypre's tarball from Debian's archive (fetch_hypre.sh verifies it)
+hypre_ok "$dir/$tarball" || "$root/scripts/fetch_hypre.sh" "$dir/$tarball"
 
 # GoogleTest's sources and zlib's headers, from Debian's packages
 # shellcheck source=lib.sh
