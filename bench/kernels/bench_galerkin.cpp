@@ -137,8 +137,7 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.ap_pulls    = plan.ap_pulls.width;
       r.c_pulls     = plan.c_pulls.width;
       r.place_bytes = plan.ap_places.terms * plan.ap_places.width + plan.c_places.terms * plan.c_places.width +
-                      plan.ap_pulls.terms * plan.ap_pulls.width + plan.c_pulls.terms * plan.c_pulls.width +
-                      (plan.ap_pulls.width ? plan.ap.nnz : 0) + (plan.c_pulls.width ? plan.c.nnz : 0);
+                      plan.ap_pulls.terms * plan.ap_pulls.width + plan.c_pulls.terms * plan.c_pulls.width;
       if (r.nnz_c > 0) dev::fill_bytes(c_val.get(), 0xff, sizeof(double) * c_val.size(), kStream); // NaN
       if (!dev::galerkin_numeric(plan, vR, vA, vP, c_val.get(), kStream))
       {

@@ -369,12 +369,12 @@ __device__ __forceinline__ int32_t place_at(const uint8_t* place, int32_t width,
    return width == 2 ? place[2 * term] | (static_cast<int32_t>(place[2 * term + 1]) << 8) : place[term];
 }
 
-// A thread a row of C: the terms of each of its entries (n, int32, the output's own order), the
-// same as bytes (count) and the largest count (*most).
+// A thread a row of C: the terms of each of its entries (n, int32, the output's own order) and the
+// largest count (*most; 256 for an entry without terms: the reference's refusals).
 __global__ void __launch_bounds__(kThreads)
    pulls_count_kernel(const int32_t* __restrict__ c_ptr, const int64_t* __restrict__ term_ptr,
                       const uint8_t* __restrict__ place, int32_t width, int32_t nrows, int32_t* __restrict__ n,
-                      uint8_t* __restrict__ count, int* __restrict__ most)
+                      int* __restrict__ most)
 {
    const int64_t i    = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    int           high = 0;
@@ -385,9 +385,8 @@ __global__ void __launch_bounds__(kThreads)
       for (int64_t t = term_ptr[i]; t < term_ptr[i + 1]; ++t) { ++n[cb + place_at(place, width, t)]; }
       for (int32_t e = cb; e < ce; ++e)
       {
-         high     = n[e] > high ? n[e] : high;
-         high     = n[e] == 0 ? 256 : high; // an entry without terms: no pulls, as a count past 255
-         count[e] = static_cast<uint8_t>(n[e] > 255 ? 255 : n[e]);
+         high = n[e] > high ? n[e] : high;
+         high = n[e] == 0 ? 256 : high; // an entry without terms: no pulls, as a count past 255
       }
    }
    warp_max_into(high, most);
@@ -768,12 +767,11 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
    const int32_t   width = bits <= 8 ? 1 : 2;
    const int64_t   nnz   = C.nnz;
    Buffer<int32_t> n(static_cast<size_t>(nnz) + 1, alloc);
-   Buffer<uint8_t> count(static_cast<size_t>(nnz), alloc);
    Buffer<int>     most(1, alloc);
    fill_bytes(n.get() + nnz, 0, sizeof(int32_t), s);
    fill_bytes(most.get(), 0, sizeof(int), s);
    pulls_count_kernel<<<blocks_for(C.nrows), kThreads, 0, s>>>(C.row_ptr.get(), t.term_ptr.get(), t.place.get(),
-                                                                t.width, C.nrows, n.get(), count.get(), most.get());
+                                                                t.width, C.nrows, n.get(), most.get());
    AMGT_DEVICE_CHECK_LAUNCH("pulls_count_kernel");
    int high = 0;
    AMGT_DEVICE_CHECK(memcpy_async(&high, most.get(), sizeof(high), Copy::to_host, s));
@@ -797,7 +795,6 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
    u.terms    = t.terms;
    u.term_ptr = std::move(t.term_ptr); // the places are spent
    t          = DeviceTermPlaces();
-   u.count    = std::move(count);
    u.code     = std::move(code);
    return u;
 }

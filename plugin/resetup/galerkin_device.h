@@ -103,18 +103,18 @@ DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFix
 void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
                        double* out, Stream s);
 
-// resetup::TermPulls on the device; width 0: none.
+// resetup::TermPulls on the device, without the counts (the codes' end flags close each entry);
+// width 0: none.
 struct DeviceTermPulls
 {
    int32_t         width  = 0;
    int32_t         bits_b = 0;
    int64_t         terms  = 0;
    Buffer<int64_t> term_ptr; // nrows + 1
-   Buffer<uint8_t> count;    // C's entries
    Buffer<uint8_t> code;     // terms x width bytes
 };
 
-// The pulls of X*B's terms from their places (resetup::term_pulls, byte for byte). Width 0 where
+// The pulls of X*B's terms from their places (resetup::term_pulls's codes, byte for byte). Width 0 where
 // the reference refuses, t then as it was; otherwise the pulls take t's term pointers and t is
 // left empty (width 0). Waits for s.
 DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, DeviceTermPlaces& t,
