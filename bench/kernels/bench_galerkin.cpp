@@ -122,7 +122,7 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    c_ptr.upload(hC.row_ptr);
    c_col.upload(hC.col);
    DevBuf<double>          c_val(static_cast<size_t>(r.nnz_c));
-   dev::DeviceGalerkinPlan plan, plan_places, plan_pulls;
+   dev::DeviceGalerkinPlan plan, plan_pulls;
    try
    {
       plan = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc);
@@ -171,23 +171,19 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
       r.total.note   = why;
       r.rap.status   = r.total.status;
       r.search.status = r.total.status;
-      // the plans by places wherever they fit (PlanForm::places) and by pulls (PlanForm::pulls:
-      // places where the pulls refuse), each run and checked like the other where it has a form
-      // of its own
-      auto other_form = [&](dev::DeviceGalerkinPlan& p, dev::PlanForm form, Meas& m, const char* name) {
-         p = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc, form);
-         const bool has = form == dev::PlanForm::places ? p.ap_places.width != 0 || p.c_places.width != 0
-                                                        : p.ap_pulls.width != 0 || p.c_pulls.width != 0;
-         if (!has) return;
-         dev::galerkin_products(p, vR, vA, vP, c_val.get(), kStream);
-         check_device((std::string("galerkin_products ") + name).c_str());
+      // the plan by pulls (PlanForm::pulls: places where the pulls refuse), run and checked like
+      // the other where it has pulls
+      plan_pulls = dev::make_galerkin_plan(vR, vA, vP, c_ptr.get(), c_col.get(), hC.nrows, kStream, alloc,
+                                           dev::PlanForm::pulls);
+      if (plan_pulls.ap_pulls.width != 0 || plan_pulls.c_pulls.width != 0)
+      {
+         dev::galerkin_products(plan_pulls, vR, vA, vP, c_val.get(), kStream);
+         check_device("galerkin_products by pulls");
          const double e = normwise_error(c_val.download(), c_ref);
-         m.status       = e <= kSpgemmTolerance ? Status::ok : Status::fail;
-         m.rel_err      = e;
-         if (!m.ok()) m.note = std::string(name) + ": C vs the CPU reference: normwise error " + std::to_string(e);
-      };
-      other_form(plan_places, dev::PlanForm::places, r.places, "by places");
-      other_form(plan_pulls, dev::PlanForm::pulls, r.pulls, "by pulls");
+         r.pulls.status = e <= kSpgemmTolerance ? Status::ok : Status::fail;
+         r.pulls.rel_err = e;
+         if (!r.pulls.ok()) r.pulls.note = "by pulls: C vs the CPU reference: normwise error " + std::to_string(e);
+      }
       r.rap.rel_err  = r.total.rel_err;
       if (!why.empty()) r.rap.note = why;
    }
@@ -270,13 +266,32 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
                             return 0;
                          }),
                          &r.rap});
-      if (r.places.ok())
+      // each product the plan has places for, in both walks (the plan's rule picks one)
+      for (const dev::PlacesWalk walk : {dev::PlacesWalk::lanes, dev::PlacesWalk::dealt})
       {
-         ts.push_back(Timed{"both products by places", sampler([&] {
-                               dev::galerkin_products(plan_places, vR, vA, vP, c_val.get(), kStream);
-                               return 0;
-                            }),
-                            &r.places});
+         const bool lanes = walk == dev::PlacesWalk::lanes;
+         if (plan.ap_places.width != 0)
+         {
+            Meas& m  = lanes ? r.ap_lanes : r.ap_dealt;
+            m.status = Status::ok;
+            ts.push_back(Timed{lanes ? "A*P by places, lanes" : "A*P by places, dealt", sampler([&, walk] {
+                                  dev::numeric_by_places(vA, vP, plan.ap, plan.ap_places, plan.ap_val.get(),
+                                                         kStream, walk);
+                                  return 0;
+                               }),
+                               &m});
+         }
+         if (plan.c_places.width != 0)
+         {
+            Meas& m  = lanes ? r.rap_lanes : r.rap_dealt;
+            m.status = Status::ok;
+            ts.push_back(Timed{lanes ? "R*AP by places, lanes" : "R*AP by places, dealt", sampler([&, walk, vAP] {
+                                  dev::numeric_by_places(vR, vAP, plan.c, plan.c_places, c_val.get(), kStream,
+                                                         walk);
+                                  return 0;
+                               }),
+                               &m});
+         }
       }
       if (r.pulls.ok())
       {
@@ -313,12 +328,15 @@ void Bench::measure_galerkin(const std::string& matrix, const std::string& group
    {
       std::fprintf(stderr,
                    "         plan %.3f ms, AP %.3f ms, RAP %.3f ms, total %.3f ms (%.2f of %.1f TB/s; forms %s,"
-                   " %.0f MB), by places %.3f ms, by pulls %.3f ms, searching %.3f ms, hypre %.3f ms\n",
+                   " %.0f MB), by pulls %.3f ms, searching %.3f ms, hypre %.3f ms\n",
                    r.plan.ok() ? r.plan.t.median_ms : 0.0, r.ap.ok() ? r.ap.t.median_ms : 0.0,
                    r.rap.ok() ? r.rap.t.median_ms : 0.0, r.total.t.median_ms,
                    r.total.t.median_ms > 0.0 ? r.total_bytes() / (r.total.t.median_ms * 1e-3) / kPracticalBandwidth : 0.0,
                    kPracticalBandwidth / 1e12, r.forms().c_str(), static_cast<double>(r.place_bytes) / 1e6,
-                   r.places.ok() ? r.places.t.median_ms : 0.0, r.pulls.ok() ? r.pulls.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
+                   r.pulls.ok() ? r.pulls.t.median_ms : 0.0, r.search.ok() ? r.search.t.median_ms : 0.0, r.hypre_ms());
+      auto ms = [](const Meas& m) { return m.ok() ? m.t.median_ms : 0.0; };
+      std::fprintf(stderr, "         by places: AP lanes %.3f ms, dealt %.3f ms; RAP lanes %.3f ms, dealt %.3f ms\n",
+                   ms(r.ap_lanes), ms(r.ap_dealt), ms(r.rap_lanes), ms(r.rap_dealt));
    }
    finish();
 }

@@ -750,18 +750,24 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
       "   the fewest bytes each product moves (inputs and patterns read once, values written once: README.md),\n"
       "   GB/s = MB / time, frac = that as a fraction of %.1f TB/s; form = each product's form in the plan,\n"
       "   AP/RAP: uN pulls of N-byte codes, pN places of N bytes, s search; plc MB = the plan's pulls and places;\n"
-      "   plc = both products by places wherever\n"
-      "   they fit (PlanForm::places), pull = both by pulls (PlanForm::pulls: the terms listed by output entry,\n"
-      "   summed by a segmented scan; places where they do not fit), srch = both by the searching kernel\n"
+      "   lane, deal = both products by the plan's places in one walk (PlacesWalk lanes: a lane an entry of the\n"
+      "   left operand; dealt: the terms dealt one a lane; the sum of each product's median), pull = both by\n"
+      "   pulls (PlanForm::pulls: the terms listed by output entry, summed by a segmented scan; places where\n"
+      "   they do not fit), srch = both by the searching kernel\n"
       "   (numeric_on_pattern), each with its frac; hypre = hypreDevice_CSRSpGemm A*P then\n"
       "   P^T*(A*P) (full products), x hyp = hypre / total. Checked first: errC = normwise relative error of C's\n"
       "   values vs the CPU reference (resetup::galerkin_numeric), errH = vs the hierarchy's A_{l+1}\n",
       kPracticalBandwidth / 1e12);
    const char* hf = "%-24s %9s %10s %9s %10s %9s | %8s %8s %8s %8s | %8s %7s %5s | %8s %7s %5s | %7s %5s | %5s %7s %8s "
-                    "%5s %8s %5s %8s %5s | %8s %6s | %7s %7s\n";
+                    "%5s %8s %5s %8s %5s %8s %5s | %8s %6s | %7s %7s\n";
    std::fprintf(out, hf, "matrix", "rows", "nnzA", "nnzP", "nnzAP", "nnzC", "plan ms", "AP ms", "RAP ms", "total ms",
                 "AP MB", "AP GB/s", "frac", "RAP MB", "RAPGB/s", "frac", "totGB/s", "frac", "form", "plc MB",
-                "plc ms", "frac", "pull ms", "frac", "srch ms", "frac", "hypre ms", "x hyp", "errC", "errH");
+                "lane ms", "frac", "deal ms", "frac", "pull ms", "frac", "srch ms", "frac", "hypre ms", "x hyp", "errC",
+                "errH");
+   auto walk_cells = [](double ms, double bytes, std::string& t, std::string& f) {
+      t = ms > 0.0 ? fmt("%.3f", ms) : "-";
+      f = ms > 0.0 ? fmt("%.2f", bytes / (ms * 1e-3) / kPracticalBandwidth) : "-";
+   };
    Geo         g_hypre;
    double      sum_log_frac = 0.0;
    int         n_frac = 0, n_half = 0;
@@ -774,6 +780,9 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
    {
       const std::string lab = r.group == "setup" ? label(r.matrix, r.group, r.level) : r.matrix + "/syn";
       const double      hyp = r.hypre_ms();
+      std::string       lane_t, lane_f, deal_t, deal_f;
+      walk_cells(r.lanes_ms(), r.total_bytes(), lane_t, lane_f);
+      walk_cells(r.dealt_ms(), r.total_bytes(), deal_t, deal_f);
       std::fprintf(out, hf, lab.c_str(), count(r.rows).c_str(), count(r.nnz_a).c_str(), count(r.nnz_p).c_str(),
                    count(r.nnz_ap).c_str(), count(r.nnz_c).c_str(), time_cell(r.plan, 1.0, "%.3f").c_str(),
                    time_cell(r.ap, 1.0, "%.3f").c_str(), time_cell(r.rap, 1.0, "%.3f").c_str(),
@@ -782,8 +791,8 @@ void print_galerkin_table(std::FILE* out, const std::vector<GalerkinRecord>& rec
                    fmt("%.1f", r.rap_bytes() / 1e6).c_str(), gbs(r.rap_bytes(), r.rap).c_str(),
                    bw_cell(r.rap_bytes(), r.rap).c_str(), gbs(r.total_bytes(), r.total).c_str(),
                    bw_cell(r.total_bytes(), r.total).c_str(), r.forms().c_str(),
-                   fmt("%.0f", static_cast<double>(r.place_bytes) / 1e6).c_str(), time_cell(r.places, 1.0, "%.3f").c_str(),
-                   bw_cell(r.total_bytes(), r.places).c_str(), time_cell(r.pulls, 1.0, "%.3f").c_str(),
+                   fmt("%.0f", static_cast<double>(r.place_bytes) / 1e6).c_str(), lane_t.c_str(), lane_f.c_str(),
+                   deal_t.c_str(), deal_f.c_str(), time_cell(r.pulls, 1.0, "%.3f").c_str(),
                    bw_cell(r.total_bytes(), r.pulls).c_str(), time_cell(r.search, 1.0, "%.3f").c_str(),
                    bw_cell(r.total_bytes(), r.search).c_str(), hyp > 0.0 ? fmt("%.3f", hyp).c_str() : "-",
                    r.total.ok() ? ratio_cell(hyp, r.total.t.median_ms).c_str() : "-", err(r.err_cpu).c_str(),
@@ -842,7 +851,10 @@ int print_failures(std::FILE* out, const std::vector<SpmvRecord>& spmv,
       emit("galerkin", what, "ours[galerkin_numeric]", r.total);
       emit("galerkin", what, "ours[AP]", r.ap);
       emit("galerkin", what, "ours[RAP]", r.rap);
-      emit("galerkin", what, "ours[places]", r.places);
+      emit("galerkin", what, "ours[AP lanes]", r.ap_lanes);
+      emit("galerkin", what, "ours[AP dealt]", r.ap_dealt);
+      emit("galerkin", what, "ours[RAP lanes]", r.rap_lanes);
+      emit("galerkin", what, "ours[RAP dealt]", r.rap_dealt);
       emit("galerkin", what, "ours[pulls]", r.pulls);
       emit("galerkin", what, "ours[search]", r.search);
       emit("galerkin", what, "hypre[A*P]", r.hypre_ap);
@@ -957,7 +969,10 @@ void JsonLines::write(const GalerkinRecord& r)
          o.num("ap_bytes", r.ap_bytes()).num("rap_bytes", r.rap_bytes());
          o.integer("ap_pull_width", r.ap_pulls).integer("rap_pull_width", r.c_pulls);
          o.integer("ap_place_width", r.ap_places).integer("rap_place_width", r.c_places);
-         if (r.places.ok()) o.num("places_ms", r.places.t.median_ms);
+         if (r.ap_lanes.ok()) o.num("ap_lanes_ms", r.ap_lanes.t.median_ms);
+         if (r.ap_dealt.ok()) o.num("ap_dealt_ms", r.ap_dealt.t.median_ms);
+         if (r.rap_lanes.ok()) o.num("rap_lanes_ms", r.rap_lanes.t.median_ms);
+         if (r.rap_dealt.ok()) o.num("rap_dealt_ms", r.rap_dealt.t.median_ms);
          if (r.pulls.ok()) o.num("pulls_ms", r.pulls.t.median_ms);
          o.integer("place_bytes", r.place_bytes);
          if (r.search.ok()) o.num("search_ms", r.search.t.median_ms);
@@ -972,7 +987,10 @@ void JsonLines::write(const GalerkinRecord& r)
    one("ours:ap", r.ap, r.ap_bytes());
    one("ours:rap", r.rap, r.rap_bytes());
    one("ours:plan", r.plan, 0.0);
-   one("ours:places", r.places, r.total_bytes());
+   one("ours:ap_lanes", r.ap_lanes, r.ap_bytes());
+   one("ours:ap_dealt", r.ap_dealt, r.ap_bytes());
+   one("ours:rap_lanes", r.rap_lanes, r.rap_bytes());
+   one("ours:rap_dealt", r.rap_dealt, r.rap_bytes());
    one("ours:pulls", r.pulls, r.total_bytes());
    one("ours:search", r.search, r.total_bytes());
    one("hypre:ap", r.hypre_ap, 0.0);

@@ -157,11 +157,12 @@ struct GalerkinRecord
    // pulls, places or search as the plan has them); plan:
    // device::make_galerkin_plan (median like the others, timed apart from the products)
    Meas        plan, ap, rap, total;
-   // both products in the plan's other forms: by places wherever they fit (a plan made with
-   // PlanForm::places), by pulls (PlanForm::pulls) and by the searching kernel
-   // (numeric_on_pattern); the bytes a code of each product's pulls and a place of its places in
-   // the plan (0 both: it searches), and the size of the plan's pulls and places
-   Meas        places, pulls, search;
+   // both products in the plan's other forms: by pulls (PlanForm::pulls) and by the searching
+   // kernel (numeric_on_pattern); the bytes a code of each product's pulls and a place of its
+   // places in the plan (0 both: it searches), and the size of the plan's pulls and places
+   Meas        pulls, search;
+   // each product the plan has places for in both walks (device::PlacesWalk: lanes, dealt)
+   Meas        ap_lanes, ap_dealt, rap_lanes, rap_dealt;
    int         ap_pulls = 0, c_pulls = 0, ap_places = 0, c_places = 0;
    int64_t     place_bytes = 0;
    // hypre's own products of the same level (hypreDevice_CSRSpGemm): A*P, then P^T*(A*P) on
@@ -193,6 +194,13 @@ struct GalerkinRecord
       };
       return one(ap_pulls, ap_places) + "/" + one(c_pulls, c_places);
    }
+   // both products in one walk (the sum of their medians), ms; 0 unless both have places and ran
+   static double walk_ms(const Meas& ap, const Meas& rap)
+   {
+      return ap.ok() && rap.ok() ? ap.t.median_ms + rap.t.median_ms : 0.0;
+   }
+   double lanes_ms() const { return walk_ms(ap_lanes, rap_lanes); }
+   double dealt_ms() const { return walk_ms(ap_dealt, rap_dealt); }
    // hypre's A*P + P^T*(A*P), ms; 0 unless both ran
    double hypre_ms() const
    {

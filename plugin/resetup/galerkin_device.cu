@@ -54,6 +54,18 @@ struct RowGroup
       }
       return v;
    }
+   // The lane whose entry owns term t of a chunk dealt out one a lane (incl: the inclusive scan of
+   // the lanes' term counts): the number of lanes with incl <= t, by a binary search of shuffles.
+   __device__ int owner(int32_t t, int32_t incl) const
+   {
+      int o = 0;
+      for (int step = G / 2; step >= 1; step >>= 1)
+      {
+         const int32_t v = shfl(incl, o + step - 1, G, mask);
+         if (v <= t) { o += step; }
+      }
+      return o;
+   }
 };
 
 // The entry kx of X a lane takes in a chunk of its row (which ends at xe) and the row of B it
@@ -207,13 +219,8 @@ __global__ void __launch_bounds__(kThreads)
       const int32_t total  = shfl(incl, G - 1, G, mask);
       for (int32_t base = 0; base < total; base += G)
       {
-         const int32_t t = base + lane;
-         int           o = 0; // the lane whose entry owns term t: lanes with incl <= t come before it
-         for (int step = G / 2; step >= 1; step >>= 1)
-         {
-            const int32_t v = shfl(incl, o + step - 1, G, mask);
-            if (v <= t) { o += step; }
-         }
+         const int32_t t       = base + lane;
+         const int     o       = g.owner(t, incl);
          const int32_t o_incl  = shfl(incl, o, G, mask);
          const int32_t o_len   = shfl(blen, o, G, mask);
          const int32_t o_start = shfl(bstart, o, G, mask);
@@ -346,6 +353,57 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll 4
       for (int32_t j = 0; j < blen; ++j) { atomicAdd(&acc[pl[j]], x * (bv ? bv[j] : 1.0)); }
       t0 += shfl(incl, G - 1, G, mask);
+   }
+   if (in_shared)
+   {
+      sync_warp(mask);
+      for (int32_t p = lane; p < len; p += G) { out[cb + p] = acc[p]; }
+   }
+}
+
+// The numeric product by places with the terms dealt out (PlacesWalk::dealt): a chunk of G
+// entries of X's row, one a lane, whose rows of B hold the chunk's terms; term t goes to lane
+// t mod G, which finds its entry by the group's scan (RowGroup::owner), reads its place and B's
+// value (consecutive lanes, consecutive bytes and values) and adds at the place.
+template <int G, typename PlaceT>
+__global__ void __launch_bounds__(kThreads)
+   places_dealt_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
+                       const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
+                       const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
+                       const int64_t* __restrict__ term_ptr, const PlaceT* __restrict__ place, int32_t nrows,
+                       double* __restrict__ out)
+{
+   constexpr int     kGroups = 32 / G;
+   constexpr int32_t kCap    = kFixedRowCap / kGroups;
+   __shared__ double acc_s[kWarpsPerBlock][kFixedRowCap];
+   const RowGroup<G> g;
+   const int         w = g.w, lane = g.lane, group = g.group;
+   const LaneMask    mask = g.mask;
+   const int64_t     row  = g.row;
+   if (row >= nrows) { return; }
+   const int32_t cb = c_ptr[row], len = c_ptr[row + 1] - cb;
+   const bool    in_shared = len <= kCap;
+   double*       acc       = in_shared ? acc_s[w] + group * kCap : out + cb;
+   for (int32_t p = lane; p < len; p += G) { acc[p] = 0.0; }
+   sync_warp(mask);
+   const int32_t xb = x_ptr[row], xe = x_ptr[row + 1];
+   const PlaceT* pl = place + term_ptr[row];
+   for (int32_t chunk = xb; chunk < xe; chunk += G)
+   {
+      const XEntry  e     = x_entry(chunk + lane, xe, x_col, x_val, b_ptr);
+      const int32_t incl  = g.inclusive_scan(e.blen);
+      const int32_t total = shfl(incl, G - 1, G, mask);
+      const int32_t first = incl - e.blen; // the lane's first term in the chunk
+      for (int32_t base = 0; base < total; base += G)
+      {
+         const int32_t t       = base + lane;
+         const int     o       = g.owner(t, incl);
+         const int32_t o_first = shfl(first, o, G, mask);
+         const int32_t o_start = shfl(e.bstart, o, G, mask);
+         const double  o_x     = shfl(e.x, o, G, mask);
+         if (t < total) { atomicAdd(&acc[pl[t]], o_x * (b_val ? b_val[o_start + (t - o_first)] : 1.0)); }
+      }
+      pl += total;
    }
    if (in_shared)
    {
@@ -825,17 +883,36 @@ void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPatte
    AMGT_DEVICE_CHECK_LAUNCH("segments_numeric_kernel");
 }
 
+PlacesWalk places_walk(const DeviceTermPlaces& t, int32_t nrows, PlacesWalk walk)
+{
+   if (walk != PlacesWalk::automatic) { return walk; }
+   return nrows > 0 && static_cast<double>(t.terms) / nrows > kPlacesLanesTerms ? PlacesWalk::dealt
+                                                                               : PlacesWalk::lanes;
+}
+
 void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
-                       double* out, Stream s)
+                       double* out, Stream s, PlacesWalk walk)
 {
    AMGT_REQUIRE(X.nrows == C.nrows && B.ncols == C.ncols && X.ncols == B.nrows,
                 "numeric product by places: shapes differ from the pattern's");
    AMGT_REQUIRE(t.width == 1 || t.width == 2, "numeric product by places: the plan has no places");
    if (C.nrows == 0) { return; }
+   const bool dealt = places_walk(t, C.nrows, walk) == PlacesWalk::dealt;
    with_lanes<4>(places_lanes(X, C), [&](auto g) {
       constexpr int G      = decltype(g)::value;
       const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
-      if (t.width == 1)
+      const uint16_t* wide  = reinterpret_cast<const uint16_t*>(t.place.get());
+      if (dealt && t.width == 1)
+      {
+         places_dealt_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.place.get(), C.nrows, out);
+      }
+      else if (dealt)
+      {
+         places_dealt_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), wide, C.nrows, out);
+      }
+      else if (t.width == 1)
       {
          places_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
             X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.place.get(), C.nrows, out);
@@ -843,8 +920,7 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPatt
       else
       {
          places_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(),
-            reinterpret_cast<const uint16_t*>(t.place.get()), C.nrows, out);
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), wide, C.nrows, out);
       }
    });
    AMGT_DEVICE_CHECK_LAUNCH("places_numeric_kernel");
@@ -864,9 +940,6 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
    const CsrView ap{plan.ap.nrows, plan.ap.ncols, static_cast<int32_t>(plan.ap.nnz), plan.ap.row_ptr.get(),
                     plan.ap.sorted_col.get(), nullptr};
    if (form == PlanForm::search) { return plan; }
-   auto pays = [form](const CsrView& b) {
-      return form != PlanForm::automatic || (b.nrows > 0 && static_cast<double>(b.nnz) / b.nrows <= kPlacesMeanRow);
-   };
    // the places are optional: where the device refuses their memory, that product searches (the
    // patterns above, which every form needs, are not)
    auto places = [&](const CsrView& x, const CsrView& b, const DeviceFixedPattern& c) {
@@ -880,8 +953,8 @@ DeviceGalerkinPlan make_galerkin_plan(const CsrView& R, const CsrView& A, const 
          return DeviceTermPlaces{};
       }
    };
-   if (pays(P)) { plan.ap_places = places(A, P, plan.ap); }
-   if (pays(ap)) { plan.c_places = places(R, ap, plan.c); }
+   plan.ap_places = places(A, P, plan.ap);
+   plan.c_places  = places(R, ap, plan.c);
    if (form == PlanForm::pulls)
    {
       // pulls where they fit (they take their places' term pointers; places stay where not)

@@ -14,14 +14,15 @@
 //
 // The faster forms: the plan also keeps each term's place in its output row (resetup::TermPlaces:
 // 1-2 bytes a term), so a product reads no column of its right operand and searches nothing.
-// numeric_by_places: a lane takes an entry of the left operand, walks the right operand's row and
-// adds each term at its place (atomics in shared memory). numeric_by_pulls: the terms listed by
+// numeric_by_places: each term added at its place (atomics in shared memory), the terms given to
+// the lanes by one of two walks (PlacesWalk: a lane an entry of the left operand walking its row
+// of the right one, or the terms dealt out one a lane). numeric_by_pulls: the terms listed by
 // output entry (resetup::TermPulls: 1-2 bytes a term), a few consecutive terms a lane, each
 // entry's sum closed by a segmented scan across the lanes and written once (no atomics). The
-// plan takes places where they fit (rows of at most 65536 entries, at most
-// kMaxPlaceBytesPerEntry bytes of places per operand entry) and pay (PlanForm), else that
-// product searches; pulls only when asked (slower over a hierarchy where measured, and their
-// plan costs several times the places').
+// plan takes places wherever they fit (rows of at most 65536 entries, at most
+// kMaxPlaceBytesPerEntry bytes of places per operand entry), else that product searches; pulls
+// only when asked (PlanForm: slower over a hierarchy where measured, and their plan costs
+// several times the places').
 //
 // No symbolic phase, no hash table, no allocation: the plan's arrays are made once
 // (make_galerkin_plan) and every later call only enqueues kernels on the stream.
@@ -96,12 +97,31 @@ constexpr int64_t kMaxPlaceBytesPerEntry = 8;
 DeviceTermPlaces term_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, int32_t* flag,
                              Stream s, const Allocator& alloc);
 
+// How a product by places gives its terms to the lanes of a row's group. lanes: a lane an entry
+// of X, which walks its row of B; dealt: the terms of G entries of X dealt out one a lane, as the
+// searching kernel deals them (consecutive lanes read consecutive places and values of B, no lane
+// waits for another's longer row, a few shuffles a term to find its entry); automatic: lanes
+// where the output's rows take at most kPlacesLanesTerms terms on average (a fine level's A*P:
+// short rows of X reaching short rows of P), else dealt. Both walks are bound by the L1/shared
+// memory pipe (ncu: 83-96% of its throughput, DRAM 14-18%: the compare-and-swap loop of the
+// shared-memory fp64 add and the gathers); on an H200 (laplace7 n=250, record 2026-11-29c)
+// level 0's A*P (21 terms a row) lanes 3.39 ms, dealt 4.15; its R*(AP) (101) lanes 4.18, dealt
+// 3.66; level 1's A*P (106) lanes 5.11, dealt 4.95, R*(AP) lanes 3.28, dealt 2.06.
+enum class PlacesWalk
+{
+   automatic,
+   lanes,
+   dealt
+};
+constexpr double kPlacesLanesTerms = 32.0;
+PlacesWalk       places_walk(const DeviceTermPlaces& t, int32_t nrows, PlacesWalk walk);
+
 // out = X*B on C's pattern by the places (resetup::numeric_by_places up to the order of the
-// additions), enqueued on s: a group of lanes a row of C, a lane an entry of X that walks its row
-// of B and adds each term at its place (shared memory for rows of up to kFixedRowCap * G / 32
-// entries, global atomics past that). B's columns are not read.
+// additions), enqueued on s: a group of lanes a row of C (PlacesWalk), each term added at its
+// place (shared memory for rows of up to kFixedRowCap * G / 32 entries, global atomics past
+// that). B's columns are not read.
 void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPlaces& t,
-                       double* out, Stream s);
+                       double* out, Stream s, PlacesWalk walk = PlacesWalk::automatic);
 
 // resetup::TermPulls on the device, without the counts (the codes' end flags close each entry);
 // width 0: none.
@@ -128,21 +148,19 @@ DeviceTermPulls term_pulls(const CsrView& X, const CsrView& B, const DeviceFixed
 void numeric_by_pulls(const CsrView& X, const CsrView& B, const DeviceFixedPattern& C, const DeviceTermPulls& t,
                       double* out, Stream s);
 
-// How the plan's products find their terms' places. automatic: places where the right operand's
-// rows hold at most kPlacesMeanRow entries on average (a lane's walk is short), else search;
-// places, pulls, search: that form for every product that takes it (pulls, else places, else
-// search), for the kernel bench's comparison and the tests. On an H200 (laplace7 n=250, record
-// 2026-11-29b), both products of level 0: places 7.6 ms, pulls 9.2, search 9.6; level 1 places
-// 8.4, pulls 7.2, search 7.9 (automatic: places then search, 8.0); over the hierarchy automatic
-// 18.4 ms, pulls 18.5, with a plan of 27 + 19 ms for the first two levels against 108 + 173.
+// How the plan's products find their terms' places. automatic: places wherever they fit, else
+// search; pulls, search: that form for every product that takes it (pulls, else places, else
+// search), for the kernel bench's comparison and the tests. On an H200 (laplace7 n=250, records
+// 2026-11-29b and 2026-11-29c), both products of level 0: places 7.0 ms, pulls 9.2, search 9.6;
+// level 1: places 7.0 (the dealt walk; 8.4 with a lane an entry of X everywhere), pulls 7.2,
+// search 7.9; the pulls' plan costs 108 + 173 ms for the first two levels against the places' 27
+// + 19.
 enum class PlanForm
 {
    automatic,
-   places,
    pulls,
    search
 };
-constexpr double kPlacesMeanRow = 16.0;
 
 // resetup::GalerkinPlan on the device, with each product's faster form where it fits and pays
 // (PlanForm; width 0 in both: that product searches).

@@ -124,7 +124,9 @@ TEST_F(ResetupDevice, FixedPatternOfAnUnsortedOutput)
 
 // A and B whose product has rows of every kind: empty, short, up to the shared-memory cap, and
 // past it.
-void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what)
+// walk: the walk the rule must pick for this product (automatic: not checked).
+void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& b, const char* what,
+                            dev::PlacesWalk walk_picked = dev::PlacesWalk::automatic)
 {
    SCOPED_TRACE(what);
    AllocCounter counter;
@@ -157,10 +159,19 @@ void expect_numeric_matches(dev::Stream s, const CsrMatrix& a, const CsrMatrix& 
       EXPECT_EQ(t.terms, ref_t.term_ptr.back());
       EXPECT_EQ(download(t.term_ptr.get(), t.term_ptr.size()), ref_t.term_ptr);
       EXPECT_EQ(download(t.place.get(), t.place.size()), ref_t.place);
-      DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
-      dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s);
-      dev::synchronize(s);
-      EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
+      if (walk_picked != dev::PlacesWalk::automatic)
+      {
+         EXPECT_EQ(dev::places_walk(t, c.nrows, dev::PlacesWalk::automatic), walk_picked)
+            << static_cast<double>(t.terms) / c.nrows << " terms a row";
+      }
+      for (const dev::PlacesWalk walk : {dev::PlacesWalk::lanes, dev::PlacesWalk::dealt, dev::PlacesWalk::automatic})
+      {
+         SCOPED_TRACE(walk == dev::PlacesWalk::lanes ? "lanes" : walk == dev::PlacesWalk::dealt ? "dealt" : "automatic");
+         DeviceArray<double> by_places(std::vector<double>(c.col.size(), -7777.0), Empty::one);
+         dev::numeric_by_places(da.view, db.view, p, t, by_places.get(), s, walk);
+         dev::synchronize(s);
+         EXPECT_EQ(download(by_places.get(), c.col.size()), ref);
+      }
       EXPECT_EQ(download(flag.get(), 1)[0], 0);
       // the pulls: byte for byte the reference's, the product by them equal to it
       rs::TermPulls ref_u;
@@ -196,7 +207,8 @@ TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
    la[3] = la[4] = 600; // drawn by a row or two (seed 21): 1788 terms
    la[50]        = 0;
    for (size_t i = 0; i < lb.size(); ++i) lb[i] = static_cast<int32_t>(1 + (i * 7) % 5);
-   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows");
+   expect_numeric_matches(stream_, rows_of_lengths(700, la, 21), rows_of_lengths(900, lb, 23), "long rows",
+                          dev::PlacesWalk::dealt); // about 25 entries of A a row reaching 3 of B each
    // short rows: 4 and 8 lanes a row (fixed_pattern_lanes), each with a row past its group's
    // share of shared memory (the global-atomics path at that width)
    for (int32_t per : {2, 9})
@@ -208,7 +220,8 @@ TEST_F(ResetupDevice, NumericProductOnAPatternEqualsTheReference)
       const CsrMatrix sc = amgt::csr_spgemm_ref(sa.view(), sb.view());
       const int32_t   G  = dev::fixed_pattern_lanes(sc.nrows, static_cast<int64_t>(sc.col.size()));
       EXPECT_EQ(G, per == 2 ? 4 : 8);
-      expect_numeric_matches(stream_, sa, sb, per == 2 ? "short rows, 4 lanes" : "short rows, 8 lanes");
+      expect_numeric_matches(stream_, sa, sb, per == 2 ? "short rows, 4 lanes" : "short rows, 8 lanes",
+                             dev::PlacesWalk::lanes); // 2 or 9 terms a row but one of 120
    }
    // B without values (all ones)
    CsrMatrix ones = rows_of_lengths(900, lb, 25);
@@ -259,13 +272,7 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
       EXPECT_GT(plan.ap_pulls.width, 0) << "the plan's A*P has no pulls";
       EXPECT_GT(plan.c_pulls.width, 0) << "the plan's R*(AP) has no pulls";
       // the same products by places and by search: the same values
-      dev::DeviceGalerkinPlan by_places = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
-                                                                  dc.view.col, c0.nrows, stream_, alloc,
-                                                                  dev::PlanForm::places);
-      EXPECT_EQ(by_places.ap_pulls.width + by_places.c_pulls.width, 0);
-      EXPECT_EQ(by_places.ap_places.width, 1);
-      EXPECT_EQ(by_places.c_places.width, 1);
-      // automatic: places where the right operand's rows are short (P's and this AP's are)
+      // automatic: places wherever they fit
       dev::DeviceGalerkinPlan automatic = dev::make_galerkin_plan(dr.view, da0.view, dp.view, dc.view.row_ptr,
                                                                   dc.view.col, c0.nrows, stream_, alloc);
       EXPECT_EQ(automatic.ap_pulls.width + automatic.c_pulls.width, 0);
@@ -289,7 +296,7 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
          ASSERT_TRUE(dev::galerkin_numeric(plan, dr.view, da.view, dp.view, out.get(), stream_));
          dev::synchronize(stream_);
          EXPECT_EQ(download(out.get(), c0.col.size()), ref);
-         for (dev::DeviceGalerkinPlan* other : {&by_places, &automatic, &by_search})
+         for (dev::DeviceGalerkinPlan* other : {&automatic, &by_search})
          {
             DeviceArray<double> o(std::vector<double>(c0.col.size(), -1.0));
             ASSERT_TRUE(dev::galerkin_numeric(*other, dr.view, da.view, dp.view, o.get(), stream_));
@@ -303,9 +310,9 @@ TEST_F(ResetupDevice, GalerkinPlanOverSeveralValueSets)
 }
 
 // Long rows: the pulls refuse A*P (a code of more than 16 bits: A's longest row and P's need too
-// many), and that plan keeps its places there; the automatic plan searches where the right
-// operand's rows are long on average and takes places where they are short; every form gives the
-// reference's values.
+// many), and that plan keeps its places there; the automatic plan takes the places of A*P and
+// searches R*(AP), whose places would take more than kMaxPlaceBytesPerEntry bytes an entry (AP's
+// rows of ~300 entries reached by every entry of R); every form gives the reference's values.
 TEST_F(ResetupDevice, PlanFormsOnLongRows)
 {
    AllocCounter counter;
@@ -326,28 +333,26 @@ TEST_F(ResetupDevice, PlanFormsOnLongRows)
       };
       dev::DeviceGalerkinPlan automatic = make(dev::PlanForm::automatic);
       dev::DeviceGalerkinPlan by_pulls  = make(dev::PlanForm::pulls);
-      dev::DeviceGalerkinPlan by_places = make(dev::PlanForm::places);
       dev::DeviceGalerkinPlan by_search = make(dev::PlanForm::search);
-      const double mean_p  = static_cast<double>(P.col.size()) / P.nrows;
-      const double mean_ap = static_cast<double>(ap.col.size()) / ap.nrows;
-      std::printf("[ plan    ] mean rows: P %.1f, AP %.1f; pulls %d/%d, places %d/%d; automatic: pulls %d/%d, "
+      const double terms_ap = static_cast<double>(automatic.ap_places.terms) / ap.nrows;
+      std::printf("[ plan    ] terms a row: AP %.1f; pulls %d/%d, places %d/%d; automatic: pulls %d/%d, "
                   "places %d/%d\n",
-                  mean_p, mean_ap, by_pulls.ap_pulls.width, by_pulls.c_pulls.width, by_places.ap_places.width,
-                  by_places.c_places.width, automatic.ap_pulls.width, automatic.c_pulls.width,
+                  terms_ap, by_pulls.ap_pulls.width, by_pulls.c_pulls.width, by_pulls.ap_places.width,
+                  by_pulls.c_places.width, automatic.ap_pulls.width, automatic.c_pulls.width,
                   automatic.ap_places.width, automatic.c_places.width);
       EXPECT_EQ(by_pulls.ap_pulls.width, 0) << "A*P's codes need 20 bits";
-      EXPECT_EQ(by_pulls.ap_places.width, by_places.ap_places.width) << "the places stay where the pulls refuse";
-      EXPECT_GT(by_places.ap_places.width, 0);
-      EXPECT_GT(mean_p, dev::kPlacesMeanRow);
-      // the automatic rule, product by product
+      EXPECT_EQ(by_pulls.ap_places.width, automatic.ap_places.width) << "the places stay where the pulls refuse";
+      EXPECT_EQ(by_search.ap_places.width + by_search.c_places.width, 0);
+      // the automatic plan: no pulls, places where they fit
       EXPECT_EQ(automatic.ap_pulls.width + automatic.c_pulls.width, 0);
-      EXPECT_EQ(automatic.ap_places.width, 0) << "P's rows are long on average: A*P searches";
-      EXPECT_EQ(automatic.c_places.width, mean_ap <= dev::kPlacesMeanRow ? by_places.c_places.width : 0);
+      EXPECT_EQ(automatic.ap_places.width, 2) << "rows of AP past 256 entries: 2-byte places";
+      EXPECT_EQ(automatic.c_places.width, 0) << "R*(AP)'s places do not fit: it searches";
+      EXPECT_EQ(automatic.c_places.terms, 0);
       rs::GalerkinPlan host =
          rs::make_galerkin_plan(R.view(), a.view(), P.view(), c.row_ptr.data(), c.col.data(), c.nrows);
       std::vector<double> ref(c.col.size());
       ASSERT_TRUE(rs::galerkin_numeric(host, R.view(), a.view(), P.view(), ref.data()));
-      for (dev::DeviceGalerkinPlan* plan : {&automatic, &by_pulls, &by_places, &by_search})
+      for (dev::DeviceGalerkinPlan* plan : {&automatic, &by_pulls, &by_search})
       {
          DeviceArray<double> out(std::vector<double>(c.col.size(), -1.0));
          ASSERT_TRUE(dev::galerkin_numeric(*plan, dr.view, da.view, dp.view, out.get(), stream_));
