@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 namespace amgt::device {
@@ -318,8 +319,12 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // The numeric product by places (numeric_by_places in galerkin_device.h). PlaceT: uint8_t or
-// uint16_t (width 1 or 2; the places are little-endian bytes, as the device reads them).
-template <int G, typename PlaceT>
+// uint16_t (width 1 or 2; the places are little-endian bytes, as the device reads them). Dealt
+// false (PlacesWalk::lanes): a lane takes an entry of a chunk of G of X's row and walks its row
+// of B. Dealt true (PlacesWalk::dealt): the chunk's terms go out one a lane, term t to lane t mod
+// G, which finds its entry by the group's scan (RowGroup::owner) and reads its place and B's
+// value (consecutive lanes, consecutive bytes and values).
+template <int G, typename PlaceT, bool Dealt>
 __global__ void __launch_bounds__(kThreads)
    places_numeric_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
                          const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
@@ -341,67 +346,30 @@ __global__ void __launch_bounds__(kThreads)
    for (int32_t p = lane; p < len; p += G) { acc[p] = 0.0; }
    sync_warp(mask);
    const int32_t xb = x_ptr[row], xe = x_ptr[row + 1];
-   int64_t       t0 = term_ptr[row];
-   for (int32_t chunk = xb; chunk < xe; chunk += G)
-   {
-      const XEntry  e      = x_entry(chunk + lane, xe, x_col, x_val, b_ptr);
-      const double  x      = e.x;
-      const int32_t bstart = e.bstart, blen = e.blen;
-      const int32_t incl   = g.inclusive_scan(blen); // the B rows' lengths across the group
-      const PlaceT* pl = place + t0 + (incl - blen);
-      const double* bv = b_val ? b_val + bstart : nullptr;
-#pragma unroll 4
-      for (int32_t j = 0; j < blen; ++j) { atomicAdd(&acc[pl[j]], x * (bv ? bv[j] : 1.0)); }
-      t0 += shfl(incl, G - 1, G, mask);
-   }
-   if (in_shared)
-   {
-      sync_warp(mask);
-      for (int32_t p = lane; p < len; p += G) { out[cb + p] = acc[p]; }
-   }
-}
-
-// The numeric product by places with the terms dealt out (PlacesWalk::dealt): a chunk of G
-// entries of X's row, one a lane, whose rows of B hold the chunk's terms; term t goes to lane
-// t mod G, which finds its entry by the group's scan (RowGroup::owner), reads its place and B's
-// value (consecutive lanes, consecutive bytes and values) and adds at the place.
-template <int G, typename PlaceT>
-__global__ void __launch_bounds__(kThreads)
-   places_dealt_kernel(const int32_t* __restrict__ x_ptr, const int32_t* __restrict__ x_col,
-                       const double* __restrict__ x_val, const int32_t* __restrict__ b_ptr,
-                       const double* __restrict__ b_val, const int32_t* __restrict__ c_ptr,
-                       const int64_t* __restrict__ term_ptr, const PlaceT* __restrict__ place, int32_t nrows,
-                       double* __restrict__ out)
-{
-   constexpr int     kGroups = 32 / G;
-   constexpr int32_t kCap    = kFixedRowCap / kGroups;
-   __shared__ double acc_s[kWarpsPerBlock][kFixedRowCap];
-   const RowGroup<G> g;
-   const int         w = g.w, lane = g.lane, group = g.group;
-   const LaneMask    mask = g.mask;
-   const int64_t     row  = g.row;
-   if (row >= nrows) { return; }
-   const int32_t cb = c_ptr[row], len = c_ptr[row + 1] - cb;
-   const bool    in_shared = len <= kCap;
-   double*       acc       = in_shared ? acc_s[w] + group * kCap : out + cb;
-   for (int32_t p = lane; p < len; p += G) { acc[p] = 0.0; }
-   sync_warp(mask);
-   const int32_t xb = x_ptr[row], xe = x_ptr[row + 1];
-   const PlaceT* pl = place + term_ptr[row];
+   const PlaceT* pl = place + term_ptr[row]; // the chunk's first term
    for (int32_t chunk = xb; chunk < xe; chunk += G)
    {
       const XEntry  e     = x_entry(chunk + lane, xe, x_col, x_val, b_ptr);
-      const int32_t incl  = g.inclusive_scan(e.blen);
+      const int32_t incl  = g.inclusive_scan(e.blen); // the B rows' lengths across the group
       const int32_t total = shfl(incl, G - 1, G, mask);
       const int32_t first = incl - e.blen; // the lane's first term in the chunk
-      for (int32_t base = 0; base < total; base += G)
+      if constexpr (Dealt)
       {
-         const int32_t t       = base + lane;
-         const int     o       = g.owner(t, incl);
-         const int32_t o_first = shfl(first, o, G, mask);
-         const int32_t o_start = shfl(e.bstart, o, G, mask);
-         const double  o_x     = shfl(e.x, o, G, mask);
-         if (t < total) { atomicAdd(&acc[pl[t]], o_x * (b_val ? b_val[o_start + (t - o_first)] : 1.0)); }
+         for (int32_t base = 0; base < total; base += G)
+         {
+            const int32_t t       = base + lane;
+            const int     o       = g.owner(t, incl);
+            const int32_t o_first = shfl(first, o, G, mask);
+            const int32_t o_start = shfl(e.bstart, o, G, mask);
+            const double  o_x     = shfl(e.x, o, G, mask);
+            if (t < total) { atomicAdd(&acc[pl[t]], o_x * (b_val ? b_val[o_start + (t - o_first)] : 1.0)); }
+         }
+      }
+      else
+      {
+         const double* bv = b_val ? b_val + e.bstart : nullptr;
+#pragma unroll 4
+         for (int32_t j = 0; j < e.blen; ++j) { atomicAdd(&acc[pl[first + j]], e.x * (bv ? bv[j] : 1.0)); }
       }
       pl += total;
    }
@@ -901,27 +869,16 @@ void numeric_by_places(const CsrView& X, const CsrView& B, const DeviceFixedPatt
    with_lanes<4>(places_lanes(X, C), [&](auto g) {
       constexpr int G      = decltype(g)::value;
       const unsigned blocks = blocks_for(C.nrows, kWarpsPerBlock * (32 / G));
-      const uint16_t* wide  = reinterpret_cast<const uint16_t*>(t.place.get());
-      if (dealt && t.width == 1)
-      {
-         places_dealt_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.place.get(), C.nrows, out);
-      }
-      else if (dealt)
-      {
-         places_dealt_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), wide, C.nrows, out);
-      }
-      else if (t.width == 1)
-      {
-         places_numeric_kernel<G, uint8_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), t.place.get(), C.nrows, out);
-      }
-      else
-      {
-         places_numeric_kernel<G, uint16_t><<<blocks, kThreads, 0, s>>>(
-            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), wide, C.nrows, out);
-      }
+      auto launch = [&](auto dealt_tag, const auto* places) {
+         using PlaceT = std::remove_cv_t<std::remove_pointer_t<decltype(places)>>;
+         places_numeric_kernel<G, PlaceT, decltype(dealt_tag)::value><<<blocks, kThreads, 0, s>>>(
+            X.row_ptr, X.col, X.val, B.row_ptr, B.val, C.row_ptr.get(), t.term_ptr.get(), places, C.nrows, out);
+      };
+      const uint16_t* wide = reinterpret_cast<const uint16_t*>(t.place.get());
+      if (dealt && t.width == 1) { launch(std::true_type{}, t.place.get()); }
+      else if (dealt) { launch(std::true_type{}, wide); }
+      else if (t.width == 1) { launch(std::false_type{}, t.place.get()); }
+      else { launch(std::false_type{}, wide); }
    });
    AMGT_DEVICE_CHECK_LAUNCH("places_numeric_kernel");
 }
