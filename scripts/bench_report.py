@@ -68,6 +68,56 @@ def median_interval(values, coverage=COLD_COVERAGE):
     return med, v[k - 1], v[n - k]
 
 
+def paired_cold_ratios(records, is_plugin, reference="stock"):
+    """The cold totals of a run paired round by round: records as runs.jsonl holds them after
+    --rounds (each with its processes and their rounds). Per case and plugin mode (is_plugin of
+    its record), the reference's cold total (first setup + solve) over the mode's for the two
+    processes of each round; {(case, mode): (mode_label, [ratios])} in the records' order, cases
+    without the reference left out."""
+    by_case = {}
+    for r in records:
+        by_case.setdefault(r["case"], []).append(r)
+    out = {}
+    for case, rs in by_case.items():
+        ref = next((r for r in rs if r["mode"] == reference), None)
+        if not ref or not ref.get("processes"):
+            continue
+        ref_cold = {p["round"]: p.get("cold_total_s") for p in ref["processes"] if p["status"] == "ok"}
+        for r in rs:
+            if not is_plugin(r) or not r.get("processes"):
+                continue
+            ratios = [ref_cold[p["round"]] / p["cold_total_s"] for p in r["processes"]
+                      if p["status"] == "ok" and p.get("cold_total_s") and ref_cold.get(p["round"])]
+            if ratios:
+                out[(case, r["mode"])] = (r["mode_label"], ratios)
+    return out
+
+
+def cold_verdict(ratios):
+    """{pairs, median, low, high, verdict} of paired cold ratios: median_interval, and 'above'
+    (the interval above COLD_BOUND), 'below' (under it) or 'open'."""
+    med, low, high = median_interval(ratios)
+    verdict = ("open" if low is None else "above" if low >= COLD_BOUND
+               else "below" if high < COLD_BOUND else "open")
+    return {"pairs": len(ratios), "median": med, "low": low, "high": high, "verdict": verdict}
+
+
+def cold_pairs_lines(pairs):
+    """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label)."""
+    lines = [f"\nCold, round by round: stock's cold total (first setup + solve) / the mode's, the two processes "
+             f"of each round paired; median and an interval holding the true median with >= "
+             f"{COLD_COVERAGE:.0%} probability (order statistics; '-' with fewer than 5 pairs); verdict "
+             f"against {COLD_BOUND}: above / below (the whole interval) or open",
+             f"  {'case':24} {'mode':13} {'pairs':>5} {'median':>7} {'interval':>13}  verdict"]
+    for p in pairs:
+        interval = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"
+        lines.append(f"  {p['case']:24} {p['mode_label']:13} {p['pairs']:>5} {p['median']:>7.3f} "
+                     f"{interval:>13}  {p['verdict']}")
+    counts = {v: sum(p["verdict"] == v for p in pairs) for v in ("above", "open", "below")}
+    lines.append("  " + ", ".join(f"{v}: {n}" for v, n in counts.items()) + f" of {len(pairs)}")
+    return lines
+
+
 def fmt(v, spec, none="-"):
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return none
@@ -263,44 +313,16 @@ class Report:
         """--rounds: per case and plugin mode, the ratios reference cold total / mode cold total
         of the two processes of each round (a round runs every case and mode once, so its
         processes ran minutes apart at most), their median and interval (median_interval), and
-        the verdict against COLD_BOUND: 'above' (the interval above it), 'below' (under it) or
-        'open'. Cases without the reference mode are left out."""
-        out = []
-        for case, rs in self.by_case.items():
-            ref = next((r for r in rs if r["mode"] == reference), None)
-            if not ref or not ref.get("processes"):
-                continue
-            ref_cold = {p["round"]: p.get("cold_total_s") for p in ref["processes"] if p["status"] == "ok"}
-            for r in rs:
-                if self.MODES[r["mode"]]["stock"] or not r.get("processes"):
-                    continue
-                ratios = [ref_cold[p["round"]] / p["cold_total_s"] for p in r["processes"]
-                          if p["status"] == "ok" and p.get("cold_total_s") and ref_cold.get(p["round"])]
-                if not ratios:
-                    continue
-                med, low, high = median_interval(ratios)
-                verdict = ("open" if low is None else "above" if low >= COLD_BOUND
-                           else "below" if high < COLD_BOUND else "open")
-                out.append({"case": case, "mode": r["mode"], "mode_label": r["mode_label"], "pairs": len(ratios),
-                            "median": med, "low": low, "high": high, "verdict": verdict})
-        return out
+        the verdict against COLD_BOUND (cold_verdict). Cases without the reference mode are left
+        out."""
+        records = [r for rs in self.by_case.values() for r in rs]
+        pairs = paired_cold_ratios(records, lambda r: not self.MODES[r["mode"]]["stock"], reference)
+        return [dict(case=case, mode=mode, mode_label=label, **cold_verdict(ratios))
+                for (case, mode), (label, ratios) in pairs.items()]
 
     def cold_pairs_text(self):
         pairs = self.cold_pairs() if getattr(self.a, "rounds", 1) > 1 else []
-        if not pairs:
-            return []
-        lines = [f"\nCold, round by round: stock's cold total (first setup + solve) / the mode's, the two processes "
-                 f"of each round paired; median and an interval holding the true median with >= "
-                 f"{COLD_COVERAGE:.0%} probability (order statistics; '-' with fewer than 5 pairs); verdict "
-                 f"against {COLD_BOUND}: above / below (the whole interval) or open",
-                 f"  {'case':24} {'mode':13} {'pairs':>5} {'median':>7} {'interval':>13}  verdict"]
-        for p in pairs:
-            interval = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"
-            lines.append(f"  {p['case']:24} {p['mode_label']:13} {p['pairs']:>5} {p['median']:>7.3f} "
-                         f"{interval:>13}  {p['verdict']}")
-        counts = {v: sum(p["verdict"] == v for p in pairs) for v in ("above", "open", "below")}
-        lines.append("  " + ", ".join(f"{v}: {n}" for v, n in counts.items()) + f" of {len(pairs)}")
-        return lines
+        return cold_pairs_lines(pairs) if pairs else []
 
     def write_outputs(self, notes):
         a = self.a

@@ -4,11 +4,13 @@ table as the library writes it to its AMGT_STATS_FILE, to stderr among other mes
 the one-line answers that are no table), the modes of GPU and CPU builds, the speedups against
 stock best and against stock-default and the cold ratios of a summary, the CPU summary's
 wording, the case files in bench/, and --steps (the re-setup modes, the per-step table and
-its ratios against stock and stock-frozen), and the cold totals paired round by round (--rounds).
+its ratios against stock and stock-frozen), and the cold totals paired round by round (--rounds),
+alone and pooled over several outputs (bench/cold_pairs.py).
 
   python3 tests/scripts/test_bench_runner_py.py [-v]
 """
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -16,6 +18,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 import bench_report  # noqa: E402
 import bench_runner  # noqa: E402
 import matrix  # noqa: E402
@@ -248,6 +251,59 @@ class ColdPairs(unittest.TestCase):
         self.assertEqual(r.cold_pairs()[0]["verdict"], "open")  # 3 pairs: no interval at 90%
         r.a.rounds = 1
         self.assertEqual(r.cold_pairs_text(), [])
+
+
+class ColdPairsPooled(unittest.TestCase):
+    """bench/cold_pairs.py: the round-paired cold ratios of several run.sh outputs pooled."""
+
+    @staticmethod
+    def output(stock, modes, first_round=0):
+        def rec(mode, amgt, colds):
+            return {"case": "c", "mode": mode, "mode_label": mode, "amgt": amgt, "rounds": len(colds),
+                    "processes": [{"round": first_round + k, "status": "ok", "cold_total_s": x}
+                                  for k, x in enumerate(colds)]}
+        return [rec("stock", "off", stock)] + [rec(m, "auto", c) for m, c in modes.items()]
+
+    def test_four_rounds_each_are_open_and_eight_pooled_decide(self):
+        import cold_pairs
+        a = self.output([1.0, 1.1, 1.2, 1.3], {"auto": [0.9, 1.0, 1.05, 1.2]})
+        b = self.output([2.0, 2.2, 2.4, 2.6], {"auto": [1.8, 2.0, 2.1, 2.4]})
+        alone = cold_pairs.pooled([("a", a)])
+        self.assertEqual((alone[0]["pairs"], alone[0]["verdict"]), (4, "open"))  # 4 pairs: no interval
+        both = cold_pairs.pooled([("a", a), ("b", b)])
+        self.assertEqual(len(both), 1)
+        self.assertEqual(both[0]["files"], [4, 4])
+        self.assertEqual(both[0]["pairs"], 8)
+        self.assertEqual(both[0]["verdict"], "above")  # ratios 1.08-1.14: the 2nd smallest is >= 0.95
+        # stock's other configurations are no plugin mode; a case filter keeps only its cases
+        c = self.output([1.0] * 5, {"stock-default": [2.0] * 5, "fp64": [2.0] * 5})
+        rows = cold_pairs.pooled([("c", c)])
+        self.assertEqual([r["mode"] for r in rows], ["fp64"])
+        self.assertEqual(rows[0]["verdict"], "below")
+        self.assertEqual(cold_pairs.pooled([("c", c)], {"other"}), [])
+
+    def test_the_command_reads_files_and_refuses_one_without_rounds(self):
+        import cold_pairs
+        d = tempfile.mkdtemp()
+        paths = []
+        for k, colds in enumerate(([1.0, 1.1, 1.2, 1.3], [1.2, 1.0, 1.1, 1.4])):
+            path = os.path.join(d, f"runs{k}.jsonl")
+            with open(path, "w") as f:
+                for r in self.output(colds, {"auto": [x / 1.2 for x in colds]}):
+                    f.write(json.dumps(r) + "\n")
+            paths.append(path)
+        out = os.path.join(d, "rows.json")
+        self.assertEqual(cold_pairs.main(paths + ["--json", out]), 0)
+        with open(out) as f:
+            rows = json.load(f)
+        self.assertEqual((rows[0]["pairs"], rows[0]["verdict"]), (8, "above"))
+        self.assertAlmostEqual(rows[0]["median"], 1.2)
+        flat = os.path.join(d, "flat.jsonl")
+        with open(flat, "w") as f:
+            f.write(json.dumps({"case": "c", "mode": "stock"}) + "\n")
+        with self.assertRaises(SystemExit) as e:
+            cold_pairs.main([flat])
+        self.assertIn("no processes paired by round", str(e.exception))
 
 
 class CaseFiles(unittest.TestCase):
