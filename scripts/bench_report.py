@@ -315,8 +315,7 @@ class Report:
         processes ran minutes apart at most), their median and interval (median_interval), and
         the verdict against COLD_BOUND (cold_verdict). Cases without the reference mode are left
         out."""
-        records = [r for rs in self.by_case.values() for r in rs]
-        pairs = paired_cold_ratios(records, lambda r: not self.MODES[r["mode"]]["stock"], reference)
+        pairs = paired_cold_ratios(self.records, lambda r: not self.MODES[r["mode"]]["stock"], reference)
         return [dict(case=case, mode=mode, mode_label=label, **cold_verdict(ratios))
                 for (case, mode), (label, ratios) in pairs.items()]
 
