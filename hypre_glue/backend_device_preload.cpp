@@ -231,7 +231,6 @@ struct Preload
    std::thread       thread;
    std::atomic<bool> stop{false};
    bool        images_wanted = false;
-   bool        first_use     = false; // the first-use list before the images (kernel_images.h)
    KernelLoad  images; // the library's kernels (kernel_images.h), first
    double      seconds = 0.0;
    PreloadLog  log;
@@ -272,7 +271,6 @@ void device_preload_start(const Context& ctx)
    const int dev = device::current_device_id();
    auto*     p   = new Preload(); // never freed: the thread may outlive a missing HYPRE_Finalize
    p->images_wanted = ctx.config->preload_images;
-   p->first_use     = ctx.config->preload_first_use;
    p->thread     = std::thread([p, dev] {
       const auto t0 = std::chrono::steady_clock::now();
       Arena      arena;
@@ -283,11 +281,7 @@ void device_preload_start(const Context& ctx)
          // hypre's kernels (the setup's strength, coarsening, interpolation, products and CUB
          // passes) and the plugin's, loaded without running them: under lazy loading they
          // loaded inside the first setup (bench/RESULTS.md, "First setup of a process")
-         if (p->images_wanted)
-         {
-            static const std::vector<std::string_view> none;
-            p->images = load_image_kernels(&p->stop, p->first_use ? first_use_kernels() : none);
-         }
+         if (p->images_wanted) p->images = load_image_kernels(&p->stop);
          // shapes of BoomerAMG hierarchies: 7-point fine levels and transfer operators (short
          // rows near the diagonal), 27-point and coarse levels (27 and 100 entries a row), long
          // coarse rows (600), columns more than 2^15 away (32-bit offsets), and P (rectangular);
@@ -364,7 +358,7 @@ void device_preload_join(Stats* stats)
    stats->preloaded(g_preload->seconds, log.steps, problem);
    if (!g_preload->images_wanted) return;
    const KernelLoad& k = g_preload->images;
-   char              line[560];
+   char              line[400];
    if (!k.problem.empty())
    {
       std::snprintf(line, sizeof(line),
@@ -373,17 +367,10 @@ void device_preload_join(Stats* stats)
    }
    else
    {
-      char first[160] = "";
-      if (k.first_names > 0)
-      {
-         std::snprintf(first, sizeof(first),
-                       "first %ld kernels of the %ld names a first setup and solve launch (%ld found), %.1f ms; then ",
-                       k.first, k.first_names, k.first_found, k.first_seconds * 1e3);
-      }
       std::snprintf(line, sizeof(line),
                     "the library's kernels were loaded on a second thread from HYPRE_Initialize on (AMGT_PRELOAD): "
-                    "%s%ld of %ld kernels of %ld device images (found by %ld of %ld functions), %.1f ms%s%s",
-                    first, k.loaded, k.kernels, k.libraries, k.stubs, k.functions, k.seconds * 1e3,
+                    "%ld of %ld kernels of %ld device images (found by %ld of %ld functions), %.1f ms%s%s",
+                    k.loaded, k.kernels, k.libraries, k.stubs, k.functions, k.seconds * 1e3,
                     k.stopped ? "; the first setup (or HYPRE_Finalize) began before the rest (they load at first launch)"
                               : "",
                     k.failed > 0 ? "; some were refused by the driver (they load at first launch)" : "");

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstring>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 
 #if defined(__linux__)
@@ -139,57 +138,6 @@ std::vector<ImageFunction> image_functions(const void*, const char*)
 
 #endif
 
-const std::vector<std::string_view>& first_use_kernels()
-{
-   static const char* const names[] = {
-#include "first_use_kernels.inc"
-   };
-   static const std::vector<std::string_view> list(std::begin(names), std::end(names));
-   return list;
-}
-
-std::string device_kernel_name(std::string_view host_name)
-{
-   std::string out;
-   out.reserve(host_name.size());
-   const auto name_char = [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-   };
-   for (size_t i = 0; i < host_name.size(); ++i)
-   {
-      const char c = host_name[i];
-      if (c == 'L' && i > 0 && i + 1 < host_name.size() && name_char(host_name[i - 1]) && host_name[i + 1] >= '0' &&
-          host_name[i + 1] <= '9')
-      {
-         continue;
-      }
-      out.push_back(c);
-   }
-   return out;
-}
-
-FirstUse first_use_addresses(const std::vector<ImageFunction>& fns, const std::vector<std::string_view>& names)
-{
-   std::unordered_map<std::string, size_t> index; // a name's device form -> its place in `names`
-   index.reserve(names.size());
-   for (size_t i = 0; i < names.size(); ++i) index.emplace(device_kernel_name(names[i]), i);
-   std::vector<std::vector<uintptr_t>> at(names.size());
-   for (const ImageFunction& f : fns)
-   {
-      // a kernel's host stub carries the kernel's name (with the host's `L` markers)
-      const auto it = index.find(device_kernel_name(f.name));
-      if (it != index.end()) at[it->second].push_back(f.address);
-   }
-   FirstUse r;
-   for (const std::vector<uintptr_t>& a : at)
-   {
-      if (a.empty()) continue;
-      ++r.found;
-      r.addresses.insert(r.addresses.end(), a.begin(), a.end());
-   }
-   return r;
-}
-
 int image_priority(const std::string& name)
 {
    // A mangled name begins with the function's own name (and its namespaces): only that head
@@ -211,29 +159,23 @@ int image_priority(const std::string& name)
 
 #if defined(AMGT_WITH_DEVICE_KERNELS) && defined(__linux__)
 
-KernelLoad load_image_kernels(const std::atomic<bool>* stop, const std::vector<std::string_view>& first) noexcept
+KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
 {
    KernelLoad r;
    const auto t0 = std::chrono::steady_clock::now();
-   r.first_names = static_cast<long>(first.size());
    try
    {
       // this function is in the image (libHYPRE of the drop-in, or a program linked with the
       // plugin); a function that is a kernel's host stub leads to its kernel, the kernel to its
       // device image, the image to all its kernels (device::load_kernel_images). BoomerAMG's
       // functions first (by name), each image loaded as soon as one of its kernels is met: the
-      // images a first setup needs come first, whenever the setup begins. Before them the
-      // kernels of `first` alone, in the order a first setup launches them: a setup that
-      // begins a few ms after HYPRE_Initialize finds those it launches first loaded, not the
-      // hundreds of others of their images.
-      const std::vector<ImageFunction> fns = image_functions(reinterpret_cast<const void*>(&first_use_kernels));
+      // images a first setup needs come first, whenever the setup begins.
+      const std::vector<ImageFunction> fns = image_functions(reinterpret_cast<const void*>(&load_image_kernels));
       r.functions = static_cast<long>(fns.size());
-      const FirstUse f = first_use_addresses(fns, first);
-      r.first_found    = f.found;
       std::vector<uintptr_t> addresses, rest;
-      for (const ImageFunction& fn : fns) (image_priority(fn.name) == 0 ? addresses : rest).push_back(fn.address);
+      for (const ImageFunction& f : fns) (image_priority(f.name) == 0 ? addresses : rest).push_back(f.address);
       addresses.insert(addresses.end(), rest.begin(), rest.end());
-      static_cast<device::KernelImageLoad&>(r) = device::load_kernel_images(f.addresses, addresses, stop);
+      static_cast<device::KernelImageLoad&>(r) = device::load_kernel_images(addresses, stop);
    }
    catch (const std::exception& e)
    {
@@ -249,7 +191,7 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop, const std::vector<s
 
 #else
 
-KernelLoad load_image_kernels(const std::atomic<bool>*, const std::vector<std::string_view>&) noexcept
+KernelLoad load_image_kernels(const std::atomic<bool>*) noexcept
 {
    KernelLoad r;
    r.problem = "no device kernels in this build, or not an ELF image";

@@ -15,7 +15,6 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace amgt::glue {
@@ -36,41 +35,16 @@ std::vector<ImageFunction> image_functions(const void* inside, const char* prefi
 // stopped, problem) and the image's side.
 struct KernelLoad : device::KernelImageLoad
 {
-   long   functions   = 0; // functions of the image looked up (image_functions)
-   long   first_names = 0; // names of the first-use list
-   long   first_found = 0; // of them, names with a host stub in the image
-   double seconds     = 0.0;
+   long   functions = 0; // functions of the image looked up (image_functions)
+   double seconds   = 0.0;
 };
 
-// The kernels a cold process's BoomerAMG setup and first solve launch, by the names the
-// device reports (CUPTI's, the mangled device names), in the order of their first launch, as
-// measured on the GPU machine (first_use_kernels.inc, its header says how it is made again).
-const std::vector<std::string_view>& first_use_kernels();
-
-// The name the device reports for the kernel whose host stub is named `host_name`: a kernel of
-// internal linkage (a static template stub, an anonymous namespace's kernel) has its source
-// name marked `L` on the host side (..._ZN3cub...4scanL20DeviceScanInitKernel...), not on the
-// device's. Every `L` that follows a character of a name and precedes a length is dropped (also
-// from a literal of an enumeration type, L14curandOrdering101E, on both sides alike).
-std::string device_kernel_name(std::string_view host_name);
-
-// The addresses of the functions of `fns` whose device_kernel_name is one of `names`, in the
-// order of `names` (every address of a name: a static template stub is one function a source
-// file), and how many of the names had one.
-struct FirstUse
-{
-   std::vector<uintptr_t> addresses;
-   long                   found = 0;
-};
-FirstUse first_use_addresses(const std::vector<ImageFunction>& fns, const std::vector<std::string_view>& names);
-
-// GPU builds on CUDA 12.5 or newer: loads into the calling thread's current context first the
-// kernels of `first` (names as first_use_kernels, each kernel alone, in that order), then every
-// kernel of every device image of the library that holds this code, the images of hypre's
+// GPU builds on CUDA 12.5 or newer: loads every kernel of every device image of the library
+// that holds this code into the calling thread's current context, the images of hypre's
 // BoomerAMG path first (their host stubs' names say so: image_priority), checking `stop`
 // between kernels.
 // Never throws; CPU and HIP builds load nothing and say so in `problem`.
-KernelLoad load_image_kernels(const std::atomic<bool>* stop, const std::vector<std::string_view>& first) noexcept;
+KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept;
 
 // The order in which the functions are looked at (and each device image loaded when the first
 // of its kernels is met): lower first. 0 for a name of BoomerAMG's setup and solve

@@ -41,8 +41,7 @@ with hypre's device memory pool:
            and read back as it is prepared, no survey);  fp64-sk, auto-sk  AMGT_SETUP_KERNELS=1
            (hypre's setup kernels the plugin implements on the plugin's: the default since
            2026-11-28g);  fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup
-           kernels);  fp64-img, auto-img  AMGT_PRELOAD=images (the preload image by image,
-           without its first-use list)                                          (not in the default set)
+           kernels)                                                            (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -139,10 +138,6 @@ MODES = {
     # hypre's own setup kernels (AMGT_SETUP_KERNELS=0): what the plugin's are measured against
     "fp64-hsk": {"label": "fp64-hsk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "0"},
     "auto-hsk": {"label": "auto-hsk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "0"},
-    # the preload image by image, without the first-use list (AMGT_PRELOAD=images): what the
-    # list is measured against in a cold process
-    "fp64-img": {"label": "fp64-img", "amgt": "fp64", "vendor": 0, "stock": False, "preload": "images"},
-    "auto-img": {"label": "auto-img", "amgt": "auto", "vendor": 0, "stock": False, "preload": "images"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
     # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
     # slowly changing matrices; not a configuration of the same method, so never "stock best"
@@ -410,8 +405,6 @@ class Runner(Report):
         env.pop("AMGT_SETUP_KERNELS", None)
         if "setup_kernels" in MODES[mode]:
             env["AMGT_SETUP_KERNELS"] = MODES[mode]["setup_kernels"]
-        if "preload" in MODES[mode]:
-            env["AMGT_PRELOAD"] = MODES[mode]["preload"]
         # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
         env.pop("AMGT_STATS", None)
         env.pop("AMGT_STATS_FILE", None)

@@ -4,7 +4,6 @@
 
 #include "device/backend.h"
 
-#include <chrono>
 #include <set>
 
 #if !defined(AMGT_DEVICE_HIP) && defined(CUDART_VERSION) && CUDART_VERSION >= 12050
@@ -38,8 +37,7 @@ F driver_entry(const char* name)
    return reinterpret_cast<F>(p);
 }
 
-void load(KernelImageLoad& r, const std::vector<uintptr_t>& first, const std::vector<uintptr_t>& addresses,
-          const std::atomic<bool>* stop)
+void load(KernelImageLoad& r, const std::vector<uintptr_t>& addresses, const std::atomic<bool>* stop)
 {
    const auto get_library = driver_entry<KernelGetLibrary>("cuKernelGetLibrary");
    const auto count_of    = driver_entry<LibraryKernelCount>("cuLibraryGetKernelCount");
@@ -55,23 +53,6 @@ void load(KernelImageLoad& r, const std::vector<uintptr_t>& first, const std::ve
       r.stopped = true;
       return true;
    };
-   // the kernels a first setup launches, in the order it launches them, each alone
-   const auto t0 = std::chrono::steady_clock::now();
-   for (uintptr_t a : first)
-   {
-      if (stopped()) break;
-      cudaKernel_t k = nullptr;
-      if (cudaGetKernel(&k, reinterpret_cast<const void*>(a)) != cudaSuccess || k == nullptr)
-      {
-         (void)cudaGetLastError();
-         continue;
-      }
-      CUfunction fn = nullptr;
-      if (load_one(&fn, reinterpret_cast<CUkernel>(k)) == CUDA_SUCCESS) ++r.first;
-      else ++r.failed;
-   }
-   r.first_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-   if (r.stopped) return;
    std::set<CUlibrary>   images;
    std::vector<CUkernel> kernels;
    for (size_t i = 0; i < addresses.size(); ++i)
@@ -105,13 +86,12 @@ void load(KernelImageLoad& r, const std::vector<uintptr_t>& first, const std::ve
 
 } // namespace
 
-KernelImageLoad load_kernel_images(const std::vector<uintptr_t>& first, const std::vector<uintptr_t>& addresses,
-                                   const std::atomic<bool>* stop) noexcept
+KernelImageLoad load_kernel_images(const std::vector<uintptr_t>& addresses, const std::atomic<bool>* stop) noexcept
 {
    KernelImageLoad r;
    try
    {
-      load(r, first, addresses, stop);
+      load(r, addresses, stop);
    }
    catch (...) // std::bad_alloc of the sets: what was loaded stays loaded
    {
@@ -123,8 +103,7 @@ KernelImageLoad load_kernel_images(const std::vector<uintptr_t>& first, const st
 
 #else
 
-KernelImageLoad load_kernel_images(const std::vector<uintptr_t>&, const std::vector<uintptr_t>&,
-                                   const std::atomic<bool>*) noexcept
+KernelImageLoad load_kernel_images(const std::vector<uintptr_t>&, const std::atomic<bool>*) noexcept
 {
    KernelImageLoad r;
 #if defined(AMGT_DEVICE_HIP)

@@ -17,20 +17,16 @@ struct KernelImageLoad
    long        kernels   = 0; // kernels in those images
    long        loaded    = 0; // loaded into the current context
    long        failed    = 0; // kernels the driver would not load (they load at first launch)
-   long        first     = 0; // of `first`'s addresses, kernels loaded alone before the images
-   double      first_seconds = 0.0; // the time those took
    bool        stopped   = false; // `stop` was set before the last image was done
    std::string problem;           // empty, or why nothing was loaded
 };
 
-// First, each address of `first` that is a kernel's host stub: that kernel alone loaded into
-// the calling thread's current context (in the order given). Then for each address of
-// `addresses` in order (host functions of the program or its libraries): where it is a
+// For each address in order (host functions of the program or its libraries): where it is a
 // kernel's host stub, the kernel's device image, and, the first time an image is met, every
-// kernel of it loaded. `stop` is read between kernels and every 256 addresses. CUDA 12.5 or newer (the driver's cuKernelGetLibrary and
+// kernel of it loaded into the calling thread's current context. `stop` is read between
+// kernels and every 256 addresses. CUDA 12.5 or newer (the driver's cuKernelGetLibrary and
 // cuLibraryEnumerateKernels); HIP builds and older drivers load nothing and say so in
 // `problem`. Never throws; leaves no error pending on the thread.
-KernelImageLoad load_kernel_images(const std::vector<uintptr_t>& first, const std::vector<uintptr_t>& addresses,
-                                   const std::atomic<bool>* stop) noexcept;
+KernelImageLoad load_kernel_images(const std::vector<uintptr_t>& addresses, const std::atomic<bool>* stop) noexcept;
 
 } // namespace amgt::device

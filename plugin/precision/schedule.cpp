@@ -147,16 +147,14 @@ void parse_preload(Config& c, const char* value)
    const std::string v = normalized(value);
    c.preload           = true;
    c.preload_images    = true;
-   c.preload_first_use = true;
    if (v.empty() || v == "1" || v == "on" || v == "all") return;
-   if (v == "plugin") { c.preload_images = c.preload_first_use = false; }
-   else if (v == "images") { c.preload_first_use = false; }
-   else if (v == "0" || v == "off") { c.preload = c.preload_images = c.preload_first_use = false; }
+   if (v == "plugin") { c.preload_images = false; }
+   else if (v == "0" || v == "off") { c.preload = c.preload_images = false; }
    else
    {
       report_invalid(c,
                      "AMGT_PRELOAD=\"" + std::string(value) +
-                        "\" is not a valid value (accepted: 0, off, 1, on, all, images, plugin)",
+                        "\" is not a valid value (accepted: 0, off, 1, on, all, plugin)",
                      "the kernels are preloaded (on)");
    }
 }

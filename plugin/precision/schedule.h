@@ -119,13 +119,9 @@ struct Config
    // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
    // plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of them
    // happens while the application assembles its matrix, not inside its first setup.
-   // `plugin`: the synthetic runs only (hypre's kernels load at their first launch). The
-   // library's kernels begin with those a first setup and solve launch, each alone, in the order
-   // they are launched (hypre_glue/kernel_images.h, first_use_kernels), then image by image;
-   // `images`: image by image only (what that order is measured against).
-   bool preload           = true;
-   bool preload_images    = true;
-   bool preload_first_use = true;
+   // `plugin`: the synthetic runs only (hypre's kernels load at their first launch).
+   bool preload        = true;
+   bool preload_images = true;
    // AMGT_COST_MODEL (default on): on the GPU, AMGT_SPMV=auto/race leave to hypre each level
    // whose operator would not repay the plugin's one-time work within the matvecs expected of
    // it (hypre_glue/cost_model.h), with its P and R; off: the size floor alone (2^18 entries).

@@ -12,8 +12,6 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
-#include <string_view>
-#include <vector>
 
 // Functions of this program with C++ names the test looks for (external linkage, not inlined):
 // _ZN15kernel_images_t6markerEi and _ZN15kernel_images_t12other_markerEd
@@ -115,68 +113,11 @@ TEST(KernelImages, BoomerAmgsImagesComeFirst)
    EXPECT_EQ(image_priority("_Z5otheri" + std::string(10, 'x') + "BoomerAMG"), 0);
 }
 
-// The host stub of a kernel of internal linkage carries an `L` before its source name that the
-// device's name (what CUPTI and the first-use list say) does not
-TEST(KernelImages, TheDeviceNameOfAHostStub)
-{
-   EXPECT_EQ(device_kernel_name("_ZN3cub17CUB_300001_SM_9006detail4scanL20DeviceScanInitKernelINS0_13ScanTileStateIiLb1EEEEEvT_i"),
-             "_ZN3cub17CUB_300001_SM_9006detail4scan20DeviceScanInitKernelINS0_13ScanTileStateIiLb1EEEEEvT_i")
-      << "a static template stub; the literals Lb1E stay";
-   EXPECT_EQ(device_kernel_name("_ZN4amgt6device51_GLOBAL__N__7baf738a_18_strength_device_cu_f12fa46bL15strength_kernelILi8EEEv1x"),
-             "_ZN4amgt6device51_GLOBAL__N__7baf738a_18_strength_device_cu_f12fa46b15strength_kernelILi8EEEv1x")
-      << "an anonymous namespace's kernel; the literal Li8E stays";
-   EXPECT_EQ(device_kernel_name("_Z20hypreGPUKernel_fillnIdEvRPvPT_mS2_"), "_Z20hypreGPUKernel_fillnIdEvRPvPT_mS2_")
-      << "an external kernel's name is the device's";
-   // an enumeration literal loses its L on both sides alike, so the two forms still meet
-   EXPECT_EQ(device_kernel_name("_Z1fI1cL14curandOrdering101EEvv"), device_kernel_name("_Z1fI1cL14curandOrdering101EEvv"));
-   EXPECT_EQ(device_kernel_name("L1x"), "L1x") << "nothing before the L: not a marker";
-   EXPECT_EQ(device_kernel_name("_Z1aL"), "_Z1aL");
-   EXPECT_EQ(device_kernel_name(""), "");
-}
-
-TEST(KernelImages, FirstUseAddressesFollowTheListsOrder)
-{
-   const std::vector<ImageFunction> fns = {
-      {"_Z5firstv", 0x100},
-      {"_ZN3cub4scanL6kernelEv", 0x200}, // a static stub in two source files
-      {"_Z5otherv", 0x300},
-      {"_ZN3cub4scanL6kernelEv", 0x400},
-      {"_Z6secondi", 0x500},
-   };
-   const std::vector<std::string_view> names = {"_Z6secondi", "_Z7missingv", "_ZN3cub4scan6kernelEv", "_Z5firstv"};
-   const FirstUse f = first_use_addresses(fns, names);
-   EXPECT_EQ(f.found, 3) << "three of the four names have a stub";
-   EXPECT_EQ(f.addresses, (std::vector<uintptr_t>{0x500, 0x200, 0x400, 0x100}))
-      << "the list's order; every source file's stub of a name; other functions left out";
-   EXPECT_TRUE(first_use_addresses(fns, {}).addresses.empty());
-   EXPECT_EQ(first_use_addresses({}, names).found, 0);
-}
-
-// The compiled list (first_use_kernels.inc, bench/first_use_kernels.py): kernels' device names,
-// each once; hypre's setup kernels and the plugin's replacements among them
-TEST(KernelImages, TheFirstUseListIsKernelNamesEachOnce)
-{
-   const std::vector<std::string_view>& list = first_use_kernels();
-   ASSERT_GE(list.size(), 50u) << "a first setup and solve launch about a hundred kernels";
-   std::vector<std::string_view> sorted(list);
-   std::sort(sorted.begin(), sorted.end());
-   EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "a name twice";
-   bool hypre = false, plugin = false;
-   for (std::string_view n : list)
-   {
-      EXPECT_EQ(n.substr(0, 2), "_Z") << n;
-      hypre  = hypre || n.find("hypreGPUKernel") != std::string_view::npos || n.find("hypre_spgemm") != std::string_view::npos;
-      plugin = plugin || n.find("_ZN4amgt6device") == 0;
-   }
-   EXPECT_TRUE(hypre) << "hypre's own kernels";
-   EXPECT_TRUE(plugin) << "the plugin's setup kernels";
-}
-
 #if !defined(AMGT_WITH_DEVICE_KERNELS)
 TEST(KernelImages, ABuildWithoutKernelsLoadsNothingAndSaysSo)
 {
    std::atomic<bool> stop{false};
-   const KernelLoad  r = load_image_kernels(&stop, first_use_kernels());
+   const KernelLoad  r = load_image_kernels(&stop);
    EXPECT_FALSE(r.problem.empty());
    EXPECT_EQ(r.loaded, 0);
    EXPECT_EQ(r.libraries, 0);

@@ -12,11 +12,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <string>
-#include <string_view>
-#include <vector>
-
 namespace {
 
 using namespace amgt;
@@ -51,7 +46,7 @@ TEST_F(KernelImagesDevice, LoadsEveryKernelOfThePluginsImages)
 {
    device::use_device(0); // the context the kernels are loaded into
    std::atomic<bool> stop{false};
-   const KernelLoad  r = load_image_kernels(&stop, {});
+   const KernelLoad  r = load_image_kernels(&stop);
 #if defined(AMGT_DEVICE_HIP)
    EXPECT_NE(r.problem.find("HIP"), std::string::npos) << "HIP builds load at first launch: " << r.problem;
    EXPECT_EQ(r.loaded, 0);
@@ -68,55 +63,18 @@ TEST_F(KernelImagesDevice, LoadsEveryKernelOfThePluginsImages)
    EXPECT_FALSE(r.stopped);
    EXPECT_GT(r.seconds, 0.0);
    expect_row_wise_spmv_matches_the_host(stream_);
-   const KernelLoad again = load_image_kernels(&stop, {});
+   const KernelLoad again = load_image_kernels(&stop);
    EXPECT_EQ(again.libraries, r.libraries);
    EXPECT_EQ(again.kernels, r.kernels);
    EXPECT_EQ(again.loaded, r.kernels) << "loading a loaded kernel is no error";
    EXPECT_EQ(device::last_error(), device::kSuccess) << "the lookups of non-kernels leave no error behind";
 }
 
-// A first-use list: its kernels are loaded alone first, by their device names (a kernel of an
-// anonymous namespace: its host stub's name has the `L` marker the device's lacks), then the
-// images as without it; names the program does not have are counted as not found.
-TEST_F(KernelImagesDevice, LoadsTheFirstUseListsKernelsFirst)
-{
-   device::use_device(0);
-#if defined(AMGT_DEVICE_HIP)
-   GTEST_SKIP() << "HIP builds load at first launch";
-#endif
-   // the row-wise SpMV's kernels of this program, by their device names
-   std::vector<std::string> wanted;
-   for (const ImageFunction& f : image_functions(reinterpret_cast<const void*>(&first_use_kernels)))
-   {
-      if (f.name.find("_ZN4amgt6device") == 0 && f.name.find("rows") != std::string::npos &&
-          f.name.find("kernel") != std::string::npos && f.name.find('.') == std::string::npos) // not a .cold part
-      {
-         wanted.push_back(device_kernel_name(f.name));
-      }
-   }
-   ASSERT_FALSE(wanted.empty()) << "the row-wise SpMV's kernels are linked into this program";
-   std::sort(wanted.begin(), wanted.end());
-   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-   std::vector<std::string_view> list(wanted.begin(), wanted.end());
-   list.push_back("_Z25no_such_kernel_in_programv");
-   std::atomic<bool> stop{false};
-   const KernelLoad  r = load_image_kernels(&stop, list);
-   ASSERT_TRUE(r.problem.empty()) << r.problem;
-   EXPECT_EQ(r.first_names, static_cast<long>(list.size()));
-   EXPECT_EQ(r.first_found, static_cast<long>(wanted.size())) << "every name but the made-up one";
-   EXPECT_GE(r.first, static_cast<long>(wanted.size())) << "a kernel at least a name";
-   EXPECT_GT(r.first_seconds, 0.0);
-   EXPECT_EQ(r.loaded, r.kernels) << "then every kernel of the images, as without the list";
-   EXPECT_EQ(r.failed, 0);
-   expect_row_wise_spmv_matches_the_host(stream_);
-   EXPECT_EQ(device::last_error(), device::kSuccess);
-}
-
 TEST_F(KernelImagesDevice, AStopSetBeforeLoadsNothing)
 {
    device::use_device(0);
    std::atomic<bool> stop{true};
-   const KernelLoad  r = load_image_kernels(&stop, first_use_kernels());
+   const KernelLoad  r = load_image_kernels(&stop);
 #if defined(AMGT_DEVICE_HIP)
    EXPECT_EQ(r.loaded, 0);
    return;
@@ -124,7 +82,6 @@ TEST_F(KernelImagesDevice, AStopSetBeforeLoadsNothing)
    ASSERT_TRUE(r.problem.empty()) << r.problem;
    EXPECT_TRUE(r.stopped);
    EXPECT_EQ(r.loaded, 0);
-   EXPECT_EQ(r.first, 0) << "nor the first-use list's";
    expect_row_wise_spmv_matches_the_host(stream_); // loaded at its launch, as without the preload
 }
 

@@ -354,7 +354,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_DEVICE_CACHE", {"0", "256M", "2g"}, {"lots", "-1", "1e9"}, "K, M or G"},
       {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
-      {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", "Images", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, images, plugin"},
+      {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, plugin"},
       {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
       {"AMGT_COST_MODEL", {"0", "off", "1", "on"}, {"never", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_KERNELS", {"0", "off", "1", "on"}, {"plugin", "2"}, "0, off, 1, on"},
@@ -563,18 +563,9 @@ TEST(Environment, Preload)
    EXPECT_TRUE(plugin.preload);
    EXPECT_FALSE(plugin.preload_images) << "the synthetic runs only";
    EXPECT_EQ(plugin.invalid, 0);
-   EXPECT_FALSE(plugin.preload_first_use);
-   EXPECT_TRUE(parse_environment({}).preload_first_use) << "the first-use list before the images by default";
-   const Config images = parse_environment({{"AMGT_PRELOAD", "images"}});
-   EXPECT_TRUE(images.preload);
-   EXPECT_TRUE(images.preload_images);
-   EXPECT_FALSE(images.preload_first_use) << "image by image only";
-   EXPECT_EQ(images.invalid, 0);
-   EXPECT_FALSE(parse_environment({{"AMGT_PRELOAD", "off"}}).preload_first_use);
    const Config bad = parse_environment({{"AMGT_PRELOAD", "eager"}});
    EXPECT_TRUE(bad.preload) << "an invalid value keeps the default";
    EXPECT_TRUE(bad.preload_images);
-   EXPECT_TRUE(bad.preload_first_use);
    EXPECT_EQ(bad.invalid, 1);
 }
 
