@@ -246,6 +246,17 @@ int backend_weak_row_sums(const Context& ctx, const WeakRowSums& m);
 int backend_csr_diag(const Context& ctx, const CsrDiag& m);
 // The copy of a truncated interpolation matrix (interp/truncation.h), likewise.
 int backend_trunc_copy(const Context& ctx, const TruncCopy& m);
+// The entries of the block(s) a setup kernel reads, and whether the plugin's kernel takes a
+// block of that many under `config` (AMGT_SETUP_KERNELS=large: not below
+// Config::setup_kernels_min_entries; hypre's kernel runs there). Host code, every build.
+int64_t setup_kernel_entries(const TwiaffRows& m);
+int64_t setup_kernel_entries(const PmisGraph& g);
+int64_t setup_kernel_entries(const StrengthRows& m);
+int64_t setup_kernel_entries(const RowSums& m);
+int64_t setup_kernel_entries(const WeakRowSums& m);
+int64_t setup_kernel_entries(const CsrDiag& m);
+int64_t setup_kernel_entries(const TruncCopy& m);
+bool    setup_kernel_takes(const Config& config, int64_t entries);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

@@ -61,6 +61,40 @@ int backend_pmis(const Context& ctx, int which, const PmisGraph& g, double* meas
    return 1;
 }
 
+int64_t setup_kernel_entries(const TwiaffRows& m)
+{
+   return m.diag_nnz + m.offd_nnz;
+}
+int64_t setup_kernel_entries(const PmisGraph& g)
+{
+   return g.s_diag_nnz + g.s_offd_nnz;
+}
+int64_t setup_kernel_entries(const StrengthRows& m)
+{
+   return m.diag_nnz + m.offd_nnz;
+}
+int64_t setup_kernel_entries(const RowSums& m)
+{
+   return m.nnz;
+}
+int64_t setup_kernel_entries(const WeakRowSums& m)
+{
+   return m.nnz;
+}
+int64_t setup_kernel_entries(const CsrDiag& m)
+{
+   return m.nnz;
+}
+int64_t setup_kernel_entries(const TruncCopy& m)
+{
+   return m.nnz_new;
+}
+
+bool setup_kernel_takes(const Config& config, int64_t entries)
+{
+   return config.setup_kernels && entries >= config.setup_kernels_min_entries;
+}
+
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)
 {
    if (!device_strength_rowcount(ctx, m)) return 0;

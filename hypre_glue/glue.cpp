@@ -485,14 +485,20 @@ bool setup_kernels_wanted(const Context& ctx)
 } // namespace
 } // extern "C"
 
-// A setup kernel's entry: 0 (hypre's own code runs) without arguments or without
-// AMGT_SETUP_KERNELS, else what the backend returns (guarded: a failure is hypre's code too).
+// A setup kernel's entry: 0 (hypre's own code runs) without arguments, without
+// AMGT_SETUP_KERNELS or below its size floor (AMGT_SETUP_KERNELS=large, counted), else what the
+// backend returns (guarded: a failure is hypre's code too).
 template <class Args, class Run>
 static int setup_kernel(const Args* args, Run&& run)
 {
    return guarded(nullptr, [&] {
       const Context ctx = context();
       if (!args || !setup_kernels_wanted(ctx)) return 0;
+      if (!setup_kernel_takes(*ctx.config, setup_kernel_entries(*args)))
+      {
+         ctx.stats->setup_kernel_small();
+         return 0;
+      }
       return run(ctx, *args);
    });
 }

@@ -89,6 +89,12 @@ void Stats::setup_kernel(const char* what)
    setup_kernels_[what ? what : "unnamed"]++;
 }
 
+void Stats::setup_kernel_small()
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   setup_kernels_small_++;
+}
+
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -242,6 +248,7 @@ void Stats::reset()
    sweeps_[0]  = 0;
    sweeps_[1]  = 0;
    setup_kernels_.clear();
+   setup_kernels_small_ = 0;
    beside_        = 0;
    survey_matrices_ = 0;
    survey_readbacks_ = 0;
@@ -309,7 +316,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    const bool any_level = std::any_of(levels_.begin(), levels_.end(),
                                       [](const auto& entry) { return touched(entry.second); });
    if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0 && setup_kinds_.empty() &&
-       setup_kernels_.empty())
+       setup_kernels_.empty() && setup_kernels_small_ == 0)
    {
       std::snprintf(line, sizeof(line),
                     "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,
@@ -538,6 +545,11 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       out += "AMGT: hypre's setup kernels run by the plugin (AMGT_SETUP_KERNELS):";
       for (const auto& [what, n] : setup_kernels_) out += " " + what + " " + std::to_string(n);
       out += "\n";
+   }
+   if (setup_kernels_small_ > 0)
+   {
+      out += "AMGT: hypre's setup kernels left to hypre below the size floor (AMGT_SETUP_KERNELS=large): " +
+             std::to_string(setup_kernels_small_) + " calls\n";
    }
    if (!reasons_.empty())
    {

@@ -57,6 +57,8 @@ public:
    // One of hypre's own setup kernels run by the plugin instead (AMGT_SETUP_KERNELS): `what`
    // names it (e.g. "extended+i F-F weights").
    void setup_kernel(const char* what);
+   // A call of one of those kernels left to hypre below AMGT_SETUP_KERNELS=large's size floor.
+   void setup_kernel_small();
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
@@ -126,6 +128,7 @@ private:
    std::map<int, long>         offd_plugin_levels_;                // of offd_plugin_, by level
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
    std::map<std::string, long> setup_kernels_;       // by what
+   long                        setup_kernels_small_ = 0; // left to hypre by the size floor
    long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
    double                      survey_s_        = 0.0;
    std::vector<double>         setup_work_s_; // per setup (setup_begin), survey + prepare

@@ -41,7 +41,8 @@ with hypre's device memory pool:
            and read back as it is prepared, no survey);  fp64-sk, auto-sk  AMGT_SETUP_KERNELS=1
            (hypre's setup kernels the plugin implements on the plugin's: the default since
            2026-11-28g);  fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup
-           kernels)                                                            (not in the default set)
+           kernels);  fp64-skl, auto-skl  AMGT_SETUP_KERNELS=large (the plugin's from 2^18
+           entries a block, hypre's below)                                     (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -138,6 +139,10 @@ MODES = {
     # hypre's own setup kernels (AMGT_SETUP_KERNELS=0): what the plugin's are measured against
     "fp64-hsk": {"label": "fp64-hsk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "0"},
     "auto-hsk": {"label": "auto-hsk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "0"},
+    # the plugin's setup kernels only from 2^18 entries a block (AMGT_SETUP_KERNELS=large):
+    # a small system's setups run hypre's, and its first setup loads none of the plugin's
+    "fp64-skl": {"label": "fp64-skl", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "large"},
+    "auto-skl": {"label": "auto-skl", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "large"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
     # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
     # slowly changing matrices; not a configuration of the same method, so never "stock best"

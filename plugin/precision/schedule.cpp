@@ -142,6 +142,23 @@ void parse_resetup(Config& c, const char* value)
    }
 }
 
+void parse_setup_kernels(Config& c, const char* value)
+{
+   const std::string v = normalized(value);
+   c.setup_kernels             = true;
+   c.setup_kernels_min_entries = 0;
+   if (v.empty() || v == "1" || v == "on") return;
+   if (v == "0" || v == "off") { c.setup_kernels = false; }
+   else if (v == "large") { c.setup_kernels_min_entries = kSetupKernelsLargeEntries; }
+   else
+   {
+      report_invalid(c,
+                     "AMGT_SETUP_KERNELS=\"" + std::string(value) +
+                        "\" is not a valid value (accepted: 0, off, 1, on, large)",
+                     "hypre's setup kernels run on the plugin's (on)");
+   }
+}
+
 void parse_preload(Config& c, const char* value)
 {
    const std::string v = normalized(value);
@@ -427,8 +444,7 @@ Config parse_environment(const Environment& env)
                 "the setup work runs at the end of the setup (off)");
    parse_switch(c, "AMGT_SETUP_SURVEY", value_of("AMGT_SETUP_SURVEY"), c.setup_survey,
                 "the matrices are surveyed at once (on)");
-   parse_switch(c, "AMGT_SETUP_KERNELS", value_of("AMGT_SETUP_KERNELS"), c.setup_kernels,
-                "hypre's setup kernels run on the plugin's (on)");
+   parse_setup_kernels(c, value_of("AMGT_SETUP_KERNELS"));
    parse_preload(c, value_of("AMGT_PRELOAD"));
    parse_switch(c, "AMGT_COST_MODEL", value_of("AMGT_COST_MODEL"), c.cost_model,
                 "the cost model decides which matrices the plugin takes (on)");

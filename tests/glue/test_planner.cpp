@@ -4,6 +4,8 @@
 // shape and at the configuration, never at their values).
 #include "planner.h"
 
+#include "backend.h"
+
 #include "glue/glue_test_util.h"
 #include "race_memory.h"
 
@@ -615,6 +617,52 @@ TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
    c.allocator.stock_spmv = nullptr;
    MatrixState orphan     = tagged(2, AMGT_ROLE_A);
    EXPECT_FALSE(model_declines(c.ctx(), orphan, small, false)) << "hypre cannot run it";
+}
+
+// AMGT_SETUP_KERNELS=large: the plugin's setup kernels take a block from 2^18 entries on (the
+// SpMV's latency floor), counted over both blocks where the kernel reads both; on (the
+// default) every size, off none
+TEST(Planner, SetupKernelsBySize)
+{
+   static_assert(kSetupKernelsLargeEntries == AMGT_SMALL_MATRIX_ENTRIES, "one latency floor");
+   Config on;
+   Config large = on;
+   large.setup_kernels_min_entries = kSetupKernelsLargeEntries;
+   Config off = on;
+   off.setup_kernels = false;
+   const int64_t floor = kSetupKernelsLargeEntries;
+   EXPECT_TRUE(setup_kernel_takes(on, 1));
+   EXPECT_TRUE(setup_kernel_takes(on, 0)) << "every size, an empty block too";
+   EXPECT_FALSE(setup_kernel_takes(off, floor * 16));
+   EXPECT_FALSE(setup_kernel_takes(large, floor - 1));
+   EXPECT_TRUE(setup_kernel_takes(large, floor));
+
+   TwiaffRows tw{};
+   tw.diag_nnz = floor - 10;
+   tw.offd_nnz = 10;
+   EXPECT_EQ(setup_kernel_entries(tw), floor) << "diagonal and off-diagonal blocks";
+   PmisGraph g{};
+   g.s_diag_nnz = 100;
+   g.s_offd_nnz = 7;
+   EXPECT_EQ(setup_kernel_entries(g), 107);
+   StrengthRows st{};
+   st.diag_nnz = 5;
+   st.offd_nnz = 6;
+   EXPECT_EQ(setup_kernel_entries(st), 11);
+   RowSums rs{};
+   rs.nnz = 12;
+   EXPECT_EQ(setup_kernel_entries(rs), 12);
+   WeakRowSums ws{};
+   ws.nnz = 13;
+   EXPECT_EQ(setup_kernel_entries(ws), 13);
+   CsrDiag d{};
+   d.nnz = 14;
+   EXPECT_EQ(setup_kernel_entries(d), 14);
+   TruncCopy tc{};
+   tc.nnz_new = 15;
+   EXPECT_EQ(setup_kernel_entries(tc), 15);
+   EXPECT_FALSE(setup_kernel_takes(large, setup_kernel_entries(g)));
+   EXPECT_TRUE(setup_kernel_takes(large, setup_kernel_entries(tw)));
 }
 
 } // namespace

@@ -110,6 +110,29 @@ TEST(StatsTable, PluginOnWithoutCallsPrintsOneLine)
    EXPECT_TRUE(row_levels(t).empty());
 }
 
+// The setup kernels the plugin ran, by name, and the calls AMGT_SETUP_KERNELS=large left to
+// hypre below its size floor, each on a line of its own
+TEST(StatsTable, SetupKernelsRunAndLeftToHypreBySize)
+{
+   Stats s;
+   s.setup_kernel("strength counts");
+   s.setup_kernel("strength counts");
+   s.setup_kernel_small();
+   s.setup_kernel_small();
+   s.setup_kernel_small();
+   const std::string t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_NE(t.find("AMGT: hypre's setup kernels run by the plugin (AMGT_SETUP_KERNELS): strength counts 2\n"),
+             std::string::npos)
+      << t;
+   EXPECT_NE(t.find("left to hypre below the size floor (AMGT_SETUP_KERNELS=large): 3 calls\n"), std::string::npos) << t;
+   Stats only_small;
+   only_small.setup_kernel_small();
+   const std::string u = only_small.format(config(Mode::fp64), 0, 1);
+   EXPECT_EQ(u.find("no plugin call"), std::string::npos) << "a call left by size is reported\n" << u;
+   EXPECT_NE(u.find("1 calls"), std::string::npos) << u;
+   EXPECT_EQ(u.find("run by the plugin"), std::string::npos) << u;
+}
+
 // AMGT_STATS' setup work: the total over the process, and per setup the first (CUDA's lazy
 // loading, first allocations) apart from the median of the later ones.
 TEST(StatsTable, SetupWorkOfTheFirstSetupApartFromTheLaterOnes)
