@@ -199,6 +199,17 @@ def parse_modes(text, gpu_build):
     return modes, notes
 
 
+def round_order(modes, rnd):
+    """The order of a case's modes in round rnd of --rounds: the list turned by rnd places, so
+    that over len(modes) rounds each mode takes each place once (whatever a place costs, the
+    first process after another case's or the one after stock's, falls on every mode alike;
+    round 0 keeps the order given)."""
+    if not modes:
+        return []
+    k = rnd % len(modes)
+    return list(modes[k:]) + list(modes[:k])
+
+
 def case_label_from_args(args):
     a = list(args)
     if "--problem" in a and "--n" in a:
@@ -817,11 +828,12 @@ def main(argv=None):
     idx = 0
     try:
         # rounds outermost: the processes of one case and mode are spread over the whole run, so
-        # a slow spell of the machine does not fall on one mode
+        # a slow spell of the machine does not fall on one mode; within a round the modes turn
+        # (round_order), so no mode always runs first after another case's processes
         for rnd in range(a.rounds):
             for case in cases:
                 a.np = case.get("np", a.np)
-                for mode in modes:
+                for mode in round_order(modes, rnd):
                     idx += 1
                     runner.run_case_mode(case, mode, idx, total, rnd)
     except KeyboardInterrupt:

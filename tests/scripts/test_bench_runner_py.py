@@ -253,6 +253,23 @@ class ColdPairs(unittest.TestCase):
         self.assertEqual(r.cold_pairs_text(), [])
 
 
+class RoundOrder(unittest.TestCase):
+    """--rounds: the modes of a case turn from round to round (bench_runner.round_order)."""
+
+    def test_each_mode_takes_each_place_once_in_as_many_rounds(self):
+        modes = ["stock", "fp64", "auto"]
+        orders = [bench_runner.round_order(modes, r) for r in range(6)]
+        self.assertEqual(orders[0], modes, "round 0 keeps the order given")
+        self.assertEqual(orders[1], ["fp64", "auto", "stock"])
+        for r, o in enumerate(orders):
+            self.assertEqual(sorted(o), sorted(modes), f"round {r}: every mode once")
+        for place in range(3):
+            self.assertEqual(sorted(o[place] for o in orders[:3]), sorted(modes), f"place {place}")
+        self.assertEqual(orders[3], orders[0], "the turn repeats")
+        self.assertEqual(bench_runner.round_order([], 4), [])
+        self.assertEqual(bench_runner.round_order(["stock"], 7), ["stock"])
+
+
 class ColdPairsPooled(unittest.TestCase):
     """bench/cold_pairs.py: the round-paired cold ratios of several run.sh outputs pooled."""
 
