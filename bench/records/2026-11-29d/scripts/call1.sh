@@ -2,6 +2,10 @@
 # call 1 (HEAD before the change): build; the kernels a cold process's first setup and solve
 # launch, in order (kprof, AMGT_PRELOAD=0 so that only the application's launches show), for the
 # first-use list of the preload; kprof of warm setups at 1M rows (host API counts: issue 41 item 4)
+# (the transfer brings back a limited count of files: the traces written to $OUT/trace did not
+# come back; the same trace commands ran again on the same machine right after, writing to
+# /tmp/trace and packing it: tar cJf $OUT/traces.tar.xz -C /tmp trace; the 1M reports likewise
+# from /tmp: tar cJf $OUT/call1_sync.tar.xz -C /tmp sync_*.tsv)
 set -o pipefail
 t0=$(date +%s)
 el() { echo $(( $(date +%s) - t0 )); }
