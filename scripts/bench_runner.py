@@ -225,6 +225,35 @@ def case_label_from_args(args):
     return "case"
 
 
+def relocate_matrices(cases, matrix_dir):
+    """--matrix-dir: each case's --matrix FILE that does not exist taken from matrix_dir by its
+    file name where it is there (in place); returns the notes of what moved or is still missing."""
+    moved, missing = 0, []
+    for c in cases:
+        args = c["args"]
+        for i, x in enumerate(args):
+            if x == "--matrix" and i + 1 < len(args):
+                k, path, eq = i + 1, args[i + 1], False
+            elif x.startswith("--matrix="):
+                k, path, eq = i, x.split("=", 1)[1], True
+            else:
+                continue
+            if os.path.exists(path):
+                continue
+            there = os.path.join(matrix_dir, os.path.basename(path))
+            if os.path.exists(there):
+                args[k] = f"--matrix={there}" if eq else there
+                moved += 1
+            else:
+                missing.append(os.path.basename(path))
+    notes = []
+    if moved:
+        notes.append(f"{moved} matrix file(s) of the cases taken from {matrix_dir}")
+    if missing:
+        notes.append(f"not in {matrix_dir} either: {', '.join(sorted(set(missing)))}")
+    return notes
+
+
 def read_cases_file(path):
     cases = []
     with open(path) as f:
@@ -710,6 +739,8 @@ def main(argv=None):
     p.add_argument("--only", default=None, help="suite/cases: keep labels matching this regex")
     p.add_argument("--data-dir", default=matrix.default_data_dir(), help="suite: matrix.py's data folder")
     p.add_argument("--cases", help="file of cases: 'label<TAB>driver args' per line (or JSON lines)")
+    p.add_argument("--matrix-dir", help="--cases: a --matrix FILE that does not exist is taken from this "
+                                        "folder by its file name")
     a = p.parse_args(argv)
     a.driver_args = driver_args
     for x in driver_args:
@@ -741,6 +772,8 @@ def main(argv=None):
         cases = []
         if a.cases:
             cases += read_cases_file(a.cases)
+            if a.matrix_dir:
+                notes += relocate_matrices(cases, a.matrix_dir)
         if a.suite:
             rows = [matrix.parse_count(x) for x in (a.rows or ("1e6" if a.gpu_build else "3e4")).split(",")]
             kinds = a.kinds.split(",") if a.kinds else None

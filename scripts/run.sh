@@ -58,6 +58,8 @@
 #   --timeout S      seconds before a run is killed and recorded as 'timeout' (default 3600)
 #   --out DIR        results folder instead of build/results/<timestamp>
 #   --data-dir DIR   scripts/matrix.py's data folder (default data/)
+#   --matrix-dir DIR a case file's --matrix files that are not where it says are taken from
+#                    DIR by their file name (a machine with the matrices elsewhere)
 #   --no-build       use the existing build (AMGT_BUILD_DIR, default build/) as it is
 # A failing run (non-convergence, hypre error, crash, timeout) is recorded as such; the rest go on.
 set -eu -o pipefail
@@ -72,12 +74,12 @@ plots=1
 case_given=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --modes|--repeat|--solves|--steps|--rounds|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir)
+    --modes|--repeat|--solves|--steps|--rounds|--np|--timeout|--out|--set|--rows|--kinds|--only|--cases|--data-dir|--matrix-dir)
       [ $# -ge 2 ] || amgt_die "$1 needs a value"
       runner+=("$1" "$2")
       case "$1" in --cases) case_given=1 ;; esac
       shift 2 ;;
-    --modes=*|--repeat=*|--solves=*|--steps=*|--rounds=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*)
+    --modes=*|--repeat=*|--solves=*|--steps=*|--rounds=*|--np=*|--timeout=*|--out=*|--set=*|--rows=*|--kinds=*|--only=*|--cases=*|--data-dir=*|--matrix-dir=*)
       runner+=("$1")
       case "$1" in --cases=*) case_given=1 ;; esac
       shift ;;

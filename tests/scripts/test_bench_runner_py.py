@@ -253,6 +253,35 @@ class ColdPairs(unittest.TestCase):
         self.assertEqual(r.cold_pairs_text(), [])
 
 
+class MatrixDir(unittest.TestCase):
+    """--matrix-dir: a case file's matrices found elsewhere by their file name
+    (bench_runner.relocate_matrices)."""
+
+    def test_missing_files_are_taken_from_the_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            here = os.path.join(d, "here.mtx.gz")
+            carried = os.path.join(d, "carried")
+            os.mkdir(carried)
+            for name in ("a.mtx.gz", "b.mtx"):
+                open(os.path.join(carried, name), "w").close()
+            open(here, "w").close()
+            cases = [{"label": "a", "args": ["--matrix", "../elsewhere/a.mtx.gz", "--solver", "pcg"]},
+                     {"label": "b", "args": ["--matrix=../elsewhere/b.mtx"]},
+                     {"label": "here", "args": ["--matrix", here]},
+                     {"label": "gone", "args": ["--matrix", "../elsewhere/gone.mtx"]},
+                     {"label": "gen", "args": ["--problem", "laplace7", "--n", "10"]}]
+            notes = bench_runner.relocate_matrices(cases, carried)
+            self.assertEqual(cases[0]["args"], ["--matrix", os.path.join(carried, "a.mtx.gz"), "--solver", "pcg"])
+            self.assertEqual(cases[1]["args"], ["--matrix=" + os.path.join(carried, "b.mtx")])
+            self.assertEqual(cases[2]["args"], ["--matrix", here], "a file that exists stays where it is")
+            self.assertEqual(cases[3]["args"], ["--matrix", "../elsewhere/gone.mtx"], "not in the folder: unchanged")
+            self.assertEqual(cases[4]["args"], ["--problem", "laplace7", "--n", "10"])
+            self.assertEqual(len(notes), 2)
+            self.assertIn("2 matrix file(s)", notes[0])
+            self.assertIn("gone.mtx", notes[1])
+            self.assertEqual(bench_runner.relocate_matrices([{"label": "gen", "args": ["--problem", "x"]}], carried), [])
+
+
 class RoundOrder(unittest.TestCase):
     """--rounds: the modes of a case turn from round to round (bench_runner.round_order)."""
 
