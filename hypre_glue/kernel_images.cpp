@@ -75,9 +75,11 @@ bool native_elf64(const Elf64_Ehdr& h)
    return h.e_ident[EI_DATA] == (little ? ELFDATA2LSB : ELFDATA2MSB);
 }
 
-} // namespace
-
-std::vector<ImageFunction> image_functions(const void* inside, const char* prefix)
+// Calls each(name, address) for every function of the ELF image that holds `inside` whose name
+// begins with `prefix`, each address once, in the symbol table's order; the names point into
+// the file's mapping and last only for the call.
+template <class Each>
+void for_each_function(const void* inside, const char* prefix, Each&& each)
 {
    Dl_info   info{};
    link_map* map = nullptr;
@@ -101,8 +103,7 @@ std::vector<ImageFunction> image_functions(const void* inside, const char* prefi
          if (sh[i].sh_type == (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM)) symtab = &sh[i];
       }
    }
-   std::vector<ImageFunction> out;
-   if (!symtab) return out; // no symbols: nothing to find
+   if (!symtab) return; // no symbols: nothing to find
    if (symtab->sh_link >= eh.e_shnum || symtab->sh_entsize != sizeof(Elf64_Sym))
    {
       AMGT_THROW("kernel images: " + path + ": malformed symbol table");
@@ -124,10 +125,37 @@ std::vector<ImageFunction> image_functions(const void* inside, const char* prefi
       if (len == room || len < plen || std::strncmp(name, prefix, plen) != 0) continue;
       const uintptr_t address = bias + static_cast<uintptr_t>(s.st_value);
       if (!seen.insert(address).second) continue;
-      out.push_back(ImageFunction{std::string(name, len), address});
+      each(std::string_view(name, len), address);
    }
+}
+
+} // namespace
+
+std::vector<ImageFunction> image_functions(const void* inside, const char* prefix)
+{
+   std::vector<ImageFunction> out;
+   for_each_function(inside, prefix,
+                     [&](std::string_view name, uintptr_t address) { out.push_back(ImageFunction{std::string(name), address}); });
    return out;
 }
+
+std::vector<uintptr_t> functions_by_priority(const void* inside, long* functions)
+{
+   // no copy of the names: a process's first pass over libHYPRE's 7,400 C++ functions took
+   // 14.2 ms with the copies and 12.0 without on the development machine (medians of five
+   // processes; bench/RESULTS.md, *First setup of a process*, record 2026-11-29d)
+   std::vector<uintptr_t> first, rest;
+   long                   n = 0;
+   for_each_function(inside, "_Z", [&](std::string_view name, uintptr_t address) {
+      ++n;
+      (image_priority(name) == 0 ? first : rest).push_back(address);
+   });
+   if (functions) *functions = n;
+   first.insert(first.end(), rest.begin(), rest.end());
+   return first;
+}
+
+
 
 #else
 
@@ -136,15 +164,20 @@ std::vector<ImageFunction> image_functions(const void*, const char*)
    AMGT_THROW("kernel images: only ELF images on Linux are read");
 }
 
+std::vector<uintptr_t> functions_by_priority(const void*, long*)
+{
+   AMGT_THROW("kernel images: only ELF images on Linux are read");
+}
+
 #endif
 
-int image_priority(const std::string& name)
+int image_priority(std::string_view name)
 {
    // A mangled name begins with the function's own name (and its namespaces): only that head
    // is searched, not the parameter and template argument types after it (whole names, 150
    // characters at the median, took 8 ms of the 11 ms the ordering of libHYPRE's 7000 functions
    // took on the development machine).
-   const std::string_view head(name.data(), std::min(name.size(), kPriorityNameHead));
+   const std::string_view head = name.substr(0, std::min(name.size(), kPriorityNameHead));
    // words of the kernels BoomerAMG's setup and solve launch (hypre's par_ls and parcsr/seq
    // matrix and vector sources, and the plugin's namespace)
    static const char* const words[] = {"BoomerAMG", "PMIS", "Coarsen", "Strength", "CreateS", "Interp",
@@ -170,11 +203,8 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept
       // device image, the image to all its kernels (device::load_kernel_images). BoomerAMG's
       // functions first (by name), each image loaded as soon as one of its kernels is met: the
       // images a first setup needs come first, whenever the setup begins.
-      const std::vector<ImageFunction> fns = image_functions(reinterpret_cast<const void*>(&load_image_kernels));
-      r.functions = static_cast<long>(fns.size());
-      std::vector<uintptr_t> addresses, rest;
-      for (const ImageFunction& f : fns) (image_priority(f.name) == 0 ? addresses : rest).push_back(f.address);
-      addresses.insert(addresses.end(), rest.begin(), rest.end());
+      const std::vector<uintptr_t> addresses =
+         functions_by_priority(reinterpret_cast<const void*>(&load_image_kernels), &r.functions);
       static_cast<device::KernelImageLoad&>(r) = device::load_kernel_images(addresses, stop);
    }
    catch (const std::exception& e)

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace amgt::glue {
@@ -30,6 +31,11 @@ struct ImageFunction
    uintptr_t   address = 0;
 };
 std::vector<ImageFunction> image_functions(const void* inside, const char* prefix = "_Z");
+
+// The addresses of the image's C++ functions (as image_functions finds them), those of
+// image_priority 0 first, each group in the symbol table's order, without copying a name;
+// `functions` (if given) is set to their count. Throws as image_functions.
+std::vector<uintptr_t> functions_by_priority(const void* inside, long* functions = nullptr);
 
 // What load_image_kernels did: the device layer's counts (stubs, images, kernels loaded,
 // stopped, problem) and the image's side.
@@ -52,6 +58,6 @@ KernelLoad load_image_kernels(const std::atomic<bool>* stop) noexcept;
 // operations, the plugin's), 1 for the rest.
 // Only the name's first kPriorityNameHead characters are searched (a mangled name's own part).
 constexpr size_t kPriorityNameHead = 64;
-int              image_priority(const std::string& name);
+int              image_priority(std::string_view name);
 
 } // namespace amgt::glue

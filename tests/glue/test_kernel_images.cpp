@@ -64,6 +64,35 @@ TEST(KernelImages, FindsThisProgramsFunctionsAtTheirAddresses)
    EXPECT_EQ(std::adjacent_find(addresses.begin(), addresses.end()), addresses.end());
 }
 
+// What the preload walks (functions_by_priority): the same functions as image_functions, each
+// address once, those of priority 0 first, each group in the symbol table's order
+TEST(KernelImages, ThePriorityOrderIsTheNamesOrder)
+{
+   const void* inside = reinterpret_cast<const void*>(&kernel_images_t::marker);
+   const std::vector<ImageFunction> fns = image_functions(inside);
+   std::vector<uintptr_t> expected, rest;
+   for (const ImageFunction& f : fns) (image_priority(f.name) == 0 ? expected : rest).push_back(f.address);
+   expected.insert(expected.end(), rest.begin(), rest.end());
+   long            count = -1;
+   const auto      got   = functions_by_priority(inside, &count);
+   EXPECT_EQ(count, static_cast<long>(fns.size()));
+   ASSERT_EQ(got.size(), expected.size());
+   EXPECT_EQ(got, expected);
+   // this program's C++ functions of both priorities (GoogleTest's are of neither word list)
+   EXPECT_FALSE(rest.empty());
+   EXPECT_NE(std::find(got.begin(), got.end(), reinterpret_cast<uintptr_t>(&kernel_images_t::marker)), got.end());
+   try
+   {
+      int on_the_stack = 0;
+      (void)functions_by_priority(&on_the_stack);
+      FAIL() << "a stack address is in no image";
+   }
+   catch (const Error& e)
+   {
+      EXPECT_NE(e.message().find("no loaded image"), std::string::npos) << e.what();
+   }
+}
+
 // The drop-in's case: the image is a shared library (libHYPRE.so there, libstdc++ here, whose
 // file is stripped to its dynamic symbol table), found from an address inside it.
 TEST(KernelImages, FindsASharedLibrarysFunctionsAtTheirAddresses)
