@@ -155,8 +155,6 @@ std::vector<uintptr_t> functions_by_priority(const void* inside, long* functions
    return first;
 }
 
-
-
 #else
 
 std::vector<ImageFunction> image_functions(const void*, const char*)
