@@ -92,7 +92,7 @@ int64_t setup_kernel_entries(const TruncCopy& m)
 
 bool setup_kernel_takes(const Config& config, int64_t entries)
 {
-   return config.setup_kernels && entries >= config.setup_kernels_min_entries;
+   return config.setup_kernels && (!config.setup_kernels_large || entries >= AMGT_SMALL_MATRIX_ENTRIES);
 }
 
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)

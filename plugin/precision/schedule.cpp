@@ -145,11 +145,11 @@ void parse_resetup(Config& c, const char* value)
 void parse_setup_kernels(Config& c, const char* value)
 {
    const std::string v = normalized(value);
-   c.setup_kernels             = true;
-   c.setup_kernels_min_entries = 0;
+   c.setup_kernels       = true;
+   c.setup_kernels_large = false;
    if (v.empty() || v == "1" || v == "on") return;
    if (v == "0" || v == "off") { c.setup_kernels = false; }
-   else if (v == "large") { c.setup_kernels_min_entries = kSetupKernelsLargeEntries; }
+   else if (v == "large") { c.setup_kernels_large = true; }
    else
    {
       report_invalid(c,

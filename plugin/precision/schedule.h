@@ -6,7 +6,6 @@
 #include "common/precision.h"
 
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -71,10 +70,6 @@ const char* to_string(ResetupMode m);
 // V-cycles of the solves after the last full setup makes the next setup a full one.
 constexpr double kResetupCycleFactor = 1.15;
 
-// AMGT_SETUP_KERNELS=large: the smallest block the plugin's setup kernels take (the SpMV's
-// latency floor, AMGT_SMALL_MATRIX_ENTRIES in hypre_glue/amgt_glue.h)
-constexpr int64_t kSetupKernelsLargeEntries = int64_t{1} << 18;
-
 struct Config
 {
    Mode                   mode = Mode::off;
@@ -118,11 +113,12 @@ struct Config
    // extended+i's F-F weights (plugin/interp/twiaff.h), the row sums of a CSR block and
    // the weak row sums (plugin/csr/row_sums.h) and the truncation's copy
    // (plugin/interp/truncation.h; patches/0008), equal to hypre's bit for bit; off:
-   // hypre's kernels (the same hierarchy, slower). `large`: the plugin's only for blocks of at
-   // least setup_kernels_min_entries entries, hypre's below (where both are latency-bound, and
-   // a small system's first setup then loads none of the plugin's setup kernels).
-   bool    setup_kernels             = true;
-   int64_t setup_kernels_min_entries = 0;
+   // hypre's kernels (the same hierarchy, slower). `large` (setup_kernels_large): the plugin's
+   // only for blocks of at least the SpMV's latency floor (AMGT_SMALL_MATRIX_ENTRIES,
+   // hypre_glue/amgt_glue.h), hypre's below, where both are latency-bound (a small system's
+   // first setup then loads none of the plugin's setup kernels).
+   bool setup_kernels       = true;
+   bool setup_kernels_large = false;
    // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that loads
    // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
    // plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of them

@@ -624,13 +624,12 @@ TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
 // default) every size, off none
 TEST(Planner, SetupKernelsBySize)
 {
-   static_assert(kSetupKernelsLargeEntries == AMGT_SMALL_MATRIX_ENTRIES, "one latency floor");
    Config on;
    Config large = on;
-   large.setup_kernels_min_entries = kSetupKernelsLargeEntries;
+   large.setup_kernels_large = true;
    Config off = on;
    off.setup_kernels = false;
-   const int64_t floor = kSetupKernelsLargeEntries;
+   const int64_t floor = AMGT_SMALL_MATRIX_ENTRIES;
    EXPECT_TRUE(setup_kernel_takes(on, 1));
    EXPECT_TRUE(setup_kernel_takes(on, 0)) << "every size, an empty block too";
    EXPECT_FALSE(setup_kernel_takes(off, floor * 16));

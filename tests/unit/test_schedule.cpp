@@ -597,14 +597,14 @@ TEST(Environment, SetupSurvey)
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_KERNELS", "0"}}).setup_kernels);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_KERNELS", "off"}}).setup_kernels);
    EXPECT_TRUE(parse_environment({{"AMGT_SETUP_KERNELS", "on"}}).setup_kernels);
-   EXPECT_EQ(parse_environment({}).setup_kernels_min_entries, 0) << "every size by default";
+   EXPECT_FALSE(parse_environment({}).setup_kernels_large) << "every size by default";
    const Config large = parse_environment({{"AMGT_SETUP_KERNELS", "large"}});
    EXPECT_TRUE(large.setup_kernels);
-   EXPECT_EQ(large.setup_kernels_min_entries, amgt::kSetupKernelsLargeEntries);
+   EXPECT_TRUE(large.setup_kernels_large);
    EXPECT_EQ(large.invalid, 0);
    const Config bad_kernels = parse_environment({{"AMGT_SETUP_KERNELS", "small"}});
    EXPECT_TRUE(bad_kernels.setup_kernels) << "an invalid value keeps the default";
-   EXPECT_EQ(bad_kernels.setup_kernels_min_entries, 0);
+   EXPECT_FALSE(bad_kernels.setup_kernels_large);
    EXPECT_EQ(bad_kernels.invalid, 1);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "0"}}).setup_survey);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "off"}}).setup_survey);
