@@ -210,16 +210,20 @@ def round_order(modes, rnd):
     return list(modes[k:]) + list(modes[:k])
 
 
+def matrix_name(path):
+    """A matrix file's name without its folder and .mtx / .mtx.gz."""
+    return re.sub(r"(\.mtx)?(\.gz)?$", "", os.path.basename(path))
+
+
 def case_label_from_args(args):
     a = list(args)
     if "--problem" in a and "--n" in a:
         return f"{a[a.index('--problem') + 1]}-n{a[a.index('--n') + 1]}"
     for i, x in enumerate(a):
         if x == "--matrix" and i + 1 < len(a):
-            base = os.path.basename(a[i + 1])
-            return re.sub(r"(\.mtx)?(\.gz)?$", "", base)
+            return matrix_name(a[i + 1])
         if x.startswith("--matrix="):
-            return re.sub(r"(\.mtx)?(\.gz)?$", "", os.path.basename(x.split("=", 1)[1]))
+            return matrix_name(x.split("=", 1)[1])
         if x.startswith("--problem="):
             return x.split("=", 1)[1]
     return "case"
@@ -227,7 +231,9 @@ def case_label_from_args(args):
 
 def relocate_matrices(cases, matrix_dir):
     """--matrix-dir: each case's --matrix FILE that does not exist taken from matrix_dir by its
-    file name where it is there (in place); returns the notes of what moved or is still missing."""
+    matrix's name (NAME.mtx or NAME.mtx.gz there: matrix.matrix_files), in place; returns the
+    notes of what moved or is still missing."""
+    there = matrix.matrix_files(matrix_dir)
     moved, missing = 0, []
     for c in cases:
         args = c["args"]
@@ -240,9 +246,9 @@ def relocate_matrices(cases, matrix_dir):
                 continue
             if os.path.exists(path):
                 continue
-            there = os.path.join(matrix_dir, os.path.basename(path))
-            if os.path.exists(there):
-                args[k] = f"--matrix={there}" if eq else there
+            name = matrix_name(path)
+            if name in there:
+                args[k] = f"--matrix={there[name]}" if eq else there[name]
                 moved += 1
             else:
                 missing.append(os.path.basename(path))
