@@ -33,9 +33,10 @@ SETTINGS = ["-solver", "1", "-pmis", "-interptype", "6", "-Pmx", "4", "-tr", "0.
 def mode_env(mode):
     """The environment of a mode: no AMGT variable but AMGT (unset: none); a name ending in -sk
     also sets AMGT_SETUP_KERNELS=1 (fp64-sk, auto-sk: the plugin's setup kernels, the default),
-    one ending in -hsk AMGT_SETUP_KERNELS=0 (fp64-hsk, auto-hsk: hypre's)."""
+    one ending in -hsk AMGT_SETUP_KERNELS=0 (fp64-hsk, auto-hsk: hypre's), one ending in -skl
+    AMGT_SETUP_KERNELS=large (fp64-skl, auto-skl: the plugin's from 2^18 entries a block)."""
     env = {k: v for k, v in os.environ.items() if k != "AMGT" and not k.startswith("AMGT_")}
-    for suffix, value in (("-hsk", "0"), ("-sk", "1")):
+    for suffix, value in (("-hsk", "0"), ("-skl", "large"), ("-sk", "1")):
         if mode.endswith(suffix):
             env["AMGT_SETUP_KERNELS"] = value
             mode = mode[:-len(suffix)]
