@@ -8,6 +8,11 @@ for one output. A device call holds a few rounds of the small cases; the pairs o
 together narrow the interval about as 1/sqrt(pairs).
 
   python3 bench/cold_pairs.py OUT1/runs.jsonl OUT2/runs.jsonl ... [--cases A,B] [--json FILE]
+                              [--reference MODE]
+
+--reference MODE: a plugin mode of the same runs instead of stock (fp64 against fp64-skl: which
+of two settings a cold process prefers); the verdict is then against 1.0, and the other plugin
+modes are paired with it.
 
 Pool only outputs of one build on one kind of machine: the ratios of different code are not
 one quantity (the tool does not know which build wrote a file)."""
@@ -33,19 +38,23 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
-def pooled(outputs, cases=None):
+def pooled(outputs, cases=None, reference="stock"):
     """outputs: [(path, records)]. Returns (the rows of cold_verdict with case, mode, mode_label,
     and files: the pairs each output gave), the outputs' pairs per (case, mode) pooled in the
-    order they first appear."""
+    order they first appear; against reference (stock, or a plugin mode: then the other plugin
+    modes, against 1.0)."""
     ratios, labels, per_file = {}, {}, {}
+    bound = bench_report.COLD_BOUND if reference == "stock" else 1.0
+    paired = (lambda r: is_plugin(r) and r["mode"] != reference)
     for path, records in outputs:
-        for (case, mode), (label, rs) in bench_report.paired_cold_ratios(records, is_plugin).items():
+        for (case, mode), (label, rs) in bench_report.paired_cold_ratios(records, paired, reference).items():
             if cases and case not in cases:
                 continue
             ratios.setdefault((case, mode), []).extend(rs)
             labels[(case, mode)] = label
             per_file.setdefault((case, mode), []).append(len(rs))
-    return [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)], **bench_report.cold_verdict(rs))
+    return [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
+                 **bench_report.cold_verdict(rs, bound))
             for (c, m), rs in ratios.items()]
 
 
@@ -54,6 +63,7 @@ def main(argv=None):
     ap.add_argument("runs", nargs="+", help="runs.jsonl of run.sh outputs made with --rounds R")
     ap.add_argument("--cases", help="only these cases (comma-separated labels)")
     ap.add_argument("--json", help="also write the rows as JSON here")
+    ap.add_argument("--reference", default="stock", help="the mode the others are paired with (default stock)")
     a = ap.parse_args(argv)
     outputs = []
     for path in a.runs:
@@ -64,13 +74,14 @@ def main(argv=None):
         if not any(r.get("processes") for r in records):
             raise SystemExit(f"cold_pairs: {path} has no processes paired by round (run.sh --rounds R, R >= 2)")
         outputs.append((path, records))
-    rows = pooled(outputs, set(a.cases.split(",")) if a.cases else None)
+    rows = pooled(outputs, set(a.cases.split(",")) if a.cases else None, a.reference)
     if not rows:
-        raise SystemExit("cold_pairs: no case holds stock and a plugin mode with a cold total")
+        raise SystemExit(f"cold_pairs: no case holds {a.reference} and a plugin mode with a cold total")
     for path, records in outputs:
         rounds = max((r.get("rounds") or 0) for r in records)
         print(f"{path}: {len(records)} case-mode records, {rounds} rounds")
-    for line in bench_report.cold_pairs_lines(rows):
+    bound = bench_report.COLD_BOUND if a.reference == "stock" else 1.0
+    for line in bench_report.cold_pairs_lines(rows, a.reference, bound):
         print(line)
     if a.json:
         with open(a.json, "w") as f:

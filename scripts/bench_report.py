@@ -93,21 +93,21 @@ def paired_cold_ratios(records, is_plugin, reference="stock"):
     return out
 
 
-def cold_verdict(ratios):
+def cold_verdict(ratios, bound=COLD_BOUND):
     """{pairs, median, low, high, verdict} of paired cold ratios: median_interval, and 'above'
-    (the interval above COLD_BOUND), 'below' (under it) or 'open'."""
+    (the interval above bound, COLD_BOUND unless given), 'below' (under it) or 'open'."""
     med, low, high = median_interval(ratios)
-    verdict = ("open" if low is None else "above" if low >= COLD_BOUND
-               else "below" if high < COLD_BOUND else "open")
+    verdict = ("open" if low is None else "above" if low >= bound
+               else "below" if high < bound else "open")
     return {"pairs": len(ratios), "median": med, "low": low, "high": high, "verdict": verdict}
 
 
-def cold_pairs_lines(pairs):
+def cold_pairs_lines(pairs, reference="stock", bound=COLD_BOUND):
     """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label)."""
-    lines = [f"\nCold, round by round: stock's cold total (first setup + solve) / the mode's, the two processes "
+    lines = [f"\nCold, round by round: {reference}'s cold total (first setup + solve) / the mode's, the two processes "
              f"of each round paired; median and an interval holding the true median with >= "
              f"{COLD_COVERAGE:.0%} probability (order statistics; '-' with fewer than 5 pairs); verdict "
-             f"against {COLD_BOUND}: above / below (the whole interval) or open",
+             f"against {bound}: above / below (the whole interval) or open",
              f"  {'case':24} {'mode':13} {'pairs':>5} {'median':>7} {'interval':>13}  verdict"]
     for p in pairs:
         interval = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"

@@ -328,6 +328,19 @@ class ColdPairsPooled(unittest.TestCase):
         self.assertEqual(rows[0]["verdict"], "below")
         self.assertEqual(cold_pairs.pooled([("c", c)], {"other"}), [])
 
+    def test_a_plugin_mode_as_the_reference(self):
+        import cold_pairs
+        # auto-skl 4% faster than auto in every round, fp64 4% slower: against auto, 1.0 decides
+        auto = [1.0, 1.2, 1.4, 1.6, 1.8, 2.0]
+        c = self.output([1.0] * 6, {"auto": auto, "auto-skl": [x / 1.04 for x in auto],
+                                     "fp64": [x * 1.04 for x in auto]})
+        rows = {r["mode"]: r for r in cold_pairs.pooled([("c", c)], reference="auto")}
+        self.assertEqual(set(rows), {"auto-skl", "fp64"}, "the reference is not paired with itself")
+        self.assertAlmostEqual(rows["auto-skl"]["median"], 1.04)
+        self.assertEqual(rows["auto-skl"]["verdict"], "above")
+        self.assertEqual(rows["fp64"]["verdict"], "below", "0.96 is below 1.0, though above 0.95")
+        self.assertEqual(cold_pairs.pooled([("c", c)], reference="auto-hsk"), [], "a reference not in the runs")
+
     def test_the_command_reads_files_and_refuses_one_without_rounds(self):
         import cold_pairs
         d = tempfile.mkdtemp()
