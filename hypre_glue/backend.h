@@ -247,8 +247,8 @@ int backend_csr_diag(const Context& ctx, const CsrDiag& m);
 // The copy of a truncated interpolation matrix (interp/truncation.h), likewise.
 int backend_trunc_copy(const Context& ctx, const TruncCopy& m);
 // The entries of the block(s) a setup kernel reads, and whether the plugin's kernel takes a
-// block of that many under `config` (AMGT_SETUP_KERNELS=large: not below the latency floor,
-// AMGT_SMALL_MATRIX_ENTRIES; hypre's kernel runs there). Host code, every build.
+// block of that many under `config` (AMGT_SETUP_KERNELS=large, the default: not below the
+// latency floor, AMGT_SMALL_MATRIX_ENTRIES; hypre's kernel runs there). Host code, every build.
 int64_t setup_kernel_entries(const TwiaffRows& m);
 int64_t setup_kernel_entries(const PmisGraph& g);
 int64_t setup_kernel_entries(const StrengthRows& m);

@@ -485,9 +485,9 @@ bool setup_kernels_wanted(const Context& ctx)
 } // namespace
 } // extern "C"
 
-// A setup kernel's entry: 0 (hypre's own code runs) without arguments, without
-// AMGT_SETUP_KERNELS or below its size floor (AMGT_SETUP_KERNELS=large, counted), else what the
-// backend returns (guarded: a failure is hypre's code too).
+// A setup kernel's entry: 0 (hypre's own code runs) without arguments, with
+// AMGT_SETUP_KERNELS=0 or below its size floor (AMGT_SETUP_KERNELS=large, the default; counted),
+// else what the backend returns (guarded: a failure is hypre's code too).
 template <class Args, class Run>
 static int setup_kernel(const Args* args, Run&& run)
 {

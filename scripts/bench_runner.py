@@ -39,10 +39,10 @@ with hypre's device memory pool:
            auto-beside  AMGT_SETUP_OVERLAP=1 (the plugin's setup work beside hypre's setup,
            not at its end);  fp64-each, auto-each  AMGT_SETUP_SURVEY=0 (each matrix measured
            and read back as it is prepared, no survey);  fp64-sk, auto-sk  AMGT_SETUP_KERNELS=1
-           (hypre's setup kernels the plugin implements on the plugin's: the default since
-           2026-11-28g);  fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup
-           kernels);  fp64-skl, auto-skl  AMGT_SETUP_KERNELS=large (the plugin's from 2^18
-           entries a block, hypre's below)                                     (not in the default set)
+           (hypre's setup kernels the plugin implements on the plugin's at every size);
+           fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup kernels);  fp64-skl,
+           auto-skl  AMGT_SETUP_KERNELS=large (the plugin's from 2^18 entries a block,
+           hypre's below: the default, as fp64 and auto)                   (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -132,15 +132,15 @@ MODES = {
     # fill sample taken and read back as it is prepared, as before the survey
     "fp64-each": {"label": "fp64-each", "amgt": "fp64", "vendor": 0, "stock": False, "survey": "0"},
     "auto-each": {"label": "auto-each", "amgt": "auto", "vendor": 0, "stock": False, "survey": "0"},
-    # hypre's setup kernels that the plugin implements on the plugin's (AMGT_SETUP_KERNELS=1:
-    # the strength counts, PMIS's sweeps, extended+i's F-F weights)
+    # hypre's setup kernels that the plugin implements on the plugin's at every size
+    # (AMGT_SETUP_KERNELS=1: the strength counts, PMIS's sweeps, extended+i's F-F weights, ...)
     "fp64-sk": {"label": "fp64-sk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "1"},
     "auto-sk": {"label": "auto-sk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "1"},
     # hypre's own setup kernels (AMGT_SETUP_KERNELS=0): what the plugin's are measured against
     "fp64-hsk": {"label": "fp64-hsk", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "0"},
     "auto-hsk": {"label": "auto-hsk", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "0"},
-    # the plugin's setup kernels only from 2^18 entries a block (AMGT_SETUP_KERNELS=large):
-    # a small system's setups run hypre's, and its first setup loads none of the plugin's
+    # the plugin's setup kernels only from 2^18 entries a block (AMGT_SETUP_KERNELS=large, the
+    # default, named): a small system's setups run hypre's, its first setup loads none of the plugin's
     "fp64-skl": {"label": "fp64-skl", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "large"},
     "auto-skl": {"label": "auto-skl", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "large"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step

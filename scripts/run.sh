@@ -21,10 +21,10 @@
 #                    product), fp64-beside, auto-beside (AMGT_SETUP_OVERLAP=1: the plugin's
 #                    setup work beside hypre's setup instead of at its end), fp64-each,
 #                    auto-each (AMGT_SETUP_SURVEY=0: no end-of-setup survey), fp64-sk, auto-sk
-#                    (AMGT_SETUP_KERNELS=1, the default: hypre's setup kernels the plugin
-#                    implements on its own), fp64-hsk, auto-hsk (AMGT_SETUP_KERNELS=0: hypre's),
-#                    fp64-skl, auto-skl (AMGT_SETUP_KERNELS=large: the plugin's from 2^18
-#                    entries a block). stock: hypre's own kernels with its device pool (the headline's
+#                    (AMGT_SETUP_KERNELS=1: hypre's setup kernels the plugin implements
+#                    on its own at every size), fp64-hsk, auto-hsk (AMGT_SETUP_KERNELS=0:
+#                    hypre's), fp64-skl, auto-skl (AMGT_SETUP_KERNELS=large, the default: the
+#                    plugin's from 2^18 entries a block). stock: hypre's own kernels with its device pool (the headline's
 #                    reference); vendor: cuSPARSE kernels; stock-default: hypre's default
 #                    configuration, no pool and cuSPARSE (--pool 0 --vendor-spgemm 1
 #                    --vendor-spmv 1); stock-binned: hypre's own SpGEMM in its binned mode

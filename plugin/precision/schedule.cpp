@@ -146,16 +146,16 @@ void parse_setup_kernels(Config& c, const char* value)
 {
    const std::string v = normalized(value);
    c.setup_kernels       = true;
-   c.setup_kernels_large = false;
-   if (v.empty() || v == "1" || v == "on") return;
-   if (v == "0" || v == "off") { c.setup_kernels = false; }
-   else if (v == "large") { c.setup_kernels_large = true; }
+   c.setup_kernels_large = true;
+   if (v.empty() || v == "large") return;
+   if (v == "1" || v == "on" || v == "all") { c.setup_kernels_large = false; }
+   else if (v == "0" || v == "off") { c.setup_kernels = false; }
    else
    {
       report_invalid(c,
                      "AMGT_SETUP_KERNELS=\"" + std::string(value) +
-                        "\" is not a valid value (accepted: 0, off, 1, on, large)",
-                     "hypre's setup kernels run on the plugin's (on)");
+                        "\" is not a valid value (accepted: large, 1, on, all, 0, off)",
+                     "the plugin's setup kernels from 2^18 entries a block (large)");
    }
 }
 

@@ -107,18 +107,19 @@ struct Config
    // fill samples) all at once, with one read-back each instead of one or two per matrix; off:
    // matrix by matrix, as they are prepared (the same results, more round trips).
    bool setup_survey = true;
-   // AMGT_SETUP_KERNELS (default on): on the GPU, hypre's own setup kernels that the plugin
-   // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007): the
+   // AMGT_SETUP_KERNELS (default large): on the GPU, hypre's own setup kernels that the plugin
+   // implements run on the plugin's instead (hypre_glue/amgt_hypre.c, patches/0007-0009): the
    // strength counts (plugin/coarsen/strength.h), PMIS's sweeps (plugin/coarsen/pmis.h),
    // extended+i's F-F weights (plugin/interp/twiaff.h), the row sums of a CSR block and
-   // the weak row sums (plugin/csr/row_sums.h) and the truncation's copy
-   // (plugin/interp/truncation.h; patches/0008), equal to hypre's bit for bit; off:
-   // hypre's kernels (the same hierarchy, slower). `large` (setup_kernels_large): the plugin's
-   // only for blocks of at least the SpMV's latency floor (AMGT_SMALL_MATRIX_ENTRIES,
-   // hypre_glue/amgt_glue.h), hypre's below, where both are latency-bound (a small system's
-   // first setup then loads none of the plugin's setup kernels).
+   // the weak row sums (plugin/csr/row_sums.h), the truncation's copy
+   // (plugin/interp/truncation.h) and the diagonal passes (plugin/csr/diag.h), equal to
+   // hypre's bit for bit. `large` (setup_kernels_large, the default): the plugin's only for
+   // blocks of at least the SpMV's latency floor (AMGT_SMALL_MATRIX_ENTRIES,
+   // hypre_glue/amgt_glue.h), hypre's below, where both are latency-bound and a small system's
+   // first setup would otherwise load the plugin's setup kernels' device images; on (1, all):
+   // every size; off: hypre's kernels (the same hierarchy, slower).
    bool setup_kernels       = true;
-   bool setup_kernels_large = false;
+   bool setup_kernels_large = true;
    // AMGT_PRELOAD (default on): on the GPU, HYPRE_Initialize starts a second thread that loads
    // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
    // plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of them

@@ -619,15 +619,15 @@ TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
    EXPECT_FALSE(model_declines(c.ctx(), orphan, small, false)) << "hypre cannot run it";
 }
 
-// AMGT_SETUP_KERNELS=large: the plugin's setup kernels take a block from 2^18 entries on (the
-// SpMV's latency floor), counted over both blocks where the kernel reads both; on (the
-// default) every size, off none
+// AMGT_SETUP_KERNELS=large (the default): the plugin's setup kernels take a block from 2^18
+// entries on (the SpMV's latency floor), counted over both blocks where the kernel reads both;
+// on every size, off none
 TEST(Planner, SetupKernelsBySize)
 {
-   Config on;
-   Config large = on;
-   large.setup_kernels_large = true;
-   Config off = on;
+   Config large;
+   Config on = large;
+   on.setup_kernels_large = false;
+   Config off = large;
    off.setup_kernels = false;
    const int64_t floor = AMGT_SMALL_MATRIX_ENTRIES;
    EXPECT_TRUE(setup_kernel_takes(on, 1));

@@ -595,7 +595,8 @@ TEST(Selection, EveryRunBuildsTheFirstRunsHierarchy)
    EXPECT_EQ(later.str("random_reset"), AMGT_TEST_GPU_BUILD ? "true" : "false") << later.output;
 }
 
-// AMGT_SETUP_KERNELS (on by default): the strength counts, PMIS's sweeps, extended+i's F-F
+// AMGT_SETUP_KERNELS=1 (every size; the default takes blocks from 2^18 entries only): the
+// strength counts, PMIS's sweeps, extended+i's F-F
 // weights, the row sums, the truncation's copy and the diagonal passes on the plugin's kernels
 // (patches/0007-0009) give hypre's hierarchy and iterations (the kernels equal their CPU
 // references exactly: tests/gpu/test_twiaff_device.cpp, test_strength_device.cpp,
@@ -608,7 +609,7 @@ void expect_setup_kernels_keep_hypres_hierarchy(const std::string& args)
 {
    SCOPED_TRACE(args);
    DriverRun hypres  = run("AMGT=fp64 AMGT_SETUP_KERNELS=0 AMGT_STATS=1", args);
-   DriverRun plugins = run("AMGT=fp64 AMGT_STATS=1", args);
+   DriverRun plugins = run("AMGT=fp64 AMGT_SETUP_KERNELS=1 AMGT_STATS=1", args);
    EXPECT_EQ(hypres.output.find("setup kernels run by the plugin"), std::string::npos) << hypres.output;
    ASSERT_FALSE(hypres.str("level_nnz").empty()) << hypres.output;
    EXPECT_EQ(plugins.str("level_nnz"), hypres.str("level_nnz")) << plugins.output << hypres.output;
@@ -639,17 +640,17 @@ TEST(Selection, SetupKernelsKeepHypresHierarchyOfASystem)
    expect_setup_kernels_keep_hypres_hierarchy("--problem systems3 --n 16 --num-functions 3 --solver pcg --repeat 1");
 }
 
-// AMGT_SETUP_KERNELS=large: blocks of fewer than 2^18 entries stay on hypre's setup kernels
-// (counted), larger ones on the plugin's; the hierarchy and iterations are hypre's either way.
-// laplace7 n=20 (8,000 rows, ~54k entries): every block below the floor, none on the plugin's;
-// laplace7 n=70 (343,000 rows, ~2.4M entries): the fine levels' on the plugin's, the coarse ones'
-// on hypre's.
+// AMGT_SETUP_KERNELS=large (the default): blocks of fewer than 2^18 entries stay on hypre's
+// setup kernels (counted), larger ones on the plugin's; the hierarchy and iterations are hypre's
+// either way. laplace7 n=20 (8,000 rows, ~54k entries): every block below the floor, none on the
+// plugin's; laplace7 n=70 (343,000 rows, ~2.4M entries): the fine levels' on the plugin's, the
+// coarse ones' on hypre's, where AMGT_SETUP_KERNELS=1 takes every level.
 TEST(Selection, SetupKernelsLargeLeaveSmallBlocksToHypre)
 {
    if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: hypre's host interpolation has no device kernel";
    const std::string small_args = "--problem laplace7 --n 20 --solver pcg --repeat 1";
    DriverRun hypres = run("AMGT=fp64 AMGT_SETUP_KERNELS=0 AMGT_STATS=1", small_args);
-   DriverRun large  = run("AMGT=fp64 AMGT_SETUP_KERNELS=large AMGT_STATS=1", small_args);
+   DriverRun large  = run("AMGT=fp64 AMGT_STATS=1", small_args);
    EXPECT_EQ(large.output.find("setup kernels run by the plugin"), std::string::npos) << large.output;
    const std::regex left("left to hypre below the size floor \\(AMGT_SETUP_KERNELS=large\\): ([0-9]+) calls");
    std::smatch      m;
@@ -659,12 +660,13 @@ TEST(Selection, SetupKernelsLargeLeaveSmallBlocksToHypre)
    EXPECT_EQ(large.str("iterations_all"), hypres.str("iterations_all")) << large.output;
 
    const std::string big_args = "--problem laplace7 --n 70 --solver pcg --repeat 1";
-   DriverRun on  = run("AMGT=fp64 AMGT_STATS=1", big_args);
+   DriverRun on  = run("AMGT=fp64 AMGT_SETUP_KERNELS=1 AMGT_STATS=1", big_args);
    DriverRun big = run("AMGT=fp64 AMGT_SETUP_KERNELS=large AMGT_STATS=1", big_args);
    EXPECT_NE(big.output.find("setup kernels run by the plugin"), std::string::npos) << "the fine levels\n" << big.output;
    EXPECT_NE(big.output.find("left to hypre below the size floor"), std::string::npos) << "the coarse levels\n"
                                                                                       << big.output;
-   EXPECT_EQ(on.output.find("left to hypre below the size floor"), std::string::npos) << "every size by default";
+   EXPECT_NE(on.output.find("setup kernels run by the plugin"), std::string::npos) << on.output;
+   EXPECT_EQ(on.output.find("left to hypre below the size floor"), std::string::npos) << "every size with 1";
    EXPECT_EQ(big.str("level_nnz"), on.str("level_nnz")) << big.output;
    EXPECT_EQ(big.str("iterations_all"), on.str("iterations_all")) << big.output;
 }

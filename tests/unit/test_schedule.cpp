@@ -357,7 +357,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, plugin"},
       {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
       {"AMGT_COST_MODEL", {"0", "off", "1", "on"}, {"never", "2"}, "0, off, 1, on"},
-      {"AMGT_SETUP_KERNELS", {"0", "off", "1", "on", " Large "}, {"plugin", "2", "small"}, "0, off, 1, on, large"},
+      {"AMGT_SETUP_KERNELS", {"0", "off", "1", "on", "All", " Large "}, {"plugin", "2", "small"}, "large, 1, on, all, 0, off"},
    };
 }
 
@@ -594,17 +594,22 @@ TEST(Environment, SetupSurvey)
 {
    EXPECT_TRUE(parse_environment({}).setup_survey) << "on by default";
    EXPECT_TRUE(parse_environment({}).setup_kernels) << "the plugin's setup kernels by default";
+   EXPECT_TRUE(parse_environment({}).setup_kernels_large) << "from the size floor on by default";
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_KERNELS", "0"}}).setup_kernels);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_KERNELS", "off"}}).setup_kernels);
-   EXPECT_TRUE(parse_environment({{"AMGT_SETUP_KERNELS", "on"}}).setup_kernels);
-   EXPECT_FALSE(parse_environment({}).setup_kernels_large) << "every size by default";
+   for (const char* every : {"1", "on", "all"})
+   {
+      const Config c = parse_environment({{"AMGT_SETUP_KERNELS", every}});
+      EXPECT_TRUE(c.setup_kernels) << every;
+      EXPECT_FALSE(c.setup_kernels_large) << every << ": every size";
+   }
    const Config large = parse_environment({{"AMGT_SETUP_KERNELS", "large"}});
    EXPECT_TRUE(large.setup_kernels);
    EXPECT_TRUE(large.setup_kernels_large);
    EXPECT_EQ(large.invalid, 0);
    const Config bad_kernels = parse_environment({{"AMGT_SETUP_KERNELS", "small"}});
    EXPECT_TRUE(bad_kernels.setup_kernels) << "an invalid value keeps the default";
-   EXPECT_FALSE(bad_kernels.setup_kernels_large);
+   EXPECT_TRUE(bad_kernels.setup_kernels_large);
    EXPECT_EQ(bad_kernels.invalid, 1);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "0"}}).setup_survey);
    EXPECT_FALSE(parse_environment({{"AMGT_SETUP_SURVEY", "off"}}).setup_survey);
