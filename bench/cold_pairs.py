@@ -38,13 +38,19 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def bound_for(reference):
+    """The verdicts' bound: 0.95x against stock (bench_report.COLD_BOUND), 1.0 between two
+    plugin settings."""
+    return bench_report.COLD_BOUND if reference == "stock" else 1.0
+
+
 def pooled(outputs, cases=None, reference="stock"):
     """outputs: [(path, records)]. Returns (the rows of cold_verdict with case, mode, mode_label,
     and files: the pairs each output gave), the outputs' pairs per (case, mode) pooled in the
     order they first appear; against reference (stock, or a plugin mode: then the other plugin
     modes, against 1.0)."""
     ratios, labels, per_file = {}, {}, {}
-    bound = bench_report.COLD_BOUND if reference == "stock" else 1.0
+    bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
     for path, records in outputs:
         for (case, mode), (label, rs) in bench_report.paired_cold_ratios(records, paired, reference).items():
@@ -80,8 +86,7 @@ def main(argv=None):
     for path, records in outputs:
         rounds = max((r.get("rounds") or 0) for r in records)
         print(f"{path}: {len(records)} case-mode records, {rounds} rounds")
-    bound = bench_report.COLD_BOUND if a.reference == "stock" else 1.0
-    for line in bench_report.cold_pairs_lines(rows, a.reference, bound):
+    for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference)):
         print(line)
     if a.json:
         with open(a.json, "w") as f:

@@ -22,6 +22,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+from bench_runner import MODES, Runner  # noqa: E402
+
 # (stencil flag, its name, n, size class)
 PROBLEMS = [("-laplacian", "7pt", 100, "small"), ("-27pt", "27pt", 100, "small"),
             ("-laplacian", "7pt", 250, "large"), ("-27pt", "27pt", 200, "large")]
@@ -31,18 +34,15 @@ SETTINGS = ["-solver", "1", "-pmis", "-interptype", "6", "-Pmx", "4", "-tr", "0.
 
 
 def mode_env(mode):
-    """The environment of a mode: no AMGT variable but AMGT (unset: none); a name ending in -sk
-    also sets AMGT_SETUP_KERNELS=1 (fp64-sk, auto-sk: the plugin's setup kernels, the default),
-    one ending in -hsk AMGT_SETUP_KERNELS=0 (fp64-hsk, auto-hsk: hypre's), one ending in -skl
-    AMGT_SETUP_KERNELS=large (fp64-skl, auto-skl: the plugin's from 2^18 entries a block)."""
+    """The environment of a mode: every AMGT variable of the caller's removed, then run.sh's
+    variables of the mode (bench_runner.Runner.env_for: fp64-sk AMGT_SETUP_KERNELS=1, fp64-hsk
+    0, fp64-skl large, ...) or, for a name run.sh does not know, AMGT=mode; unset: no AMGT."""
     env = {k: v for k, v in os.environ.items() if k != "AMGT" and not k.startswith("AMGT_")}
-    for suffix, value in (("-hsk", "0"), ("-skl", "large"), ("-sk", "1")):
-        if mode.endswith(suffix):
-            env["AMGT_SETUP_KERNELS"] = value
-            mode = mode[:-len(suffix)]
-            break
-    if mode != "unset":
-        env["AMGT"] = mode
+    if mode == "unset":
+        return env
+    if mode in MODES and not MODES[mode]["stock"]:
+        return Runner.env_for(mode, False, env)
+    env["AMGT"] = mode
     return env
 
 

@@ -432,9 +432,10 @@ class Runner(Report):
         return cmd
 
     @staticmethod
-    def env_for(mode, stats):
-        """The environment of a run in `mode` (bench/beside_stock.py uses it too)."""
-        env = dict(os.environ)
+    def env_for(mode, stats, base=None):
+        """The environment of a run in `mode`: `base` (default this process's environment) with
+        the mode's variables (bench/beside_stock.py and bench/ij_compare.py use it too)."""
+        env = dict(os.environ if base is None else base)
         env["AMGT"] = MODES[mode]["amgt"]
         if "levels" in MODES[mode]:
             env["AMGT_LEVELS"] = MODES[mode]["levels"]

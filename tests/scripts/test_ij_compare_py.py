@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""bench/ij_compare.py without a GPU: each mode's environment (the AMGT value and the
-AMGT_SETUP_KERNELS suffixes; a caller's own AMGT_ variables are not carried in) and the parse of
+"""bench/ij_compare.py without a GPU: each mode's environment (run.sh's variables of the mode,
+a bare AMGT value otherwise; a caller's own AMGT_ variables are not carried in) and the parse of
 ij's timing output.
 
   python3 tests/scripts/test_ij_compare_py.py [-v]
@@ -37,6 +37,8 @@ class ModeEnv(unittest.TestCase):
         env = ij.mode_env("auto")
         self.assertEqual(env["AMGT"], "auto")
         self.assertNotIn("AMGT_SETUP_KERNELS", env)  # the caller's own switch is not carried in
+        self.assertEqual(ij.mode_env("fp32")["AMGT"], "fp32")  # a name run.sh does not know: a bare AMGT value
+        self.assertNotIn("AMGT_SETUP_KERNELS", ij.mode_env("fp32"))
         env = ij.mode_env("unset")
         self.assertNotIn("AMGT", env)
         self.assertNotIn("AMGT_SETUP_KERNELS", env)
