@@ -7,11 +7,34 @@
 // and each lane one entry: its search of row j (short rows, cached) and its quotient run in
 // parallel; the sum theta_i is then formed in hypre's order, every lane of the group adding the
 // G entries' terms in turn (shuffled), so each lane holds the same theta and scales its entries.
+//
+// With a lane per entry the kernel is bound by the SM, by the lanes' searches (Nsight Compute,
+// laplace7: 0.18 of the roofline, SM 61% busy, DRAM 11%): every lane reads row j's columns from
+// its own cache lines, so each load of one column a lane costs the L1 one request a lane. The
+// 32-bit columns (the diagonal block's always, ext's with a 32-bit BigInt) are therefore read
+// four at a time: an entry and a pair up to the first 16-byte boundary, int4 loads from there,
+// a pair and an entry at the end, every load within the chunk searched and aligned to its
+// width; a chunk of n >= 4 columns costs n / 4 + 1.25 loads (the mean over the four alignments
+// of its start) where it cost n: 4 -> 2.25, 26 -> 7.75. The compares keep hypre's rule
+// unchanged (within a chunk in storage order, the last match kept; the chunks in turn from the
+// row's start until one holds a match). The 64-bit ext columns (multi-rank runs only) keep the
+// scalar search. Everything the kernel only reads (row pointers, columns, diag_old -- a copy of
+// the values, never diag_a: setup_kernels.h --, rsFC, ext's arrays, rsW) goes through the
+// read-only path (__ldg).
+//
+// The terms are shuffled as two doubles, theta <- fma(a, b, theta) for each: (vji, a_ij) as
+// hypre's fma, (old value or 0, 1) for hypre's theta + old (fma(x, 1, theta) rounds x + theta
+// once, which is that sum), and (-0, 1) for the diagonal entry, which hypre does not add
+// (theta + -0 is theta for every theta, signed zeros included): four shuffles and one fma a
+// term, where a kind and two branches cost a fifth shuffle and two compares.
 #include "interp/twiaff_device.h"
 
 #include "common/error.h"
 #include "device/launch.h"
 #include "device/warp.cuh"
+
+#include <cstdint>
+#include <type_traits>
 
 namespace amgt::device {
 namespace {
@@ -19,56 +42,107 @@ namespace {
 // hypre's warp (HYPRE_WARP_SIZE): the chunk of its search
 constexpr int kHypreWarp = kWavefrontSize;
 
-// hypre's search (twiaff.h): the last match within the first chunk of kHypreWarp entries of
-// row j that holds one; -1 without
-template <class J, class T>
-__device__ __forceinline__ int32_t find_in_row(const int32_t* ip, const J* jj, int32_t j, T target)
+// The last q in [b, e) with jj[q] == t, -1 without, 32-bit columns: an entry up to an 8-byte
+// boundary, a pair up to a 16-byte one, int4 loads from there, then a pair and an entry; each
+// load is aligned to its width and lies within [b, e), and within each the compares run in
+// storage order, so the last match is kept as a scan one by one keeps it.
+__device__ __forceinline__ int32_t last_match(const int32_t* jj, int32_t b, int32_t e, int32_t t)
 {
-   const int32_t kb = ip[j], ke = ip[j + 1];
-   int32_t       match = -1;
-   for (int32_t c = kb; c < ke && match < 0; c += kHypreWarp)
+   int32_t q = b, match = -1;
+   if ((reinterpret_cast<uintptr_t>(jj + q) & 4) != 0 && q < e)
    {
-      const int32_t ce = c + kHypreWarp < ke ? c + kHypreWarp : ke;
-      for (int32_t q = c; q < ce; ++q)
-      {
-         if (static_cast<int64_t>(jj[q]) == static_cast<int64_t>(target)) match = q;
-      }
+      if (__ldg(jj + q) == t) match = q;
+      ++q;
+   }
+   // q is 8-byte aligned here unless [b, e) is done
+   if ((reinterpret_cast<uintptr_t>(jj + q) & 8) != 0 && e - q >= 2)
+   {
+      const int2 v = __ldg(reinterpret_cast<const int2*>(jj + q));
+      if (v.x == t) match = q;
+      if (v.y == t) match = q + 1;
+      q += 2;
+   }
+   // q is 16-byte aligned here unless fewer than 2 entries are left
+   for (; e - q >= 4; q += 4)
+   {
+      const int4 v = __ldg(reinterpret_cast<const int4*>(jj + q));
+      if (v.x == t) match = q;
+      if (v.y == t) match = q + 1;
+      if (v.z == t) match = q + 2;
+      if (v.w == t) match = q + 3;
+   }
+   if (e - q >= 2)
+   {
+      const int2 v = __ldg(reinterpret_cast<const int2*>(jj + q));
+      if (v.x == t) match = q;
+      if (v.y == t) match = q + 1;
+      q += 2;
+   }
+   if (q < e && __ldg(jj + q) == t) match = q;
+   return match;
+}
+
+// The same, 64-bit columns (ext's with a 64-bit BigInt): one by one.
+__device__ __forceinline__ int32_t last_match(const int64_t* jj, int32_t b, int32_t e, int64_t t)
+{
+   int32_t match = -1;
+   for (int32_t q = b; q < e; ++q)
+   {
+      if (__ldg(jj + q) == t) match = q;
    }
    return match;
 }
 
-// One entry (i, j) of either block: its weight into *a, and its term of theta_i for the
-// group's sum (twiaff.cpp's weigh, split in two: the term is added in entry order later);
-// on_zero is what hypre adds when rsj == 0 (the old value, or zero in the off-diagonal block)
+// hypre's search (twiaff.h): the last match within the first chunk of kHypreWarp entries of
+// row j that holds one (the chunks from the row's start); -1 without
+template <class J, class T>
+__device__ __forceinline__ int32_t find_in_row(const int32_t* ip, const J* jj, int32_t j, T target)
+{
+   static_assert(std::is_same_v<J, int32_t> || std::is_same_v<J, int64_t>, "32- or 64-bit columns");
+   static_assert(std::is_integral_v<T> && sizeof(T) <= sizeof(int64_t), "an integer target");
+   if constexpr (sizeof(T) > sizeof(J))
+   {
+      // a 32-bit column equals no target outside its range (hypre compares the values)
+      if (target < INT32_MIN || target > INT32_MAX) return -1;
+   }
+   const J       t  = static_cast<J>(target);
+   const int32_t kb = __ldg(ip + j), ke = __ldg(ip + j + 1);
+   for (int32_t c = kb; c < ke; c += kHypreWarp)
+   {
+      const int32_t q = last_match(jj, c, ke - c > kHypreWarp ? c + kHypreWarp : ke, t);
+      if (q >= 0) return q;
+   }
+   return -1;
+}
+
+// One entry (i, j)'s term of theta_i, added as theta <- fma(a, b, theta) in entry order by
+// add_terms; the default is the diagonal entry's (and that of a lane past the row's end, which
+// add_terms never reads): theta + -0 == theta, signed zeros included
 struct Term
 {
-   int    kind = 0; // 0 none, 1 fma(a, b, theta), 2 theta + a
-   double a = 0.0, b = 0.0;
+   double a = -0.0, b = 1.0;
 };
-__device__ __forceinline__ Term weigh(double old, double vji, double rsj, double on_zero, double* a)
+
+// One entry (i, j) of either block (twiaff.cpp's weigh, split in two): its weight into w, and
+// its term; on_zero is what hypre adds when rsj == 0 (the old value, or zero in the
+// off-diagonal block), as fma(on_zero, 1, theta) == theta + on_zero
+__device__ __forceinline__ Term weigh(double old, double vji, double rsj, double on_zero, double& w)
 {
    if (rsj != 0.0)
    {
-      *a = old / rsj;
-      return {1, vji, *a};
+      w = old / rsj;
+      return {vji, w};
    }
-   *a = 0.0;
-   return {2, on_zero, 0.0};
+   w = 0.0;
+   return {on_zero, 1.0};
 }
 
-// The group's entries [base, base + G) of one block in turn: kind 1 adds fma(a, b, theta),
-// kind 2 adds a, kind 0 nothing (the diagonal entry, or past the row's end).
+// The group's entries [base, base + G) of one block in turn (the first n), each adding
+// fma(a, b, theta).
 template <int G>
 __device__ __forceinline__ double add_terms(double theta, const Term& t, int n, LaneMask group)
 {
-   for (int s = 0; s < n; ++s)
-   {
-      const int    ks = shfl(t.kind, s, G, group);
-      const double as = shfl(t.a, s, G, group);
-      const double bs = shfl(t.b, s, G, group);
-      if (ks == 1) theta = fma(as, bs, theta);
-      else if (ks == 2) theta = theta + as;
-   }
+   for (int s = 0; s < n; ++s) theta = fma(shfl(t.a, s, G, group), shfl(t.b, s, G, group), theta);
    return theta;
 }
 
@@ -84,9 +158,9 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
    // group waits for lanes that left
    const bool    active = r < m.nrows;
    const int32_t row    = active ? static_cast<int32_t>(r) : 0;
-   const int32_t db = active ? m.diag_i[row] : 0, de = active ? m.diag_i[row + 1] : 0;
+   const int32_t db = active ? __ldg(m.diag_i + row) : 0, de = active ? __ldg(m.diag_i + row + 1) : 0;
    const bool    offd = active && m.offd_nnz > 0;
-   const int32_t ob = offd ? m.offd_i[row] : 0, oe = offd ? m.offd_i[row + 1] : 0;
+   const int32_t ob = offd ? __ldg(m.offd_i + row) : 0, oe = offd ? __ldg(m.offd_i + row + 1) : 0;
    double        theta = 0.0;
    for (int32_t base = db; base < de; base += G)
    {
@@ -94,14 +168,16 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
       Term          term;
       if (k < de)
       {
-         const int32_t j = m.diag_j[k];
-         if (j == row) m.diag_a[k] = 1.0;
-         else
+         const int32_t j = __ldg(m.diag_j + k);
+         double        w = 1.0; // the diagonal entry (i, i)
+         if (j != row)
          {
             const int32_t q   = find_in_row(m.diag_i, m.diag_j, j, row);
-            const double  vji = q >= 0 ? m.diag_old[q] : 0.0;
-            term = weigh(m.diag_old[k], vji, m.rsFC[j] + vji, m.diag_old[k], &m.diag_a[k]);
+            const double  vji = q >= 0 ? __ldg(m.diag_old + q) : 0.0;
+            const double  old = __ldg(m.diag_old + k);
+            term = weigh(old, vji, __ldg(m.rsFC + j) + vji, old, w);
          }
+         m.diag_a[k] = w;
       }
       theta = add_terms<G>(theta, term, de - base < G ? de - base : G, group);
    }
@@ -111,16 +187,18 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
       Term          term;
       if (k < oe)
       {
-         const int32_t j   = m.offd_j[k];
+         const int32_t j   = __ldg(m.offd_j + k);
          const int32_t q   = find_in_row(m.ext_i, ext_j, j, m.first_index + row);
-         const double  vji = q >= 0 ? m.ext_a[q] : 0.0;
+         const double  vji = q >= 0 ? __ldg(m.ext_a + q) : 0.0;
+         double        w;
          // rsj == 0: hypre adds back the entry it has just set to zero
-         term = weigh(m.offd_a[k], vji, m.rsFC_offd[j] + vji, 0.0, &m.offd_a[k]);
+         term = weigh(m.offd_a[k], vji, __ldg(m.rsFC_offd + j) + vji, 0.0, w);
+         m.offd_a[k] = w;
       }
       theta = add_terms<G>(theta, term, oe - base < G ? oe - base : G, group);
    }
    if (!active) return; // after the group's last shuffle
-   theta = theta + m.rsW[row];
+   theta = theta + __ldg(m.rsW + row);
    theta = theta != 0.0 ? -1.0 / theta : -1.0;
    for (int32_t k = db + lane; k < de; k += G) m.diag_a[k] *= theta;
    for (int32_t k = ob + lane; k < oe; k += G) m.offd_a[k] *= theta;
