@@ -1,11 +1,44 @@
 // The counting pass of BoomerAMG's strength of connection on the GPU (coarsen/strength_device.h).
 //
-// hypre gives a row a warp; rows of 7-27 entries leave most of its lanes idle, and the kernel
+// What hypre does (hypre_BoomerAMGCreateS_rowcount): a warp of W lanes a row; lane L walks the
+// row's entries L, L + W, L + 2W, ... of the diagonal block, then of the off-diagonal block,
+// summing them (the diagonal apart) and taking its own off-diagonal maximum and minimum
+// (hypre_max / hypre_min from 0, in that order); the lanes' sums meet in its butterfly, their
+// maxima and minima in max/min reductions; then each lane walks its entries again for the
+// strength test and writes S's marks. Rows of 7-27 entries leave most of its lanes idle, and it
 // runs at 0.19-0.37 of its bytes' roofline, SM-bound (bench/RESULTS.md, "Setup: hypre's own
-// kernels"). Here a group of G lanes takes a row and lane l stands for hypre's lanes
-// l + G*j (j < W/G, W hypre's warp): it keeps their sums apart (registers, j unrolled), adds
-// them in hypre's butterfly for the distances d >= G within the lane, then shuffles within the
-// group for d < G, so every sum is hypre's to the bit.
+// kernels").
+//
+// What this does: a group of G lanes a row, lane l standing for hypre's lanes l + G*j (j < V =
+// W/G): it keeps their sums, maxima and minima apart (registers, j unrolled), adds the sums in
+// hypre's butterfly for the distances d >= G within the lane and shuffles within the group for
+// d < G (tree_sum), so every sum is hypre's to the bit. Measured at 0.29 of the roofline this was
+// bound by instruction issue (SM 72% busy, DRAM 18%), so the common rows are made cheap:
+//  - Held rows. Entry e of a block (e = k - p) is hypre lane e % W's, round e / W; here it is
+//    lane e % G's slot h = e / G (h = round * V + j). A row whose blocks each have at most G * S
+//    entries (S = max(V, 4) slots a lane: with W = 32, rows of up to 32 entries for G = 4 and 8,
+//    64 for G = 16, 128 for G = 32; for G <= 16 four times the longest mean that picks G) is
+//    held: a lane loads each of its entries once into registers (column, value; the dof_func
+//    test as a bit), the first pass takes them from there hypre lane by hypre lane in hypre's
+//    order (the diagonal block's rounds, then the off-diagonal block's), and the second pass
+//    tests and writes from the same registers, one store an entry: -2 at a hypre lane's (last)
+//    diagonal, a bit a slot, where the general loops store -1 and then -2 over it. The loops stop
+//    where the group's row does (group-uniform branches): a 7-entry row with G = 8 costs each
+//    lane one slot, not V loop set-ups a block and pass and the second pass's reloads. Hypre
+//    lanes past the whole group's row fold in their (+0, +0) once (fmax / fmin with +0 twice is
+//    once). The counts of a held row are a ballot a slot (__popc of the group's bits), not
+//    shuffles. Longer rows take the general loops: hypre's lane walk as it is, not unrolled
+//    (registers).
+//  - row_scale is row_min where diag > 0, else row_max, so only that one is met across the group,
+//    after the diagonal's sum: row_max by fmax shuffles, row_min as minus the fmax of the lanes'
+//    negated values. fmin(a, b) and -fmax(-a, -b) are the same number (negation is exact and
+//    reverses the order; both drop a NaN operand), apart from the sign of a zero or a NaN's
+//    payload, which no output sees: row_scale only enters thresh, which the tests compare with
+//    (+0 == -0; a NaN compares false).
+//  - num_functions == 1 is a template parameter: the common case has no dof_func loads or tests.
+//  - The inputs are read through __ldg: the kernel never writes them (S's column arrays and the
+//    counts are hypre's fresh allocations, never A's arrays or dof_func).
+// Groups past the last row see empty ranges and still meet every shuffle.
 #include "coarsen/strength_device.h"
 
 #include "common/error.h"
@@ -16,101 +49,275 @@ namespace amgt::device {
 namespace {
 
 constexpr int kHypreWarp = kWavefrontSize; // HYPRE_WARP_SIZE
+constexpr int kHeldSlots = 4;              // a held row's entries a lane keeps a block (V when more)
 
 __device__ __forceinline__ double hypre_max(double a, double b) { return a < b ? b : a; }
 __device__ __forceinline__ double hypre_min(double a, double b) { return a < b ? a : b; }
 
-template <int G>
+template <int G, bool One>
 __global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
 {
-   constexpr int  V    = kHypreWarp / G; // hypre lanes a lane stands for
-   const int64_t  t    = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int64_t  r    = t / G;
-   const int      lane = static_cast<int>(threadIdx.x & (G - 1));
+   constexpr int V = kHypreWarp / G;                  // hypre lanes a lane stands for
+   constexpr int S = V > kHeldSlots ? V : kHeldSlots; // slots a lane holds a block: S / V rounds
+   static_assert(S % V == 0 && S <= 32, "a held row is whole rounds of hypre's warp, a bit a slot");
+   const int32_t* __restrict__ diag_i        = m.diag_i;
+   const int32_t* __restrict__ diag_j        = m.diag_j;
+   const double* __restrict__  diag_a        = m.diag_a;
+   const int32_t* __restrict__ offd_i        = m.offd_i;
+   const int32_t* __restrict__ offd_j        = m.offd_j;
+   const double* __restrict__  offd_a        = m.offd_a;
+   const int32_t* __restrict__ dof_func      = m.dof_func;
+   const int32_t* __restrict__ dof_func_offd = m.dof_func_offd;
+   int32_t* __restrict__       s_diag_j      = m.s_diag_j;
+   int32_t* __restrict__       s_offd_j      = m.s_offd_j;
+
+   const int64_t  t     = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int64_t  r     = t / G;
+   const int      lane  = static_cast<int>(threadIdx.x & (G - 1));
    const LaneMask group = group_lanes<G>();
    // a group past the last row: empty ranges, and it still meets its shuffles (none wait)
    const bool    active = r < m.nrows;
    const int32_t row    = active ? static_cast<int32_t>(r) : 0;
-   const bool    one    = m.num_functions == 1;
-   const int32_t fn     = one || !active ? 0 : m.dof_func[row];
-   const int32_t pd = active ? m.diag_i[row] : 0, qd = active && m.diag_nnz > 0 ? m.diag_i[row + 1] : pd;
-   const int32_t po = active && m.offd_nnz > 0 ? m.offd_i[row] : 0, qo = active && m.offd_nnz > 0 ? m.offd_i[row + 1] : po;
+   const int32_t fn     = One || !active ? 0 : __ldg(dof_func + row);
+   const int32_t pd     = active ? __ldg(diag_i + row) : 0;
+   const int32_t qd     = active && m.diag_nnz > 0 ? __ldg(diag_i + row + 1) : pd;
+   const int32_t po     = active && m.offd_nnz > 0 ? __ldg(offd_i + row) : 0;
+   const int32_t qo     = active && m.offd_nnz > 0 ? __ldg(offd_i + row + 1) : po;
+   const int32_t nd_len = qd - pd, no_len = qo - po;
+   // the same for the whole group (its row's)
+   const bool held = nd_len <= G * S && no_len <= G * S;
+
    double  s[V], d[V];
-   int32_t dp[V];
-   double  row_max = 0.0, row_min = 0.0;
+   int32_t  dp[V];       // general rows: hypre lane j's diagonal position (its last), or -1
+   uint32_t at_diag = 0; // held rows: bit h where slot h is its hypre lane's (last) diagonal
 #pragma unroll
    for (int j = 0; j < V; ++j)
    {
-      // hypre's lane lane + G*j: its diagonal block's entries, then its off-diagonal block's
-      double  sj = 0.0, dj = 0.0, mx = 0.0, mn = 0.0;
-      int32_t pj = -1;
-      for (int32_t k = pd + lane + G * j; k < qd; k += kHypreWarp)
+      s[j]  = 0.0;
+      d[j]  = 0.0;
+      dp[j] = -1;
+   }
+   double row_max = 0.0, row_min = 0.0; // this lane's, over its hypre lanes
+   // a held row's entries: lane's slot h is entry p + lane + G*h of its block, hypre lane h % V's
+   int32_t hd_col[S], ho_col[S];
+   double  hd_val[S], ho_val[S];
+   uint32_t hd_keep = ~0u, ho_keep = ~0u; // bit h: slot h's entry is of the row's function
+   if (held)
+   {
+#pragma unroll
+      for (int h = 0; h < S; ++h)
       {
-         const int32_t col = m.diag_j[k];
-         if (!(one || row == col || fn == m.dof_func[col])) continue;
-         const double v = m.diag_a[k];
-         sj += v;
-         if (row == col)
+         if (G * h >= nd_len) break;
+         const int32_t k = pd + lane + G * h;
+         if (k < qd)
          {
-            dj = v;
-            pj = k;
+            hd_col[h] = __ldg(diag_j + k);
+            hd_val[h] = __ldg(diag_a + k);
          }
-         else
+      }
+#pragma unroll
+      for (int h = 0; h < S; ++h)
+      {
+         if (G * h >= no_len) break;
+         const int32_t k = po + lane + G * h;
+         if (k < qo)
          {
+            ho_col[h] = __ldg(offd_j + k);
+            ho_val[h] = __ldg(offd_a + k);
+         }
+      }
+      if (!One)
+      {
+#pragma unroll
+         for (int h = 0; h < S; ++h)
+         {
+            if (G * h >= nd_len) break;
+            if (pd + lane + G * h < qd && !(row == hd_col[h] || fn == __ldg(dof_func + hd_col[h])))
+               hd_keep &= ~(1u << h);
+         }
+#pragma unroll
+         for (int h = 0; h < S; ++h)
+         {
+            if (G * h >= no_len) break;
+            if (po + lane + G * h < qo && fn != __ldg(dof_func_offd + ho_col[h])) ho_keep &= ~(1u << h);
+         }
+      }
+      // each of hypre's lanes in its order: the diagonal block's rounds, then the off-diagonal's
+      // (its maximum and minimum in that order too: hypre_min takes a NaN and drops it again)
+      const int32_t held_len = nd_len > no_len ? nd_len : no_len;
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+      {
+         if (G * j >= held_len)
+         {
+            // hypre lanes j.. of the whole group are empty: each would fold in its (+0, +0)
+            if (j > 0)
+            {
+               row_max = fmax(row_max, 0.0);
+               row_min = fmin(row_min, 0.0);
+            }
+            break;
+         }
+         double  sj = 0.0, dj = 0.0, mx = 0.0, mn = 0.0;
+         int32_t pj = -1;
+#pragma unroll
+         for (int h = j; h < S; h += V)
+         {
+            if (G * h >= nd_len) break;
+            if (pd + lane + G * h < qd && (One || ((hd_keep >> h) & 1u)))
+            {
+               const double v = hd_val[h];
+               sj += v;
+               if (row == hd_col[h])
+               {
+                  dj = v;
+                  pj = h;
+               }
+               else
+               {
+                  mx = hypre_max(mx, v);
+                  mn = hypre_min(mn, v);
+               }
+            }
+         }
+#pragma unroll
+         for (int h = j; h < S; h += V)
+         {
+            if (G * h >= no_len) break;
+            if (po + lane + G * h < qo && (One || ((ho_keep >> h) & 1u)))
+            {
+               const double v = ho_val[h];
+               sj += v;
+               mx = hypre_max(mx, v);
+               mn = hypre_min(mn, v);
+            }
+         }
+         s[j] = sj;
+         d[j] = dj;
+         if (pj >= 0) at_diag |= 1u << pj;
+         row_max = j == 0 ? mx : fmax(row_max, mx);
+         row_min = j == 0 ? mn : fmin(row_min, mn);
+      }
+   }
+   else
+   {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+      {
+         // hypre's lane lane + G*j: its diagonal block's entries, then its off-diagonal block's
+         double  sj = 0.0, dj = 0.0, mx = 0.0, mn = 0.0;
+         int32_t pj = -1;
+#pragma unroll 1
+         for (int32_t k = pd + lane + G * j; k < qd; k += kHypreWarp)
+         {
+            const int32_t col = __ldg(diag_j + k);
+            if (!(One || row == col || fn == __ldg(dof_func + col))) continue;
+            const double v = __ldg(diag_a + k);
+            sj += v;
+            if (row == col)
+            {
+               dj = v;
+               pj = k;
+            }
+            else
+            {
+               mx = hypre_max(mx, v);
+               mn = hypre_min(mn, v);
+            }
+         }
+#pragma unroll 1
+         for (int32_t k = po + lane + G * j; k < qo; k += kHypreWarp)
+         {
+            if (!(One || fn == __ldg(dof_func_offd + __ldg(offd_j + k)))) continue;
+            const double v = __ldg(offd_a + k);
+            sj += v;
             mx = hypre_max(mx, v);
             mn = hypre_min(mn, v);
          }
+         s[j]    = sj;
+         d[j]    = dj;
+         dp[j]   = pj;
+         row_max = j == 0 ? mx : fmax(row_max, mx); // CUDA's max/min of hypre's reductions
+         row_min = j == 0 ? mn : fmin(row_min, mn);
       }
-      for (int32_t k = po + lane + G * j; k < qo; k += kHypreWarp)
-      {
-         if (!(one || fn == m.dof_func_offd[m.offd_j[k]])) continue;
-         const double v = m.offd_a[k];
-         sj += v;
-         mx = hypre_max(mx, v);
-         mn = hypre_min(mn, v);
-      }
-      s[j]    = sj;
-      d[j]    = dj;
-      dp[j]   = pj;
-      row_max = j == 0 ? mx : fmax(row_max, mx); // CUDA's max/min of hypre's reductions
-      row_min = j == 0 ? mn : fmin(row_min, mn);
    }
+   const double diag = tree_sum<G, V>(d, group);
+   const bool   pos  = diag > 0.0;
+   // row_scale: hypre's row_min (diag > 0) or row_max over the group, only the one it takes:
+   // the fmin of the row_mins as minus the fmax of their negations (equal but for a zero's sign
+   // or a NaN's payload, which thresh's comparisons do not see)
+   double scale = pos ? -row_min : row_max;
 #pragma unroll
-   for (int x = G / 2; x > 0; x >>= 1)
-   {
-      row_max = fmax(row_max, shfl_xor(row_max, x, G, group));
-      row_min = fmin(row_min, shfl_xor(row_min, x, G, group));
-   }
-   const double diag      = tree_sum<G, V>(d, group);
+   for (int x = G / 2; x > 0; x >>= 1) scale = fmax(scale, shfl_xor(scale, x, G, group));
+   const double row_scale = pos ? -scale : scale;
    const double row_sum   = tree_sum<G, V>(s, group);
-   const int    sdiag     = diag > 0.0 ? 1 : -1;
-   const double row_scale = diag > 0.0 ? row_min : row_max;
-   const bool   all_weak  = m.max_row_sum < 1.0 && fabs(row_sum) > fabs(diag) * m.max_row_sum;
-   const double thresh    = sdiag * m.strength_threshold * row_scale;
-   int          nd = 0, no = 0;
-#pragma unroll
-   for (int j = 0; j < V; ++j)
+   const int    sdiag    = pos ? 1 : -1;
+   const bool   all_weak = m.max_row_sum < 1.0 && fabs(row_sum) > fabs(diag) * m.max_row_sum;
+   const double thresh   = sdiag * m.strength_threshold * row_scale;
+   int          nd = 0, no = 0; // the row's strong entries (every lane of the group)
+   if (held)
    {
-      for (int32_t k = pd + lane + G * j; k < qd; k += kHypreWarp)
+      // the group's counts: a ballot a slot (the slot loops stop where the whole group's do)
+#pragma unroll
+      for (int h = 0; h < S; ++h)
       {
-         const int32_t col  = m.diag_j[k];
-         const bool    cond = !all_weak && dp[j] != k && (one || fn == m.dof_func[col]) && sdiag * m.diag_a[k] < thresh;
-         m.s_diag_j[k]      = cond ? col : -1;
-         nd += cond;
+         if (G * h >= nd_len) break;
+         const int32_t k    = pd + lane + G * h;
+         bool          cond = false;
+         if (k < qd)
+         {
+            const bool diag_here = (at_diag >> h) & 1u;
+            cond                 = !all_weak && !diag_here && (One || ((hd_keep >> h) & 1u)) &&
+                   sdiag * hd_val[h] < thresh;
+            s_diag_j[k]          = diag_here ? -2 : cond ? hd_col[h] : -1;
+         }
+         nd += __popc(ballot(cond, group) & group);
       }
-      if (dp[j] >= 0) m.s_diag_j[dp[j]] = -2;
-      for (int32_t k = po + lane + G * j; k < qo; k += kHypreWarp)
+#pragma unroll
+      for (int h = 0; h < S; ++h)
       {
-         const bool cond = !all_weak && (one || fn == m.dof_func_offd[m.offd_j[k]]) && sdiag * m.offd_a[k] < thresh;
-         m.s_offd_j[k]   = cond ? m.offd_j[k] : -1;
-         no += cond;
+         if (G * h >= no_len) break;
+         const int32_t k    = po + lane + G * h;
+         bool          cond = false;
+         if (k < qo)
+         {
+            cond        = !all_weak && (One || ((ho_keep >> h) & 1u)) && sdiag * ho_val[h] < thresh;
+            s_offd_j[k] = cond ? ho_col[h] : -1;
+         }
+         no += __popc(ballot(cond, group) & group);
       }
    }
-#pragma unroll
-   for (int x = G / 2; x > 0; x >>= 1)
+   else
    {
-      nd += shfl_xor(nd, x, G, group);
-      no += shfl_xor(no, x, G, group);
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+      {
+#pragma unroll 1
+         for (int32_t k = pd + lane + G * j; k < qd; k += kHypreWarp)
+         {
+            const int32_t col = __ldg(diag_j + k);
+            const bool    cond =
+               !all_weak && dp[j] != k && (One || fn == __ldg(dof_func + col)) && sdiag * __ldg(diag_a + k) < thresh;
+            s_diag_j[k] = cond ? col : -1;
+            nd += cond;
+         }
+         if (dp[j] >= 0) s_diag_j[dp[j]] = -2;
+#pragma unroll 1
+         for (int32_t k = po + lane + G * j; k < qo; k += kHypreWarp)
+         {
+            const int32_t col = __ldg(offd_j + k);
+            const bool    cond =
+               !all_weak && (One || fn == __ldg(dof_func_offd + col)) && sdiag * __ldg(offd_a + k) < thresh;
+            s_offd_j[k] = cond ? col : -1;
+            no += cond;
+         }
+      }
+#pragma unroll
+      for (int x = G / 2; x > 0; x >>= 1)
+      {
+         nd += shfl_xor(nd, x, G, group);
+         no += shfl_xor(no, x, G, group);
+      }
    }
    if (active && lane == 0)
    {
@@ -129,8 +336,10 @@ void strength_rowcount(const StrengthRows& m, Stream s)
    if (m.nrows == 0) return;
    const int32_t lanes = lanes_per_entry(m.diag_nnz + m.offd_nnz, m.nrows);
    with_lanes<4>(lanes, [&](auto g) {
-      constexpr int G = decltype(g)::value;
-      strength_kernel<G><<<blocks_for(static_cast<int64_t>(m.nrows) * G), kThreads, 0, s>>>(m);
+      constexpr int  G      = decltype(g)::value;
+      const unsigned blocks = blocks_for(static_cast<int64_t>(m.nrows) * G);
+      if (m.num_functions == 1) strength_kernel<G, true><<<blocks, kThreads, 0, s>>>(m);
+      else strength_kernel<G, false><<<blocks, kThreads, 0, s>>>(m);
    });
    AMGT_DEVICE_CHECK_LAUNCH("strength_kernel");
 }

@@ -10,6 +10,8 @@
 #include "common/error.h"
 #include "common/strength_case.h"
 
+#include <limits>
+
 namespace {
 
 using namespace amgt;
@@ -92,6 +94,54 @@ TEST_F(StrengthDevice, RowSumInHypresLaneOrder)
       c.offd_i.push_back(0);
    }
    check(c);
+}
+
+// Rows the random cases do not draw, among short ones (so that the narrow groups meet them):
+// rows past one, two and four of hypre's lane rounds in both blocks, empty rows, two diagonal
+// entries in a row, a NaN and a -0 among the values; one and two functions, and short rows of
+// two lengths (groups of 8 and of 16 lanes).
+TEST_F(StrengthDevice, LongEmptyAndOddRowsAmongShortOnes)
+{
+   for (const int32_t functions : {1, 2})
+   {
+      for (const int32_t short_len : {4, 11})
+      {
+         SCOPED_TRACE("functions " + std::to_string(functions) + " short rows " + std::to_string(short_len));
+         StrengthCase c;
+         c.nrows         = 3000;
+         c.offd_cols     = 500;
+         c.num_functions = functions;
+         c.max_row_sum   = 0.8;
+         c.threshold     = 0.25;
+         for (int32_t i = 0; i < c.nrows; ++i) c.dof_func.push_back(i % functions);
+         for (int32_t j = 0; j < c.offd_cols; ++j) c.dof_func_offd.push_back(j % functions);
+         for (int32_t i = 0; i < c.nrows; ++i)
+         {
+            const int32_t kind = i % 50;
+            int32_t       nd = short_len + i % 3, no = i % 3;
+            if (kind == 7) { nd = 40 + (i / 50 % 3) * 45; no = 35 + (i / 50 % 4) * 40; } // 40-130, 35-155
+            if (kind == 13) nd = no = 0;                                                 // empty
+            for (int32_t k = 0; k < nd; ++k)
+            {
+               const bool diagonal = k == nd / 2 || (kind == 21 && k == 0); // two of them in kind 21
+               c.diag_j.push_back(diagonal ? i : (i + 1 + k * 7) % c.nrows);
+               double v = diagonal ? 2.0 * nd : (k % 5 == 1 ? 0.3 : -1.0 - 0.01 * k);
+               if (kind == 29 && k == 1) v = std::numeric_limits<double>::quiet_NaN();
+               if (kind == 31 && k == 1) v = -0.0;
+               c.diag_a.push_back(v);
+            }
+            c.diag_i.push_back(static_cast<int32_t>(c.diag_j.size()));
+            for (int32_t k = 0; k < no; ++k)
+            {
+               c.offd_j.push_back((i + k * 13) % c.offd_cols);
+               c.offd_a.push_back(kind == 31 && k == 0 ? -0.0 : (k % 4 == 2 ? 0.2 : -0.9 - 0.01 * k));
+            }
+            c.offd_i.push_back(static_cast<int32_t>(c.offd_j.size()));
+         }
+         check(c);
+         if (HasFatalFailure()) return;
+      }
+   }
 }
 
 TEST_F(StrengthDevice, BadInputRefusedBeforeAnyLaunch)
