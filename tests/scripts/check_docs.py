@@ -35,14 +35,17 @@ def read(path):
 
 
 def source_files(root):
-    """Tracked-looking source files: no build trees, no data, no raw records, no Markdown."""
+    """Tracked-looking source files: no build trees, no data, no raw records, no Markdown, no
+    hidden folders but .ci (a device bundle such as .carry), no links that lead nowhere."""
     for d, dirs, files in os.walk(root):
         rel = os.path.relpath(d, root)
-        dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not (rel == "." and x.startswith("build"))]
+        dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not (rel == "." and x.startswith("build"))
+                   and not (x.startswith(".") and x != ".ci")]
         for f in files:
-            if f.endswith((".md", ".xz", ".gz", ".png", ".mtx")):
+            path = os.path.join(d, f)
+            if f.endswith((".md", ".xz", ".gz", ".png", ".mtx")) or not os.path.isfile(path):
                 continue
-            yield os.path.join(d, f)
+            yield path
 
 
 def options_in(text, pattern=r'(?<![\w-])(--[a-z][a-z0-9-]*)'):
