@@ -29,7 +29,9 @@ using PmisGraph = ::amgt_pmis_graph;
 // graph, the row pointers and a non-empty block's columns are given.
 void check_pmis_graph(const PmisGraph& g);
 
-// hypre's IndepSetMain: is_diag (and is_offd where S has an off-diagonal block) rewritten.
+// hypre's IndepSetMain: is_diag (and is_offd where S has an off-diagonal block) rewritten; the
+// measures are only read and share no memory with is_diag / is_offd (the device kernel reads
+// them through the read-only cache).
 void indep_set_main_ref(const PmisGraph& g, const double* measure_diag, const double* measure_offd,
                         int32_t* is_diag, int32_t* is_offd, int32_t temp_mark);
 

@@ -34,6 +34,8 @@ typedef struct amgt_twiaff_rows
    const double*  rsW;       /* nrows */
    const double*  rsFC;      /* per diagonal column */
    const double*  rsFC_offd; /* per off-diagonal column */
+   /* diag_a and offd_a share no memory with each other or with any array the kernel only reads
+    * (diag_old a separate copy): the device kernel reads those through the read-only cache */
 } amgt_twiaff_rows;
 
 /* The counting pass of the strength of connection (coarsen/strength.h). */
@@ -55,6 +57,8 @@ typedef struct amgt_strength_rows
    int32_t*       s_offd_j;      /* written: offd_nnz */
    int32_t*       js_diag;       /* written: nrows */
    int32_t*       js_offd;       /* written: nrows */
+   /* the four written arrays share no memory with each other or with the read ones (the device
+    * kernel reads those through the read-only cache) */
 } amgt_strength_rows;
 
 /* The graph of a PMIS sweep over the strength matrix S (coarsen/pmis.h). */
@@ -68,6 +72,8 @@ typedef struct amgt_pmis_graph
    const int32_t* s_diag_j;
    const int32_t* s_offd_i;
    const int32_t* s_offd_j;
+   /* the graph and S are only read, and share no memory with the markers and measures the
+    * sweep kernels write (pmis.h; the device kernels read them through the read-only cache) */
 } amgt_pmis_graph;
 
 /* A row sum of one CSR block, hypre_CSRMatrixComputeRowSumDevice's (csr/row_sums.h):
