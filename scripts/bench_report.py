@@ -102,12 +102,21 @@ def cold_verdict(ratios, bound=COLD_BOUND):
     return {"pairs": len(ratios), "median": med, "low": low, "high": high, "verdict": verdict}
 
 
-def cold_pairs_lines(pairs, reference="stock", bound=COLD_BOUND):
-    """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label)."""
+def fewest_pairs(coverage=COLD_COVERAGE):
+    """The fewest values median_interval gives an interval of `coverage` for."""
+    n = 1
+    while 0.5 ** n > (1.0 - coverage) / 2:
+        n += 1
+    return n
+
+
+def cold_pairs_lines(pairs, reference="stock", bound=COLD_BOUND, coverage=COLD_COVERAGE):
+    """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label); coverage:
+    the intervals' (as computed for the rows)."""
     lines = [f"\nCold, round by round: {reference}'s cold total (first setup + solve) / the mode's, the two processes "
              f"of each round paired; median and an interval holding the true median with >= "
-             f"{COLD_COVERAGE:.0%} probability (order statistics; '-' with fewer than 5 pairs); verdict "
-             f"against {bound}: above / below (the whole interval) or open",
+             f"{coverage:.0%} probability (order statistics; '-' with fewer than {fewest_pairs(coverage)} pairs); "
+             f"verdict against {bound}: above / below (the whole interval) or open",
              f"  {'case':24} {'mode':13} {'pairs':>5} {'median':>7} {'interval':>13}  verdict"]
     for p in pairs:
         interval = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"

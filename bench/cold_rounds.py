@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""run.sh's cold rounds until each case is decided: batches of `run.sh --rounds B` on the cases
+still open, pooled after each batch (bench/cold_pairs.py's round-paired ratios: stock's cold
+total, the first setup and solve of a process, over the mode's), a case dropped once every plugin
+mode's interval lies wholly above or wholly below the bound. The processes a decided case no
+longer takes go to the open ones, so a device call resolves more pairs than whole-suite rounds.
+
+  python3 bench/cold_rounds.py --cases bench/cases_small.tsv --modes stock,fp64,auto,mixed \\
+      [--build build-gpu] [--matrix-dir DIR] [--batch 2] [--deadline S] [--max-batches K] \\
+      [--coverage 0.95] [--out DIR] [--resume OUT1/runs.jsonl ...] [--json FILE]
+
+--deadline S: the seconds this command may take; the batch running then is stopped (SIGINT:
+run.sh keeps the processes it finished) and pooled with the rest. --resume: the runs.jsonl of
+earlier batches of the same build on the same machine (another device call on a warm machine),
+pooled first, so their decided cases do not run again. --coverage: of the interval that decides
+(default 0.95; a case is looked at after every batch, and each look may decide wrongly with
+probability up to (1 - coverage) / 2 a side, so a higher coverage than a single run's 0.9 keeps
+the looks together near it). Pool only outputs of one build on one kind of machine.
+
+Prints the pooled table (bench_report's *Cold, round by round*) and the counts; exit status 0, or
+2 on a usage error or when run.sh cannot be run at all."""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import bench_report  # noqa: E402
+import cold_pairs  # noqa: E402
+
+
+def case_lines(path):
+    """{label: the line of the case file} in the file's order (run.sh reads the lines again)."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            label = s.partition("\t")[0].strip() if "\t" in s else None
+            if not label or s.startswith("{"):
+                raise SystemExit(f"cold_rounds: {path}: one case a line as label<TAB>arguments, not: {s[:60]}")
+            out[label] = s
+    return out
+
+
+def verdicts(outputs, coverage, bound=bench_report.COLD_BOUND):
+    """The rows of the pooled pairs (case, mode, mode_label, pairs, median, low, high, verdict) at
+    `coverage`, in the order the outputs first give them."""
+    ratios, labels = {}, {}
+    for _, records in outputs:
+        for key, (label, rs) in bench_report.paired_cold_ratios(records, cold_pairs.is_plugin).items():
+            ratios.setdefault(key, []).extend(rs)
+            labels[key] = label
+    rows = []
+    for (case, mode), rs in ratios.items():
+        med, low, high = bench_report.median_interval(rs, coverage)
+        verdict = "open" if low is None else "above" if low >= bound else "below" if high < bound else "open"
+        rows.append(dict(case=case, mode=mode, mode_label=labels[(case, mode)], pairs=len(rs), median=med,
+                         low=low, high=high, verdict=verdict))
+    return rows
+
+
+def open_cases(labels, rows, plugin_modes):
+    """The cases of `labels` some plugin mode of which has no decided verdict yet."""
+    decided = {(r["case"], r["mode"]) for r in rows if r["verdict"] != "open"}
+    return [c for c in labels if any((c, m) not in decided for m in plugin_modes)]
+
+
+def run_batch(runsh, lines, cases, a, out, seconds):
+    """One batch: run.sh on `cases` with --rounds a.batch; stopped with SIGINT after `seconds`.
+    Returns the records of its runs.jsonl (empty when it wrote none)."""
+    os.makedirs(out, exist_ok=True)
+    cases_file = os.path.join(out, "cases.tsv")
+    with open(cases_file, "w") as f:
+        f.write("".join(lines[c] + "\n" for c in cases))
+    cmd = [runsh, "--no-build", "--cases", cases_file, "--modes", a.modes, "--repeat", "1", "--rounds",
+           str(a.batch), "--no-plots", "--no-stats", "--timeout", str(a.timeout), "--out", os.path.join(out, "run")]
+    if a.matrix_dir:
+        cmd += ["--matrix-dir", a.matrix_dir]
+    env = dict(os.environ, AMGT_BUILD_DIR=a.build)
+    with open(os.path.join(out, "run.log"), "w") as log:
+        try:
+            p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        except OSError as e:
+            raise SystemExit(f"cold_rounds: cannot run {runsh}: {e}")
+        try:
+            p.wait(timeout=max(1.0, seconds))
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGINT)  # run.sh keeps what finished
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+    path = os.path.join(out, "run", "runs.jsonl")
+    return cold_pairs.load(path) if os.path.exists(path) else []
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", required=True, help="a run.sh case file (label<TAB>amgt-solve arguments)")
+    ap.add_argument("--modes", default="stock,fp64,auto,mixed", help="run.sh modes, stock among them")
+    ap.add_argument("--build", default=os.environ.get("AMGT_BUILD_DIR", "build"))
+    ap.add_argument("--matrix-dir", help="run.sh --matrix-dir")
+    ap.add_argument("--batch", type=int, default=2, help="rounds a batch (default 2)")
+    ap.add_argument("--deadline", type=float, default=3600.0, help="seconds for the whole command")
+    ap.add_argument("--max-batches", type=int, default=1000)
+    ap.add_argument("--coverage", type=float, default=0.95)
+    ap.add_argument("--timeout", type=int, default=60, help="run.sh --timeout: seconds a run")
+    ap.add_argument("--out", default=None, help="folder of the batches (default build/results/cold_rounds_<time>)")
+    ap.add_argument("--resume", nargs="*", default=[], help="earlier batches' runs.jsonl, pooled first")
+    ap.add_argument("--json", help="also write the pooled rows as JSON here")
+    ap.add_argument("--runsh", default=os.path.join(ROOT, "scripts", "run.sh"), help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    modes = [m for m in a.modes.split(",") if m]
+    if "stock" not in modes or len(modes) < 2:
+        ap.error("--modes needs stock and at least one plugin mode")
+    if a.batch < 2 or a.max_batches < 1 or not 0.5 < a.coverage < 1.0:
+        ap.error("--batch >= 2 (a batch pairs rounds), --max-batches >= 1, 0.5 < --coverage < 1")
+    lines = case_lines(a.cases)
+    if not lines:
+        ap.error(f"{a.cases} holds no case")
+    plugin_modes = [m for m in modes if m != "stock"]
+    out = a.out or os.path.join(ROOT, a.build, "results", time.strftime("cold_rounds_%Y%m%d-%H%M%S"))
+    t0 = time.monotonic()
+    outputs = []
+    for path in a.resume:
+        try:
+            outputs.append((path, cold_pairs.load(path)))
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"cold_rounds: cannot read {path}: {e}")
+    rows = verdicts(outputs, a.coverage)
+    batches = 0
+    while batches < a.max_batches:
+        todo = open_cases(list(lines), rows, plugin_modes)
+        left = a.deadline - (time.monotonic() - t0)
+        if not todo or left < 5:
+            break
+        batches += 1
+        print(f"batch {batches}: {len(todo)} open case(s), {left:.0f} s left", flush=True)
+        records = run_batch(a.runsh, lines, todo, a, os.path.join(out, f"batch{batches}"), left)
+        before = sum(r["pairs"] for r in rows)
+        if records:
+            outputs.append((os.path.join(out, f"batch{batches}", "run", "runs.jsonl"), records))
+        rows = verdicts(outputs, a.coverage)
+        if sum(r["pairs"] for r in rows) == before:
+            print(f"batch {batches} paired no process (see {os.path.join(out, f'batch{batches}', 'run.log')}); stopping")
+            break
+    rows = [r for r in rows if r["case"] in lines and r["mode"] in plugin_modes]
+    for line in bench_report.cold_pairs_lines(rows, coverage=a.coverage):
+        print(line)
+    still = open_cases(list(lines), rows, plugin_modes)
+    print(f"batches {batches} (plus {len(a.resume)} resumed); open cases left: "
+          f"{', '.join(still) if still else 'none'}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"coverage": a.coverage, "batches": batches, "open_cases": still, "rows": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

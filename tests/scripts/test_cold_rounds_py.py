@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""bench/cold_rounds.py without a GPU, on a stand-in for run.sh that writes round-paired cold
+totals of chosen ratios: a case leaves once every plugin mode is decided (above or below the
+bound), the open ones go on; earlier batches resumed are pooled first; a deadline stops the batch
+running (SIGINT) and keeps what it wrote; a case file without tabs is refused.
+
+  python3 tests/scripts/test_cold_rounds_py.py [-v]
+"""
+import json
+import os
+import stat
+import sys
+import tempfile
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import cold_rounds  # noqa: E402
+
+# run.sh's stand-in: per case of --cases and mode of --modes, --rounds processes with stock's cold
+# total 1.0 and the mode's 1 / ratio, the ratio of the case from FAKE_RATIOS (a list: taken in turn
+# over the batches, counted in FAKE_STATE); FAKE_SLEEP: seconds to wait after writing
+FAKE = r'''#!/usr/bin/env python3
+import json, os, sys, time
+a = sys.argv[1:]
+get = lambda k: a[a.index(k) + 1]
+cases = [l.split("\t")[0] for l in open(get("--cases")) if l.strip()]
+modes, rounds, out = get("--modes").split(","), int(get("--rounds")), get("--out")
+ratios = json.loads(os.environ["FAKE_RATIOS"])
+state = os.environ["FAKE_STATE"]
+n = int(open(state).read()) if os.path.exists(state) else 0
+open(state, "w").write(str(n + rounds))
+os.makedirs(out, exist_ok=True)
+with open(os.path.join(out, "runs.jsonl"), "w") as f:
+    for c in cases:
+        seq = ratios[c]
+        for m in modes:
+            procs = []
+            for k in range(rounds):
+                r = seq[(n + k) % len(seq)]
+                procs.append({"round": k, "status": "ok", "cold_total_s": 1.0 if m == "stock" else 1.0 / r})
+            f.write(json.dumps({"case": c, "mode": m, "mode_label": m, "amgt": "off" if m == "stock" else m,
+                                "rounds": rounds, "processes": procs}) + "\n")
+time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
+'''
+
+
+class ColdRounds(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.runsh = os.path.join(self.dir, "run.sh")
+        with open(self.runsh, "w") as f:
+            f.write(FAKE)
+        os.chmod(self.runsh, os.stat(self.runsh).st_mode | stat.S_IEXEC)
+        self.cases = os.path.join(self.dir, "cases.tsv")
+        with open(self.cases, "w") as f:
+            f.write("# a comment\nfast\t--problem laplace7 --n 22\nedge\t--problem aniso7 --n 22\n"
+                    "slow\t--matrix m.mtx.gz\n")
+        os.environ["FAKE_STATE"] = os.path.join(self.dir, "state")
+        os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [0.9, 1.0], "slow": [0.8]})
+        os.environ["FAKE_SLEEP"] = "0"
+
+    def batch_cases(self, out, k):
+        with open(os.path.join(out, f"batch{k}", "cases.tsv")) as f:
+            return [l.split("\t")[0] for l in f if l.strip()]
+
+    def test_decided_cases_leave_and_the_open_one_goes_on(self):
+        out = os.path.join(self.dir, "out")
+        js = os.path.join(self.dir, "rows.json")
+        rc = cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--batch", "2",
+                               "--max-batches", "5", "--out", out, "--json", js, "--runsh", self.runsh])
+        self.assertEqual(rc, 0)
+        # 95%: six pairs decide; three batches of two rounds run every case, then only edge
+        for k in (1, 2, 3):
+            self.assertEqual(self.batch_cases(out, k), ["fast", "edge", "slow"], f"batch {k}")
+        for k in (4, 5):
+            self.assertEqual(self.batch_cases(out, k), ["edge"], f"batch {k}")
+        with open(js) as f:
+            got = json.load(f)
+        rows = {(r["case"], r["mode"]): r for r in got["rows"]}
+        self.assertEqual((rows[("fast", "fp64")]["verdict"], rows[("fast", "fp64")]["pairs"]), ("above", 6))
+        self.assertEqual((rows[("slow", "auto")]["verdict"], rows[("slow", "auto")]["pairs"]), ("below", 6))
+        self.assertEqual((rows[("edge", "auto")]["verdict"], rows[("edge", "auto")]["pairs"]), ("open", 10))
+        self.assertAlmostEqual(rows[("edge", "auto")]["median"], 0.95)
+        self.assertEqual(got["open_cases"], ["edge"])
+        self.assertNotIn(("fast", "stock"), rows, "stock is the reference, not a row")
+
+    def test_resumed_batches_count_and_nothing_runs_when_all_are_decided(self):
+        first = os.path.join(self.dir, "first")
+        os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [1.3, 1.1], "slow": [0.8]})
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--batch", "3", "--max-batches", "2",
+                          "--out", first, "--runsh", self.runsh])
+        resumed = [os.path.join(first, f"batch{k}", "run", "runs.jsonl") for k in (1, 2)]
+        second = os.path.join(self.dir, "second")
+        js = os.path.join(self.dir, "rows.json")
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--out", second, "--json", js,
+                          "--runsh", self.runsh, "--resume"] + resumed)
+        self.assertFalse(os.path.exists(os.path.join(second, "batch1")), "every case was decided already")
+        with open(js) as f:
+            got = json.load(f)
+        self.assertEqual((got["batches"], got["open_cases"]), (0, []))
+        self.assertEqual({r["case"]: r["verdict"] for r in got["rows"]},
+                         {"fast": "above", "edge": "above", "slow": "below"})
+
+    def test_a_deadline_stops_the_batch_and_keeps_what_it_wrote(self):
+        os.environ["FAKE_SLEEP"] = "60"
+        out = os.path.join(self.dir, "out")
+        js = os.path.join(self.dir, "rows.json")
+        t0 = time.monotonic()
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,auto", "--deadline", "8", "--out", out,
+                          "--json", js, "--runsh", self.runsh])
+        self.assertLess(time.monotonic() - t0, 40, "the batch was interrupted at the deadline")
+        with open(js) as f:
+            got = json.load(f)
+        self.assertEqual(got["batches"], 1)
+        self.assertEqual(sorted(r["pairs"] for r in got["rows"]), [2, 2, 2], "the interrupted batch's pairs")
+
+    def test_bad_input(self):
+        flat = os.path.join(self.dir, "flat.tsv")
+        with open(flat, "w") as f:
+            f.write("--problem laplace7 --n 22\n")
+        with self.assertRaises(SystemExit) as e:
+            cold_rounds.main(["--cases", flat, "--runsh", self.runsh])
+        self.assertIn("label<TAB>arguments", str(e.exception))
+        with self.assertRaises(SystemExit):
+            cold_rounds.main(["--cases", self.cases, "--modes", "fp64,auto", "--runsh", self.runsh])  # no stock
+        with self.assertRaises(SystemExit):
+            cold_rounds.main(["--cases", self.cases, "--batch", "1", "--runsh", self.runsh])
+
+
+if __name__ == "__main__":
+    unittest.main()
