@@ -44,11 +44,11 @@ def bound_for(reference):
     return bench_report.COLD_BOUND if reference == "stock" else 1.0
 
 
-def pooled(outputs, cases=None, reference="stock"):
+def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE):
     """outputs: [(path, records)]. Returns (the rows of cold_verdict with case, mode, mode_label,
     and files: the pairs each output gave), the outputs' pairs per (case, mode) pooled in the
     order they first appear; against reference (stock, or a plugin mode: then the other plugin
-    modes, against 1.0)."""
+    modes, against 1.0); the intervals of `coverage`."""
     ratios, labels, per_file = {}, {}, {}
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
@@ -60,7 +60,7 @@ def pooled(outputs, cases=None, reference="stock"):
             labels[(case, mode)] = label
             per_file.setdefault((case, mode), []).append(len(rs))
     return [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
-                 **bench_report.cold_verdict(rs, bound))
+                 **bench_report.cold_verdict(rs, bound, coverage))
             for (c, m), rs in ratios.items()]
 
 

@@ -31,39 +31,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import bench_report  # noqa: E402
+import bench_runner  # noqa: E402
 import cold_pairs  # noqa: E402
 
 
-def case_lines(path):
-    """{label: the line of the case file} in the file's order (run.sh reads the lines again)."""
-    out = {}
-    with open(path) as f:
-        for line in f:
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            label = s.partition("\t")[0].strip() if "\t" in s else None
-            if not label or s.startswith("{"):
-                raise SystemExit(f"cold_rounds: {path}: one case a line as label<TAB>arguments, not: {s[:60]}")
-            out[label] = s
-    return out
-
-
-def verdicts(outputs, coverage, bound=bench_report.COLD_BOUND):
-    """The rows of the pooled pairs (case, mode, mode_label, pairs, median, low, high, verdict) at
-    `coverage`, in the order the outputs first give them."""
-    ratios, labels = {}, {}
-    for _, records in outputs:
-        for key, (label, rs) in bench_report.paired_cold_ratios(records, cold_pairs.is_plugin).items():
-            ratios.setdefault(key, []).extend(rs)
-            labels[key] = label
-    rows = []
-    for (case, mode), rs in ratios.items():
-        med, low, high = bench_report.median_interval(rs, coverage)
-        verdict = "open" if low is None else "above" if low >= bound else "below" if high < bound else "open"
-        rows.append(dict(case=case, mode=mode, mode_label=labels[(case, mode)], pairs=len(rs), median=med,
-                         low=low, high=high, verdict=verdict))
-    return rows
+def case_file(path):
+    """{label: case} of a run.sh case file (bench_runner.read_cases_file), in the file's order."""
+    try:
+        cases = bench_runner.read_cases_file(path)
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"cold_rounds: cannot read {path}: {e}")
+    return {c["label"]: c for c in cases}
 
 
 def open_cases(labels, rows, plugin_modes):
@@ -72,13 +50,14 @@ def open_cases(labels, rows, plugin_modes):
     return [c for c in labels if any((c, m) not in decided for m in plugin_modes)]
 
 
-def run_batch(runsh, lines, cases, a, out, seconds):
-    """One batch: run.sh on `cases` with --rounds a.batch; stopped with SIGINT after `seconds`.
-    Returns the records of its runs.jsonl (empty when it wrote none)."""
+def run_batch(runsh, cases, a, out, seconds):
+    """One batch: run.sh on `cases` (read_cases_file's dicts, written back as run.sh's JSON case
+    lines) with --rounds a.batch; stopped with SIGINT after `seconds`. Returns the records of its
+    runs.jsonl (empty when it wrote none)."""
     os.makedirs(out, exist_ok=True)
     cases_file = os.path.join(out, "cases.tsv")
     with open(cases_file, "w") as f:
-        f.write("".join(lines[c] + "\n" for c in cases))
+        f.write("".join(json.dumps(c) + "\n" for c in cases))
     cmd = [runsh, "--no-build", "--cases", cases_file, "--modes", a.modes, "--repeat", "1", "--rounds",
            str(a.batch), "--no-plots", "--no-stats", "--timeout", str(a.timeout), "--out", os.path.join(out, "run")]
     if a.matrix_dir:
@@ -104,7 +83,7 @@ def run_batch(runsh, lines, cases, a, out, seconds):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cases", required=True, help="a run.sh case file (label<TAB>amgt-solve arguments)")
+    ap.add_argument("--cases", required=True, help="a run.sh case file")
     ap.add_argument("--modes", default="stock,fp64,auto,mixed", help="run.sh modes, stock among them")
     ap.add_argument("--build", default=os.environ.get("AMGT_BUILD_DIR", "build"))
     ap.add_argument("--matrix-dir", help="run.sh --matrix-dir")
@@ -123,7 +102,7 @@ def main(argv=None):
         ap.error("--modes needs stock and at least one plugin mode")
     if a.batch < 2 or a.max_batches < 1 or not 0.5 < a.coverage < 1.0:
         ap.error("--batch >= 2 (a batch pairs rounds), --max-batches >= 1, 0.5 < --coverage < 1")
-    lines = case_lines(a.cases)
+    lines = case_file(a.cases)
     if not lines:
         ap.error(f"{a.cases} holds no case")
     plugin_modes = [m for m in modes if m != "stock"]
@@ -135,7 +114,7 @@ def main(argv=None):
             outputs.append((path, cold_pairs.load(path)))
         except (OSError, ValueError) as e:
             raise SystemExit(f"cold_rounds: cannot read {path}: {e}")
-    rows = verdicts(outputs, a.coverage)
+    rows = cold_pairs.pooled(outputs, coverage=a.coverage)
     batches = 0
     while batches < a.max_batches:
         todo = open_cases(list(lines), rows, plugin_modes)
@@ -144,11 +123,11 @@ def main(argv=None):
             break
         batches += 1
         print(f"batch {batches}: {len(todo)} open case(s), {left:.0f} s left", flush=True)
-        records = run_batch(a.runsh, lines, todo, a, os.path.join(out, f"batch{batches}"), left)
+        records = run_batch(a.runsh, [lines[c] for c in todo], a, os.path.join(out, f"batch{batches}"), left)
         before = sum(r["pairs"] for r in rows)
         if records:
             outputs.append((os.path.join(out, f"batch{batches}", "run", "runs.jsonl"), records))
-        rows = verdicts(outputs, a.coverage)
+        rows = cold_pairs.pooled(outputs, coverage=a.coverage)
         if sum(r["pairs"] for r in rows) == before:
             print(f"batch {batches} paired no process (see {os.path.join(out, f'batch{batches}', 'run.log')}); stopping")
             break

@@ -93,10 +93,11 @@ def paired_cold_ratios(records, is_plugin, reference="stock"):
     return out
 
 
-def cold_verdict(ratios, bound=COLD_BOUND):
-    """{pairs, median, low, high, verdict} of paired cold ratios: median_interval, and 'above'
-    (the interval above bound, COLD_BOUND unless given), 'below' (under it) or 'open'."""
-    med, low, high = median_interval(ratios)
+def cold_verdict(ratios, bound=COLD_BOUND, coverage=COLD_COVERAGE):
+    """{pairs, median, low, high, verdict} of paired cold ratios: median_interval of `coverage`,
+    and 'above' (the interval above bound, COLD_BOUND unless given), 'below' (under it) or
+    'open'."""
+    med, low, high = median_interval(ratios, coverage)
     verdict = ("open" if low is None else "above" if low >= bound
                else "below" if high < bound else "open")
     return {"pairs": len(ratios), "median": med, "low": low, "high": high, "verdict": verdict}

@@ -2,6 +2,8 @@
 // run as a separate process per mode, because the library reads AMGT once per process.
 #include <gtest/gtest.h>
 
+#include "amgt_glue.h" // AMGT_SMALL_MATRIX_ENTRIES
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -239,7 +241,7 @@ void PrintTo(const AutoCase& c, std::ostream* os)
 
 std::vector<AutoCase> auto_cases()
 {
-   // GPU builds: finest operators of >= 2^18 entries (AMGT_SMALL_MATRIX_ENTRIES: smaller ones
+   // GPU builds: finest operators of >= AMGT_SMALL_MATRIX_ENTRIES (2^18) entries (smaller ones
    // are hypre's whatever the mode), so that auto's choice for level 0 is made and checked
    std::vector<AutoCase> cases =
       AMGT_TEST_GPU_BUILD
@@ -315,7 +317,7 @@ TEST_P(AutoVsFp64, AutoConvergesLikeFp64AndNeverNaN)
    static const std::regex level0(R"(AMGT: why level 0: A:(fp32/|fp16/exact-fp16\b|fp64/(non-finite|near-singular|level-near-singular|overflow|underflow)\b))");
    // on the GPU a finest operator under 2^18 entries (a small dataset matrix) is hypre's, and
    // the statistics say so instead
-   const bool served = !AMGT_TEST_GPU_BUILD || au.num("nnz") >= (1 << 18);
+   const bool served = !AMGT_TEST_GPU_BUILD || au.num("nnz") >= AMGT_SMALL_MATRIX_ENTRIES;
    if (served) EXPECT_TRUE(std::regex_search(au.output, level0)) << au.output;
    else EXPECT_NE(au.output.find("spmv-small-matrix="), std::string::npos) << au.output;
    const bool   fp64_ok  = fp64.str("converged") == "true";

@@ -2,7 +2,8 @@
 """bench/cold_rounds.py without a GPU, on a stand-in for run.sh that writes round-paired cold
 totals of chosen ratios: a case leaves once every plugin mode is decided (above or below the
 bound), the open ones go on; earlier batches resumed are pooled first; a deadline stops the batch
-running (SIGINT) and keeps what it wrote; a case file without tabs is refused.
+running (SIGINT) and keeps what it wrote; the batches' case lines are the file's cases (tab and
+JSON lines alike); a file without cases, or none, is refused.
 
   python3 tests/scripts/test_cold_rounds_py.py [-v]
 """
@@ -26,7 +27,7 @@ FAKE = r'''#!/usr/bin/env python3
 import json, os, sys, time
 a = sys.argv[1:]
 get = lambda k: a[a.index(k) + 1]
-cases = [l.split("\t")[0] for l in open(get("--cases")) if l.strip()]
+cases = [json.loads(l)["label"] for l in open(get("--cases")) if l.strip()]
 modes, rounds, out = get("--modes").split(","), int(get("--rounds")), get("--out")
 ratios = json.loads(os.environ["FAKE_RATIOS"])
 state = os.environ["FAKE_STATE"]
@@ -57,14 +58,14 @@ class ColdRounds(unittest.TestCase):
         self.cases = os.path.join(self.dir, "cases.tsv")
         with open(self.cases, "w") as f:
             f.write("# a comment\nfast\t--problem laplace7 --n 22\nedge\t--problem aniso7 --n 22\n"
-                    "slow\t--matrix m.mtx.gz\n")
+                    '{"label": "slow", "args": ["--matrix", "m.mtx.gz"]}\n')
         os.environ["FAKE_STATE"] = os.path.join(self.dir, "state")
         os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [0.9, 1.0], "slow": [0.8]})
         os.environ["FAKE_SLEEP"] = "0"
 
     def batch_cases(self, out, k):
         with open(os.path.join(out, f"batch{k}", "cases.tsv")) as f:
-            return [l.split("\t")[0] for l in f if l.strip()]
+            return [json.loads(l)["label"] for l in f if l.strip()]
 
     def test_decided_cases_leave_and_the_open_one_goes_on(self):
         out = os.path.join(self.dir, "out")
@@ -117,13 +118,25 @@ class ColdRounds(unittest.TestCase):
         self.assertEqual(got["batches"], 1)
         self.assertEqual(sorted(r["pairs"] for r in got["rows"]), [2, 2, 2], "the interrupted batch's pairs")
 
+    def test_the_batches_case_lines_are_the_files_cases(self):
+        out = os.path.join(self.dir, "out")
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--max-batches", "1", "--out", out,
+                          "--runsh", self.runsh])
+        with open(os.path.join(out, "batch1", "cases.tsv")) as f:
+            got = [json.loads(l) for l in f if l.strip()]
+        self.assertEqual([(c["label"], c["args"]) for c in got],
+                         [("fast", ["--problem", "laplace7", "--n", "22"]), ("edge", ["--problem", "aniso7", "--n", "22"]),
+                          ("slow", ["--matrix", "m.mtx.gz"])])
+
     def test_bad_input(self):
-        flat = os.path.join(self.dir, "flat.tsv")
-        with open(flat, "w") as f:
-            f.write("--problem laplace7 --n 22\n")
+        empty = os.path.join(self.dir, "empty.tsv")
+        with open(empty, "w") as f:
+            f.write("# only a comment\n")
+        with self.assertRaises(SystemExit):
+            cold_rounds.main(["--cases", empty, "--runsh", self.runsh])  # no case
         with self.assertRaises(SystemExit) as e:
-            cold_rounds.main(["--cases", flat, "--runsh", self.runsh])
-        self.assertIn("label<TAB>arguments", str(e.exception))
+            cold_rounds.main(["--cases", os.path.join(self.dir, "gone.tsv"), "--runsh", self.runsh])
+        self.assertIn("cannot read", str(e.exception))
         with self.assertRaises(SystemExit):
             cold_rounds.main(["--cases", self.cases, "--modes", "fp64,auto", "--runsh", self.runsh])  # no stock
         with self.assertRaises(SystemExit):
