@@ -25,17 +25,37 @@ __global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
    const int32_t  q      = active ? m.ia[row + 1] : 0;
    const int32_t  cf_row = active && m.cf_i ? m.cf_i[row] : 0;
    double         v[V];
-#pragma unroll
-   for (int j = 0; j < V; ++j)
+   if (q - p <= kHypreWarp)
    {
-      double s = 0.0;
-      for (int32_t k = p + lane + G * j; k < q; k += kHypreWarp)
+      // a row of at most a warp's entries (hypre lane h holds entry p + h or none): the V
+      // entries of a lane loaded at once, as straight-line code
+#pragma unroll
+      for (int j = 0; j < V; ++j)
       {
-         if (m.cf_i && cf_row != m.cf_j[m.ja[k]]) continue;
-         const double a = m.a[k];
-         s += Type == 1 ? fabs(a) : a;
+         const int32_t k = p + lane + G * j;
+         double        s = 0.0;
+         if (k < q && (!m.cf_i || cf_row == m.cf_j[m.ja[k]]))
+         {
+            const double a = m.a[k];
+            s += Type == 1 ? fabs(a) : a; // 0.0 + a, as hypre's sum (-0 becomes +0)
+         }
+         v[j] = s;
       }
-      v[j] = s;
+   }
+   else
+   {
+#pragma unroll
+      for (int j = 0; j < V; ++j)
+      {
+         double s = 0.0;
+         for (int32_t k = p + lane + G * j; k < q; k += kHypreWarp)
+         {
+            if (m.cf_i && cf_row != m.cf_j[m.ja[k]]) continue;
+            const double a = m.a[k];
+            s += Type == 1 ? fabs(a) : a;
+         }
+         v[j] = s;
+      }
    }
    const double s = tree_sum<G, V>(v, group);
    if (active && lane == 0) m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);

@@ -2,7 +2,8 @@
 // (csr/row_sums.h) with hypre's warp width: equal exactly, on blocks of every group width (rows
 // of 0 to 150 entries: several of hypre's lane rounds), sums and sums of magnitudes, set and
 // add, with and without the C/F filter, rows whose sum depends on the order, a block without
-// columns; nothing written past the output; bad input refused. The weak row sums likewise.
+// columns, negative zeros and rows either side of a warp's entries; nothing written past the
+// output; bad input refused. The weak row sums likewise.
 #include "gpu_test_util.h"
 
 #include "common/error.h"
@@ -89,6 +90,61 @@ TEST_F(RowSumsDevice, OrderSensitiveRows)
    c.type = 1;
    c.set  = 0;
    check(c);
+}
+
+// Rows of negative zeros (a sum of -0 terms is +0 in hypre's order, 0.0 + -0.0 first), rows whose
+// every entry the C/F filter drops, and rows of 31 to 34 entries, either side of the short-row
+// path's bound (a warp's entries), with mean rows that pick groups of 4 and of 32 lanes
+TEST_F(RowSumsDevice, SignedZerosFilteredRowsAndTheWarpBound)
+{
+   for (int32_t base : {1, 31})
+   {
+      RowSumsCase c;
+      c.nrows   = 120;
+      c.ncols   = 64;
+      c.with_cf = true;
+      for (int32_t r = 0; r < c.nrows; ++r)
+      {
+         const int32_t len = r % 4 == 3 ? 0 : base + r % 4; // 31..33 (or 1..3) and empty rows
+         for (int32_t k = 0; k < len; ++k)
+         {
+            c.ja.push_back((r * 7 + k) % c.ncols);
+            c.a.push_back(r % 3 == 0 ? -0.0 : (k % 5 == 0 ? -0.0 : 0.5 - k));
+         }
+         c.ia.push_back(static_cast<int32_t>(c.ja.size()));
+         c.cf_i.push_back(r % 5 == 0 ? 7 : (r % 2 ? 1 : -1)); // 7: no column matches
+         c.out.push_back(r % 2 ? -0.0 : 1.5);
+      }
+      for (int32_t j = 0; j < c.ncols; ++j) c.cf_j.push_back(j % 3 == 0 ? 1 : -1);
+      if (base == 31) // one row of 34 entries: two of hypre's lane rounds
+      {
+         for (int32_t k = 0; k < 34; ++k)
+         {
+            c.ja.push_back(k);
+            c.a.push_back(k % 2 ? -0.0 : 0.25);
+         }
+         c.ia.push_back(static_cast<int32_t>(c.ja.size()));
+         c.cf_i.push_back(1);
+         c.out.push_back(0.0);
+         ++c.nrows;
+      }
+      for (int type : {0, 1})
+      {
+         for (int set : {1, 0})
+         {
+            SCOPED_TRACE("rows from " + std::to_string(base) + " type " + std::to_string(type) + " set " +
+                         std::to_string(set));
+            c.type = type;
+            c.set  = set;
+            c.with_cf = true;
+            check(c);
+            if (HasFatalFailure()) return;
+            c.with_cf = false;
+            check(c);
+            if (HasFatalFailure()) return;
+         }
+      }
+   }
 }
 
 TEST_F(RowSumsDevice, BlockWithoutColumns)
