@@ -1,7 +1,8 @@
 // Extended+i's F-F weights on the GPU (interp/twiaff_device.h) against the CPU reference
 // (interp/twiaff.h) with hypre's search chunk: equal bit for bit, on rank blocks of every group
 // width (mean rows of 2 to 60 entries), rows with a repeated column, an off-diagonal block with
-// 32- and 64-bit ext columns; nothing written past the arrays; bad input refused.
+// 32- and 64-bit ext columns, the diagonal block's columns at every 4-byte alignment; nothing
+// written past the arrays; bad input refused.
 #include "gpu_test_util.h"
 
 #include "common/error.h"
@@ -9,6 +10,7 @@
 #include "interp/twiaff.h"
 #include "interp/twiaff_device.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace {
@@ -31,7 +33,10 @@ class TwiaffDevice : public GpuStreamTest
 protected:
    // c on the device (ext columns 64- or 32-bit), the kernel, then the results against the
    // reference's
-   void check(const TwiaffCase& c, bool ext64)
+   // pad: the diagonal block's columns start `pad` entries into their allocation (an address
+   // of any 4-byte alignment), with entries before and after them that equal the rows the
+   // searches look for, which no search may take
+   void check(const TwiaffCase& c, bool ext64, int pad = 0)
    {
       std::vector<double> rd = c.diag_a, ro = c.offd_a;
       const int           chunk = device::twiaff_search_chunk();
@@ -41,12 +46,15 @@ protected:
       dg.push_back(kMark);
       og.push_back(kMark);
       std::vector<int32_t> ext32(c.ext_j.begin(), c.ext_j.end());
-      DeviceArray<int32_t> di(c.diag_i), dj(c.diag_j), oi(c.offd_i), oj(c.offd_j), ei(c.ext_i), ej32(ext32);
+      std::vector<int32_t> padded(static_cast<size_t>(pad), 0);
+      padded.insert(padded.end(), c.diag_j.begin(), c.diag_j.end());
+      for (int32_t r = 0; r < 7; ++r) padded.push_back(c.nrows - 1 - r % c.nrows);
+      DeviceArray<int32_t> di(c.diag_i), dj(padded), oi(c.offd_i), oj(c.offd_j), ei(c.ext_i), ej32(ext32);
       DeviceArray<int64_t> ej64(c.ext_j);
       DeviceArray<double>  da(dg), dold(c.diag_a), oa(og), ea(c.ext_a), w(c.rsW), fc(c.rsFC), fco(c.rsFC_offd);
       TwiaffRows           m = c.rows(da.get(), dold.get(), oa.get());
       m.diag_i    = di.get();
-      m.diag_j    = dj.get();
+      m.diag_j    = dj.get() + pad;
       m.offd_i    = oi.get();
       m.offd_j    = oj.get();
       m.ext_i     = ei.get();
@@ -78,6 +86,38 @@ TEST_F(TwiaffDevice, EqualsTheReferenceBitForBit)
       const TwiaffCase c = make_twiaff_case(nrows, per_row, offd_cols, seed);
       check(c, seed % 2 == 0);
       if (HasFatalFailure()) return;
+   }
+}
+
+// The diagonal block's columns at each 4-byte alignment within their allocation: the searches
+// that read whole 16-byte blocks take them from the array's first entry on and stop before its
+// end (the first and last rows search entry by entry), and no entry outside the array matches.
+TEST_F(TwiaffDevice, ColumnsAtEveryAlignment)
+{
+   for (int pad = 0; pad < 4; ++pad)
+   {
+      for (unsigned seed : {5u, 9u})
+      {
+         SCOPED_TRACE("pad " + std::to_string(pad) + " seed " + std::to_string(seed));
+         TwiaffCase c = make_twiaff_case(61 + static_cast<int32_t>(seed), 3 + static_cast<int32_t>(seed % 5), 0, seed);
+         for (int32_t& j : c.diag_j) // rows 0 and n - 1 reached from most rows
+         {
+            if (j % 3 == 1) j = 0;
+            else if (j % 3 == 2) j = c.nrows - 1;
+         }
+         for (int32_t i = 0; i < c.nrows; ++i) // one entry a column in a row, as hypre builds them
+         {
+            std::vector<int32_t> seen;
+            for (int32_t k = c.diag_i[i]; k < c.diag_i[i + 1]; ++k)
+            {
+               int32_t& j = c.diag_j[k];
+               while (std::find(seen.begin(), seen.end(), j) != seen.end()) j = (j + 1) % c.nrows;
+               seen.push_back(j);
+            }
+         }
+         check(c, false, pad);
+         if (HasFatalFailure()) return;
+      }
    }
 }
 
