@@ -584,6 +584,9 @@ class Runner(Report):
     POOLED_MEDIANS = ("setup_s", "solve_s", "solves_total_s", "cold_setup_s", "cold_solve_s", "cold_total_s")
     SPREAD_OF = ("setup_s", "solve_s", "cold_setup_s")  # what summary.txt prints the spread of
     POOLED_LISTS = ("setup_all", "solve_all", "total_all", "solves_total_all", "iterations_all")
+    # kept per process beside the pooled fields: its total and what it did before its first run
+    # (the driver's input_s, init_s, assemble_s: a process's speed apart from the mode's work)
+    PROCESS_PHASES = ("total_s", "input_s", "init_s", "assemble_s")
 
     def pool_rounds(self):
         """--rounds R: the R processes of each case and mode (runs.jsonl's records so far, one per
@@ -605,7 +608,7 @@ class Runner(Report):
             rec["wall_s"] = round(sum(r["wall_s"] for r in rs), 3)
             rec["stats"] = next((r["stats"] for r in rs if r["stats"]), None)
             rec["processes"] = [{"round": r.get("round"), "status": r["status"], "log": r["log"],
-                                 **{k: (r["result"] or {}).get(k) for k in self.POOLED_MEDIANS + ("total_s",)}}
+                                 **{k: (r["result"] or {}).get(k) for k in self.POOLED_MEDIANS + self.PROCESS_PHASES}}
                                 for r in rs]
             spread = {}
             if ok:

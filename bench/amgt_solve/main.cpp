@@ -19,6 +19,7 @@
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -228,6 +229,17 @@ int drive(int argc, char** argv) {
   }
 
   // ---- Input (no hypre yet) -------------------------------------------------------------
+  // the phases before the first run, by the host's clock (Report::input_s and after)
+  const auto host_now = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
+  double phase_mark = host_now();
+  double phase_times[3] = {0.0, 0.0, 0.0}; // input, init, assembly
+  const auto phase_done = [&](int k) {
+    const double t = host_now();
+    phase_times[k] = t - phase_mark;
+    phase_mark = t;
+  };
   Input input;
   {
     std::string error;
@@ -272,6 +284,7 @@ int drive(int argc, char** argv) {
   }
 
   // ---- hypre ----------------------------------------------------------------------------
+  phase_done(0);
   backend::bind_device(comm);  // before HYPRE_Initialize
   HYPRE_Initialize();
   // --pool 0: hypre as built without its device pool (HYPRE_ENABLE_DEVICE_POOL off, hypre's
@@ -284,6 +297,7 @@ int drive(int argc, char** argv) {
   // effective only before the first device allocation, hence right after HYPRE_Initialize.
   if (o.pool == 0) HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0);
   backend::configure_library(o.vendor_spgemm, o.vendor_spmv, o.spgemm_binned);
+  phase_done(1);
 
   Report rep;
   rep.mode = env_or("AMGT", "off");
@@ -317,6 +331,14 @@ int drive(int argc, char** argv) {
   try {
     LinearSystem system(comm, input.global_rows, input.local, input.source);
     input.source = nullptr;  // frees the rows read from a file
+    phase_done(2);
+    {
+      double slowest[3];
+      MPI_Allreduce(phase_times, slowest, 3, MPI_DOUBLE, MPI_MAX, comm);
+      rep.input_s    = slowest[0];
+      rep.init_s     = slowest[1];
+      rep.assemble_s = slowest[2];
+    }
     rep.rows = system.global_rows();
     rep.nnz = system.global_nnz();
 

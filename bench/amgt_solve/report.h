@@ -57,6 +57,14 @@ struct Report {
   std::optional<double> cold_setup_s;
   std::optional<double> cold_solve_s;  // its first solve
   std::optional<double> cold_total_s;  // its setup + all its solves
+  // What the process did before its first run, by the host's clock (the slowest rank's):
+  // reading or preparing the input (before HYPRE_Initialize, the same code in every mode),
+  // HYPRE_Initialize and the library's configuration, the linear system's assembly. A
+  // process's speed moves its cold and warm runs together (bench/RESULTS.md, record
+  // 2026-11-29g); these are the candidates for a measure of it that the mode cannot change.
+  std::optional<double> input_s;
+  std::optional<double> init_s;
+  std::optional<double> assemble_s;
   std::vector<std::int64_t> level_rows;
   std::vector<std::int64_t> level_nnz;
   bool galerkin_asked = false;                // --galerkin-work

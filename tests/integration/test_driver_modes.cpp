@@ -443,6 +443,23 @@ TEST(Timing, OneSolveAndNoWarmupKeepTheirMeaning)
    expect_same_time(single.num("cold_total_s"), single.num("total_s"), "cold total = the run's total");
 }
 
+// The phases before the first run (the input, HYPRE_Initialize and the library's configuration,
+// the assembly), each by the host's clock: in the JSON line, each a time of its own (they
+// cannot be the same reading), none of them part of the runs' times
+TEST(Timing, PhasesBeforeTheFirstRunAreReported)
+{
+   DriverRun r = run("", "--problem laplace7 --n 14 --repeat 1");
+   ASSERT_FALSE(r.json.empty()) << r.output;
+   for (const char* key : {"input_s", "init_s", "assemble_s"})
+   {
+      const double t = r.num(key);
+      EXPECT_TRUE(std::isfinite(t) && t >= 0.0 && t < 60.0) << key << " = " << t << "\n" << r.output;
+   }
+   // 2744 rows generated and assembled: a measurable time, and not the setup's
+   EXPECT_GT(r.num("assemble_s"), 0.0) << r.output;
+   EXPECT_NE(r.str("assemble_s"), r.str("cold_setup_s")) << r.output;
+}
+
 TEST(Timing, PoolZeroIsAccepted)
 {
    // hypre's default configuration: HYPRE_SetGPUMemoryPoolSize(8, 1, 0, 0) right after

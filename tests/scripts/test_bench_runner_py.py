@@ -222,6 +222,7 @@ class ColdPairs(unittest.TestCase):
         for rnd in range(len(next(iter(cold_by_mode.values())))):
             for mode, colds in cold_by_mode.items():
                 rec = record("c", mode, 1.0, 0.5, colds[rnd] - 0.5, 0.5)
+                rec["result"].update(input_s=0.01 * (rnd + 1), init_s=0.2, assemble_s=0.03)
                 rec["round"], rec["wall_s"], rec["log"] = rnd, 1.0, f"{mode}-{rnd}.log"
                 r.records.append(rec)
         r.pool_rounds()
@@ -245,6 +246,15 @@ class ColdPairs(unittest.TestCase):
         text = "\n".join(r.cold_pairs_text())
         self.assertIn("Cold, round by round", text)
         self.assertIn("above: 1, open: 1, below: 1 of 3", text)
+
+    def test_each_process_keeps_what_it_did_before_its_first_run(self):
+        # the driver's input_s, init_s and assemble_s stay per process beside its cold total
+        r = self.pooled({"stock": [1.0, 1.2, 1.4], "fp64": [0.9, 1.1, 1.3]})
+        stock = next(rec for rec in r.records if rec["mode"] == "stock")
+        self.assertEqual([p["input_s"] for p in stock["processes"]], [0.01, 0.02, 0.03])
+        self.assertEqual({p["init_s"] for p in stock["processes"]}, {0.2})
+        self.assertEqual({p["assemble_s"] for p in stock["processes"]}, {0.03})
+        self.assertAlmostEqual(stock["processes"][1]["cold_total_s"], 1.2)
 
     def test_too_few_rounds_stay_open_and_one_round_has_no_section(self):
         r = self.pooled({"stock": [1.0, 1.0, 1.0], "fp64": [0.5, 0.5, 0.5]})
