@@ -14,11 +14,24 @@ together narrow the interval about as 1/sqrt(pairs).
 of two settings a cold process prefers); the verdict is then against 1.0, and the other plugin
 modes are paired with it.
 
+--covariate KEY: the pairs adjusted for a time each process spends before its first run
+(KEY: input_s, init_s or assemble_s, which run.sh --rounds keeps per process): a process's speed
+moves its cold total (bench/RESULTS.md, record 2026-11-29g), and where KEY follows that speed
+the adjustment takes it out of each pair. Per pair, y = log(reference's cold total / mode's) and
+x = log(reference's KEY / mode's); the slope b of y on x within each case-mode, pooled over all
+of them; each ratio becomes exp(y - b x), then the median, interval and verdict as above. Valid
+only where KEY does not depend on the mode (the mean of x about 0): the command prints each
+mode's mean x with its standard error and the pooled correlation of x and y, and says so when
+a mean lies more than two standard errors from 0. The interval does not count b's own error
+(small with hundreds of pairs).
+
 Pool only outputs of one build on one kind of machine: the ratios of different code are not
 one quantity (the tool does not know which build wrote a file)."""
 import argparse
 import json
+import math
 import os
+import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -64,12 +77,101 @@ def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_CO
             for (c, m), rs in ratios.items()]
 
 
+COVARIATES = ("input_s", "init_s", "assemble_s")
+
+
+def covariate_pairs(records, key, paired, reference="stock"):
+    """{(case, mode): (mode_label, [(y, x)])} of one output: per round, y = log of the
+    reference's cold total over the mode's, x = log of the reference's `key` over the mode's
+    (both processes of the round with both values)."""
+    by_case = {}
+    for r in records:
+        by_case.setdefault(r["case"], []).append(r)
+    out = {}
+    for case, rs in by_case.items():
+        ref = next((r for r in rs if r["mode"] == reference), None)
+        if not ref or not ref.get("processes"):
+            continue
+        ref_of = {p["round"]: p for p in ref["processes"] if p["status"] == "ok"}
+        for r in rs:
+            if not paired(r) or not r.get("processes"):
+                continue
+            pairs = []
+            for p in r["processes"]:
+                q = ref_of.get(p["round"])
+                if p["status"] != "ok" or not q:
+                    continue
+                vals = (q.get("cold_total_s"), p.get("cold_total_s"), q.get(key), p.get(key))
+                if all(v is not None and v > 0 for v in vals):
+                    pairs.append((math.log(vals[0] / vals[1]), math.log(vals[2] / vals[3])))
+            if pairs:
+                out[(case, r["mode"])] = (r["mode_label"], pairs)
+    return out
+
+
+def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE):
+    """The pairs of `outputs` adjusted for `key` (the module's --covariate). Returns (rows as
+    pooled's, with the adjusted ratios, and a dict: slope, correlation, pairs, and per mode
+    (label) the mean x, its standard error and its pairs)."""
+    if key not in COVARIATES:
+        raise ValueError(f"--covariate takes one of {', '.join(COVARIATES)}, not {key!r}")
+    bound = bound_for(reference)
+    paired = (lambda r: is_plugin(r) and r["mode"] != reference)
+    groups, labels = {}, {}
+    for _, records in outputs:
+        for (case, mode), (label, ps) in covariate_pairs(records, key, paired, reference).items():
+            if cases and case not in cases:
+                continue
+            groups.setdefault((case, mode), []).extend(ps)
+            labels[(case, mode)] = label
+    sxy = sxx = syy = 0.0
+    for ps in groups.values():
+        if len(ps) < 2:
+            continue
+        mx = statistics.fmean(x for _, x in ps)
+        my = statistics.fmean(y for y, _ in ps)
+        sxy += sum((x - mx) * (y - my) for y, x in ps)
+        sxx += sum((x - mx) ** 2 for _, x in ps)
+        syy += sum((y - my) ** 2 for y, _ in ps)
+    slope = sxy / sxx if sxx > 0 else 0.0
+    corr = sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else None
+    shift = {}
+    for (case, mode), ps in groups.items():
+        shift.setdefault(labels[(case, mode)], []).extend(x for _, x in ps)
+    modes = {}
+    for label, xs in shift.items():
+        se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
+        modes[label] = {"mean_x": statistics.fmean(xs), "se": se, "pairs": len(xs)}
+    rows = [dict(case=c, mode=m, mode_label=labels[(c, m)], files=[len(ps)],
+                 **bench_report.cold_verdict([math.exp(y - slope * x) for y, x in ps], bound, coverage))
+            for (c, m), ps in groups.items()]
+    return rows, {"covariate": key, "slope": slope, "correlation": corr,
+                  "pairs": sum(len(ps) for ps in groups.values()), "modes": modes}
+
+
+def covariate_lines(diag):
+    """What the adjustment rests on, for the table's head."""
+    corr = "-" if diag["correlation"] is None else f"{diag['correlation']:.3f}"
+    lines = [f"\nAdjusted for {diag['covariate']} ({diag['pairs']} pairs): slope {diag['slope']:.3f}, "
+             f"correlation of the pairs' log ratios of {diag['covariate']} and of the cold totals {corr} "
+             f"(within case-modes)"]
+    for label, m in diag["modes"].items():
+        se = "-" if m["se"] is None else f"{m['se']:.4f}"
+        moved = m["se"] is not None and abs(m["mean_x"]) > 2 * m["se"]
+        lines.append(f"  {label:13} mean log ratio of {diag['covariate']} {m['mean_x']:+.4f} (standard error {se}, "
+                     f"{m['pairs']} pairs)" + ("  <- depends on the mode: the adjustment is not valid here"
+                                              if moved else ""))
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", nargs="+", help="runs.jsonl of run.sh outputs made with --rounds R")
     ap.add_argument("--cases", help="only these cases (comma-separated labels)")
     ap.add_argument("--json", help="also write the rows as JSON here")
     ap.add_argument("--reference", default="stock", help="the mode the others are paired with (default stock)")
+    ap.add_argument("--covariate", choices=COVARIATES,
+                    help="adjust the pairs for this per-process time (see the module's text)")
     a = ap.parse_args(argv)
     outputs = []
     for path in a.runs:
@@ -80,7 +182,8 @@ def main(argv=None):
         if not any(r.get("processes") for r in records):
             raise SystemExit(f"cold_pairs: {path} has no processes paired by round (run.sh --rounds R, R >= 2)")
         outputs.append((path, records))
-    rows = pooled(outputs, set(a.cases.split(",")) if a.cases else None, a.reference)
+    cases = set(a.cases.split(",")) if a.cases else None
+    rows = pooled(outputs, cases, a.reference)
     if not rows:
         raise SystemExit(f"cold_pairs: no case holds {a.reference} and a plugin mode with a cold total")
     for path, records in outputs:
@@ -88,6 +191,13 @@ def main(argv=None):
         print(f"{path}: {len(records)} case-mode records, {rounds} rounds")
     for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference)):
         print(line)
+    if a.covariate:
+        rows, diag = adjusted(outputs, a.covariate, cases, a.reference)
+        if not rows:
+            raise SystemExit(f"cold_pairs: no process holds {a.covariate} (outputs of an older amgt-solve?)")
+        for line in covariate_lines(diag) + bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference)):
+            print(line)
+        rows = {"covariate": diag, "rows": rows}
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)

@@ -375,6 +375,68 @@ class ColdPairsPooled(unittest.TestCase):
         self.assertIn("no processes paired by round", str(e.exception))
 
 
+class ColdPairsCovariate(unittest.TestCase):
+    """bench/cold_pairs.py --covariate: the pairs adjusted for a per-process time that follows
+    the process's speed."""
+
+    @staticmethod
+    def output(speeds, ratio, init_by_mode=None, rounds=8):
+        # every process's cold total and init_s carry its speed; the mode's work is 1/ratio of
+        # stock's; init_by_mode: a factor on the mode's init_s (a covariate the mode moves)
+        def rec(mode, amgt, work, init_factor, offset):
+            procs = []
+            for k in range(rounds):
+                speed = speeds[(k + offset) % len(speeds)]
+                procs.append({"round": k, "status": "ok", "cold_total_s": work * speed,
+                              "init_s": 0.2 * speed * init_factor})
+            return {"case": "c", "mode": mode, "mode_label": mode, "amgt": amgt, "rounds": rounds,
+                    "processes": procs}
+        f = init_by_mode or 1.0
+        return [rec("stock", "off", 1.0, 1.0, 0), rec("auto", "auto", 1.0 / ratio, f, 3)]
+
+    def test_a_time_that_follows_the_speed_decides_what_the_raw_pairs_leave_open(self):
+        import cold_pairs
+        speeds = [1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1]
+        out = [("a", self.output(speeds, 1.02))]
+        raw = cold_pairs.pooled(out)
+        self.assertEqual(raw[0]["verdict"], "open")  # the speeds' spread hides 1.02
+        rows, diag = cold_pairs.adjusted(out, "init_s")
+        self.assertAlmostEqual(diag["slope"], 1.0)
+        self.assertAlmostEqual(diag["correlation"], 1.0)
+        self.assertAlmostEqual(rows[0]["median"], 1.02)
+        self.assertEqual(rows[0]["verdict"], "above")
+        self.assertAlmostEqual(diag["modes"]["auto"]["mean_x"], 0.0, delta=0.2)
+        self.assertNotIn("depends on the mode", "\n".join(cold_pairs.covariate_lines(diag)))
+
+    def test_a_time_the_mode_moves_is_named_and_one_missing_is_refused(self):
+        import cold_pairs
+        speeds = [1.0, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.0]
+        rows, diag = cold_pairs.adjusted([("a", self.output(speeds, 1.1, init_by_mode=1.5))], "init_s")
+        self.assertLess(diag["modes"]["auto"]["mean_x"], -0.3)  # log(1 / 1.5)
+        self.assertIn("depends on the mode", "\n".join(cold_pairs.covariate_lines(diag)))
+        with self.assertRaises(ValueError):
+            cold_pairs.adjusted([("a", self.output(speeds, 1.1))], "wall_s")
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "old.jsonl")
+        with open(path, "w") as f:
+            for r in ColdPairsPooled.output([1.0] * 6, {"auto": [0.9] * 6}):
+                f.write(json.dumps(r) + "\n")
+        with self.assertRaises(SystemExit) as e:
+            cold_pairs.main([path, "--covariate", "assemble_s"])
+        self.assertIn("no process holds assemble_s", str(e.exception))
+        # and with the times there, the command prints both tables and writes both
+        new = os.path.join(d, "new.jsonl")
+        with open(new, "w") as f:
+            for r in self.output([1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1], 1.02):
+                f.write(json.dumps(r) + "\n")
+        js = os.path.join(d, "rows.json")
+        self.assertEqual(cold_pairs.main([new, "--covariate", "init_s", "--json", js]), 0)
+        with open(js) as f:
+            got = json.load(f)
+        self.assertEqual(got["covariate"]["covariate"], "init_s")
+        self.assertEqual(got["rows"][0]["verdict"], "above")
+
+
 class CaseFiles(unittest.TestCase):
     def test_large_cases(self):
         cases = bench_runner.read_cases_file(os.path.join(ROOT, "bench", "cases_large.tsv"))
