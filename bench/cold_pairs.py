@@ -84,29 +84,12 @@ def covariate_pairs(records, key, paired, reference="stock"):
     """{(case, mode): (mode_label, [(y, x)])} of one output: per round, y = log of the
     reference's cold total over the mode's, x = log of the reference's `key` over the mode's
     (both processes of the round with both values)."""
-    by_case = {}
-    for r in records:
-        by_case.setdefault(r["case"], []).append(r)
-    out = {}
-    for case, rs in by_case.items():
-        ref = next((r for r in rs if r["mode"] == reference), None)
-        if not ref or not ref.get("processes"):
-            continue
-        ref_of = {p["round"]: p for p in ref["processes"] if p["status"] == "ok"}
-        for r in rs:
-            if not paired(r) or not r.get("processes"):
-                continue
-            pairs = []
-            for p in r["processes"]:
-                q = ref_of.get(p["round"])
-                if p["status"] != "ok" or not q:
-                    continue
-                vals = (q.get("cold_total_s"), p.get("cold_total_s"), q.get(key), p.get(key))
-                if all(v is not None and v > 0 for v in vals):
-                    pairs.append((math.log(vals[0] / vals[1]), math.log(vals[2] / vals[3])))
-            if pairs:
-                out[(case, r["mode"])] = (r["mode_label"], pairs)
-    return out
+    def pair(ref, proc):
+        vals = (ref.get("cold_total_s"), proc.get("cold_total_s"), ref.get(key), proc.get(key))
+        if not all(v is not None and v > 0 for v in vals):
+            return None
+        return math.log(vals[0] / vals[1]), math.log(vals[2] / vals[3])
+    return bench_report.paired_cold_ratios(records, paired, reference, pair)
 
 
 def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE):

@@ -68,12 +68,20 @@ def median_interval(values, coverage=COLD_COVERAGE):
     return med, v[k - 1], v[n - k]
 
 
-def paired_cold_ratios(records, is_plugin, reference="stock"):
+def cold_ratio(ref, proc):
+    """The reference process's cold total over the mode's process's, None without both."""
+    if ref.get("cold_total_s") and proc.get("cold_total_s"):
+        return ref["cold_total_s"] / proc["cold_total_s"]
+    return None
+
+
+def paired_cold_ratios(records, is_plugin, reference="stock", pair=cold_ratio):
     """The cold totals of a run paired round by round: records as runs.jsonl holds them after
     --rounds (each with its processes and their rounds). Per case and plugin mode (is_plugin of
-    its record), the reference's cold total (first setup + solve) over the mode's for the two
-    processes of each round; {(case, mode): (mode_label, [ratios])} in the records' order, cases
-    without the reference left out."""
+    its record), pair(the reference's process, the mode's) for the two processes of each round
+    (default: the reference's cold total, first setup + solve, over the mode's; None leaves the
+    round out); {(case, mode): (mode_label, [values])} in the records' order, cases without the
+    reference left out."""
     by_case = {}
     for r in records:
         by_case.setdefault(r["case"], []).append(r)
@@ -82,14 +90,15 @@ def paired_cold_ratios(records, is_plugin, reference="stock"):
         ref = next((r for r in rs if r["mode"] == reference), None)
         if not ref or not ref.get("processes"):
             continue
-        ref_cold = {p["round"]: p.get("cold_total_s") for p in ref["processes"] if p["status"] == "ok"}
+        ref_of = {p["round"]: p for p in ref["processes"] if p["status"] == "ok"}
         for r in rs:
             if not is_plugin(r) or not r.get("processes"):
                 continue
-            ratios = [ref_cold[p["round"]] / p["cold_total_s"] for p in r["processes"]
-                      if p["status"] == "ok" and p.get("cold_total_s") and ref_cold.get(p["round"])]
-            if ratios:
-                out[(case, r["mode"])] = (r["mode_label"], ratios)
+            values = [pair(ref_of[p["round"]], p) for p in r["processes"]
+                      if p["status"] == "ok" and p["round"] in ref_of]
+            values = [v for v in values if v is not None]
+            if values:
+                out[(case, r["mode"])] = (r["mode_label"], values)
     return out
 
 
