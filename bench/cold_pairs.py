@@ -100,13 +100,14 @@ def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.
         raise ValueError(f"--covariate takes one of {', '.join(COVARIATES)}, not {key!r}")
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
-    groups, labels = {}, {}
+    groups, labels, per_file = {}, {}, {}
     for _, records in outputs:
         for (case, mode), (label, ps) in covariate_pairs(records, key, paired, reference).items():
             if cases and case not in cases:
                 continue
             groups.setdefault((case, mode), []).extend(ps)
             labels[(case, mode)] = label
+            per_file.setdefault((case, mode), []).append(len(ps))
     sxy = sxx = syy = 0.0
     for ps in groups.values():
         if len(ps) < 2:
@@ -125,7 +126,7 @@ def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.
     for label, xs in shift.items():
         se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
         modes[label] = {"mean_x": statistics.fmean(xs), "se": se, "pairs": len(xs)}
-    rows = [dict(case=c, mode=m, mode_label=labels[(c, m)], files=[len(ps)],
+    rows = [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
                  **bench_report.cold_verdict([math.exp(y - slope * x) for y, x in ps], bound, coverage))
             for (c, m), ps in groups.items()]
     return rows, {"covariate": key, "slope": slope, "correlation": corr,

@@ -19,7 +19,6 @@
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -230,13 +229,10 @@ int drive(int argc, char** argv) {
 
   // ---- Input (no hypre yet) -------------------------------------------------------------
   // the phases before the first run, by the host's clock (Report::input_s and after)
-  const auto host_now = [] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-  };
-  double phase_mark = host_now();
+  double phase_mark = host_seconds();
   double phase_times[3] = {0.0, 0.0, 0.0}; // input, init, assembly
   const auto phase_done = [&](int k) {
-    const double t = host_now();
+    const double t = host_seconds();
     phase_times[k] = t - phase_mark;
     phase_mark = t;
   };

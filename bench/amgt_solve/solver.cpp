@@ -19,6 +19,10 @@
 
 namespace amgt {
 
+double host_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 namespace {
 
 // Makes sure a solver is destroyed on every path out of run_once.
@@ -31,13 +35,12 @@ struct SolverGuard {
   }
 };
 
-// Device sync, then barrier, then the clock: all ranks read it after all work is done. The
-// clock is the C++ steady clock, not MPI_Wtime: without MPI, hypre's sequential stub of
-// MPI_Wtime returns 0.
+// Device sync, then barrier, then the clock (host_seconds): all ranks read it after all work
+// is done.
 double synced_time(MPI_Comm comm) {
   backend::device_sync();
   MPI_Barrier(comm);
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return host_seconds();
 }
 
 void configure_amg(HYPRE_Solver amg, const cli::Options& o, bool as_preconditioner) {

@@ -16,6 +16,10 @@
 
 namespace amgt {
 
+// The host's clock in seconds (the C++ steady clock, not MPI_Wtime: without MPI, hypre's
+// sequential stub of MPI_Wtime returns 0). Reads nothing of the device.
+double host_seconds();
+
 // Feeds the local rows, possibly in several chunks, to `sink`, in increasing row order
 // and covering exactly the rank's range. It is called twice (count, then fill).
 using RowSource = std::function<void(const std::function<void(const RowBlock&)>& sink)>;

@@ -401,6 +401,8 @@ class ColdPairsCovariate(unittest.TestCase):
         raw = cold_pairs.pooled(out)
         self.assertEqual(raw[0]["verdict"], "open")  # the speeds' spread hides 1.02
         rows, diag = cold_pairs.adjusted(out, "init_s")
+        self.assertEqual(rows[0]["files"], [8])
+        self.assertEqual(cold_pairs.adjusted(out + out, "init_s")[0][0]["files"], [8, 8])
         self.assertAlmostEqual(diag["slope"], 1.0)
         self.assertAlmostEqual(diag["correlation"], 1.0)
         self.assertAlmostEqual(rows[0]["median"], 1.02)
