@@ -69,7 +69,7 @@ struct DeviceEntry
    device::DeviceMbsr<V>              m;    // layout mbsr
    std::optional<device::SpmvPlan<V>> plan; // layout mbsr: built on first use by an SpMV
    device::DeviceRows<V>              rows; // layout rows
-   bool rows_narrow = false; // the offsets are in use (make_rows knows it)
+   bool rows_narrow = false; // the offsets are in use (known once rows is settled: entry_spmv)
    SpmvOwner                          owner = SpmvOwner::undecided;
    // AMGT=auto: the matrix holds D^-1/2 A D^-1/2 and unscale = sqrt|a_ii| (nrows doubles), the SpMV's
    // unscale argument (precision/policy.h)
@@ -358,9 +358,10 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
       }
       if (e.layout == Layout::rows)
       {
-         // one pass (values rounded, scaled, offsets) or nothing in fp64
-         e.rows = device::make_rows<V>(v, e.unscale_or_null(), lp.narrow, s, mem, lp.row_cv);
-         e.rows_narrow = device::rows_narrow(e.rows, s);
+         // one pass (values rounded, scaled, offsets) or nothing in fp64; the offsets' flag is
+         // read at the first SpMV (entry_spmv), not waited for here: a setup's builds do not
+         // each wait for the GPU
+         e.rows = device::make_rows<V>(v, e.unscale_or_null(), lp.narrow, s, mem, lp.row_cv, true);
       }
       else
       {
@@ -391,11 +392,17 @@ DeviceEntry<V>& device_entry(const Context& ctx, MatrixState& state, const amgt_
    return std::get<DeviceEntry<V>>(cache.entry);
 }
 
-// The SpMV of an entry in its layout (enqueues only).
+// The SpMV of an entry in its layout (enqueues only; a row-wise copy's first reads its build's
+// flag, whose copy the stream has passed by then unless the SpMV follows the build at once).
 template <class V>
 void entry_spmv(DeviceEntry<V>& e, const device::SpmvPlan<V>* plan, double alpha, const double* x,
                 double beta, const double* b, double* y, device::Stream s)
 {
+   if (e.layout == Layout::rows && !e.rows.settled())
+   {
+      device::settle_rows(e.rows);
+      e.rows_narrow = device::rows_narrow(e.rows, s);
+   }
    if (e.layout == Layout::rows) device::rows_spmv<V>(e.rows, alpha, x, beta, y, s, e.unscale_or_null(), b);
    else device::spmv<V>(e.m, *plan, alpha, x, beta, y, s, e.unscale_or_null(), b);
 }

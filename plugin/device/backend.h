@@ -99,6 +99,7 @@ inline Status      stream_wait_event(Stream s, Event e) { return hipStreamWaitEv
 inline Status      event_destroy(Event e) { return hipEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return hipEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return hipEventSynchronize(e); }
+inline Status      host_alloc_pinned(void** p, size_t bytes) { return hipHostMalloc(p, bytes, hipHostMallocDefault); }
 inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
 inline Status      current_device(int* d) { return hipGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return hipDeviceGetAttribute(n, hipDeviceAttributeMultiprocessorCount, dev); }
@@ -203,6 +204,7 @@ inline Status      stream_wait_event(Stream s, Event e) { return cudaStreamWaitE
 inline Status      event_destroy(Event e) { return cudaEventDestroy(e); }
 inline Status      event_record(Event e, Stream s) { return cudaEventRecord(e, s); }
 inline Status      event_synchronize(Event e) { return cudaEventSynchronize(e); }
+inline Status      host_alloc_pinned(void** p, size_t bytes) { return cudaMallocHost(p, bytes); }
 inline Status      event_elapsed_ms(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
 inline Status      current_device(int* d) { return cudaGetDevice(d); }
 inline Status      sm_count(int* n, int dev) { return cudaDeviceGetAttribute(n, cudaDevAttrMultiProcessorCount, dev); }

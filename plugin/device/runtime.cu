@@ -5,6 +5,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 namespace amgt::device {
 
@@ -174,6 +175,119 @@ bool order_after(Stream waiter, Stream producer) noexcept
       return false;
    }
    return true;
+}
+
+namespace {
+// The page-locked words of ReadBack: one slab per process, handed out under a lock.
+struct ReadBackSlab
+{
+   std::mutex            mutex;
+   std::vector<int32_t*> free_words;
+   bool                  tried = false; // the slab was asked for (made or refused)
+
+   int32_t* take()
+   {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!tried)
+      {
+         tried   = true;
+         void* p = nullptr;
+         if (device::host_alloc_pinned(&p, kReadBackSlots * sizeof(int32_t)) != device::kSuccess || !p)
+         {
+            (void)device::last_error(); // none: every ReadBack waits at once
+            return nullptr;
+         }
+         free_words.reserve(kReadBackSlots);
+         for (int i = kReadBackSlots - 1; i >= 0; --i) free_words.push_back(static_cast<int32_t*>(p) + i);
+      }
+      if (free_words.empty()) return nullptr;
+      int32_t* w = free_words.back();
+      free_words.pop_back();
+      return w;
+   }
+   void give(int32_t* w) noexcept
+   {
+      std::lock_guard<std::mutex> lock(mutex);
+      free_words.push_back(w); // capacity reserved: no allocation
+   }
+};
+ReadBackSlab& read_back_slab()
+{
+   static ReadBackSlab* slab = new ReadBackSlab(); // never destroyed: ReadBacks may outlive statics
+   return *slab;
+}
+} // namespace
+
+ReadBack::~ReadBack()
+{
+   settle();
+   if (event_) (void)device::event_destroy(static_cast<device::Event>(event_));
+}
+
+void ReadBack::swap(ReadBack& o) noexcept
+{
+   std::swap(slot_, o.slot_);
+   std::swap(event_, o.event_);
+   std::swap(held_, o.held_);
+   std::swap(posted_, o.posted_);
+   std::swap(known_, o.known_);
+   std::swap(waited_, o.waited_);
+}
+
+void ReadBack::settle() noexcept
+{
+   if (!slot_) return;
+   if (device::event_synchronize(static_cast<device::Event>(event_)) != device::kSuccess)
+   {
+      (void)device::last_error(); // a destructor reports nothing; value() reported it
+   }
+   read_back_slab().give(slot_);
+   slot_ = nullptr;
+}
+
+void ReadBack::post(const int32_t* device_value, Stream s)
+{
+   settle();
+   posted_ = known_ = waited_ = false;
+   if (!event_)
+   {
+      device::Event e = nullptr;
+      AMGT_DEVICE_CHECK(device::event_create_untimed(&e));
+      event_ = e;
+   }
+   int32_t* w = read_back_slab().take();
+   if (!w)
+   {
+      AMGT_DEVICE_CHECK(device::memcpy_async(&held_, device_value, sizeof held_, device::Copy::to_host, s));
+      AMGT_DEVICE_CHECK(device::stream_synchronize(s));
+      posted_ = known_ = waited_ = true;
+      return;
+   }
+   const device::Status copied = device::memcpy_async(w, device_value, sizeof(int32_t), device::Copy::to_host, s);
+   const device::Status recorded =
+      copied == device::kSuccess ? device::event_record(static_cast<device::Event>(event_), s) : copied;
+   if (recorded != device::kSuccess)
+   {
+      (void)device::stream_synchronize(s); // the copy may be queued: the word is free only after it
+      read_back_slab().give(w);
+      check(static_cast<int>(recorded), "ReadBack::post", __FILE__, __LINE__);
+   }
+   slot_   = w;
+   posted_ = true;
+}
+
+int32_t ReadBack::value()
+{
+   AMGT_REQUIRE(posted_, "ReadBack::value: nothing was posted");
+   if (!known_)
+   {
+      AMGT_DEVICE_CHECK(device::event_synchronize(static_cast<device::Event>(event_)));
+      held_  = *slot_;
+      known_ = true;
+      read_back_slab().give(slot_);
+      slot_ = nullptr;
+   }
+   return held_;
 }
 
 void throw_device_out_of_memory(size_t)

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "device/backend.h" // Stream (void* in a build without a device runtime)
 
@@ -91,6 +93,51 @@ private:
 // Makes `waiter` wait for everything enqueued on `producer` so far; false when the runtime
 // refused (nothing thrown: an allocator callback calls it).
 bool order_after(Stream waiter, Stream producer) noexcept;
+
+// One 32-bit value of the device read back without a host wait where it is enqueued: post()
+// copies it into page-locked host memory on s and records an event behind the copy; value()
+// waits for that event (at once where the stream has passed it, as after any later
+// synchronisation of the embedding library) and returns the value. The page-locked words
+// come from one slab per process (kReadBackSlots of them, made at the first post, never
+// freed); where none is free or page-locked memory cannot be had, post() copies and waits at
+// once, as a plain read-back does (waited() tells). Move-only; destroying a posted one waits
+// for its copy, so the device word may be released after it.
+constexpr int kReadBackSlots = 1024;
+class ReadBack
+{
+public:
+   ReadBack() = default;
+   ~ReadBack();
+   ReadBack(const ReadBack&)            = delete;
+   ReadBack& operator=(const ReadBack&) = delete;
+   ReadBack(ReadBack&& o) noexcept { swap(o); }
+   ReadBack& operator=(ReadBack&& o) noexcept
+   {
+      ReadBack tmp(std::move(o));
+      swap(tmp);
+      return *this;
+   }
+   // Enqueues the copy of *device_value on s (throws amgt::Error; posted() again replaces the
+   // value read before, after waiting for its copy).
+   void post(const int32_t* device_value, Stream s);
+   bool posted() const { return posted_; }
+   // The value posted (waits for its copy; throws amgt::Error on a device error or when
+   // nothing was posted).
+   int32_t value();
+   // Whether the last post() had to wait at once (no page-locked word free).
+   bool waited() const { return waited_; }
+
+private:
+   void swap(ReadBack& o) noexcept;
+   void settle() noexcept; // waits for a pending copy, gives its word back
+
+   int32_t* slot_   = nullptr; // page-locked word of the slab, while posted
+   void*    event_  = nullptr;
+   int32_t  held_   = 0; // the value, once known
+   bool     posted_ = false;
+   bool     known_  = false; // held_ is the value (waited at once, or value() ran)
+   bool     waited_ = false;
+};
 
 // Owning, move-only device array of T from an Allocator; freed on destruction.
 template <class T>

@@ -401,7 +401,7 @@ int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc)
 
 template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
-                        const Allocator& alloc, double row_cv)
+                        const Allocator& alloc, double row_cv, bool settle_later)
 {
    AMGT_REQUIRE(a.nrows >= 0 && a.ncols >= 0 && a.nnz >= 0, "rows: negative dimension");
    AMGT_REQUIRE(a.nrows == 0 || a.row_ptr != nullptr, "rows: row_ptr is null");
@@ -425,17 +425,16 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
       r.own_val = Buffer<V>(static_cast<size_t>(a.nnz), alloc);
       r.val     = r.own_val.get();
    }
-   Buffer<int32_t> wide; // the build's flag: an entry's offset did not fit
    if (narrow)
    {
       r.col16 = Buffer<int16_t>(static_cast<size_t>(a.nnz), alloc);
       r.tried = true;
-      wide    = Buffer<int32_t>(1, alloc);
-      AMGT_DEVICE_CHECK(device::memset_async(wide.get(), 0, sizeof(int32_t), s));
+      r.wide  = Buffer<int32_t>(1, alloc); // the build's flag: an entry's offset did not fit
+      AMGT_DEVICE_CHECK(device::memset_async(r.wide.get(), 0, sizeof(int32_t), s));
    }
    V*       ov = r.own_val.get();
    int16_t* oc = r.col16.get();
-   int32_t* w  = wide.get();
+   int32_t* w  = r.wide.get();
    with_lanes<1>(rows_build_lanes(a.nrows > 0 ? static_cast<double>(a.nnz) / a.nrows : 0.0), [&](auto lanes) {
       constexpr int G = decltype(lanes)::value;
       if (values && narrow)
@@ -452,13 +451,20 @@ DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow
    });
    if (narrow)
    {
-      int32_t h = 1;
-      AMGT_DEVICE_CHECK(device::memcpy_async(&h, wide.get(), sizeof h, device::Copy::to_host, s));
-      AMGT_DEVICE_CHECK(device::stream_synchronize(s)); // the build is done: col16 may go
-      r.narrow = h == 0;
-      if (!r.narrow) r.col16 = Buffer<int16_t>();
+      r.wide_back.post(r.wide.get(), s);
+      if (!settle_later) settle_rows(r);
    }
    return r;
+}
+
+template <class V>
+void settle_rows(DeviceRows<V>& r)
+{
+   if (r.settled()) return;
+   r.narrow = r.wide_back.value() == 0; // the build is done: col16 may go
+   if (!r.narrow) r.col16 = Buffer<int16_t>();
+   r.wide_back = ReadBack();
+   r.wide      = Buffer<int32_t>();
 }
 
 template <class V>
@@ -496,6 +502,7 @@ void refresh_rows_values(DeviceRows<V>& r, const CsrView& a, const double* unsca
 template <class V>
 bool rows_narrow(const DeviceRows<V>& r, Stream)
 {
+   AMGT_REQUIRE(r.settled(), "rows_narrow: the copy's build flag is not read yet (settle_rows)");
    return r.narrow;
 }
 
@@ -504,6 +511,7 @@ void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double bet
                Stream s, const double* unscale, const double* b)
 {
    if (b == nullptr) b = y;
+   AMGT_REQUIRE(A.settled(), "rows_spmv: the copy's build flag is not read yet (settle_rows)");
    if (!spmv_detail::spmv_prologue(A.nrows, A.ncols, alpha, x, beta, b, y, unscale, s)) return;
    const auto* val = as_bits(A.val);
    with_lanes<1>(A.lanes, [&](auto lanes) {
@@ -530,7 +538,8 @@ double rows_spmv_bytes(const DeviceRows<V>& A, bool narrow)
 }
 
 #define AMGT_ROWS_INSTANTIATE(V)                                                                     \
-   template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&, double); \
+   template DeviceRows<V> make_rows<V>(const CsrView&, const double*, bool, Stream, const Allocator&, double, bool); \
+   template void          settle_rows<V>(DeviceRows<V>&);                                            \
    template bool          rows_narrow<V>(const DeviceRows<V>&, Stream);                              \
    template void refresh_rows_values<V>(DeviceRows<V>&, const CsrView&, const double*, Stream);     \
    template void csr_values_to<V>(const CsrView&, const double*, V*, Stream);                        \

@@ -16,11 +16,13 @@ namespace amgt::device {
 // row_ptr and col are the CSR's own arrays (borrowed: the matrix must outlive this, and its
 // structure must not change, which the glue's cache key guarantees); val too in fp64 without
 // scaling, else own_val. col16 holds col - row where 16-bit offsets were tried and every
-// entry fit (narrow); make_rows reads the build's flag back once (one synchronisation per
-// matrix, in the setup) so that the SpMV runs a kernel compiled for one column type: with
-// both paths in one kernel its fp32/fp16 instantiations took 40 registers instead of 32 (6
-// blocks of 256 per SM instead of 8; bench/RESULTS.md, record 2026-11-25f). When one entry did
-// not fit, col16 is released and the SpMV reads col.
+// entry fit (narrow); the build's flag is read back once so that the SpMV runs a kernel
+// compiled for one column type: with both paths in one kernel its fp32/fp16 instantiations
+// took 40 registers instead of 32 (6 blocks of 256 per SM instead of 8; bench/RESULTS.md,
+// record 2026-11-25f). When one entry did not fit, col16 is released and the SpMV reads col.
+// make_rows either waits for the flag (one synchronisation per matrix) or posts its read-back
+// (ReadBack: no host wait) and leaves the copy unsettled until settle_rows, so that a setup's
+// builds do not each wait for the GPU.
 template <class V>
 struct DeviceRows
 {
@@ -34,9 +36,13 @@ struct DeviceRows
    int32_t          lanes = 1; // per row (rows_lanes)
    bool             scaled = false;
    bool             tried  = false; // 16-bit offsets were written (the build's bytes)
-   bool             narrow = false; // ... and every entry fit: the SpMV reads col16
+   bool             narrow = false; // ... and every entry fit: the SpMV reads col16 (once settled)
+   Buffer<int32_t>  wide;       // the build's flag (an offset did not fit), until settled
+   ReadBack         wide_back;  // its read-back, while posted (declared after `wide`: waits first)
 
    bool tried_narrow() const { return tried; }
+   // narrow is known: the flag was read (or never needed)
+   bool settled() const { return !wide_back.posted(); }
 };
 
 // Lanes per row of the SpMV: the smallest power of two G (1..32) that leaves each lane at most
@@ -107,12 +113,18 @@ int64_t max_span(const CsrView& a, Stream s, const Allocator& alloc);
 // A in the row-wise layout, values rounded once to V (unscale: of D^-1/2 A D^-1/2, the
 // values of precision/policy.h's scaled_values, u = unscale on the device, nrows doubles).
 // try_narrow: write 16-bit offsets, and keep them if every entry fits (one read-back of the
-// build's flag: synchronises s). Otherwise enqueues its kernels and returns; a is read by them
+// build's flag: synchronises s, or with settle_later posts it and returns the copy unsettled:
+// settle_rows before its SpMV). Otherwise enqueues its kernels and returns; a is read by them
 // and later by every SpMV.
 // row_cv: the rows' coefficient of variation (FillEstimate::row_cv) for the lane rule.
 template <class V>
 DeviceRows<V> make_rows(const CsrView& a, const double* unscale, bool try_narrow, Stream s,
-                        const Allocator& alloc, double row_cv = 0.0);
+                        const Allocator& alloc, double row_cv = 0.0, bool settle_later = false);
+
+// Reads an unsettled copy's flag (waits for its build, at once where the stream has passed it)
+// and keeps or releases the offsets; nothing for a settled copy. Throws amgt::Error.
+template <class V>
+void settle_rows(DeviceRows<V>& r);
 
 // out[k] = a's value k rounded once to V, in the CSR's order (unscale: of D^-1/2 A D^-1/2, as in
 // make_rows): make_rows' build pass for values alone. Enqueues only.
@@ -126,12 +138,13 @@ void csr_values_to(const CsrView& a, const double* unscale, V* out, Stream s);
 template <class V>
 void refresh_rows_values(DeviceRows<V>& r, const CsrView& a, const double* unscale, Stream s);
 
-// Whether the SpMV reads the 16-bit offsets (r.narrow; s is not used).
+// Whether the SpMV reads the 16-bit offsets (r.narrow; s is not used). r settled.
 template <class V>
 bool rows_narrow(const DeviceRows<V>& r, Stream s);
 
 // y = alpha * A * x + beta * y, as spmv (spmv_device.h); unscale as there (A.scaled matrices);
-// b as there (y = alpha * A * x + beta * b; nullptr: b = y).
+// b as there (y = alpha * A * x + beta * b; nullptr: b = y). A settled (an unsettled copy is
+// an amgt::Error: its kernel is not known).
 template <class V>
 void rows_spmv(const DeviceRows<V>& A, double alpha, const double* x, double beta, double* y,
                Stream s, const double* unscale = nullptr, const double* b = nullptr);

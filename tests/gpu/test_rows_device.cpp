@@ -200,6 +200,89 @@ TYPED_TEST(RowsDevice, ScaledValuesAndUnscale)
    }
 }
 
+// make_rows with settle_later: the copy stays unsettled until settle_rows (its SpMV refused
+// until then), and then equals the copy whose build was waited for: the same offsets kept or
+// released, the same SpMV bit for bit; a copy destroyed unsettled gives every buffer back.
+TYPED_TEST(RowsDevice, SettledLaterEqualsWaited)
+{
+   using V     = TypeParam;
+   int pending = 0, released = 0;
+   for (const NamedMatrix& c : cases(Fill::small_int))
+   {
+      const CsrMatrix& a = c.a;
+      DeviceCsr        da(a);
+      AllocCounter     counter;
+      {
+         const dev::DeviceRows<V> waited = dev::make_rows<V>(da.view, nullptr, true, nullptr, counting_allocator(counter));
+         dev::DeviceRows<V> later = dev::make_rows<V>(da.view, nullptr, true, nullptr, counting_allocator(counter), 0.0, true);
+         const Rows<V>      hm    = rows_from_csr<V>(a.view(), true);
+         ASSERT_TRUE(waited.settled()) << c.name;
+         if (nnz_of(a) > 0)
+         {
+            ASSERT_FALSE(later.settled()) << c.name;
+            EXPECT_THROW(dev::rows_spmv<V>(later, 1.0, nullptr, 0.0, nullptr, nullptr), Error) << c.name;
+            EXPECT_THROW((void)dev::rows_narrow(later, nullptr), Error) << c.name;
+            ++pending;
+         }
+         dev::settle_rows(later);
+         dev::settle_rows(later); // a settled copy: nothing
+         ASSERT_TRUE(later.settled()) << c.name;
+         EXPECT_EQ(dev::rows_narrow(later, nullptr), dev::rows_narrow(waited, nullptr)) << c.name;
+         EXPECT_EQ(dev::rows_narrow(later, nullptr), nnz_of(a) > 0 && hm.narrow) << c.name;
+         EXPECT_EQ(later.col16.size(), waited.col16.size()) << c.name;
+         EXPECT_EQ(later.wide.size(), 0u) << c.name << ": the flag goes once read";
+         released += nnz_of(a) > 0 && !hm.narrow;
+         const std::vector<double> x = random_vector(a.ncols, Fill::small_int, 53);
+         const std::vector<double> y0 = random_vector(a.nrows, Fill::small_int, 54);
+         const std::vector<double> yw = gpu_rows_spmv(waited, 1.5, x, -2.0, y0);
+         const std::vector<double> yl = gpu_rows_spmv(later, 1.5, x, -2.0, y0);
+         for (size_t i = 0; i < yw.size(); ++i) ASSERT_EQ(bits_of(yl[i]), bits_of(yw[i])) << c.name << " row " << i;
+         // destroyed before it was settled: waits for its copy, then releases its buffers
+         const dev::DeviceRows<V> dropped =
+            dev::make_rows<V>(da.view, nullptr, true, nullptr, counting_allocator(counter), 0.0, true);
+      }
+      EXPECT_EQ(device::device_synchronize(), device::kSuccess);
+      EXPECT_EQ(counter.live, 0) << c.name << ": every buffer comes back";
+   }
+   EXPECT_GT(pending, 10);
+   EXPECT_GT(released, 0) << "some case has an offset beyond 16 bits (band_wide)";
+}
+
+// ReadBack: values copied without a wait come back right, also with more posted at once than
+// the page-locked slab holds (those wait at once); the slab's words come back when settled.
+TEST(ReadBackDevice, ValuesBeyondTheSlab)
+{
+   const int            n = dev::kReadBackSlots + 100;
+   std::vector<int32_t> h(static_cast<size_t>(n));
+   for (int i = 0; i < n; ++i) h[static_cast<size_t>(i)] = 7 * i - 3000;
+   DeviceArray<int32_t> d(h);
+   std::vector<dev::ReadBack> backs(static_cast<size_t>(n));
+   int                        waited = 0;
+   for (int i = 0; i < n; ++i)
+   {
+      EXPECT_FALSE(backs[static_cast<size_t>(i)].posted());
+      backs[static_cast<size_t>(i)].post(d.get() + i, nullptr);
+      EXPECT_TRUE(backs[static_cast<size_t>(i)].posted());
+      waited += backs[static_cast<size_t>(i)].waited();
+   }
+   EXPECT_GE(waited, n - dev::kReadBackSlots) << "the slab holds kReadBackSlots words";
+   EXPECT_LT(waited, n) << "page-locked words were used";
+   for (int i = n - 1; i >= 0; --i) EXPECT_EQ(backs[static_cast<size_t>(i)].value(), h[static_cast<size_t>(i)]);
+   // moved, read again, posted again: the same value, then the new one
+   dev::ReadBack moved = std::move(backs[5]);
+   EXPECT_FALSE(backs[5].posted());
+   EXPECT_EQ(moved.value(), h[5]);
+   moved.post(d.get() + 6, nullptr);
+   EXPECT_EQ(moved.value(), h[6]);
+   backs.clear();
+   dev::ReadBack again;
+   again.post(d.get() + 1, nullptr);
+   EXPECT_FALSE(again.waited()) << "the words came back to the slab";
+   EXPECT_EQ(again.value(), h[1]);
+   dev::ReadBack none;
+   EXPECT_THROW((void)none.value(), Error);
+}
+
 // fp64 without scaling or offsets reads the CSR's own arrays: nothing allocated.
 TEST(RowsDeviceFp64, BorrowsTheCsrArrays)
 {
