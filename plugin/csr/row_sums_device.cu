@@ -25,22 +25,7 @@ __global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
    const int32_t  q      = active ? m.ia[row + 1] : 0;
    const int32_t  cf_row = active && m.cf_i ? m.cf_i[row] : 0;
    double         v[V];
-   if (q - p <= G)
-   {
-      // at most an entry a lane: hypre lanes G and up hold none, so the other slots are the
-      // zeros the straight-line path below would give them, without their index tests
-      const int32_t k = p + lane;
-      double        s = 0.0;
-      if (k < q && (!m.cf_i || cf_row == m.cf_j[m.ja[k]]))
-      {
-         const double a = m.a[k];
-         s += Type == 1 ? fabs(a) : a;
-      }
-      v[0] = s;
-#pragma unroll
-      for (int j = 1; j < V; ++j) v[j] = 0.0;
-   }
-   else if (q - p <= kHypreWarp)
+   if (q - p <= kHypreWarp)
    {
       // a row of at most a warp's entries (hypre lane h holds entry p + h or none): the V
       // entries of a lane loaded at once, as straight-line code

@@ -94,9 +94,7 @@ TEST_F(RowSumsDevice, OrderSensitiveRows)
 
 // Rows of negative zeros (a sum of -0 terms is +0 in hypre's order, 0.0 + -0.0 first), rows whose
 // every entry the C/F filter drops, and rows of 31 to 34 entries, either side of the short-row
-// paths' bounds (an entry a lane, a warp's entries: 32 both with the 32 lanes that rows of 31-33
-// pick; rows of 1-3 with 4 lanes take the first), with mean rows that pick groups of 4 and of 32
-// lanes (EqualsTheReferenceExactly's rows of 0 to 2x the mean cover the straight-line path)
+// path's bound (a warp's entries), with mean rows that pick groups of 4 and of 32 lanes
 TEST_F(RowSumsDevice, SignedZerosFilteredRowsAndTheWarpBound)
 {
    for (int32_t base : {1, 31})
