@@ -8,7 +8,7 @@ for one output. A device call holds a few rounds of the small cases; the pairs o
 together narrow the interval about as 1/sqrt(pairs).
 
   python3 bench/cold_pairs.py OUT1/runs.jsonl OUT2/runs.jsonl ... [--cases A,B] [--json FILE]
-                              [--reference MODE]
+                              [--reference MODE] [--covariate KEY] [--measure cold|assembled|process]
 
 --reference MODE: a plugin mode of the same runs instead of stock (fp64 against fp64-skl: which
 of two settings a cold process prefers); the verdict is then against 1.0, and the other plugin
@@ -24,6 +24,14 @@ only where KEY does not depend on the mode (the mean of x about 0): the command 
 mode's mean x with its standard error and the pooled correlation of x and y, and says so when
 a mean lies more than two standard errors from 0. The interval does not count b's own error
 (small with hundreds of pairs).
+
+--measure cold|assembled|process: what a pair compares. cold (default): the first setup and
+solve of a process, as above. assembled: the matrix's assembly too (assemble_s + the cold total:
+from the first IJ call to the end of the first solve), process: HYPRE_Initialize as well (init_s +
+assemble_s + the cold total). The plugin's preload (AMGT_PRELOAD) loads kernels on a second
+thread while the application assembles its matrix, so what it saves in the first setup may be
+paid in the assembly; the wider measures count both (bench/RESULTS.md, record 2026-11-29h).
+A covariate that the measure contains is refused.
 
 Pool only outputs of one build on one kind of machine: the ratios of different code are not
 one quantity (the tool does not know which build wrote a file)."""
@@ -57,16 +65,51 @@ def bound_for(reference):
     return bench_report.COLD_BOUND if reference == "stock" else 1.0
 
 
-def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE):
+# What a pair compares (--measure): its name in the table, and the per-process times summed.
+MEASURES = {
+    "cold": ("cold total (first setup + solve)", ("cold_total_s",)),
+    "assembled": ("assembly + first setup + solve", ("assemble_s", "cold_total_s")),
+    "process": ("HYPRE_Initialize to the first solve's end", ("init_s", "assemble_s", "cold_total_s")),
+}
+
+
+def measure_keys(measure):
+    if measure not in MEASURES:
+        raise ValueError(f"--measure takes one of {', '.join(MEASURES)}, not {measure!r}")
+    return MEASURES[measure][1]
+
+
+def seconds(proc, measure="cold"):
+    """A process's time under `measure` (the sum of its keys), None where one is missing or
+    not positive."""
+    vals = [proc.get(k) for k in measure_keys(measure)]
+    if not all(v is not None and v > 0 for v in vals):
+        return None
+    return sum(vals)
+
+
+def measure_ratio(measure="cold"):
+    """The pair function of bench_report.paired_cold_ratios for `measure`: the reference's time
+    over the mode's."""
+    measure_keys(measure)
+
+    def pair(ref, proc):
+        a, b = seconds(ref, measure), seconds(proc, measure)
+        return None if a is None or b is None else a / b
+    return pair
+
+
+def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold"):
     """outputs: [(path, records)]. Returns (the rows of cold_verdict with case, mode, mode_label,
     and files: the pairs each output gave), the outputs' pairs per (case, mode) pooled in the
     order they first appear; against reference (stock, or a plugin mode: then the other plugin
-    modes, against 1.0); the intervals of `coverage`."""
+    modes, against 1.0); the intervals of `coverage`; the pairs' time: MEASURES[measure]."""
     ratios, labels, per_file = {}, {}, {}
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
+    pair = measure_ratio(measure)
     for path, records in outputs:
-        for (case, mode), (label, rs) in bench_report.paired_cold_ratios(records, paired, reference).items():
+        for (case, mode), (label, rs) in bench_report.paired_cold_ratios(records, paired, reference, pair).items():
             if cases and case not in cases:
                 continue
             ratios.setdefault((case, mode), []).extend(rs)
@@ -80,29 +123,31 @@ def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_CO
 COVARIATES = ("input_s", "init_s", "assemble_s")
 
 
-def covariate_pairs(records, key, paired, reference="stock"):
+def covariate_pairs(records, key, paired, reference="stock", measure="cold"):
     """{(case, mode): (mode_label, [(y, x)])} of one output: per round, y = log of the
-    reference's cold total over the mode's, x = log of the reference's `key` over the mode's
-    (both processes of the round with both values)."""
+    reference's time (MEASURES[measure]) over the mode's, x = log of the reference's `key` over
+    the mode's (both processes of the round with both values)."""
     def pair(ref, proc):
-        vals = (ref.get("cold_total_s"), proc.get("cold_total_s"), ref.get(key), proc.get(key))
+        vals = (seconds(ref, measure), seconds(proc, measure), ref.get(key), proc.get(key))
         if not all(v is not None and v > 0 for v in vals):
             return None
         return math.log(vals[0] / vals[1]), math.log(vals[2] / vals[3])
     return bench_report.paired_cold_ratios(records, paired, reference, pair)
 
 
-def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE):
+def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold"):
     """The pairs of `outputs` adjusted for `key` (the module's --covariate). Returns (rows as
     pooled's, with the adjusted ratios, and a dict: slope, correlation, pairs, and per mode
     (label) the mean x, its standard error and its pairs)."""
     if key not in COVARIATES:
         raise ValueError(f"--covariate takes one of {', '.join(COVARIATES)}, not {key!r}")
+    if key in measure_keys(measure):
+        raise ValueError(f"--covariate {key} is part of --measure {measure}: adjusting a time for itself")
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
     groups, labels, per_file = {}, {}, {}
     for _, records in outputs:
-        for (case, mode), (label, ps) in covariate_pairs(records, key, paired, reference).items():
+        for (case, mode), (label, ps) in covariate_pairs(records, key, paired, reference, measure).items():
             if cases and case not in cases:
                 continue
             groups.setdefault((case, mode), []).extend(ps)
@@ -129,15 +174,16 @@ def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.
     rows = [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
                  **bench_report.cold_verdict([math.exp(y - slope * x) for y, x in ps], bound, coverage))
             for (c, m), ps in groups.items()]
-    return rows, {"covariate": key, "slope": slope, "correlation": corr,
+    return rows, {"covariate": key, "slope": slope, "correlation": corr, "measure": measure,
                   "pairs": sum(len(ps) for ps in groups.values()), "modes": modes}
 
 
 def covariate_lines(diag):
     """What the adjustment rests on, for the table's head."""
     corr = "-" if diag["correlation"] is None else f"{diag['correlation']:.3f}"
+    what = MEASURES[diag.get("measure", "cold")][0]
     lines = [f"\nAdjusted for {diag['covariate']} ({diag['pairs']} pairs): slope {diag['slope']:.3f}, "
-             f"correlation of the pairs' log ratios of {diag['covariate']} and of the cold totals {corr} "
+             f"correlation of the pairs' log ratios of {diag['covariate']} and of the {what} {corr} "
              f"(within case-modes)"]
     for label, m in diag["modes"].items():
         se = "-" if m["se"] is None else f"{m['se']:.4f}"
@@ -156,7 +202,12 @@ def main(argv=None):
     ap.add_argument("--reference", default="stock", help="the mode the others are paired with (default stock)")
     ap.add_argument("--covariate", choices=COVARIATES,
                     help="adjust the pairs for this per-process time (see the module's text)")
+    ap.add_argument("--measure", choices=tuple(MEASURES), default="cold",
+                    help="the time a pair compares (default cold: first setup + solve; see the module's text)")
     a = ap.parse_args(argv)
+    if a.covariate and a.covariate in measure_keys(a.measure):
+        raise SystemExit(f"cold_pairs: --covariate {a.covariate} is part of --measure {a.measure}")
+    what = MEASURES[a.measure][0]
     outputs = []
     for path in a.runs:
         try:
@@ -167,19 +218,21 @@ def main(argv=None):
             raise SystemExit(f"cold_pairs: {path} has no processes paired by round (run.sh --rounds R, R >= 2)")
         outputs.append((path, records))
     cases = set(a.cases.split(",")) if a.cases else None
-    rows = pooled(outputs, cases, a.reference)
+    rows = pooled(outputs, cases, a.reference, measure=a.measure)
     if not rows:
-        raise SystemExit(f"cold_pairs: no case holds {a.reference} and a plugin mode with a cold total")
+        raise SystemExit(f"cold_pairs: no case holds {a.reference} and a plugin mode with a {what}"
+                         + ("" if a.measure == "cold" else " (outputs of an older amgt-solve?)"))
     for path, records in outputs:
         rounds = max((r.get("rounds") or 0) for r in records)
         print(f"{path}: {len(records)} case-mode records, {rounds} rounds")
-    for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference)):
+    for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference), what=what):
         print(line)
     if a.covariate:
-        rows, diag = adjusted(outputs, a.covariate, cases, a.reference)
+        rows, diag = adjusted(outputs, a.covariate, cases, a.reference, measure=a.measure)
         if not rows:
             raise SystemExit(f"cold_pairs: no process holds {a.covariate} (outputs of an older amgt-solve?)")
-        for line in covariate_lines(diag) + bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference)):
+        for line in covariate_lines(diag) + bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference),
+                                                                            what=what):
             print(line)
         rows = {"covariate": diag, "rows": rows}
     if a.json:

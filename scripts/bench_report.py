@@ -120,10 +120,11 @@ def fewest_pairs(coverage=COLD_COVERAGE):
     return n
 
 
-def cold_pairs_lines(pairs, reference="stock", bound=COLD_BOUND, coverage=COLD_COVERAGE):
+def cold_pairs_lines(pairs, reference="stock", bound=COLD_BOUND, coverage=COLD_COVERAGE,
+                     what="cold total (first setup + solve)"):
     """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label); coverage:
-    the intervals' (as computed for the rows)."""
-    lines = [f"\nCold, round by round: {reference}'s cold total (first setup + solve) / the mode's, the two processes "
+    the intervals' (as computed for the rows); what: the time the pairs compare."""
+    lines = [f"\nCold, round by round: {reference}'s {what} / the mode's, the two processes "
              f"of each round paired; median and an interval holding the true median with >= "
              f"{coverage:.0%} probability (order statistics; '-' with fewer than {fewest_pairs(coverage)} pairs); "
              f"verdict against {bound}: above / below (the whole interval) or open",

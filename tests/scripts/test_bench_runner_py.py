@@ -11,6 +11,8 @@ alone and pooled over several outputs (bench/cold_pairs.py).
 """
 import argparse
 import json
+import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -373,6 +375,68 @@ class ColdPairsPooled(unittest.TestCase):
         with self.assertRaises(SystemExit) as e:
             cold_pairs.main([flat])
         self.assertIn("no processes paired by round", str(e.exception))
+
+
+class ColdPairsMeasure(unittest.TestCase):
+    """bench/cold_pairs.py --measure: a mode whose first setup and solve are faster than stock's
+    but whose assembly is slower (work moved from one to the other) is above 0.95 on the cold
+    total and below it once the assembly counts."""
+
+    @staticmethod
+    def output(rounds=8, assemble_extra=0.012):
+        def rec(mode, amgt, cold, assemble, init):
+            procs = [{"round": k, "status": "ok", "cold_total_s": cold * (1 + 0.01 * k),
+                      "assemble_s": assemble, "init_s": init} for k in range(rounds)]
+            return {"case": "c", "mode": mode, "mode_label": mode, "amgt": amgt, "rounds": rounds,
+                    "processes": procs}
+        # the mode: 10 ms less in its first setup and solve, 12 ms more in the assembly
+        return [rec("stock", "off", 0.060, 0.012, 0.140), rec("fp64", "fp64", 0.050, 0.012 + assemble_extra, 0.140)]
+
+    def test_the_assembly_counts_in_the_wider_measures(self):
+        import cold_pairs
+        out = [("a", self.output())]
+        cold = cold_pairs.pooled(out)[0]
+        self.assertAlmostEqual(cold["median"], 1.2)
+        self.assertEqual(cold["verdict"], "above")
+        assembled = cold_pairs.pooled(out, measure="assembled")[0]
+        self.assertAlmostEqual(assembled["median"], (0.060 + 0.012) / (0.050 + 0.024), delta=0.01)
+        self.assertLess(assembled["high"], 1.0)  # slower than stock once the assembly counts
+        self.assertEqual(assembled["verdict"], "above")  # 0.974-0.982: still above 0.95
+        worse = cold_pairs.pooled([("a", self.output(assemble_extra=0.030))], measure="assembled")[0]
+        self.assertEqual(worse["verdict"], "below")  # 72 ms against 92
+        process = cold_pairs.pooled(out, measure="process")[0]
+        self.assertAlmostEqual(process["median"], (0.060 + 0.012 + 0.140) / (0.050 + 0.024 + 0.140), delta=0.01)
+        self.assertEqual(process["verdict"], "above")  # the same init dilutes the difference
+        with self.assertRaises(ValueError):
+            cold_pairs.pooled(out, measure="wall")
+
+    def test_the_command_names_the_measure_and_refuses_what_it_cannot_pair(self):
+        import cold_pairs
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "runs.jsonl")
+        with open(path, "w") as f:
+            for r in self.output():
+                f.write(json.dumps(r) + "\n")
+        js = os.path.join(d, "rows.json")
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            self.assertEqual(cold_pairs.main([path, "--measure", "assembled", "--json", js]), 0)
+        self.assertIn("stock's assembly + first setup + solve / the mode's", buf.getvalue())
+        with open(js) as f:
+            self.assertEqual(json.load(f)[0]["pairs"], 8)
+        with self.assertRaises(SystemExit) as e:
+            cold_pairs.main([path, "--measure", "assembled", "--covariate", "assemble_s"])
+        self.assertIn("part of --measure assembled", str(e.exception))
+        with self.assertRaises(ValueError):
+            cold_pairs.adjusted([("a", self.output())], "init_s", measure="process")
+        # outputs without the per-process times: no pair under the wider measures
+        old = os.path.join(d, "old.jsonl")
+        with open(old, "w") as f:
+            for r in ColdPairsPooled.output([1.0] * 6, {"auto": [0.9] * 6}):
+                f.write(json.dumps(r) + "\n")
+        with self.assertRaises(SystemExit) as e:
+            cold_pairs.main([old, "--measure", "process"])
+        self.assertIn("older amgt-solve", str(e.exception))
 
 
 class ColdPairsCovariate(unittest.TestCase):
