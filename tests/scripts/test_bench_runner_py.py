@@ -39,6 +39,13 @@ AMGT: auto level 1 A 2619x2619: max|a| 7.21 -> fp32 (floor)
 """
 
 
+def write_runs(path, records):
+    """records as run.sh's runs.jsonl holds them, one JSON object a line; returns path."""
+    with open(path, "w") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
 class ParseStats(unittest.TestCase):
     def check_table(self, t):
         self.assertIsNotNone(t)
@@ -359,9 +366,7 @@ class ColdPairsPooled(unittest.TestCase):
         paths = []
         for k, colds in enumerate(([1.0, 1.1, 1.2, 1.3], [1.2, 1.0, 1.1, 1.4])):
             path = os.path.join(d, f"runs{k}.jsonl")
-            with open(path, "w") as f:
-                for r in self.output(colds, {"auto": [x / 1.2 for x in colds]}):
-                    f.write(json.dumps(r) + "\n")
+            write_runs(path, self.output(colds, {"auto": [x / 1.2 for x in colds]}))
             paths.append(path)
         out = os.path.join(d, "rows.json")
         self.assertEqual(cold_pairs.main(paths + ["--json", out]), 0)
@@ -414,9 +419,7 @@ class ColdPairsMeasure(unittest.TestCase):
         import cold_pairs
         d = tempfile.mkdtemp()
         path = os.path.join(d, "runs.jsonl")
-        with open(path, "w") as f:
-            for r in self.output():
-                f.write(json.dumps(r) + "\n")
+        write_runs(path, self.output())
         js = os.path.join(d, "rows.json")
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
@@ -431,9 +434,7 @@ class ColdPairsMeasure(unittest.TestCase):
             cold_pairs.adjusted([("a", self.output())], "init_s", measure="process")
         # outputs without the per-process times: no pair under the wider measures
         old = os.path.join(d, "old.jsonl")
-        with open(old, "w") as f:
-            for r in ColdPairsPooled.output([1.0] * 6, {"auto": [0.9] * 6}):
-                f.write(json.dumps(r) + "\n")
+        write_runs(old, ColdPairsPooled.output([1.0] * 6, {"auto": [0.9] * 6}))
         with self.assertRaises(SystemExit) as e:
             cold_pairs.main([old, "--measure", "process"])
         self.assertIn("older amgt-solve", str(e.exception))
@@ -484,17 +485,13 @@ class ColdPairsCovariate(unittest.TestCase):
             cold_pairs.adjusted([("a", self.output(speeds, 1.1))], "wall_s")
         d = tempfile.mkdtemp()
         path = os.path.join(d, "old.jsonl")
-        with open(path, "w") as f:
-            for r in ColdPairsPooled.output([1.0] * 6, {"auto": [0.9] * 6}):
-                f.write(json.dumps(r) + "\n")
+        write_runs(path, ColdPairsPooled.output([1.0] * 6, {"auto": [0.9] * 6}))
         with self.assertRaises(SystemExit) as e:
             cold_pairs.main([path, "--covariate", "assemble_s"])
         self.assertIn("no process holds assemble_s", str(e.exception))
         # and with the times there, the command prints both tables and writes both
         new = os.path.join(d, "new.jsonl")
-        with open(new, "w") as f:
-            for r in self.output([1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1], 1.02):
-                f.write(json.dumps(r) + "\n")
+        write_runs(new, self.output([1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1], 1.02))
         js = os.path.join(d, "rows.json")
         self.assertEqual(cold_pairs.main([new, "--covariate", "init_s", "--json", js]), 0)
         with open(js) as f:
