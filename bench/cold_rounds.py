@@ -7,7 +7,13 @@ longer takes go to the open ones, so a device call resolves more pairs than whol
 
   python3 bench/cold_rounds.py --cases bench/cases_small.tsv --modes stock,fp64,auto,mixed \\
       [--build build-gpu] [--matrix-dir DIR] [--batch 2] [--deadline S] [--max-batches K] \\
-      [--coverage 0.95] [--out DIR] [--resume OUT1/runs.jsonl ...] [--json FILE]
+      [--coverage 0.95] [--out DIR] [--resume OUT1/runs.jsonl ...] [--json FILE] \\
+      [--measure cold|assembled|process] [--reference MODE]
+
+--measure: the time the pairs compare (bench/cold_pairs.py's: the first setup and solve, or
+with the assembly, or from HYPRE_Initialize on); the cases are decided on it. --reference: the
+mode the others are paired with (default stock, against 0.95; a plugin mode, e.g. fp64 against
+fp64-np for what the preload does, against 1.0); it must be among --modes.
 
 --deadline S: the seconds this command may take; the batch running then is stopped (SIGINT:
 run.sh keeps the processes it finished) and pooled with the rest. --resume: the runs.jsonl of
@@ -95,17 +101,23 @@ def main(argv=None):
     ap.add_argument("--out", default=None, help="folder of the batches (default build/results/cold_rounds_<time>)")
     ap.add_argument("--resume", nargs="*", default=[], help="earlier batches' runs.jsonl, pooled first")
     ap.add_argument("--json", help="also write the pooled rows as JSON here")
+    ap.add_argument("--measure", choices=tuple(cold_pairs.MEASURES), default="cold",
+                    help="the time a pair compares (default cold: first setup + solve)")
+    ap.add_argument("--reference", default="stock", help="the mode the others are paired with (default stock)")
     ap.add_argument("--runsh", default=os.path.join(ROOT, "scripts", "run.sh"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     modes = [m for m in a.modes.split(",") if m]
-    if "stock" not in modes or len(modes) < 2:
-        ap.error("--modes needs stock and at least one plugin mode")
+    if a.reference not in modes or len(modes) < 2:
+        ap.error(f"--modes needs the reference ({a.reference}) and at least one plugin mode")
     if a.batch < 2 or a.max_batches < 1 or not 0.5 < a.coverage < 1.0:
         ap.error("--batch >= 2 (a batch pairs rounds), --max-batches >= 1, 0.5 < --coverage < 1")
     lines = case_file(a.cases)
     if not lines:
         ap.error(f"{a.cases} holds no case")
-    plugin_modes = [m for m in modes if m != "stock"]
+    plugin_modes = [m for m in modes if m != a.reference and m != "stock"]
+    if not plugin_modes:
+        ap.error("--modes needs a plugin mode besides the reference")
+    pool = (lambda outs: cold_pairs.pooled(outs, reference=a.reference, coverage=a.coverage, measure=a.measure))
     out = a.out or os.path.join(ROOT, a.build, "results", time.strftime("cold_rounds_%Y%m%d-%H%M%S"))
     t0 = time.monotonic()
     outputs = []
@@ -114,7 +126,7 @@ def main(argv=None):
             outputs.append((path, cold_pairs.load(path)))
         except (OSError, ValueError) as e:
             raise SystemExit(f"cold_rounds: cannot read {path}: {e}")
-    rows = cold_pairs.pooled(outputs, coverage=a.coverage)
+    rows = pool(outputs)
     batches = 0
     while batches < a.max_batches:
         todo = open_cases(list(lines), rows, plugin_modes)
@@ -127,19 +139,21 @@ def main(argv=None):
         before = sum(r["pairs"] for r in rows)
         if records:
             outputs.append((os.path.join(out, f"batch{batches}", "run", "runs.jsonl"), records))
-        rows = cold_pairs.pooled(outputs, coverage=a.coverage)
+        rows = pool(outputs)
         if sum(r["pairs"] for r in rows) == before:
             print(f"batch {batches} paired no process (see {os.path.join(out, f'batch{batches}', 'run.log')}); stopping")
             break
     rows = [r for r in rows if r["case"] in lines and r["mode"] in plugin_modes]
-    for line in bench_report.cold_pairs_lines(rows, coverage=a.coverage):
+    for line in bench_report.cold_pairs_lines(rows, a.reference, cold_pairs.bound_for(a.reference), a.coverage,
+                                              what=cold_pairs.MEASURES[a.measure][0]):
         print(line)
     still = open_cases(list(lines), rows, plugin_modes)
     print(f"batches {batches} (plus {len(a.resume)} resumed); open cases left: "
           f"{', '.join(still) if still else 'none'}")
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"coverage": a.coverage, "batches": batches, "open_cases": still, "rows": rows}, f, indent=1)
+            json.dump({"coverage": a.coverage, "measure": a.measure, "reference": a.reference, "batches": batches,
+                       "open_cases": still, "rows": rows}, f, indent=1)
     return 0
 
 

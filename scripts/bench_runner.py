@@ -42,7 +42,9 @@ with hypre's device memory pool:
            (hypre's setup kernels the plugin implements on the plugin's at every size);
            fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup kernels);  fp64-skl,
            auto-skl  AMGT_SETUP_KERNELS=large (the plugin's from 2^18 entries a block,
-           hypre's below: the default, as fp64 and auto)                   (not in the default set)
+           hypre's below: the default, as fp64 and auto);  fp64-np, auto-np  AMGT_PRELOAD=0;
+           fp64-pp, auto-pp  AMGT_PRELOAD=plugin (the other modes run with the preload's
+           default, on)                                                    (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -143,6 +145,13 @@ MODES = {
     # default, named): a small system's setups run hypre's, its first setup loads none of the plugin's
     "fp64-skl": {"label": "fp64-skl", "amgt": "fp64", "vendor": 0, "stock": False, "setup_kernels": "large"},
     "auto-skl": {"label": "auto-skl", "amgt": "auto", "vendor": 0, "stock": False, "setup_kernels": "large"},
+    # the preload (AMGT_PRELOAD) off (np) or of the plugin's kernels only (pp): what loading
+    # libHYPRE's kernels beside the application's assembly costs the assembly and saves the
+    # first setup (bench/cold_pairs.py --measure assembled)
+    "fp64-np": {"label": "fp64-np", "amgt": "fp64", "vendor": 0, "stock": False, "preload": "0"},
+    "auto-np": {"label": "auto-np", "amgt": "auto", "vendor": 0, "stock": False, "preload": "0"},
+    "fp64-pp": {"label": "fp64-pp", "amgt": "fp64", "vendor": 0, "stock": False, "preload": "plugin"},
+    "auto-pp": {"label": "auto-pp", "amgt": "auto", "vendor": 0, "stock": False, "preload": "plugin"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
     # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
     # slowly changing matrices; not a configuration of the same method, so never "stock best"
@@ -457,6 +466,9 @@ class Runner(Report):
         env.pop("AMGT_SETUP_KERNELS", None)
         if "setup_kernels" in MODES[mode]:
             env["AMGT_SETUP_KERNELS"] = MODES[mode]["setup_kernels"]
+        env.pop("AMGT_PRELOAD", None)
+        if "preload" in MODES[mode]:
+            env["AMGT_PRELOAD"] = MODES[mode]["preload"]
         # statistics synchronise on the GPU: never in timed runs (AMGT_STATS_FILE turns them on too)
         env.pop("AMGT_STATS", None)
         env.pop("AMGT_STATS_FILE", None)

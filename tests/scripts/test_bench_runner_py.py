@@ -122,6 +122,25 @@ class Modes(unittest.TestCase):
             if saved is not None:
                 os.environ["AMGT_SETUP_KERNELS"] = saved
 
+    def test_preload_modes_set_amgt_preload_and_the_others_run_its_default(self):
+        a = argparse.Namespace(gpu_build=1, solves=1, repeat=3, np=1, stats=False, plots=False,
+                               out=tempfile.gettempdir())
+        r = bench_runner.Runner(a)
+        saved = os.environ.get("AMGT_PRELOAD")
+        try:
+            os.environ["AMGT_PRELOAD"] = "0"  # a user's setting does not leak into fp64
+            self.assertEqual((r.env_for("fp64-np", False)["AMGT"], r.env_for("fp64-np", False)["AMGT_PRELOAD"]),
+                             ("fp64", "0"))
+            self.assertEqual((r.env_for("auto-pp", False)["AMGT"], r.env_for("auto-pp", False)["AMGT_PRELOAD"]),
+                             ("auto", "plugin"))
+            self.assertNotIn("AMGT_PRELOAD", r.env_for("fp64", False))
+            self.assertNotIn("AMGT_PRELOAD", r.env_for("stock", False))
+            self.assertFalse(bench_runner.MODES["auto-np"]["stock"])
+        finally:
+            os.environ.pop("AMGT_PRELOAD", None)
+            if saved is not None:
+                os.environ["AMGT_PRELOAD"] = saved
+
     def test_cpu_build_drops_the_gpu_configurations_with_a_note(self):
         modes, notes = bench_runner.parse_modes(bench_runner.DEFAULT_MODES, False)
         self.assertEqual(modes, ["stock", "fp64", "mixed", "auto"])

@@ -22,7 +22,8 @@ import cold_rounds  # noqa: E402
 
 # run.sh's stand-in: per case of --cases and mode of --modes, --rounds processes with stock's cold
 # total 1.0 and the mode's 1 / ratio, the ratio of the case from FAKE_RATIOS (a list: taken in turn
-# over the batches, counted in FAKE_STATE); FAKE_SLEEP: seconds to wait after writing
+# over the batches, counted in FAKE_STATE); the assembly 1.0 in stock and FAKE_ASSEMBLE (default
+# 1.0) in the other modes; FAKE_SLEEP: seconds to wait after writing
 FAKE = r'''#!/usr/bin/env python3
 import json, os, sys, time
 a = sys.argv[1:]
@@ -41,7 +42,8 @@ with open(os.path.join(out, "runs.jsonl"), "w") as f:
             procs = []
             for k in range(rounds):
                 r = seq[(n + k) % len(seq)]
-                procs.append({"round": k, "status": "ok", "cold_total_s": 1.0 if m == "stock" else 1.0 / r})
+                procs.append({"round": k, "status": "ok", "cold_total_s": 1.0 if m == "stock" else 1.0 / r,
+                              "assemble_s": 1.0 if m == "stock" else float(os.environ.get("FAKE_ASSEMBLE", "1.0"))})
             f.write(json.dumps({"case": c, "mode": m, "mode_label": m, "amgt": "off" if m == "stock" else m,
                                 "rounds": rounds, "processes": procs}) + "\n")
 time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
@@ -127,6 +129,43 @@ class ColdRounds(unittest.TestCase):
         self.assertEqual([(c["label"], c["args"]) for c in got],
                          [("fast", ["--problem", "laplace7", "--n", "22"]), ("edge", ["--problem", "aniso7", "--n", "22"]),
                           ("slow", ["--matrix", "m.mtx.gz"])])
+
+    def test_the_cases_are_decided_on_the_measure_asked_for(self):
+        # fast: 1.6x on the first setup and solve, but its mode's assembly takes 3.0 against
+        # stock's 1.0: (1 + 1) / (1 / 1.6 + 3) = 0.55 with the assembly counted
+        os.environ["FAKE_ASSEMBLE"] = "3.0"
+        try:
+            js = os.path.join(self.dir, "rows.json")
+            cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--max-batches", "3",
+                              "--out", os.path.join(self.dir, "out"), "--json", js, "--runsh", self.runsh,
+                              "--measure", "assembled"])
+            with open(js) as f:
+                got = json.load(f)
+        finally:
+            os.environ.pop("FAKE_ASSEMBLE", None)
+        self.assertEqual(got["measure"], "assembled")
+        rows = {r["case"]: r for r in got["rows"]}
+        self.assertEqual(rows["fast"]["verdict"], "below")
+        self.assertAlmostEqual(rows["fast"]["median"], 2.0 / (1.0 / 1.6 + 3.0))
+
+    def test_a_plugin_mode_as_the_reference(self):
+        # fp64 and auto run alike in the stand-in: against fp64, auto's ratio is 1.0, decided
+        # against 1.0 (not 0.95), and stock is no row
+        js = os.path.join(self.dir, "rows.json")
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--max-batches", "3",
+                          "--out", os.path.join(self.dir, "out"), "--json", js, "--runsh", self.runsh,
+                          "--reference", "fp64"])
+        with open(js) as f:
+            got = json.load(f)
+        self.assertEqual({r["mode"] for r in got["rows"]}, {"auto"})
+        self.assertEqual({r["verdict"] for r in got["rows"]}, {"above"})
+        self.assertEqual({r["median"] for r in got["rows"]}, {1.0})
+        with self.assertRaises(SystemExit):  # the reference must run
+            cold_rounds.main(["--cases", self.cases, "--modes", "stock,auto", "--reference", "fp64",
+                              "--runsh", self.runsh])
+        with self.assertRaises(SystemExit):  # and something beside it
+            cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--reference", "fp64",
+                              "--runsh", self.runsh])
 
     def test_bad_input(self):
         empty = os.path.join(self.dir, "empty.tsv")
