@@ -36,6 +36,7 @@ A covariate that the measure contains is refused.
 Pool only outputs of one build on one kind of machine: the ratios of different code are not
 one quantity (the tool does not know which build wrote a file)."""
 import argparse
+import functools
 import json
 import math
 import os
@@ -65,38 +66,13 @@ def bound_for(reference):
     return bench_report.COLD_BOUND if reference == "stock" else 1.0
 
 
-# What a pair compares (--measure): its name in the table, and the per-process times summed.
-MEASURES = {
-    "cold": ("cold total (first setup + solve)", ("cold_total_s",)),
-    "assembled": ("assembly + first setup + solve", ("assemble_s", "cold_total_s")),
-    "process": ("HYPRE_Initialize to the first solve's end", ("init_s", "assemble_s", "cold_total_s")),
-}
+MEASURES = bench_report.COLD_MEASURES
 
 
 def measure_keys(measure):
     if measure not in MEASURES:
         raise ValueError(f"--measure takes one of {', '.join(MEASURES)}, not {measure!r}")
     return MEASURES[measure][1]
-
-
-def seconds(proc, measure="cold"):
-    """A process's time under `measure` (the sum of its keys), None where one is missing or
-    not positive."""
-    vals = [proc.get(k) for k in measure_keys(measure)]
-    if not all(v is not None and v > 0 for v in vals):
-        return None
-    return sum(vals)
-
-
-def measure_ratio(measure="cold"):
-    """The pair function of bench_report.paired_cold_ratios for `measure`: the reference's time
-    over the mode's."""
-    measure_keys(measure)
-
-    def pair(ref, proc):
-        a, b = seconds(ref, measure), seconds(proc, measure)
-        return None if a is None or b is None else a / b
-    return pair
 
 
 def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold"):
@@ -107,7 +83,8 @@ def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_CO
     ratios, labels, per_file = {}, {}, {}
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
-    pair = measure_ratio(measure)
+    measure_keys(measure)
+    pair = functools.partial(bench_report.cold_ratio, measure=measure)
     for path, records in outputs:
         for (case, mode), (label, rs) in bench_report.paired_cold_ratios(records, paired, reference, pair).items():
             if cases and case not in cases:
@@ -128,7 +105,8 @@ def covariate_pairs(records, key, paired, reference="stock", measure="cold"):
     reference's time (MEASURES[measure]) over the mode's, x = log of the reference's `key` over
     the mode's (both processes of the round with both values)."""
     def pair(ref, proc):
-        vals = (seconds(ref, measure), seconds(proc, measure), ref.get(key), proc.get(key))
+        vals = (bench_report.cold_seconds(ref, measure), bench_report.cold_seconds(proc, measure),
+                ref.get(key), proc.get(key))
         if not all(v is not None and v > 0 for v in vals):
             return None
         return math.log(vals[0] / vals[1]), math.log(vals[2] / vals[3])

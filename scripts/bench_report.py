@@ -68,11 +68,31 @@ def median_interval(values, coverage=COLD_COVERAGE):
     return med, v[k - 1], v[n - k]
 
 
-def cold_ratio(ref, proc):
-    """The reference process's cold total over the mode's process's, None without both."""
-    if ref.get("cold_total_s") and proc.get("cold_total_s"):
-        return ref["cold_total_s"] / proc["cold_total_s"]
-    return None
+# What a cold pair compares (bench/cold_pairs.py --measure): its name in the tables, and the
+# per-process times (run.sh --rounds keeps them) summed: the first setup and solve, with the
+# matrix's assembly, or everything from HYPRE_Initialize on.
+COLD_MEASURES = {
+    "cold": ("cold total (first setup + solve)", ("cold_total_s",)),
+    "assembled": ("assembly + first setup + solve", ("assemble_s", "cold_total_s")),
+    "process": ("HYPRE_Initialize to the first solve's end", ("init_s", "assemble_s", "cold_total_s")),
+}
+
+
+def cold_seconds(proc, measure="cold"):
+    """A process's time under `measure` (COLD_MEASURES: the sum of its keys), None where one is
+    missing or not positive; ValueError for an unknown measure."""
+    if measure not in COLD_MEASURES:
+        raise ValueError(f"a cold measure is one of {', '.join(COLD_MEASURES)}, not {measure!r}")
+    vals = [proc.get(k) for k in COLD_MEASURES[measure][1]]
+    if not all(v is not None and v > 0 for v in vals):
+        return None
+    return sum(vals)
+
+
+def cold_ratio(ref, proc, measure="cold"):
+    """The reference process's time (cold_seconds) over the mode's process's, None without both."""
+    a, b = cold_seconds(ref, measure), cold_seconds(proc, measure)
+    return None if a is None or b is None else a / b
 
 
 def paired_cold_ratios(records, is_plugin, reference="stock", pair=cold_ratio):

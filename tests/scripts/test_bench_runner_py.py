@@ -17,6 +17,7 @@ import os
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -86,12 +87,16 @@ class Modes(unittest.TestCase):
         self.assertEqual(bench_runner.Runner.mode_args(bench_runner.MODES["stock"])[-2:], ["--pool", "1"])
         self.assertEqual(bench_runner.parse_modes("default,fp64", True)[0], ["stock-default", "fp64"])
 
-    def test_row_wise_spgemm_modes_set_amgt_spgemm(self):
+    @staticmethod
+    def runner():
         a = argparse.Namespace(gpu_build=1, solves=1, repeat=3, np=1, stats=False, plots=False,
                                out=tempfile.gettempdir())
-        r = bench_runner.Runner(a)
-        saved = os.environ.pop("AMGT_SPGEMM", None)
-        try:
+        return bench_runner.Runner(a)
+
+    def test_row_wise_spgemm_modes_set_amgt_spgemm(self):
+        r = self.runner()
+        with mock.patch.dict(os.environ):
+            os.environ.pop("AMGT_SPGEMM", None)
             env = r.env_for("fp64-rows", False)
             self.assertEqual((env["AMGT"], env["AMGT_SPGEMM"]), ("fp64", "rows"))
             self.assertEqual(r.env_for("auto-rows", False)["AMGT_SPGEMM"], "rows")
@@ -100,35 +105,21 @@ class Modes(unittest.TestCase):
             os.environ["AMGT_SPGEMM"] = "stock"
             self.assertEqual(r.env_for("fp64", False)["AMGT_SPGEMM"], "stock")
             self.assertEqual(r.env_for("fp64-rows", False)["AMGT_SPGEMM"], "rows")
-        finally:
-            os.environ.pop("AMGT_SPGEMM", None)
-            if saved is not None:
-                os.environ["AMGT_SPGEMM"] = saved
 
     def test_setup_kernel_modes_set_amgt_setup_kernels(self):
-        a = argparse.Namespace(gpu_build=1, solves=1, repeat=3, np=1, stats=False, plots=False,
-                               out=tempfile.gettempdir())
-        r = bench_runner.Runner(a)
-        saved = os.environ.get("AMGT_SETUP_KERNELS")
-        try:
-            os.environ["AMGT_SETUP_KERNELS"] = "1"  # a user's setting does not leak into fp64
+        r = self.runner()
+        # a user's setting does not leak into fp64
+        with mock.patch.dict(os.environ, {"AMGT_SETUP_KERNELS": "1"}):
             self.assertEqual((r.env_for("fp64-sk", False)["AMGT"], r.env_for("fp64-sk", False)["AMGT_SETUP_KERNELS"]),
                              ("fp64", "1"))
             self.assertEqual(r.env_for("auto-sk", False)["AMGT"], "auto")
             self.assertNotIn("AMGT_SETUP_KERNELS", r.env_for("fp64", False))
             self.assertEqual(r.env_for("auto-hsk", False)["AMGT_SETUP_KERNELS"], "0")
-        finally:
-            os.environ.pop("AMGT_SETUP_KERNELS", None)
-            if saved is not None:
-                os.environ["AMGT_SETUP_KERNELS"] = saved
 
     def test_preload_modes_set_amgt_preload_and_the_others_run_its_default(self):
-        a = argparse.Namespace(gpu_build=1, solves=1, repeat=3, np=1, stats=False, plots=False,
-                               out=tempfile.gettempdir())
-        r = bench_runner.Runner(a)
-        saved = os.environ.get("AMGT_PRELOAD")
-        try:
-            os.environ["AMGT_PRELOAD"] = "0"  # a user's setting does not leak into fp64
+        r = self.runner()
+        # a user's setting does not leak into fp64
+        with mock.patch.dict(os.environ, {"AMGT_PRELOAD": "0"}):
             self.assertEqual((r.env_for("fp64-np", False)["AMGT"], r.env_for("fp64-np", False)["AMGT_PRELOAD"]),
                              ("fp64", "0"))
             self.assertEqual((r.env_for("auto-pp", False)["AMGT"], r.env_for("auto-pp", False)["AMGT_PRELOAD"]),
@@ -136,10 +127,6 @@ class Modes(unittest.TestCase):
             self.assertNotIn("AMGT_PRELOAD", r.env_for("fp64", False))
             self.assertNotIn("AMGT_PRELOAD", r.env_for("stock", False))
             self.assertFalse(bench_runner.MODES["auto-np"]["stock"])
-        finally:
-            os.environ.pop("AMGT_PRELOAD", None)
-            if saved is not None:
-                os.environ["AMGT_PRELOAD"] = saved
 
     def test_cpu_build_drops_the_gpu_configurations_with_a_note(self):
         modes, notes = bench_runner.parse_modes(bench_runner.DEFAULT_MODES, False)

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -64,6 +65,14 @@ class ColdRounds(unittest.TestCase):
         os.environ["FAKE_STATE"] = os.path.join(self.dir, "state")
         os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [0.9, 1.0], "slow": [0.8]})
         os.environ["FAKE_SLEEP"] = "0"
+
+    def run_json(self, *args):
+        """cold_rounds on this test's cases and stand-in with `args`; its --json rows."""
+        js = os.path.join(self.dir, "rows.json")
+        cold_rounds.main(["--cases", self.cases, "--out", os.path.join(self.dir, "out"), "--json", js,
+                          "--runsh", self.runsh] + list(args))
+        with open(js) as f:
+            return json.load(f)
 
     def batch_cases(self, out, k):
         with open(os.path.join(out, f"batch{k}", "cases.tsv")) as f:
@@ -133,16 +142,8 @@ class ColdRounds(unittest.TestCase):
     def test_the_cases_are_decided_on_the_measure_asked_for(self):
         # fast: 1.6x on the first setup and solve, but its mode's assembly takes 3.0 against
         # stock's 1.0: (1 + 1) / (1 / 1.6 + 3) = 0.55 with the assembly counted
-        os.environ["FAKE_ASSEMBLE"] = "3.0"
-        try:
-            js = os.path.join(self.dir, "rows.json")
-            cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--max-batches", "3",
-                              "--out", os.path.join(self.dir, "out"), "--json", js, "--runsh", self.runsh,
-                              "--measure", "assembled"])
-            with open(js) as f:
-                got = json.load(f)
-        finally:
-            os.environ.pop("FAKE_ASSEMBLE", None)
+        with mock.patch.dict(os.environ, {"FAKE_ASSEMBLE": "3.0"}):
+            got = self.run_json("--modes", "stock,fp64", "--max-batches", "3", "--measure", "assembled")
         self.assertEqual(got["measure"], "assembled")
         rows = {r["case"]: r for r in got["rows"]}
         self.assertEqual(rows["fast"]["verdict"], "below")
@@ -151,12 +152,7 @@ class ColdRounds(unittest.TestCase):
     def test_a_plugin_mode_as_the_reference(self):
         # fp64 and auto run alike in the stand-in: against fp64, auto's ratio is 1.0, decided
         # against 1.0 (not 0.95), and stock is no row
-        js = os.path.join(self.dir, "rows.json")
-        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--max-batches", "3",
-                          "--out", os.path.join(self.dir, "out"), "--json", js, "--runsh", self.runsh,
-                          "--reference", "fp64"])
-        with open(js) as f:
-            got = json.load(f)
+        got = self.run_json("--modes", "stock,fp64,auto", "--max-batches", "3", "--reference", "fp64")
         self.assertEqual({r["mode"] for r in got["rows"]}, {"auto"})
         self.assertEqual({r["verdict"] for r in got["rows"]}, {"above"})
         self.assertEqual({r["median"] for r in got["rows"]}, {1.0})
