@@ -69,7 +69,6 @@ struct DeviceEntry
    device::DeviceMbsr<V>              m;    // layout mbsr
    std::optional<device::SpmvPlan<V>> plan; // layout mbsr: built on first use by an SpMV
    device::DeviceRows<V>              rows; // layout rows
-   bool rows_narrow = false; // the offsets are in use (known once rows is settled: entry_spmv)
    SpmvOwner                          owner = SpmvOwner::undecided;
    // AMGT=auto: the matrix holds D^-1/2 A D^-1/2 and unscale = sqrt|a_ii| (nrows doubles), the SpMV's
    // unscale argument (precision/policy.h)
@@ -398,12 +397,11 @@ template <class V>
 void entry_spmv(DeviceEntry<V>& e, const device::SpmvPlan<V>* plan, double alpha, const double* x,
                 double beta, const double* b, double* y, device::Stream s)
 {
-   if (e.layout == Layout::rows && !e.rows.settled())
+   if (e.layout == Layout::rows)
    {
-      device::settle_rows(e.rows);
-      e.rows_narrow = device::rows_narrow(e.rows, s);
+      device::settle_rows(e.rows); // nothing once settled
+      device::rows_spmv<V>(e.rows, alpha, x, beta, y, s, e.unscale_or_null(), b);
    }
-   if (e.layout == Layout::rows) device::rows_spmv<V>(e.rows, alpha, x, beta, y, s, e.unscale_or_null(), b);
    else device::spmv<V>(e.m, *plan, alpha, x, beta, y, s, e.unscale_or_null(), b);
 }
 
@@ -448,7 +446,7 @@ const device::SpmvPlan<V>* spmv_ready(const Context& ctx, MatrixState& state, De
 template <class V>
 const char* spmv_path_name(const DeviceEntry<V>& e)
 {
-   if (e.layout == Layout::rows) return e.rows_narrow ? "rows16" : "rows";
+   if (e.layout == Layout::rows) return e.rows.narrow ? "rows16" : "rows"; // false until settled
    return device::to_string(e.plan->path);
 }
 
