@@ -139,6 +139,10 @@ int amgt_glue_setup_overlap(void);
 /* HYPRE_Initialize: under an AMGT mode on the GPU, starts loading the plugin's kernels on a
  * second thread (AMGT_PRELOAD). Never fails. */
 void amgt_glue_initialize(void);
+/* An application's matrix was assembled (HYPRE_IJMatrixAssemble, SetConstantValues) with
+ * local_entries entries on this process: the first one decides whether the preload goes on
+ * (hypre_glue/preload_rule.h). Never fails. */
+void amgt_glue_matrix_assembled(long long local_entries);
 /* Waits for everything queued by amgt_glue_matrix_prepare_beside (the end of a setup). */
 void amgt_glue_prepare_settle(void);
 

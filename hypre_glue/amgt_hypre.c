@@ -443,6 +443,17 @@ hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A)
    amgt_invalidate_csr(hypre_ParCSRMatrixOffd(A));
    amgt_invalidate_csr(hypre_ParCSRMatrixDiagT(A));
    amgt_invalidate_csr(hypre_ParCSRMatrixOffdT(A));
+#if defined(HYPRE_USING_GPU)
+   /* the application's matrix has its values: the preload decides by its size whether it
+    * goes on loading beside the rest of the application's preparation (AMGT_PRELOAD) */
+   if (amgt_active())
+   {
+      long long entries = 0;
+      if (hypre_ParCSRMatrixDiag(A)) { entries += hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixDiag(A)); }
+      if (hypre_ParCSRMatrixOffd(A)) { entries += hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixOffd(A)); }
+      amgt_glue_matrix_assembled(entries);
+   }
+#endif
 }
 
 /* One vector of at least n entries in the given memory (aliasing is checked by the caller). */

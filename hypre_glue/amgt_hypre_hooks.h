@@ -135,7 +135,8 @@ void hypre_AMGTResetupEnd(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HY
                           unsigned long long fingerprint);
 /* A BoomerAMG solve of the hierarchy of A_array made `cycles` V-cycles. */
 void hypre_AMGTSolveCycles(hypre_ParCSRMatrix **A_array, HYPRE_Int num_levels, HYPRE_Int cycles);
-/* The values of A changed in place (IJ Assemble, SetConstantValues): drop cached conversions. */
+/* The values of A changed in place (IJ Assemble, SetConstantValues): drop cached conversions;
+ * the process's first such matrix also decides whether the preload goes on (AMGT_PRELOAD). */
 void hypre_AMGTParCSRMatrixValuesChanged(hypre_ParCSRMatrix *A);
 /* hypre's l1-Jacobi sweep (hypre_BoomerAMGRelax7Jacobi): u += w*(f - A*u) ./ l1_norms, Vtemp
  * the work vector. Returns 1 when swept (without hypre's copy f -> Vtemp), 0 to let hypre's

@@ -4,6 +4,7 @@
 // shares nothing with the executor's device copies, streams or allocators.
 #include "backend.h"
 #include "kernel_images.h"
+#include "preload_rule.h"
 
 #if defined(AMGT_WITH_DEVICE_KERNELS)
 
@@ -231,6 +232,11 @@ struct Preload
    std::thread       thread;
    std::atomic<bool> stop{false};
    bool        images_wanted = false;
+   bool        always        = false; // AMGT_PRELOAD=always: no stop at a small first matrix
+   // the application's first assembled matrix (device_preload_matrix): its local entries
+   // (-1: none yet), and whether the preload stopped there
+   std::atomic<int64_t> matrix_entries{-1};
+   std::atomic<bool>    stopped_at_matrix{false};
    KernelLoad  images; // the library's kernels (kernel_images.h), first
    double      seconds = 0.0;
    PreloadLog  log;
@@ -271,6 +277,7 @@ void device_preload_start(const Context& ctx)
    const int dev = device::current_device_id();
    auto*     p   = new Preload(); // never freed: the thread may outlive a missing HYPRE_Finalize
    p->images_wanted = ctx.config->preload_images;
+   p->always        = ctx.config->preload_always;
    p->thread     = std::thread([p, dev] {
       const auto t0 = std::chrono::steady_clock::now();
       Arena      arena;
@@ -334,6 +341,20 @@ void device_preload_yield()
    if (g_preload) g_preload->stop.store(true, std::memory_order_relaxed);
 }
 
+// The application's first assembled matrix: a small one's assembly ends before the loads can
+// repay what they cost it (preload_rule.h), so the preload stops as at a setup; what it has
+// loaded stays loaded.
+void device_preload_matrix(const Context&, int64_t local_entries)
+{
+   Preload* p = g_preload;
+   if (!p) return;
+   int64_t none = -1;
+   if (!p->matrix_entries.compare_exchange_strong(none, std::max<int64_t>(0, local_entries))) return;
+   if (preload_through_assembly(local_entries, p->always)) return;
+   p->stopped_at_matrix.store(true, std::memory_order_relaxed);
+   p->stop.store(true, std::memory_order_relaxed);
+}
+
 void device_preload_join(Stats* stats)
 {
    if (!g_preload || !g_preload->thread.joinable()) return;
@@ -350,15 +371,23 @@ void device_preload_join(Stats* stats)
       problem = std::to_string(log.failed) + " of " + std::to_string(log.steps) + " steps failed, first: " +
                 log.first_error;
    }
+   // why it stopped early: the application's first matrix, or its first setup (or the end)
+   const bool  at_matrix = g_preload->stopped_at_matrix.load();
+   std::string why       = "the first setup (or HYPRE_Finalize) began before the rest";
+   if (at_matrix)
+   {
+      why = "stopped at the application's first matrix (" + std::to_string(g_preload->matrix_entries.load()) +
+            " entries on this process, fewer than " + std::to_string(kPreloadAssemblyEntries) +
+            ": its assembly is too short to repay the loads; AMGT_PRELOAD=always goes on)";
+   }
    if (log.skipped > 0 || log.cut_short)
    {
-      problem += std::string(problem.empty() ? "" : "; ") +
-                 "the first setup (or HYPRE_Finalize) began before the rest of its steps (skipped)";
+      problem += std::string(problem.empty() ? "" : "; ") + why + " of its steps (skipped)";
    }
    stats->preloaded(g_preload->seconds, log.steps, problem);
    if (!g_preload->images_wanted) return;
    const KernelLoad& k = g_preload->images;
-   char              line[400];
+   char              line[720];
    if (!k.problem.empty())
    {
       std::snprintf(line, sizeof(line),
@@ -371,8 +400,7 @@ void device_preload_join(Stats* stats)
                     "the library's kernels were loaded on a second thread from HYPRE_Initialize on (AMGT_PRELOAD): "
                     "%ld of %ld kernels of %ld device images (found by %ld of %ld functions), %.1f ms%s%s",
                     k.loaded, k.kernels, k.libraries, k.stubs, k.functions, k.seconds * 1e3,
-                    k.stopped ? "; the first setup (or HYPRE_Finalize) began before the rest (they load at first launch)"
-                              : "",
+                    k.stopped ? ("; " + why + " (the rest load at first launch)").c_str() : "",
                     k.failed > 0 ? "; some were refused by the driver (they load at first launch)" : "");
    }
    stats->preloaded_images(line);
@@ -386,6 +414,7 @@ namespace amgt::glue {
 
 void device_preload_start(const Context&) {} // no kernels to load
 void device_preload_yield() {}
+void device_preload_matrix(const Context&, int64_t) {}
 void device_preload_join(Stats*) {}
 
 } // namespace amgt::glue

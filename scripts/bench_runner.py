@@ -43,8 +43,8 @@ with hypre's device memory pool:
            fp64-hsk, auto-hsk  AMGT_SETUP_KERNELS=0 (hypre's own setup kernels);  fp64-skl,
            auto-skl  AMGT_SETUP_KERNELS=large (the plugin's from 2^18 entries a block,
            hypre's below: the default, as fp64 and auto);  fp64-np, auto-np  AMGT_PRELOAD=0;
-           fp64-pp, auto-pp  AMGT_PRELOAD=plugin (the other modes run with the preload's
-           default, on)                                                    (not in the default set)
+           fp64-pp, auto-pp  AMGT_PRELOAD=plugin;  fp64-pa, auto-pa  AMGT_PRELOAD=always
+           (the other modes run with the preload's default, on)            (not in the default set)
 "stock best" of a case is, per phase (setup, solve, total, and the cold setup and solve),
 the fastest of the stock configurations that ran and converged; a speedup is stock best time
 / mode time (> 1: faster than stock), the headline. Per case and in a second table, the
@@ -152,6 +152,10 @@ MODES = {
     "auto-np": {"label": "auto-np", "amgt": "auto", "vendor": 0, "stock": False, "preload": "0"},
     "fp64-pp": {"label": "fp64-pp", "amgt": "fp64", "vendor": 0, "stock": False, "preload": "plugin"},
     "auto-pp": {"label": "auto-pp", "amgt": "auto", "vendor": 0, "stock": False, "preload": "plugin"},
+    # the preload going on through the assembly of a matrix of any size (AMGT_PRELOAD=always),
+    # where the default stops at a first matrix of fewer than 400k entries a process
+    "fp64-pa": {"label": "fp64-pa", "amgt": "fp64", "vendor": 0, "stock": False, "preload": "always"},
+    "auto-pa": {"label": "auto-pa", "amgt": "auto", "vendor": 0, "stock": False, "preload": "always"},
     # sequences of steps (--steps K): stock hypre with the first hierarchy kept for every step
     # (the driver's --frozen 1: setup at step 0 only), what hypre's maintainers suggest for
     # slowly changing matrices; not a configuration of the same method, so never "stock best"

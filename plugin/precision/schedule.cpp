@@ -164,14 +164,16 @@ void parse_preload(Config& c, const char* value)
    const std::string v = normalized(value);
    c.preload           = true;
    c.preload_images    = true;
+   c.preload_always    = false;
    if (v.empty() || v == "1" || v == "on" || v == "all") return;
    if (v == "plugin") { c.preload_images = false; }
+   else if (v == "always") { c.preload_always = true; }
    else if (v == "0" || v == "off") { c.preload = c.preload_images = false; }
    else
    {
       report_invalid(c,
                      "AMGT_PRELOAD=\"" + std::string(value) +
-                        "\" is not a valid value (accepted: 0, off, 1, on, all, plugin)",
+                        "\" is not a valid value (accepted: 0, off, 1, on, all, always, plugin)",
                      "the kernels are preloaded (on)");
    }
 }

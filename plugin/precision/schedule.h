@@ -124,9 +124,13 @@ struct Config
    // the library's kernels (hypre's and the plugin's: hypre_glue/kernel_images.h) and runs the
    // plugin's kernels once on small synthetic matrices, so that CUDA's lazy loading of them
    // happens while the application assembles its matrix, not inside its first setup.
-   // `plugin`: the synthetic runs only (hypre's kernels load at their first launch).
+   // `plugin`: the synthetic runs only (hypre's kernels load at their first launch). The
+   // preload stops when the application's first assembled matrix holds fewer than
+   // kPreloadAssemblyEntries entries on this process (preload_through_assembly):
+   // `always`: it goes on whatever the matrix's size.
    bool preload        = true;
    bool preload_images = true;
+   bool preload_always = false;
    // AMGT_COST_MODEL (default on): on the GPU, AMGT_SPMV=auto/race leave to hypre each level
    // whose operator would not repay the plugin's one-time work within the matvecs expected of
    // it (hypre_glue/cost_model.h), with its P and R; off: the size floor alone (2^18 entries).

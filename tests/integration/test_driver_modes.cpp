@@ -1005,6 +1005,31 @@ TEST(Selection, KernelsPreloadedFromInitialize)
    EXPECT_EQ(stock.output.find("AMGT_PRELOAD"), std::string::npos) << "AMGT off: nothing preloaded\n" << stock.output;
 }
 
+// The preload stops at the application's first matrix when it has fewer than 400000 entries on
+// the process (hypre_glue/preload_rule.h): a 7-point problem of 8000 rows (53,600 entries);
+// AMGT_STATS says so with the count, AMGT_PRELOAD=always goes on, and the answer is that of a
+// process without the preload. The large problem of Selection.KernelsPreloadedFromInitialize
+// (laplace27 n=40, 1.7M entries) does not stop there.
+TEST(Selection, PreloadStopsAtASmallFirstMatrix)
+{
+   if (!AMGT_TEST_GPU_BUILD) GTEST_SKIP() << "CPU build: no GPU kernels to load";
+   const std::string args = "--problem laplace7 --n 20 --solver pcg --repeat 1";
+   DriverRun off    = run("AMGT=fp64 AMGT_STATS=1 AMGT_PRELOAD=0", args);
+   DriverRun small  = run("AMGT=fp64 AMGT_STATS=1", args);
+   DriverRun always = run("AMGT=fp64 AMGT_STATS=1 AMGT_PRELOAD=always", args);
+   expect_same_convergence(off, small);
+   expect_same_convergence(off, always);
+   const size_t lib = small.output.find("AMGT: the library's kernels were loaded on a second thread");
+   ASSERT_NE(lib, std::string::npos) << small.output;
+   const std::string images = small.output.substr(lib, small.output.find('\n', lib) - lib);
+   EXPECT_NE(images.find("stopped at the application's first matrix (53600 entries on this process, fewer than 400000"),
+             std::string::npos)
+      << images;
+   EXPECT_EQ(always.output.find("stopped at the application's first matrix"), std::string::npos) << always.output;
+   DriverRun large = run("AMGT=fp64 AMGT_STATS=1", "--problem laplace27 --n 40 --solver pcg --repeat 0");
+   EXPECT_EQ(large.output.find("stopped at the application's first matrix"), std::string::npos) << large.output;
+}
+
 // hypre's l1-Jacobi sweeps under an AMGT mode skip hypre's copy f -> Vtemp: the sweeps from
 // u = 0 run as one pass, the others as one out-of-place product (f read in place); both
 // kinds occur in a PCG solve, none is refused, and convergence is stock's.

@@ -124,6 +124,7 @@ class Modes(unittest.TestCase):
                              ("fp64", "0"))
             self.assertEqual((r.env_for("auto-pp", False)["AMGT"], r.env_for("auto-pp", False)["AMGT_PRELOAD"]),
                              ("auto", "plugin"))
+            self.assertEqual(r.env_for("fp64-pa", False)["AMGT_PRELOAD"], "always")
             self.assertNotIn("AMGT_PRELOAD", r.env_for("fp64", False))
             self.assertNotIn("AMGT_PRELOAD", r.env_for("stock", False))
             self.assertFalse(bench_runner.MODES["auto-np"]["stock"])

@@ -354,7 +354,7 @@ std::vector<VariableCase> every_variable()
       {"AMGT_DEVICE_CACHE", {"0", "256M", "2g"}, {"lots", "-1", "1e9"}, "K, M or G"},
       {"AMGT_STRICT", {"0", "off", "1", "on"}, {"yes", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_OVERLAP", {"0", "off", "1", "ON"}, {"yes", "2", "beside"}, "0, off, 1, on"},
-      {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, plugin"},
+      {"AMGT_PRELOAD", {"0", "off", "1", "on", "all", "Always", " Plugin "}, {"eager", "2", "hypre"}, "0, off, 1, on, all, always, plugin"},
       {"AMGT_SETUP_SURVEY", {"0", "off", "1", "On"}, {"all", "2"}, "0, off, 1, on"},
       {"AMGT_COST_MODEL", {"0", "off", "1", "on"}, {"never", "2"}, "0, off, 1, on"},
       {"AMGT_SETUP_KERNELS", {"0", "off", "1", "on", "All", " Large "}, {"plugin", "2", "small"}, "large, 1, on, all, 0, off"},
@@ -566,7 +566,13 @@ TEST(Environment, Preload)
    const Config bad = parse_environment({{"AMGT_PRELOAD", "eager"}});
    EXPECT_TRUE(bad.preload) << "an invalid value keeps the default";
    EXPECT_TRUE(bad.preload_images);
+   EXPECT_FALSE(bad.preload_always);
    EXPECT_EQ(bad.invalid, 1);
+   EXPECT_FALSE(parse_environment({}).preload_always) << "by default it stops at a small first matrix";
+   const Config always = parse_environment({{"AMGT_PRELOAD", "always"}});
+   EXPECT_TRUE(always.preload && always.preload_images && always.preload_always);
+   EXPECT_EQ(always.invalid, 0);
+   EXPECT_FALSE(parse_environment({{"AMGT_PRELOAD", "plugin"}}).preload_always);
 }
 
 TEST(Environment, CostModel)
