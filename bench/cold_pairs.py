@@ -56,8 +56,10 @@ def is_plugin(record):
 
 
 def load(path):
+    """A runs.jsonl, its processes grouped by case and mode where the run was cut short
+    (bench_report.with_processes)."""
     with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+        return bench_report.with_processes([json.loads(line) for line in f if line.strip()])
 
 
 def bound_for(reference):

@@ -95,6 +95,31 @@ def cold_ratio(ref, proc, measure="cold"):
     return None if a is None or b is None else a / b
 
 
+# what a process record keeps of its run for the cold pairs (run.sh --rounds pools these)
+PROCESS_KEYS = ("cold_setup_s", "cold_solve_s", "cold_total_s", "total_s", "input_s", "init_s", "assemble_s")
+
+
+def with_processes(records):
+    """runs.jsonl of a run.sh --rounds run cut short (a device call's limit) holds one record per
+    process, not yet pooled: those of each case and mode become one record with their
+    processes, as pooled records have them (the first record's fields, `processes` in its
+    rounds' order). Records that have processes already, or no round, are kept as they are."""
+    out, groups = [], {}
+    for r in records:
+        if r.get("processes") or r.get("round") is None:
+            out.append(r)
+            continue
+        key = (r["case"], r["mode"])
+        if key not in groups:
+            groups[key] = dict(r, processes=[])
+            out.append(groups[key])
+        groups[key]["processes"].append(
+            {"round": r["round"], "status": r["status"],
+             **{k: (r.get("result") or {}).get(k) for k in PROCESS_KEYS}})
+        groups[key]["rounds"] = len(groups[key]["processes"])
+    return out
+
+
 def paired_cold_ratios(records, is_plugin, reference="stock", pair=cold_ratio):
     """The cold totals of a run paired round by round: records as runs.jsonl holds them after
     --rounds (each with its processes and their rounds). Per case and plugin mode (is_plugin of

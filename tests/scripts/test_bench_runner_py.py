@@ -447,6 +447,44 @@ class ColdPairsMeasure(unittest.TestCase):
         self.assertIn("older amgt-solve", str(e.exception))
 
 
+class ColdPairsCutShort(unittest.TestCase):
+    """A run.sh --rounds run stopped by a device call's limit leaves one record per process in
+    runs.jsonl (pooled only at the end): cold_pairs groups them by case and mode and pairs them
+    by round as it pairs a finished run's."""
+
+    @staticmethod
+    def process_records(rounds=6, failed_round=None):
+        recs = []
+        for k in range(rounds):
+            for mode, amgt, cold in (("stock", "off", 0.060), ("fp64", "fp64", 0.050)):
+                bad = mode == "fp64" and k == failed_round
+                recs.append({"case": "c", "mode": mode, "mode_label": mode, "amgt": amgt, "round": k,
+                             "status": "failed" if bad else "ok",
+                             "result": None if bad else {"cold_total_s": cold, "assemble_s": 0.010, "init_s": 0.1}})
+        # the first process of a second case, whose stock never ran before the stop
+        recs.append({"case": "d", "mode": "fp64", "mode_label": "fp64", "amgt": "fp64", "round": 0,
+                     "status": "ok", "result": {"cold_total_s": 0.05, "assemble_s": 0.01}})
+        return recs
+
+    def test_grouped_and_paired_by_round(self):
+        import bench_report
+        import cold_pairs
+        grouped = bench_report.with_processes(self.process_records())
+        self.assertEqual([(r["case"], r["mode"], len(r["processes"])) for r in grouped],
+                         [("c", "stock", 6), ("c", "fp64", 6), ("d", "fp64", 1)])
+        self.assertEqual([p["round"] for p in grouped[1]["processes"]], list(range(6)))
+        d = tempfile.mkdtemp()
+        path = write_runs(os.path.join(d, "runs.jsonl"), self.process_records(failed_round=2))
+        rows = cold_pairs.pooled([(path, cold_pairs.load(path))], measure="assembled")
+        self.assertEqual([(r["case"], r["mode"], r["pairs"]) for r in rows], [("c", "fp64", 5)])
+        self.assertAlmostEqual(rows[0]["median"], 0.070 / 0.060)
+
+    def test_pooled_records_are_kept_as_they_are(self):
+        import bench_report
+        pooled = ColdPairsMeasure.output()
+        self.assertEqual(bench_report.with_processes(pooled), pooled)
+
+
 class ColdPairsCovariate(unittest.TestCase):
     """bench/cold_pairs.py --covariate: the pairs adjusted for a per-process time that follows
     the process's speed."""
