@@ -7,14 +7,14 @@
 
 namespace amgt::glue {
 
-// The driver lets one thread load kernels at a time, and the application's own calls (its
-// matrix moved to the device, its vectors made, the first launches of hypre's kernels) wait
-// for the preload's loads. An assembly of fewer entries than this is over before the loads
-// can repay it: on an H200 the IJ assembly of the shared matrices and generated problems of
-// up to 330k entries took 8-14 ms longer beside the preload while their first setup gained
-// less (the assembly, first setup and solve 0.87-1.07x stock's together), from 459k entries
-// on the three together were 1.03-1.39x (bench/RESULTS.md, *First setup of a process*,
-// records 2026-11-29h and 2026-11-29i).
+// The preload's kernel loads and the application's own driver calls exclude each other
+// (record 2026-11-28f): its matrix moved to the device, its vectors made, the first launches
+// of hypre's kernels wait for the loads. An assembly of fewer entries than this is over before the loads
+// can repay it: on an H200 the small suite's 21 cases of up to 330k entries assembled 4-14 ms
+// slower beside the preload (medians), and their assembly, first setup and solve together
+// were 0.963-0.975x stock's (geomeans of fp64, auto, mixed); with the preload stopped at the
+// matrix 1.023-1.029x. From 459k to 2.5M entries, going on gave 1.02-1.25x (bench/RESULTS.md,
+// *First setup of a process*, records 2026-11-29h and 2026-11-29i).
 constexpr int64_t kPreloadAssemblyEntries = 400000;
 
 // local_entries: the entries of the application's first assembled matrix on this process
