@@ -351,8 +351,8 @@ void device_preload_matrix(const Context&, int64_t local_entries)
    int64_t none = -1;
    if (!p->matrix_entries.compare_exchange_strong(none, std::max<int64_t>(0, local_entries))) return;
    if (preload_through_assembly(local_entries, p->always)) return;
-   p->stopped_at_matrix.store(true, std::memory_order_relaxed);
-   p->stop.store(true, std::memory_order_relaxed);
+   // stopped here unless a setup (or HYPRE_Finalize) stopped it before
+   if (!p->stop.exchange(true)) p->stopped_at_matrix.store(true);
 }
 
 void device_preload_join(Stats* stats)
@@ -371,18 +371,14 @@ void device_preload_join(Stats* stats)
       problem = std::to_string(log.failed) + " of " + std::to_string(log.steps) + " steps failed, first: " +
                 log.first_error;
    }
-   // why it stopped early: the application's first matrix, or its first setup (or the end)
-   const bool  at_matrix = g_preload->stopped_at_matrix.load();
-   std::string why       = "the first setup (or HYPRE_Finalize) began before the rest";
-   if (at_matrix)
-   {
-      why = "stopped at the application's first matrix (" + std::to_string(g_preload->matrix_entries.load()) +
-            " entries on this process, fewer than " + std::to_string(kPreloadAssemblyEntries) +
-            ": its assembly is too short to repay the loads; AMGT_PRELOAD=always goes on)";
-   }
+   // why it stopped early: the application's first matrix, or its first setup (or the end);
+   // explained on the first line AMGT_STATS prints of it (the library's kernels, if loaded)
+   const bool    at_matrix = g_preload->stopped_at_matrix.load();
+   const int64_t entries   = g_preload->matrix_entries.load();
    if (log.skipped > 0 || log.cut_short)
    {
-      problem += std::string(problem.empty() ? "" : "; ") + why + " of its steps (skipped)";
+      problem += std::string(problem.empty() ? "" : "; ") +
+                 preload_stop_reason(at_matrix, entries, g_preload->images_wanted) + " of its steps (skipped)";
    }
    stats->preloaded(g_preload->seconds, log.steps, problem);
    if (!g_preload->images_wanted) return;
@@ -400,7 +396,8 @@ void device_preload_join(Stats* stats)
                     "the library's kernels were loaded on a second thread from HYPRE_Initialize on (AMGT_PRELOAD): "
                     "%ld of %ld kernels of %ld device images (found by %ld of %ld functions), %.1f ms%s%s",
                     k.loaded, k.kernels, k.libraries, k.stubs, k.functions, k.seconds * 1e3,
-                    k.stopped ? ("; " + why + " (the rest load at first launch)").c_str() : "",
+                    k.stopped ? ("; " + preload_stop_reason(at_matrix, entries, false) + " (they load at first launch)").c_str()
+                              : "",
                     k.failed > 0 ? "; some were refused by the driver (they load at first launch)" : "");
    }
    stats->preloaded_images(line);

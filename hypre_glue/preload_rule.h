@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace amgt::glue {
 
@@ -22,6 +23,18 @@ constexpr int64_t kPreloadAssemblyEntries = 400000;
 constexpr bool preload_through_assembly(int64_t local_entries, bool always) noexcept
 {
    return always || local_entries >= kPreloadAssemblyEntries;
+}
+
+// Why the preload stopped before its end, as AMGT_STATS says it: at the application's first
+// matrix (its local entries, below the bound), or because the first setup (or HYPRE_Finalize)
+// began; `brief`: without the explanation (a second line after one that has it).
+inline std::string preload_stop_reason(bool at_matrix, int64_t matrix_entries, bool brief)
+{
+   if (!at_matrix) return "the first setup (or HYPRE_Finalize) began before the rest";
+   if (brief) return "stopped at the application's first matrix before the rest";
+   return "stopped at the application's first matrix (" + std::to_string(matrix_entries) +
+          " entries on this process, fewer than " + std::to_string(kPreloadAssemblyEntries) +
+          ": its assembly is too short to repay the loads; AMGT_PRELOAD=always goes on) before the rest";
 }
 
 } // namespace amgt::glue

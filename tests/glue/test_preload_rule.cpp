@@ -44,5 +44,22 @@ TEST(PreloadRule, SeparatesTheMeasuredCases)
    }
 }
 
+// What AMGT_STATS says of an early stop: at the matrix with its count and the bound (the GPU
+// test Selection.PreloadStopsAtASmallFirstMatrix looks for this text), briefly on a second
+// line, and the first setup otherwise.
+TEST(PreloadRule, TheStopIsExplained)
+{
+   const std::string full = preload_stop_reason(true, 53600, false);
+   EXPECT_EQ(full.find("stopped at the application's first matrix (53600 entries on this process, fewer than 400000"), 0u)
+      << full;
+   EXPECT_NE(full.find("AMGT_PRELOAD=always"), std::string::npos) << full;
+   const std::string brief = preload_stop_reason(true, 53600, true);
+   EXPECT_EQ(brief.find("stopped at the application's first matrix"), 0u) << brief;
+   EXPECT_EQ(brief.find("53600"), std::string::npos) << brief;
+   const std::string setup = preload_stop_reason(false, 53600, false);
+   EXPECT_NE(setup.find("the first setup"), std::string::npos) << setup;
+   EXPECT_EQ(setup.find("first matrix"), std::string::npos) << setup;
+}
+
 } // namespace
 } // namespace amgt::glue
