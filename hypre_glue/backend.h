@@ -148,7 +148,7 @@ void device_preload_yield(); // a setup begins: the preload stops after its curr
 // The application's first assembled matrix has local_entries entries on this process: below
 // kPreloadAssemblyEntries (preload_rule.h) the preload stops as at a setup, unless
 // AMGT_PRELOAD=always. Later matrices change nothing.
-void device_preload_matrix(const Context& ctx, int64_t local_entries);
+void device_preload_matrix(int64_t local_entries) noexcept;
 void device_preload_join(Stats* stats); // HYPRE_Finalize: stops the preload after its current step, waits for it
 // choice: the matrix's SpMV precision; race: time both kernels once per device copy to
 // decide its owner (else the plugin). Returns 1 when computed, 0 when a race gave the matrix

@@ -344,7 +344,7 @@ void device_preload_yield()
 // The application's first assembled matrix: a small one's assembly ends before the loads can
 // repay what they cost it (preload_rule.h), so the preload stops as at a setup; what it has
 // loaded stays loaded.
-void device_preload_matrix(const Context&, int64_t local_entries)
+void device_preload_matrix(int64_t local_entries) noexcept
 {
    Preload* p = g_preload;
    if (!p) return;
@@ -411,7 +411,7 @@ namespace amgt::glue {
 
 void device_preload_start(const Context&) {} // no kernels to load
 void device_preload_yield() {}
-void device_preload_matrix(const Context&, int64_t) {}
+void device_preload_matrix(int64_t) noexcept {}
 void device_preload_join(Stats*) {}
 
 } // namespace amgt::glue

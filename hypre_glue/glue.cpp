@@ -377,14 +377,7 @@ void amgt_glue_initialize(void)
 
 void amgt_glue_matrix_assembled(long long local_entries)
 {
-   try
-   {
-      device_preload_matrix(context(), static_cast<int64_t>(local_entries));
-   }
-   catch (...)
-   {
-      // the preload goes on as it was
-   }
+   device_preload_matrix(static_cast<int64_t>(local_entries)); // atomics only: nothing thrown
 }
 
 void amgt_glue_prepare_settle(void)

@@ -95,8 +95,17 @@ def cold_ratio(ref, proc, measure="cold"):
     return None if a is None or b is None else a / b
 
 
-# what a process record keeps of its run for the cold pairs (run.sh --rounds pools these)
-PROCESS_KEYS = ("cold_setup_s", "cold_solve_s", "cold_total_s", "total_s", "input_s", "init_s", "assemble_s")
+# what a pooled record (run.sh --rounds) keeps of each of its processes: the phases it pools
+# and what the process did before its first run (the driver's input_s, init_s, assemble_s: a
+# process's speed apart from the mode's work)
+PROCESS_KEYS = ("setup_s", "solve_s", "solves_total_s", "cold_setup_s", "cold_solve_s", "cold_total_s",
+                "total_s", "input_s", "init_s", "assemble_s")
+
+
+def process_entry(r):
+    """One process's record of runs.jsonl as a pooled record lists it among its processes."""
+    return {"round": r.get("round"), "status": r["status"], "log": r.get("log"),
+            **{k: (r.get("result") or {}).get(k) for k in PROCESS_KEYS}}
 
 
 def with_processes(records):
@@ -113,9 +122,7 @@ def with_processes(records):
         if key not in groups:
             groups[key] = dict(r, processes=[])
             out.append(groups[key])
-        groups[key]["processes"].append(
-            {"round": r["round"], "status": r["status"],
-             **{k: (r.get("result") or {}).get(k) for k in PROCESS_KEYS}})
+        groups[key]["processes"].append(process_entry(r))
         groups[key]["rounds"] = len(groups[key]["processes"])
     return out
 

@@ -92,7 +92,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import matrix  # noqa: E402  (scripts/matrix.py)
 from bench_report import (COLD_PHASES, CPU_NOTE, CPU_NOTE_LINES, CSV_FIELDS,  # noqa: E402,F401
-                          DEFAULT_REF, PHASES, Report, fmt, ratio)
+                          DEFAULT_REF, PHASES, Report, fmt, process_entry, ratio)
 
 MODES = {
     "stock": {"label": "stock", "amgt": "off", "vendor": 0, "stock": True},
@@ -600,9 +600,6 @@ class Runner(Report):
     POOLED_MEDIANS = ("setup_s", "solve_s", "solves_total_s", "cold_setup_s", "cold_solve_s", "cold_total_s")
     SPREAD_OF = ("setup_s", "solve_s", "cold_setup_s")  # what summary.txt prints the spread of
     POOLED_LISTS = ("setup_all", "solve_all", "total_all", "solves_total_all", "iterations_all")
-    # kept per process beside the pooled fields: its total and what it did before its first run
-    # (the driver's input_s, init_s, assemble_s: a process's speed apart from the mode's work)
-    PROCESS_PHASES = ("total_s", "input_s", "init_s", "assemble_s")
 
     def pool_rounds(self):
         """--rounds R: the R processes of each case and mode (runs.jsonl's records so far, one per
@@ -623,9 +620,7 @@ class Runner(Report):
             rec["rounds"] = len(rs)
             rec["wall_s"] = round(sum(r["wall_s"] for r in rs), 3)
             rec["stats"] = next((r["stats"] for r in rs if r["stats"]), None)
-            rec["processes"] = [{"round": r.get("round"), "status": r["status"], "log": r["log"],
-                                 **{k: (r["result"] or {}).get(k) for k in self.POOLED_MEDIANS + self.PROCESS_PHASES}}
-                                for r in rs]
+            rec["processes"] = [process_entry(r) for r in rs]  # bench_report.PROCESS_KEYS of each
             spread = {}
             if ok:
                 res = dict(ok[0]["result"])
