@@ -15,8 +15,9 @@ of two settings a cold process prefers); the verdict is then against 1.0, and th
 modes are paired with it.
 
 --covariate KEY: the pairs adjusted for a time each process spends before its first run
-(KEY: input_s, init_s or assemble_s, which run.sh --rounds keeps per process): a process's speed
-moves its cold total (bench/RESULTS.md, record 2026-11-29g), and where KEY follows that speed
+(KEY: input_s, init_s, assemble_s, or the driver's host-speed probes probe_cpu_s and probe_api_s,
+timed before HYPRE_Initialize; run.sh --rounds keeps them per process): a process's speed
+moves its cold total (bench/RESULTS.md, records 2026-11-29g and j), and where KEY follows that speed
 the adjustment takes it out of each pair. Per pair, y = log(reference's cold total / mode's) and
 x = log(reference's KEY / mode's); the slope b of y on x within each case-mode, pooled over all
 of them; each ratio becomes exp(y - b x), then the median, interval and verdict as above. Valid
@@ -99,7 +100,7 @@ def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_CO
             for (c, m), rs in ratios.items()]
 
 
-COVARIATES = ("input_s", "init_s", "assemble_s")
+COVARIATES = ("input_s", "init_s", "assemble_s", "probe_cpu_s", "probe_api_s")
 
 
 def covariate_pairs(records, key, paired, reference="stock", measure="cold"):

@@ -96,10 +96,10 @@ def cold_ratio(ref, proc, measure="cold"):
 
 
 # what a pooled record (run.sh --rounds) keeps of each of its processes: the phases it pools
-# and what the process did before its first run (the driver's input_s, init_s, assemble_s: a
-# process's speed apart from the mode's work)
+# and what the process did before its first run (the driver's input_s, init_s, assemble_s, and
+# its host-speed probes probe_cpu_s, probe_api_s: a process's speed apart from the mode's work)
 PROCESS_KEYS = ("setup_s", "solve_s", "solves_total_s", "cold_setup_s", "cold_solve_s", "cold_total_s",
-                "total_s", "input_s", "init_s", "assemble_s")
+                "total_s", "input_s", "init_s", "assemble_s", "probe_cpu_s", "probe_api_s")
 
 
 def process_entry(r):

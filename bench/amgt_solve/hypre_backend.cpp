@@ -1,6 +1,7 @@
 // Build-dependent hypre calls (CPU vs GPU) and reads of hypre's internal solver data.
 #include "hypre_backend.h"
 
+#include <chrono>
 #include <stdexcept>
 
 // Internal headers: hypre_ParAMGData (number of levels, level operators), hypre_bind_device,
@@ -58,6 +59,19 @@ int bind_device(MPI_Comm comm) {
   hypre_bind_device(rank, size, comm);
 #endif
   return local_rank;
+}
+
+double runtime_probe_s(int calls) {
+#if defined(HYPRE_USING_GPU)
+  hypre_int dev = 0;
+  hypre_GetDevice(&dev);  // the first call may set the runtime up: not timed
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < calls; ++k) hypre_GetDevice(&dev);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+#else
+  (void)calls;
+  return -1.0;
+#endif
 }
 
 std::string device_label() {

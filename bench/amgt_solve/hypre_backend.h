@@ -23,6 +23,12 @@ int bind_device(MPI_Comm comm);
 // GPU builds: this process's device after bind_device, "GPU <id> (<PCI bus id>)"; "" otherwise.
 std::string device_label();
 
+// GPU builds: seconds that `calls` queries of the current device (hypre_GetDevice, one device
+// runtime call each, no GPU work) take on this thread; a negative value on CPU builds. A
+// measure of the process's host speed that no mode can change (run after bind_device and
+// before HYPRE_Initialize; bench/RESULTS.md, record 2026-11-29j).
+double runtime_probe_s(int calls);
+
 // After HYPRE_Initialize: memory location, execution policy and the vendor switches of a
 // GPU build (no effect on CPU builds).
 void configure_library(int vendor_spgemm, int vendor_spmv, int spgemm_binned);

@@ -19,6 +19,7 @@
 //   5. Summary on rank 0, HYPRE_Finalize (where the AMGT library prints its statistics),
 //      then, with --json, one JSON line as the very last line of stdout.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +53,25 @@ namespace amgt {
 namespace {
 
 constexpr const char* kProgram = "amgt-solve";
+
+// The host-speed probes (Report::probe_cpu_s, probe_api_s): about a millisecond each.
+constexpr int kCpuProbeSteps = 1 << 19;
+constexpr int kRuntimeProbeCalls = 4096;
+
+// Seconds of a fixed chain of dependent integer operations (each step needs the last: no
+// instruction-level parallelism or vectorisation to hide a slower core); the result is kept.
+double cpu_probe_s() {
+  volatile std::uint64_t sink = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int k = 0; k < kCpuProbeSteps; ++k) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    x ^= x >> 29;
+  }
+  sink = x;
+  (void)sink;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // --memory-report: device memory in use and this process's resident set, after run `run`
 // (0: the warm-up), for leak checks over many setup/solve/destroy cycles.
@@ -282,6 +302,12 @@ int drive(int argc, char** argv) {
   // ---- hypre ----------------------------------------------------------------------------
   phase_done(0);
   backend::bind_device(comm);  // before HYPRE_Initialize
+  // The process's host speed, before the library does anything a mode could change (the
+  // probes' time is no phase's): a fixed chain of integer operations and, in GPU builds, a
+  // fixed number of device runtime calls (bench/cold_pairs.py --covariate).
+  const double probe_cpu = cpu_probe_s();
+  const double probe_api = backend::runtime_probe_s(kRuntimeProbeCalls);
+  phase_mark = host_seconds();
   HYPRE_Initialize();
   // --pool 0: hypre as built without its device pool (HYPRE_ENABLE_DEVICE_POOL off, hypre's
   // default), from the same library. max_cached_bytes = 0: no released block is kept, every
@@ -334,6 +360,11 @@ int drive(int argc, char** argv) {
       rep.input_s    = slowest[0];
       rep.init_s     = slowest[1];
       rep.assemble_s = slowest[2];
+      double mine[2] = {probe_cpu, probe_api};
+      double probes[2];
+      MPI_Allreduce(mine, probes, 2, MPI_DOUBLE, MPI_MAX, comm);
+      rep.probe_cpu_s = probes[0];
+      if (probes[1] >= 0.0) rep.probe_api_s = probes[1];
     }
     rep.rows = system.global_rows();
     rep.nnz = system.global_nnz();

@@ -454,6 +454,8 @@ std::string to_json(const Report& r) {
   j.opt_number("input_s", r.input_s, "%.9g");
   j.opt_number("init_s", r.init_s, "%.9g");
   j.opt_number("assemble_s", r.assemble_s, "%.9g");
+  j.opt_number("probe_cpu_s", r.probe_cpu_s, "%.9g");
+  j.opt_number("probe_api_s", r.probe_api_s, "%.9g");
   j.numbers("setup_all", r.setup_all, "%.9g");
   j.numbers("solve_all", r.solve_all, "%.9g");
   j.numbers("solves_total_all", r.solves_total_all, "%.9g");

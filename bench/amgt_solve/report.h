@@ -65,6 +65,12 @@ struct Report {
   std::optional<double> input_s;
   std::optional<double> init_s;
   std::optional<double> assemble_s;
+  // The host-speed probes before HYPRE_Initialize (the slowest rank's): a fixed chain of
+  // integer operations, and (GPU builds) a fixed number of device runtime calls. Kernel
+  // traces of cold processes showed each process running its host code at one of two speeds
+  // throughout, whatever the mode (bench/RESULTS.md, record 2026-11-29j).
+  std::optional<double> probe_cpu_s;
+  std::optional<double> probe_api_s;
   std::vector<std::int64_t> level_rows;
   std::vector<std::int64_t> level_nnz;
   bool galerkin_asked = false;                // --galerkin-work

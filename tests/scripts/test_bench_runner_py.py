@@ -238,7 +238,8 @@ class ColdPairs(unittest.TestCase):
         for rnd in range(len(next(iter(cold_by_mode.values())))):
             for mode, colds in cold_by_mode.items():
                 rec = record("c", mode, 1.0, 0.5, colds[rnd] - 0.5, 0.5)
-                rec["result"].update(input_s=0.01 * (rnd + 1), init_s=0.2, assemble_s=0.03)
+                rec["result"].update(input_s=0.01 * (rnd + 1), init_s=0.2, assemble_s=0.03,
+                                     probe_cpu_s=0.001 * (rnd + 1), probe_api_s=0.0005)
                 rec["round"], rec["wall_s"], rec["log"] = rnd, 1.0, f"{mode}-{rnd}.log"
                 r.records.append(rec)
         r.pool_rounds()
@@ -264,12 +265,15 @@ class ColdPairs(unittest.TestCase):
         self.assertIn("above: 1, open: 1, below: 1 of 3", text)
 
     def test_each_process_keeps_what_it_did_before_its_first_run(self):
-        # the driver's input_s, init_s and assemble_s stay per process beside its cold total
+        # the driver's input_s, init_s, assemble_s and host-speed probes stay per process beside
+        # its cold total
         r = self.pooled({"stock": [1.0, 1.2, 1.4], "fp64": [0.9, 1.1, 1.3]})
         stock = next(rec for rec in r.records if rec["mode"] == "stock")
         self.assertEqual([p["input_s"] for p in stock["processes"]], [0.01, 0.02, 0.03])
         self.assertEqual({p["init_s"] for p in stock["processes"]}, {0.2})
         self.assertEqual({p["assemble_s"] for p in stock["processes"]}, {0.03})
+        self.assertEqual([p["probe_cpu_s"] for p in stock["processes"]], [0.001, 0.002, 0.003])
+        self.assertEqual({p["probe_api_s"] for p in stock["processes"]}, {0.0005})
         self.assertAlmostEqual(stock["processes"][1]["cold_total_s"], 1.2)
 
     def test_too_few_rounds_stay_open_and_one_round_has_no_section(self):
@@ -498,7 +502,8 @@ class ColdPairsCovariate(unittest.TestCase):
             for k in range(rounds):
                 speed = speeds[(k + offset) % len(speeds)]
                 procs.append({"round": k, "status": "ok", "cold_total_s": work * speed,
-                              "init_s": 0.2 * speed * init_factor})
+                              "init_s": 0.2 * speed * init_factor,
+                              "probe_api_s": 0.0004 * speed})  # the host-speed probe follows it too
             return {"case": "c", "mode": mode, "mode_label": mode, "amgt": amgt, "rounds": rounds,
                     "processes": procs}
         f = init_by_mode or 1.0
@@ -519,6 +524,11 @@ class ColdPairsCovariate(unittest.TestCase):
         self.assertEqual(rows[0]["verdict"], "above")
         self.assertAlmostEqual(diag["modes"]["auto"]["mean_x"], 0.0, delta=0.2)
         self.assertNotIn("depends on the mode", "\n".join(cold_pairs.covariate_lines(diag)))
+        # the driver's host-speed probe is a covariate as well
+        probe_rows, probe_diag = cold_pairs.adjusted(out, "probe_api_s")
+        self.assertAlmostEqual(probe_rows[0]["median"], 1.02)
+        self.assertEqual(probe_rows[0]["verdict"], "above")
+        self.assertAlmostEqual(probe_diag["correlation"], 1.0)
 
     def test_a_time_the_mode_moves_is_named_and_one_missing_is_refused(self):
         import cold_pairs
