@@ -54,8 +54,11 @@ constexpr int kHeldSlots = 4;              // a held row's entries a lane keeps 
 __device__ __forceinline__ double hypre_max(double a, double b) { return a < b ? b : a; }
 __device__ __forceinline__ double hypre_min(double a, double b) { return a < b ? a : b; }
 
+// One row by a group of G lanes (`lane` of `group`); a group without a row (active false) sees
+// empty ranges and still meets every shuffle.
 template <int G, bool One>
-__global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
+__device__ __forceinline__ void strength_row(const StrengthRows& m, const bool active, const int32_t row,
+                                             const int lane, const LaneMask group)
 {
    constexpr int V = kHypreWarp / G;                  // hypre lanes a lane stands for
    constexpr int S = V > kHeldSlots ? V : kHeldSlots; // slots a lane holds a block: S / V rounds
@@ -71,13 +74,6 @@ __global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
    int32_t* __restrict__       s_diag_j      = m.s_diag_j;
    int32_t* __restrict__       s_offd_j      = m.s_offd_j;
 
-   const int64_t  t     = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int64_t  r     = t / G;
-   const int      lane  = static_cast<int>(threadIdx.x & (G - 1));
-   const LaneMask group = group_lanes<G>();
-   // a group past the last row: empty ranges, and it still meets its shuffles (none wait)
-   const bool    active = r < m.nrows;
-   const int32_t row    = active ? static_cast<int32_t>(r) : 0;
    const int32_t fn     = One || !active ? 0 : __ldg(dof_func + row);
    const int32_t pd     = active ? __ldg(diag_i + row) : 0;
    const int32_t qd     = active && m.diag_nnz > 0 ? __ldg(diag_i + row + 1) : pd;
@@ -326,6 +322,130 @@ __global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
    }
 }
 
+template <int G, bool One>
+__global__ void __launch_bounds__(kThreads) strength_kernel(StrengthRows m)
+{
+   const int64_t r      = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   const bool    active = r < m.nrows; // a group past the last row: empty ranges
+   strength_row<G, One>(m, active, active ? static_cast<int32_t>(r) : 0,
+                        static_cast<int>(threadIdx.x & (G - 1)), group_lanes<G>());
+}
+
+// A thread a row, for blocks whose mean row holds at most 8 entries. A row whose two blocks hold
+// at most kThreadSlots entries each gives hypre's lane h (h < kThreadSlots) at most its entry h
+// of each block, one round: the thread takes slot h as lane h. Its sums: lanes kThreadSlots and
+// up are +0 and the lanes' sums start at 0.0, so they are never -0 and the butterfly's levels
+// above kThreadSlots / 2 change none of them: the lower levels over the thread's slots are
+// hypre's sum bit for bit (the diagonal's may differ from hypre's in the sign of a zero, which
+// only its sign test and magnitude read, both blind to it). Its maxima and minima: each slot's
+// hypre_max / hypre_min over its entries in hypre's order (the diagonal block's, then the
+// off-diagonal block's: hypre_min takes a NaN and drops it again), then fmax / fmin over the
+// slots and the empty lanes' +0, as hypre's reductions. A diagonal entry is the only one of its
+// lane, so -2 marks each. The diagonal block's entries stay in registers for the second pass;
+// the off-diagonal block's (none with one rank) are read again. Longer rows are taken by the
+// warp one after another as the group kernel does with G = 32.
+constexpr int kThreadSlots = 8;
+
+template <bool One>
+__global__ void __launch_bounds__(kThreads, 4) strength_thread_kernel(StrengthRows m)
+{
+   const int32_t* __restrict__ diag_i        = m.diag_i;
+   const int32_t* __restrict__ diag_j        = m.diag_j;
+   const double* __restrict__  diag_a        = m.diag_a;
+   const int32_t* __restrict__ offd_i        = m.offd_i;
+   const int32_t* __restrict__ offd_j        = m.offd_j;
+   const double* __restrict__  offd_a        = m.offd_a;
+   const int32_t* __restrict__ dof_func      = m.dof_func;
+   const int32_t* __restrict__ dof_func_offd = m.dof_func_offd;
+
+   const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
+   const bool    active = t < m.nrows; // a thread past the last row still meets the warp's shuffles
+   const int32_t row    = active ? static_cast<int32_t>(t) : 0;
+   const int32_t pd     = active ? __ldg(diag_i + row) : 0;
+   const int32_t qd     = active && m.diag_nnz > 0 ? __ldg(diag_i + row + 1) : pd;
+   const int32_t po     = active && m.offd_nnz > 0 ? __ldg(offd_i + row) : 0;
+   const int32_t qo     = active && m.offd_nnz > 0 ? __ldg(offd_i + row + 1) : po;
+   const int32_t nd_len = qd - pd, no_len = qo - po;
+   const bool    mine   = active && nd_len <= kThreadSlots && no_len <= kThreadSlots;
+   if (mine)
+   {
+      const int32_t fn = One ? 0 : __ldg(dof_func + row);
+      int32_t       col[kThreadSlots];
+      double        val[kThreadSlots], s[kThreadSlots];
+      uint32_t      keep = 0, at_diag = 0;
+      double        row_max = 0.0, row_min = 0.0; // the empty lanes' (+0, +0)
+#pragma unroll
+      for (int h = 0; h < kThreadSlots; ++h)
+      {
+         double sh = 0.0, mx = 0.0, mn = 0.0;
+         if (h < nd_len)
+         {
+            col[h] = __ldg(diag_j + pd + h);
+            val[h] = __ldg(diag_a + pd + h);
+            if (One || row == col[h] || fn == __ldg(dof_func + col[h]))
+            {
+               keep |= 1u << h;
+               sh += val[h];
+               if (row == col[h])
+               {
+                  at_diag |= 1u << h;
+               }
+               else
+               {
+                  mx = hypre_max(mx, val[h]);
+                  mn = hypre_min(mn, val[h]);
+               }
+            }
+         }
+         if (h < no_len && (One || fn == __ldg(dof_func_offd + __ldg(offd_j + po + h))))
+         {
+            const double v = __ldg(offd_a + po + h);
+            sh += v;
+            mx = hypre_max(mx, v);
+            mn = hypre_min(mn, v);
+         }
+         s[h]    = sh;
+         row_max = fmax(row_max, mx);
+         row_min = fmin(row_min, mn);
+      }
+      double d[kThreadSlots]; // hypre lane h's diagonal value (0 where it has none)
+#pragma unroll
+      for (int h = 0; h < kThreadSlots; ++h) d[h] = (at_diag >> h) & 1u ? val[h] : 0.0;
+      const double diag      = tree_sum<1, kThreadSlots>(d, group_lanes<1>());
+      const double row_sum   = tree_sum<1, kThreadSlots>(s, group_lanes<1>());
+      const bool   pos       = diag > 0.0;
+      const double row_scale = pos ? row_min : row_max;
+      const int    sdiag     = pos ? 1 : -1;
+      const bool   all_weak  = m.max_row_sum < 1.0 && fabs(row_sum) > fabs(diag) * m.max_row_sum;
+      const double thresh    = sdiag * m.strength_threshold * row_scale;
+      int          nd = 0, no = 0;
+#pragma unroll
+      for (int h = 0; h < kThreadSlots; ++h)
+      {
+         if (h >= nd_len) break;
+         const bool diag_here = (at_diag >> h) & 1u;
+         const bool cond      = !all_weak && !diag_here && ((keep >> h) & 1u) && sdiag * val[h] < thresh;
+         m.s_diag_j[pd + h]   = diag_here ? -2 : cond ? col[h] : -1;
+         nd += cond;
+      }
+      for (int32_t k = po; k < qo; ++k)
+      {
+         const int32_t c    = __ldg(offd_j + k);
+         const bool    cond = !all_weak && (One || fn == __ldg(dof_func_offd + c)) && sdiag * __ldg(offd_a + k) < thresh;
+         m.s_offd_j[k]      = cond ? c : -1;
+         no += cond;
+      }
+      m.js_diag[row] = nd;
+      m.js_offd[row] = no;
+   }
+   for (LaneMask pending = ballot(active && !mine); pending != 0; pending &= pending - 1)
+   {
+      const int src = __ffs(pending) - 1;
+      strength_row<kWarpSize, One>(m, true, shfl(row, src), lane, kAllLanes);
+   }
+}
+
 } // namespace
 
 int strength_warp() { return kHypreWarp; }
@@ -335,7 +455,15 @@ void strength_rowcount(const StrengthRows& m, Stream s)
    check_strength_rows(m, kHypreWarp);
    if (m.nrows == 0) return;
    const int32_t lanes = lanes_per_entry(m.diag_nnz + m.offd_nnz, m.nrows);
-   with_lanes<4>(lanes, [&](auto g) {
+   if (lanes <= 8)
+   {
+      const unsigned blocks = blocks_for(m.nrows);
+      if (m.num_functions == 1) strength_thread_kernel<true><<<blocks, kThreads, 0, s>>>(m);
+      else strength_thread_kernel<false><<<blocks, kThreads, 0, s>>>(m);
+      AMGT_DEVICE_CHECK_LAUNCH("strength_thread_kernel");
+      return;
+   }
+   with_lanes<16>(lanes, [&](auto g) {
       constexpr int  G      = decltype(g)::value;
       const unsigned blocks = blocks_for(static_cast<int64_t>(m.nrows) * G);
       if (m.num_functions == 1) strength_kernel<G, true><<<blocks, kThreads, 0, s>>>(m);

@@ -61,6 +61,86 @@ __global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
    if (active && lane == 0) m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);
 }
 
+// The V slots of a thread's row of n <= V entries (hypre's warp lanes 0..V-1; lanes V and up
+// hold +0), each 0.0 + the entry as hypre's lane sums start, 0.0 where the C/F filter drops it.
+template <int V, int Type>
+__device__ __forceinline__ void short_row_slots(const RowSums& m, int32_t p, int32_t q, int32_t cf_row,
+                                                double (&v)[V])
+{
+#pragma unroll
+   for (int j = 0; j < V; ++j)
+   {
+      const int32_t k = p + j;
+      double        s = 0.0;
+      if (k < q && (!m.cf_i || cf_row == m.cf_j[m.ja[k]]))
+      {
+         const double a = m.a[k];
+         s += Type == 1 ? fabs(a) : a;
+      }
+      v[j] = s;
+   }
+}
+
+__device__ __forceinline__ void put_row_sum(const RowSums& m, int32_t row, double s)
+{
+   m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);
+}
+
+// A thread a row, for blocks whose mean row holds at most 8 entries. A row of n <= 8 (16)
+// entries leaves hypre's lanes 8 (16) and up at +0; the butterfly's levels above 4 (8) add +0
+// to sums that are never -0 (each starts at 0.0), which changes none of them, so the lower
+// levels over the thread's 8 (16) slots are hypre's sum bit for bit. Longer rows: the warp
+// takes them one after another, lane l standing for hypre's lanes l, l + 32 (HIP's 64-lane
+// warps), as the group kernel does with G = 32.
+template <int Type>
+__global__ void __launch_bounds__(kThreads) row_sums_thread_kernel(RowSums m)
+{
+   constexpr int  VL     = kHypreWarp / kWarpSize; // hypre lanes a lane stands for in a long row
+   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int      lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
+   // a thread past the last row has no row, and still meets its warp's shuffles
+   const bool     active = t < m.nrows;
+   const int32_t  row    = active ? static_cast<int32_t>(t) : 0;
+   const int32_t  p      = active ? m.ia[row] : 0;
+   const int32_t  q      = active ? m.ia[row + 1] : 0;
+   const int32_t  cf_row = active && m.cf_i ? m.cf_i[row] : 0;
+   const int32_t  n      = q - p;
+   if (active && n <= 8)
+   {
+      double v[8];
+      short_row_slots<8, Type>(m, p, q, cf_row, v);
+      put_row_sum(m, row, tree_sum<1, 8>(v, group_lanes<1>()));
+   }
+   else if (active && n <= 16)
+   {
+      double v[16];
+      short_row_slots<16, Type>(m, p, q, cf_row, v);
+      put_row_sum(m, row, tree_sum<1, 16>(v, group_lanes<1>()));
+   }
+   for (LaneMask pending = ballot(active && n > 16); pending != 0; pending &= pending - 1)
+   {
+      const int     src = __ffs(pending) - 1;
+      const int32_t rp  = shfl(p, src);
+      const int32_t rq  = shfl(q, src);
+      const int32_t rcf = shfl(cf_row, src);
+      double        v[VL];
+#pragma unroll
+      for (int j = 0; j < VL; ++j)
+      {
+         double s = 0.0;
+         for (int32_t k = rp + lane + kWarpSize * j; k < rq; k += kHypreWarp)
+         {
+            if (m.cf_i && rcf != m.cf_j[m.ja[k]]) continue;
+            const double a = m.a[k];
+            s += Type == 1 ? fabs(a) : a;
+         }
+         v[j] = s;
+      }
+      const double s = tree_sum<kWarpSize, VL>(v, kAllLanes);
+      if (lane == src) put_row_sum(m, row, s);
+   }
+}
+
 // a block without entries: every s_i is 0
 __global__ void __launch_bounds__(kThreads) row_sums_empty_kernel(RowSums m)
 {
@@ -109,7 +189,16 @@ void row_sums(const RowSums& m, Stream s)
       AMGT_DEVICE_CHECK_LAUNCH("row_sums_empty_kernel");
       return;
    }
-   with_lanes<4>(lanes_per_entry(m.nnz, m.nrows), [&](auto g) { // nnz: a hint (0: 4 lanes)
+   const int32_t lanes = lanes_per_entry(m.nnz, m.nrows); // nnz: a hint (0: a thread a row)
+   if (lanes <= 8)
+   {
+      const unsigned blocks = blocks_for(m.nrows);
+      if (m.type == 1) row_sums_thread_kernel<1><<<blocks, kThreads, 0, s>>>(m);
+      else row_sums_thread_kernel<0><<<blocks, kThreads, 0, s>>>(m);
+      AMGT_DEVICE_CHECK_LAUNCH("row_sums_thread_kernel");
+      return;
+   }
+   with_lanes<16>(lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       const unsigned blocks = blocks_for(static_cast<int64_t>(m.nrows) * G);
       if (m.type == 1) row_sums_kernel<G, 1><<<blocks, kThreads, 0, s>>>(m);

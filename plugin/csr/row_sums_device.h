@@ -11,9 +11,11 @@ namespace amgt::device {
 int row_sums_warp();
 
 // The arrays of m on the device. Enqueues one kernel on s and returns: no allocation, no
-// synchronisation. A group of 4, 8, 16 or 32 lanes a row (by the mean row length), lane l
-// standing for hypre's warp lanes l, l + G, l + 2G, ...; a block without columns: a thread a
-// row, nothing read but out (add). Throws amgt::Error as check_row_sums does.
+// synchronisation. Where the mean row holds at most 8 entries, a thread a row (its rows of up
+// to 16 entries in registers, longer ones taken by its warp one after another); otherwise a
+// group of 16 or 32 lanes a row, lane l standing for hypre's warp lanes l, l + G, l + 2G, ...;
+// a block without columns: a thread a row, nothing read but out (add). Throws amgt::Error as
+// check_row_sums does.
 void row_sums(const RowSums& m, Stream s);
 
 // The weak row sums (csr/row_sums.h) likewise: a group of 4-32 lanes a row, hypre's lanes'

@@ -19,6 +19,7 @@ struct RowSumsCase
    bool                 with_cf = false;
    std::vector<int32_t> ia{0}, ja, cf_i, cf_j;
    std::vector<double>  a, out; // out: the initial values (add)
+   int64_t              nnz_hint = -1; // >= 0: the view's nnz (the kernels' hint) instead of ja's size
 
    // the view, writing into out_data
    RowSums view(double* out_data) const
@@ -26,7 +27,7 @@ struct RowSumsCase
       RowSums m{};
       m.nrows = nrows;
       m.ncols = ncols;
-      m.nnz   = static_cast<int64_t>(ja.size());
+      m.nnz   = nnz_hint >= 0 ? nnz_hint : static_cast<int64_t>(ja.size());
       m.ia    = ia.data();
       m.ja    = ja.data();
       m.a     = a.data();

@@ -147,6 +147,57 @@ TEST_F(RowSumsDevice, SignedZerosFilteredRowsAndTheWarpBound)
    }
 }
 
+// Blocks whose mean row holds at most 8 entries (a thread a row): rows of 0 to 17 entries, either
+// side of the 8- and 16-slot bounds, with a few long rows (33 to 150 entries: the warp's rounds)
+// among them, up to all of a warp's rows long; terms that show the order; negative zeros; with
+// and without the C/F filter, sums and magnitudes, set and add
+TEST_F(RowSumsDevice, ThreadRowsWithLongRowsAmongThem)
+{
+   for (int32_t long_every : {97, 13, 1})
+   {
+      RowSumsCase c;
+      c.ncols = 500;
+      c.nrows = long_every == 1 ? 40 : 3000;
+      for (int32_t r = 0; r < c.nrows; ++r)
+      {
+         const bool    long_row = r % long_every == 0;
+         const int32_t len      = long_row ? 33 + (r * 37) % 118 : (r % 5 == 4 ? r % 18 : r % 9);
+         for (int32_t k = 0; k < len; ++k)
+         {
+            c.ja.push_back((r * 11 + k * 3) % c.ncols);
+            c.a.push_back(k % 7 == 0 ? -0.0 : (k == r % 6 ? 1e16 : (k == 1 + r % 5 ? -1e16 : 0.25 * k)));
+         }
+         c.ia.push_back(static_cast<int32_t>(c.ja.size()));
+         c.cf_i.push_back(r % 3 == 0 ? 1 : -1);
+         c.out.push_back(r % 2 ? -0.0 : 2.5);
+      }
+      for (int32_t j = 0; j < c.ncols; ++j) c.cf_j.push_back(j % 4 == 0 ? -1 : 1);
+      if (long_every == 1)
+      {
+         // every row long: the mean is too, so show the thread kernel with a hint of a short mean
+         c.nnz_hint = 4 * c.nrows;
+      }
+      const int64_t hint = c.nnz_hint >= 0 ? c.nnz_hint : static_cast<int64_t>(c.ja.size());
+      ASSERT_LE((hint + c.nrows - 1) / c.nrows, 8) << "the case must take the thread-a-row kernel";
+      for (int type : {0, 1})
+      {
+         for (int set : {1, 0})
+         {
+            for (bool cf : {true, false})
+            {
+               SCOPED_TRACE("long every " + std::to_string(long_every) + " type " + std::to_string(type) +
+                            " set " + std::to_string(set) + " cf " + std::to_string(cf));
+               c.type    = type;
+               c.set     = set;
+               c.with_cf = cf;
+               check(c);
+               if (HasFatalFailure()) return;
+            }
+         }
+      }
+   }
+}
+
 TEST_F(RowSumsDevice, BlockWithoutColumns)
 {
    for (int set : {0, 1})

@@ -99,12 +99,13 @@ TEST_F(StrengthDevice, RowSumInHypresLaneOrder)
 // Rows the random cases do not draw, among short ones (so that the narrow groups meet them):
 // rows past one, two and four of hypre's lane rounds in both blocks, empty rows, two diagonal
 // entries in a row, a NaN and a -0 among the values; one and two functions, and short rows of
-// two lengths (groups of 8 and of 16 lanes).
+// three lengths (a thread a row, groups of 16 lanes); rows either side of the thread kernel's
+// 8 slots a block.
 TEST_F(StrengthDevice, LongEmptyAndOddRowsAmongShortOnes)
 {
    for (const int32_t functions : {1, 2})
    {
-      for (const int32_t short_len : {4, 11})
+      for (const int32_t short_len : {2, 4, 11})
       {
          SCOPED_TRACE("functions " + std::to_string(functions) + " short rows " + std::to_string(short_len));
          StrengthCase c;
@@ -121,6 +122,9 @@ TEST_F(StrengthDevice, LongEmptyAndOddRowsAmongShortOnes)
             int32_t       nd = short_len + i % 3, no = i % 3;
             if (kind == 7) { nd = 40 + (i / 50 % 3) * 45; no = 35 + (i / 50 % 4) * 40; } // 40-130, 35-155
             if (kind == 13) nd = no = 0;                                                 // empty
+            if (kind == 17) nd = no = 8;                       // the thread kernel's slots, full
+            if (kind == 19) nd = 9;                            // one past them: the warp's row
+            if (kind == 23) { nd = 3; no = 9; }
             for (int32_t k = 0; k < nd; ++k)
             {
                const bool diagonal = k == nd / 2 || (kind == 21 && k == 0); // two of them in kind 21
@@ -137,6 +141,11 @@ TEST_F(StrengthDevice, LongEmptyAndOddRowsAmongShortOnes)
                c.offd_a.push_back(kind == 31 && k == 0 ? -0.0 : (k % 4 == 2 ? 0.2 : -0.9 - 0.01 * k));
             }
             c.offd_i.push_back(static_cast<int32_t>(c.offd_j.size()));
+         }
+         if (short_len == 2)
+         {
+            const int64_t entries = static_cast<int64_t>(c.diag_j.size() + c.offd_j.size());
+            ASSERT_LE((entries + c.nrows - 1) / c.nrows, 8) << "the case must take the thread-a-row kernel";
          }
          check(c);
          if (HasFatalFailure()) return;
