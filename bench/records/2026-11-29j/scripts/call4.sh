@@ -11,10 +11,10 @@ echo "build $(el) s"
 (cd build-gpu && timeout 120 ctest -j 8 -R "RowSums|Strength|Selection|Timing|PreloadRule|Environment" --output-on-failure) > $OUT/ctest_kernels.log 2>&1
 echo "ctest rc $? at $(el) s"; grep -E "tests passed|tests failed|\(Failed\)|Timeout|Total Test" $OUT/ctest_kernels.log | head -20
 mkdir -p /tmp/ncu
-AMGT=fp64 AMGT_SETUP_KERNELS=1 NCU_KERNELS='row_sums|strength' timeout $(( 420 - $(el) )) bench/setup_kernels_ncu.sh build-gpu /tmp/ncu \
+AMGT=fp64 AMGT_SETUP_KERNELS=1 NCU_KERNELS='row_sums|strength' timeout $(( 335 - $(el) )) bench/setup_kernels_ncu.sh build-gpu /tmp/ncu \
   "laplace7-n250:--problem laplace7 --n 250" "laplace27-n200:--problem laplace27 --n 200" > /tmp/ncu/run.txt 2>&1
 echo "ncu rc $? at $(el) s"; grep -E "row_sums|strength|weak" /tmp/ncu/*.txt | cut -c1-200
 rm -f /tmp/ncu/*.ncu-rep; tar -cJf $OUT/ncu.tar.xz -C /tmp ncu
-(cd build-gpu && timeout $(( 575 - $(el) )) ctest -j 8 -E "ij_compare_quick|run_sh|offline" ) > $OUT/ctest_all.log 2>&1
+(cd build-gpu && timeout $(( 468 - $(el) )) ctest -j 8 -E "ij_compare_quick|run_sh|offline" ) > $OUT/ctest_all.log 2>&1
 echo "ctest all rc $? at $(el) s"; grep -E "tests passed|tests failed|\(Failed\)|Timeout|Total Test" $OUT/ctest_all.log | head -20
 echo "end $(el) s"
