@@ -39,6 +39,9 @@
 //  - The inputs are read through __ldg: the kernel never writes them (S's column arrays and the
 //    counts are hypre's fresh allocations, never A's arrays or dof_func).
 // Groups past the last row see empty ranges and still meet every shuffle.
+// Blocks whose mean row holds at most 8 entries (laplace7's finest levels) take a thread a row
+// instead (strength_thread_kernel below): a group of 4 or 8 lanes spent most of its
+// instructions on slots past a 7-entry row's end; the thread runs one slot an entry.
 #include "coarsen/strength_device.h"
 
 #include "common/error.h"

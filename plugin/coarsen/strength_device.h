@@ -11,7 +11,9 @@ namespace amgt::device {
 int strength_warp();
 
 // The arrays of m on the device. Enqueues one kernel on s and returns: no allocation, no
-// synchronisation. A group of 4, 8, 16 or 32 lanes a row (by the mean row length), each lane
+// synchronisation. Where the mean row holds at most 8 entries, a thread a row (rows of up to 8
+// entries a block in registers, summed in the lower levels of hypre's butterfly; longer rows
+// taken by the warp one after another); otherwise a group of 16 or 32 lanes a row, each lane
 // standing for hypre's warp lanes l, l + G, l + 2G, ...: their sums kept apart and met in
 // hypre's butterfly. Throws amgt::Error as check_strength_rows does.
 void strength_rowcount(const StrengthRows& m, Stream s);
