@@ -8,12 +8,18 @@ longer takes go to the open ones, so a device call resolves more pairs than whol
   python3 bench/cold_rounds.py --cases bench/cases_small.tsv --modes stock,fp64,auto,mixed \\
       [--build build-gpu] [--matrix-dir DIR] [--batch 2] [--deadline S] [--max-batches K] \\
       [--coverage 0.95] [--out DIR] [--resume OUT1/runs.jsonl ...] [--json FILE] \\
-      [--measure cold|assembled|process] [--reference MODE]
+      [--measure cold|assembled|process] [--reference MODE] [--covariate KEY]
 
 --measure: the time the pairs compare (bench/cold_pairs.py's: the first setup and solve, or
 with the assembly, or from HYPRE_Initialize on); the cases are decided on it. --reference: the
 mode the others are paired with (default stock, against 0.95; a plugin mode, e.g. fp64 against
-fp64-np for what the preload does, against 1.0); it must be among --modes.
+fp64-np for what the preload does, against 1.0); it must be among --modes. --covariate KEY:
+the cases are decided on the pairs adjusted for a per-process time (bench/cold_pairs.py
+--covariate: amgt-solve's probe_api_s follows a process's speed and not the mode, and narrows
+a pair's spread by about a third, bench/RESULTS.md record 2026-11-29j); only pairs whose two
+processes hold KEY count (batches of a driver without the probes add none), the slope is
+estimated again after every batch, and the table's head says per mode whether KEY depends on
+the mode (then the adjusted verdicts are not valid).
 
 --deadline S: the seconds this command may take; the batch running then is stopped (SIGINT:
 run.sh keeps the processes it finished) and pooled with the rest. --resume: the runs.jsonl of
@@ -104,6 +110,8 @@ def main(argv=None):
     ap.add_argument("--measure", choices=tuple(cold_pairs.MEASURES), default="cold",
                     help="the time a pair compares (default cold: first setup + solve)")
     ap.add_argument("--reference", default="stock", help="the mode the others are paired with (default stock)")
+    ap.add_argument("--covariate", choices=cold_pairs.COVARIATES,
+                    help="decide on the pairs adjusted for this per-process time (bench/cold_pairs.py --covariate)")
     ap.add_argument("--runsh", default=os.path.join(ROOT, "scripts", "run.sh"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     modes = [m for m in a.modes.split(",") if m]
@@ -117,7 +125,17 @@ def main(argv=None):
     plugin_modes = [m for m in modes if m != a.reference and m != "stock"]
     if not plugin_modes:
         ap.error("--modes needs a plugin mode besides the reference")
-    pool = (lambda outs: cold_pairs.pooled(outs, reference=a.reference, coverage=a.coverage, measure=a.measure))
+    if a.covariate and a.covariate in cold_pairs.measure_keys(a.measure):
+        ap.error(f"--covariate {a.covariate} is part of --measure {a.measure}")
+    diag = {}
+
+    def pool(outs):
+        if not a.covariate:
+            return cold_pairs.pooled(outs, reference=a.reference, coverage=a.coverage, measure=a.measure)
+        rows, d = cold_pairs.adjusted(outs, a.covariate, reference=a.reference, coverage=a.coverage,
+                                      measure=a.measure)
+        diag.update(d)
+        return rows
     out = a.out or os.path.join(ROOT, a.build, "results", time.strftime("cold_rounds_%Y%m%d-%H%M%S"))
     t0 = time.monotonic()
     outputs = []
@@ -144,6 +162,9 @@ def main(argv=None):
             print(f"batch {batches} paired no process (see {os.path.join(out, f'batch{batches}', 'run.log')}); stopping")
             break
     rows = [r for r in rows if r["case"] in lines and r["mode"] in plugin_modes]
+    if a.covariate and diag:
+        for line in cold_pairs.covariate_lines(diag):
+            print(line)
     for line in bench_report.cold_pairs_lines(rows, a.reference, cold_pairs.bound_for(a.reference), a.coverage,
                                               what=cold_pairs.MEASURES[a.measure][0]):
         print(line)
@@ -153,7 +174,7 @@ def main(argv=None):
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"coverage": a.coverage, "measure": a.measure, "reference": a.reference, "batches": batches,
-                       "open_cases": still, "rows": rows}, f, indent=1)
+                       "covariate": diag or None, "open_cases": still, "rows": rows}, f, indent=1)
     return 0
 
 

@@ -3,7 +3,8 @@
 totals of chosen ratios: a case leaves once every plugin mode is decided (above or below the
 bound), the open ones go on; earlier batches resumed are pooled first; a deadline stops the batch
 running (SIGINT) and keeps what it wrote; the batches' case lines are the file's cases (tab and
-JSON lines alike); a file without cases, or none, is refused.
+JSON lines alike); the cases decided on pairs adjusted for a covariate; a file without cases, or
+none, is refused.
 
   python3 tests/scripts/test_cold_rounds_py.py [-v]
 """
@@ -24,7 +25,9 @@ import cold_rounds  # noqa: E402
 # run.sh's stand-in: per case of --cases and mode of --modes, --rounds processes with stock's cold
 # total 1.0 and the mode's 1 / ratio, the ratio of the case from FAKE_RATIOS (a list: taken in turn
 # over the batches, counted in FAKE_STATE); the assembly 1.0 in stock and FAKE_ASSEMBLE (default
-# 1.0) in the other modes; FAKE_SLEEP: seconds to wait after writing
+# 1.0) in the other modes; FAKE_SPEEDS (a list, default [1.0]): each process's speed, taken in turn
+# over the processes (the mode's offset by 3 from stock's in a round), a factor on its cold total and
+# on its probe_api_s (0.0002 at speed 1); FAKE_SLEEP: seconds to wait after writing
 FAKE = r'''#!/usr/bin/env python3
 import json, os, sys, time
 a = sys.argv[1:]
@@ -32,6 +35,7 @@ get = lambda k: a[a.index(k) + 1]
 cases = [json.loads(l)["label"] for l in open(get("--cases")) if l.strip()]
 modes, rounds, out = get("--modes").split(","), int(get("--rounds")), get("--out")
 ratios = json.loads(os.environ["FAKE_RATIOS"])
+speeds = json.loads(os.environ.get("FAKE_SPEEDS", "[1.0]"))
 state = os.environ["FAKE_STATE"]
 n = int(open(state).read()) if os.path.exists(state) else 0
 open(state, "w").write(str(n + rounds))
@@ -43,8 +47,10 @@ with open(os.path.join(out, "runs.jsonl"), "w") as f:
             procs = []
             for k in range(rounds):
                 r = seq[(n + k) % len(seq)]
-                procs.append({"round": k, "status": "ok", "cold_total_s": 1.0 if m == "stock" else 1.0 / r,
-                              "assemble_s": 1.0 if m == "stock" else float(os.environ.get("FAKE_ASSEMBLE", "1.0"))})
+                v = speeds[(n + k + (0 if m == "stock" else 3)) % len(speeds)]
+                procs.append({"round": k, "status": "ok", "cold_total_s": v * (1.0 if m == "stock" else 1.0 / r),
+                              "assemble_s": 1.0 if m == "stock" else float(os.environ.get("FAKE_ASSEMBLE", "1.0")),
+                              "probe_api_s": 0.0002 * v})
             f.write(json.dumps({"case": c, "mode": m, "mode_label": m, "amgt": "off" if m == "stock" else m,
                                 "rounds": rounds, "processes": procs}) + "\n")
 time.sleep(float(os.environ.get("FAKE_SLEEP", "0")))
@@ -65,6 +71,7 @@ class ColdRounds(unittest.TestCase):
         os.environ["FAKE_STATE"] = os.path.join(self.dir, "state")
         os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [0.9, 1.0], "slow": [0.8]})
         os.environ["FAKE_SLEEP"] = "0"
+        os.environ.pop("FAKE_SPEEDS", None)
 
     def run_json(self, *args):
         """cold_rounds on this test's cases and stand-in with `args`; its --json rows."""
@@ -162,6 +169,25 @@ class ColdRounds(unittest.TestCase):
         with self.assertRaises(SystemExit):  # and something beside it
             cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--reference", "fp64",
                               "--runsh", self.runsh])
+
+    def test_the_cases_are_decided_on_the_pairs_adjusted_for_a_covariate(self):
+        # every case 1.03x, the processes' speeds spread by 0.75-1.4: six pairs decide the adjusted
+        # ratios (exactly 1.03) where the raw ones stay open
+        speeds = [1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1]
+        with mock.patch.dict(os.environ, {"FAKE_SPEEDS": json.dumps(speeds),
+                                          "FAKE_RATIOS": json.dumps({"fast": [1.03], "edge": [1.03], "slow": [1.03]})}):
+            raw = self.run_json("--modes", "stock,fp64", "--max-batches", "3")
+            adj = self.run_json("--modes", "stock,fp64", "--max-batches", "3", "--covariate", "probe_api_s")
+        self.assertIn("open", {r["verdict"] for r in raw["rows"]})
+        self.assertIsNone(raw["covariate"])
+        self.assertEqual({r["verdict"] for r in adj["rows"]}, {"above"})
+        for r in adj["rows"]:
+            self.assertAlmostEqual(r["median"], 1.03)
+        self.assertEqual(adj["open_cases"], [])
+        self.assertAlmostEqual(adj["covariate"]["slope"], 1.0)
+        with self.assertRaises(SystemExit):  # a covariate the measure holds
+            cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--measure", "assembled",
+                              "--covariate", "assemble_s", "--runsh", self.runsh])
 
     def test_bad_input(self):
         empty = os.path.join(self.dir, "empty.tsv")
