@@ -25,9 +25,9 @@ std::string device_label();
 
 // GPU builds: seconds that `calls` queries of the current device (hypre_GetDevice, one device
 // runtime call each, no GPU work) take on this thread, after one untimed call that may start
-// the runtime; a negative value on CPU builds. A
-// measure of the process's host speed that no mode can change (run after bind_device and
-// before HYPRE_Initialize; bench/RESULTS.md, record 2026-11-29j).
+// the runtime; a negative value on CPU builds. A measure of the process's host speed that no
+// mode can change (run after bind_device and before HYPRE_Initialize; bench/RESULTS.md, record
+// 2026-11-29j).
 double runtime_probe_s(int calls);
 
 // After HYPRE_Initialize: memory location, execution policy and the vendor switches of a

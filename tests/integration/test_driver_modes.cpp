@@ -457,7 +457,8 @@ TEST(Timing, PhasesBeforeTheFirstRunAreReported)
    }
    // 2744 rows generated and assembled: a measurable time, and not the setup's
    EXPECT_GT(r.num("assemble_s"), 0.0) << r.output;
-   EXPECT_NE(r.str("assemble_s"), r.str("cold_setup_s")) << r.output;   // the host-speed probes before HYPRE_Initialize: 2^19 integer steps take time on any core,
+   EXPECT_NE(r.str("assemble_s"), r.str("cold_setup_s")) << r.output;
+   // the host-speed probes before HYPRE_Initialize: 2^19 integer steps take time on any core,
    // and (GPU builds) 4096 device runtime calls; a CPU build has no runtime to probe
    const double cpu = r.num("probe_cpu_s");
    EXPECT_TRUE(cpu > 0.0 && cpu < 1.0) << "probe_cpu_s = " << cpu << "\n" << r.output;
