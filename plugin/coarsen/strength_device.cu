@@ -41,7 +41,10 @@
 // Groups past the last row see empty ranges and still meet every shuffle.
 // Blocks whose mean row holds at most 8 entries (laplace7's finest levels) take a thread a row
 // instead (strength_thread_kernel below): a group of 4 or 8 lanes spent most of its
-// instructions on slots past a 7-entry row's end; the thread runs one slot an entry.
+// instructions on slots past a 7-entry row's end; the thread runs one slot an entry. Longer
+// mean rows take the narrowest group of 8, 16 or 32 lanes whose held slots hold the mean row
+// (groups of 8 up to 32 entries, laplace27's 27): a group one lane an entry meets its shuffles
+// and its row's set-up for every row.
 #include "coarsen/strength_device.h"
 
 #include "common/error.h"
@@ -457,8 +460,8 @@ void strength_rowcount(const StrengthRows& m, Stream s)
 {
    check_strength_rows(m, kHypreWarp);
    if (m.nrows == 0) return;
-   const int32_t lanes = lanes_per_entry(m.diag_nnz + m.offd_nnz, m.nrows);
-   if (lanes <= 8)
+   const int64_t mean = (static_cast<int64_t>(m.diag_nnz) + m.offd_nnz + m.nrows - 1) / m.nrows;
+   if (mean <= kThreadSlots)
    {
       const unsigned blocks = blocks_for(m.nrows);
       if (m.num_functions == 1) strength_thread_kernel<true><<<blocks, kThreads, 0, s>>>(m);
@@ -466,7 +469,10 @@ void strength_rowcount(const StrengthRows& m, Stream s)
       AMGT_DEVICE_CHECK_LAUNCH("strength_thread_kernel");
       return;
    }
-   with_lanes<16>(lanes, [&](auto g) {
+   // the narrowest group whose held slots (kHeldSlots a lane) take a mean row: a lane's slots
+   // past its row's end cost it instructions, a group's lanes its shuffles
+   const int32_t lanes = mean <= 8 * kHeldSlots ? 8 : mean <= 16 * kHeldSlots ? 16 : 32;
+   with_lanes<8>(lanes, [&](auto g) {
       constexpr int  G      = decltype(g)::value;
       const unsigned blocks = blocks_for(static_cast<int64_t>(m.nrows) * G);
       if (m.num_functions == 1) strength_kernel<G, true><<<blocks, kThreads, 0, s>>>(m);

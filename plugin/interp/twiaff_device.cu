@@ -22,6 +22,10 @@
 // the values, never diag_a: setup_kernels.h --, rsFC, ext's arrays, rsW) goes through the
 // read-only path (__ldg).
 //
+// Where the mean row holds at most 8 entries (laplace7's A_FF, about 6) a thread takes a row
+// instead (twiaff_thread_kernel below): the group's shuffles and set-up a row, and its lanes
+// past a short row's end, were most of what the group kernel issued.
+//
 // The terms are shuffled as two doubles, theta <- fma(a, b, theta) for each: (vji, a_ij) as
 // hypre's fma, (old value or 0, 1) for hypre's theta + old (fma(x, 1, theta) rounds x + theta
 // once, which is that sum), and (-0, 1) for the diagonal entry, which hypre does not add
@@ -146,18 +150,14 @@ __device__ __forceinline__ double add_terms(double theta, const Term& t, int n, 
    return theta;
 }
 
+// One row by a group of G lanes (`lane` of `group`), a lane an entry; a group without a row
+// (active false) takes part in nothing (empty ranges), so that no shuffle of a group waits for
+// lanes that left.
 template <int G, class BigJ>
-__global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
+__device__ __forceinline__ void twiaff_row(const TwiaffRows& m, const bool active, const int32_t row,
+                                           const int lane, const LaneMask group)
 {
-   const BigJ* ext_j = static_cast<const BigJ*>(m.ext_j); // hypre's BigInt
-   const int64_t t    = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int64_t r    = t / G;
-   const int     lane = static_cast<int>(threadIdx.x & (G - 1));
-   const LaneMask group = group_lanes<G>();
-   // a group past the last row takes part in nothing (empty ranges), so that no shuffle of a
-   // group waits for lanes that left
-   const bool    active = r < m.nrows;
-   const int32_t row    = active ? static_cast<int32_t>(r) : 0;
+   const BigJ*   ext_j = static_cast<const BigJ*>(m.ext_j); // hypre's BigInt
    const int32_t db = active ? __ldg(m.diag_i + row) : 0, de = active ? __ldg(m.diag_i + row + 1) : 0;
    const bool    offd = active && m.offd_nnz > 0;
    const int32_t ob = offd ? __ldg(m.offd_i + row) : 0, oe = offd ? __ldg(m.offd_i + row + 1) : 0;
@@ -204,10 +204,86 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
    for (int32_t k = ob + lane; k < oe; k += G) m.offd_a[k] *= theta;
 }
 
+template <int G, class BigJ>
+__global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
+{
+   const int64_t r      = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   const bool    active = r < m.nrows;
+   twiaff_row<G, BigJ>(m, active, active ? static_cast<int32_t>(r) : 0,
+                       static_cast<int>(threadIdx.x & (G - 1)), group_lanes<G>());
+}
+
+// A thread a row, for blocks whose mean row holds at most kThreadMean entries: the thread walks
+// its row's entries in storage order, each search of row j and each term in turn, theta as
+// hypre's one lane sums it (the diagonal entry's term, -0, changes no theta, so it is not added),
+// then scales the row. A group of G lanes a row issued its shuffles (four a term and lane) and
+// its set-up for every row, and a lane per entry left a group's lanes past its row idle. Rows
+// of more than kThreadRowLen entries in either block are taken by the warp one after another as
+// the group kernel does with G = 32, so that no thread walks a long row alone.
+constexpr int kThreadMean   = 8;
+constexpr int kThreadRowLen = 32;
+
+template <class BigJ>
+__global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
+{
+   const BigJ*   ext_j  = static_cast<const BigJ*>(m.ext_j);
+   const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
+   const bool    active = t < m.nrows; // a thread past the last row still meets the warp's rounds
+   const int32_t row    = active ? static_cast<int32_t>(t) : 0;
+   const int32_t db = active ? __ldg(m.diag_i + row) : 0, de = active ? __ldg(m.diag_i + row + 1) : 0;
+   const bool    offd = active && m.offd_nnz > 0;
+   const int32_t ob = offd ? __ldg(m.offd_i + row) : 0, oe = offd ? __ldg(m.offd_i + row + 1) : 0;
+   const bool    mine = active && de - db <= kThreadRowLen && oe - ob <= kThreadRowLen;
+   if (mine)
+   {
+      double theta = 0.0;
+      for (int32_t k = db; k < de; ++k)
+      {
+         const int32_t j = __ldg(m.diag_j + k);
+         double        w = 1.0; // the diagonal entry (i, i)
+         if (j != row)
+         {
+            const int32_t q    = find_in_row(m.diag_i, m.diag_j, j, row);
+            const double  vji  = q >= 0 ? __ldg(m.diag_old + q) : 0.0;
+            const double  old  = __ldg(m.diag_old + k);
+            const Term    term = weigh(old, vji, __ldg(m.rsFC + j) + vji, old, w);
+            theta              = fma(term.a, term.b, theta);
+         }
+         m.diag_a[k] = w;
+      }
+      for (int32_t k = ob; k < oe; ++k)
+      {
+         const int32_t j   = __ldg(m.offd_j + k);
+         const int32_t q   = find_in_row(m.ext_i, ext_j, j, m.first_index + row);
+         const double  vji = q >= 0 ? __ldg(m.ext_a + q) : 0.0;
+         double        w;
+         const Term    term = weigh(m.offd_a[k], vji, __ldg(m.rsFC_offd + j) + vji, 0.0, w);
+         theta              = fma(term.a, term.b, theta);
+         m.offd_a[k]        = w;
+      }
+      theta = theta + __ldg(m.rsW + row);
+      theta = theta != 0.0 ? -1.0 / theta : -1.0;
+      for (int32_t k = db; k < de; ++k) m.diag_a[k] *= theta;
+      for (int32_t k = ob; k < oe; ++k) m.offd_a[k] *= theta;
+   }
+   for (LaneMask pending = ballot(active && !mine); pending != 0; pending &= pending - 1)
+   {
+      const int src = __ffs(pending) - 1;
+      twiaff_row<kWarpSize, BigJ>(m, true, shfl(row, src), lane, kAllLanes);
+   }
+}
+
 template <class BigJ>
 void launch(const TwiaffRows& m, int32_t lanes, Stream s)
 {
-   with_lanes<4>(lanes, [&](auto g) {
+   if (lanes <= kThreadMean)
+   {
+      twiaff_thread_kernel<BigJ><<<blocks_for(m.nrows), kThreads, 0, s>>>(m);
+      AMGT_DEVICE_CHECK_LAUNCH("twiaff_thread_kernel");
+      return;
+   }
+   with_lanes<16>(lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       twiaff_kernel<G, BigJ><<<blocks_for(static_cast<int64_t>(m.nrows) * G), kThreads, 0, s>>>(m);
    });

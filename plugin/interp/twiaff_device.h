@@ -11,9 +11,10 @@ namespace amgt::device {
 int twiaff_search_chunk();
 
 // The arrays of m on the device. Enqueues one kernel on s and returns: no allocation, no
-// synchronisation. A group of lanes per row (4, 8, 16 or 32 by the mean row length, from
-// diag_nnz and offd_nnz), one lane per entry: each entry's search of its row j runs in its own lane, where hypre's warp walks a
-// row's entries one after another. Throws amgt::Error as check_twiaff_rows does.
+// synchronisation. By the mean row length (from diag_nnz and offd_nnz): up to 8 entries a
+// thread a row (rows longer than 32 entries taken by a warp), else a group of 16 or 32 lanes a
+// row, one lane an entry, each entry's search of its row j in its own lane, where hypre's warp
+// walks a row's entries one after another. Throws amgt::Error as check_twiaff_rows does.
 void twiaff(const TwiaffRows& m, Stream s);
 
 } // namespace amgt::device

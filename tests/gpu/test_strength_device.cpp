@@ -99,13 +99,13 @@ TEST_F(StrengthDevice, RowSumInHypresLaneOrder)
 // Rows the random cases do not draw, among short ones (so that the narrow groups meet them):
 // rows past one, two and four of hypre's lane rounds in both blocks, empty rows, two diagonal
 // entries in a row, a NaN and a -0 among the values; one and two functions, and short rows of
-// three lengths (a thread a row, groups of 16 lanes); rows either side of the thread kernel's
-// 8 slots a block.
+// four lengths (mean rows of 8: a thread a row; 10 and 17: groups of 8 lanes; 34: groups of
+// 16); rows either side of the thread kernel's 8 slots a block and of a group's held slots.
 TEST_F(StrengthDevice, LongEmptyAndOddRowsAmongShortOnes)
 {
    for (const int32_t functions : {1, 2})
    {
-      for (const int32_t short_len : {2, 4, 11})
+      for (const int32_t short_len : {2, 4, 11, 30})
       {
          SCOPED_TRACE("functions " + std::to_string(functions) + " short rows " + std::to_string(short_len));
          StrengthCase c;

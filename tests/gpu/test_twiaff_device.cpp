@@ -1,6 +1,7 @@
 // Extended+i's F-F weights on the GPU (interp/twiaff_device.h) against the CPU reference
 // (interp/twiaff.h) with hypre's search chunk: equal bit for bit, on rank blocks of every group
-// width (mean rows of 2 to 60 entries), rows with a repeated column, an off-diagonal block with
+// width (mean rows of 2 to 60 entries; a thread a row up to 8), rows longer than a thread takes
+// among short ones, rows with a repeated column, an off-diagonal block with
 // 32- and 64-bit ext columns, the diagonal block's columns at every 4-byte alignment; nothing
 // written past the arrays; bad input refused.
 #include "gpu_test_util.h"
@@ -130,6 +131,59 @@ TEST_F(TwiaffDevice, RepeatedColumnAsHypresSearch)
       const TwiaffCase c = repeated_column_case(80, first, second);
       SCOPED_TRACE("positions " + std::to_string(first) + ", " + std::to_string(second));
       check(c, true);
+      if (HasFatalFailure()) return;
+   }
+}
+
+// Short rows (a mean of at most 8 entries: a thread a row) with rows longer than a thread
+// takes among them, in the diagonal block (every 97th row: 40 entries more) and in the
+// off-diagonal block (every 89th: 36 more), which the warp takes; the rows of ext keep
+// finding their transposes.
+TEST_F(TwiaffDevice, LongRowsAmongThreadRows)
+{
+   for (unsigned seed : {3u, 8u})
+   {
+      SCOPED_TRACE("seed " + std::to_string(seed));
+      const TwiaffCase base = make_twiaff_case(3000, 4, 300, seed);
+      TwiaffCase       c    = base;
+      c.diag_i              = {0};
+      c.diag_j.clear();
+      c.diag_a.clear();
+      c.offd_i = {0};
+      c.offd_j.clear();
+      c.offd_a.clear();
+      for (int32_t i = 0; i < c.nrows; ++i)
+      {
+         std::vector<int32_t> cols(base.diag_j.begin() + base.diag_i[i], base.diag_j.begin() + base.diag_i[i + 1]);
+         c.diag_j.insert(c.diag_j.end(), cols.begin(), cols.end());
+         c.diag_a.insert(c.diag_a.end(), base.diag_a.begin() + base.diag_i[i], base.diag_a.begin() + base.diag_i[i + 1]);
+         for (int32_t t = 0; i % 97 == 5 && t < 40; ++t)
+         {
+            const int32_t j = (i + 1 + 3 * t) % c.nrows;
+            if (std::find(cols.begin(), cols.end(), j) != cols.end()) continue;
+            cols.push_back(j);
+            c.diag_j.push_back(j);
+            c.diag_a.push_back(0.1 * (t % 7) - 0.3);
+         }
+         c.diag_i.push_back(static_cast<int32_t>(c.diag_j.size()));
+         std::vector<int32_t> ocols(base.offd_j.begin() + base.offd_i[i], base.offd_j.begin() + base.offd_i[i + 1]);
+         c.offd_j.insert(c.offd_j.end(), ocols.begin(), ocols.end());
+         c.offd_a.insert(c.offd_a.end(), base.offd_a.begin() + base.offd_i[i], base.offd_a.begin() + base.offd_i[i + 1]);
+         for (int32_t t = 0; i % 89 == 7 && t < 36; ++t)
+         {
+            const int32_t j = (i + 7 * t) % c.offd_cols;
+            if (std::find(ocols.begin(), ocols.end(), j) != ocols.end()) continue;
+            ocols.push_back(j);
+            c.offd_j.push_back(j);
+            c.offd_a.push_back(0.05 * (t % 5) - 0.4);
+         }
+         c.offd_i.push_back(static_cast<int32_t>(c.offd_j.size()));
+      }
+      const int64_t entries = static_cast<int64_t>(c.diag_j.size() + c.offd_j.size());
+      ASSERT_LE((entries + c.nrows - 1) / c.nrows, 8) << "the case must take the thread-a-row kernel";
+      ASSERT_GT(c.diag_i[6] - c.diag_i[5], 32) << "row 5 must be longer than a thread takes";
+      ASSERT_GT(c.offd_i[8] - c.offd_i[7], 32) << "row 7's off-diagonal block must be longer than a thread takes";
+      check(c, seed % 2 == 0);
       if (HasFatalFailure()) return;
    }
 }
