@@ -222,6 +222,8 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
 // the group kernel does with G = 32, so that no thread walks a long row alone.
 constexpr int kThreadMean   = 8;
 constexpr int kThreadRowLen = 32;
+// longer mean rows: a group's lanes take this many of a mean row's entries each (twiaff below)
+constexpr int kEntriesPerLane = 4;
 
 template <class BigJ>
 __global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
@@ -277,13 +279,13 @@ __global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
 template <class BigJ>
 void launch(const TwiaffRows& m, int32_t lanes, Stream s)
 {
-   if (lanes <= kThreadMean)
+   if (lanes == 1)
    {
       twiaff_thread_kernel<BigJ><<<blocks_for(m.nrows), kThreads, 0, s>>>(m);
       AMGT_DEVICE_CHECK_LAUNCH("twiaff_thread_kernel");
       return;
    }
-   with_lanes<16>(lanes, [&](auto g) {
+   with_lanes<4>(lanes, [&](auto g) {
       constexpr int G = decltype(g)::value;
       twiaff_kernel<G, BigJ><<<blocks_for(static_cast<int64_t>(m.nrows) * G), kThreads, 0, s>>>(m);
    });
@@ -298,9 +300,19 @@ void twiaff(const TwiaffRows& m, Stream s)
 {
    check_twiaff_rows(m, kHypreWarp);
    if (m.nrows == 0) return;
-   // a lane per entry of a mean row (A_FF keeps a row's F-neighbours: about 6 of a 7-point
-   // row, up to 26 of a 27-point one), at least 4 and at most a warp
-   const int32_t lanes = lanes_per_entry(m.diag_nnz + m.offd_nnz, m.nrows);
+   // A_FF keeps a row's F-neighbours: about 6 of a 7-point row (a thread a row), up to 26 of a
+   // 27-point one. Longer mean rows take the narrowest group of 4 to 32 lanes whose lanes take
+   // at most kEntriesPerLane of a mean row's entries each: a group's shuffles (a term's two in
+   // every lane) are issued once for all its lanes, and the rows a warp holds at once, whose rows
+   // j its searches read, stay few enough for the L1 (a thread a row on laplace27 moved 6.5x
+   // the DRAM bytes of 32 lanes a row)
+   const int64_t mean  = (static_cast<int64_t>(m.diag_nnz) + m.offd_nnz + m.nrows - 1) / m.nrows;
+   int32_t       lanes = 1;
+   if (mean > kThreadMean)
+   {
+      lanes = 4;
+      while (lanes < 32 && lanes * kEntriesPerLane < mean) lanes *= 2;
+   }
    if (m.ext_j_64) launch<int64_t>(m, lanes, s);
    else launch<int32_t>(m, lanes, s);
 }
