@@ -60,6 +60,23 @@ constexpr int kHeldSlots = 4;              // a held row's entries a lane keeps 
 __device__ __forceinline__ double hypre_max(double a, double b) { return a < b ? b : a; }
 __device__ __forceinline__ double hypre_min(double a, double b) { return a < b ? a : b; }
 
+// A row's entries in the two blocks, [pd, qd) and [po, qo): empty without a row (active false)
+// and for a block without entries.
+struct RowRange
+{
+   int32_t pd, qd, po, qo;
+};
+
+__device__ __forceinline__ RowRange row_range(const StrengthRows& m, const bool active, const int32_t row)
+{
+   RowRange r;
+   r.pd = active ? __ldg(m.diag_i + row) : 0;
+   r.qd = active && m.diag_nnz > 0 ? __ldg(m.diag_i + row + 1) : r.pd;
+   r.po = active && m.offd_nnz > 0 ? __ldg(m.offd_i + row) : 0;
+   r.qo = active && m.offd_nnz > 0 ? __ldg(m.offd_i + row + 1) : r.po;
+   return r;
+}
+
 // One row by a group of G lanes (`lane` of `group`); a group without a row (active false) sees
 // empty ranges and still meets every shuffle.
 template <int G, bool One>
@@ -69,10 +86,8 @@ __device__ __forceinline__ void strength_row(const StrengthRows& m, const bool a
    constexpr int V = kHypreWarp / G;                  // hypre lanes a lane stands for
    constexpr int S = V > kHeldSlots ? V : kHeldSlots; // slots a lane holds a block: S / V rounds
    static_assert(S % V == 0 && S <= 32, "a held row is whole rounds of hypre's warp, a bit a slot");
-   const int32_t* __restrict__ diag_i        = m.diag_i;
    const int32_t* __restrict__ diag_j        = m.diag_j;
    const double* __restrict__  diag_a        = m.diag_a;
-   const int32_t* __restrict__ offd_i        = m.offd_i;
    const int32_t* __restrict__ offd_j        = m.offd_j;
    const double* __restrict__  offd_a        = m.offd_a;
    const int32_t* __restrict__ dof_func      = m.dof_func;
@@ -80,12 +95,10 @@ __device__ __forceinline__ void strength_row(const StrengthRows& m, const bool a
    int32_t* __restrict__       s_diag_j      = m.s_diag_j;
    int32_t* __restrict__       s_offd_j      = m.s_offd_j;
 
-   const int32_t fn     = One || !active ? 0 : __ldg(dof_func + row);
-   const int32_t pd     = active ? __ldg(diag_i + row) : 0;
-   const int32_t qd     = active && m.diag_nnz > 0 ? __ldg(diag_i + row + 1) : pd;
-   const int32_t po     = active && m.offd_nnz > 0 ? __ldg(offd_i + row) : 0;
-   const int32_t qo     = active && m.offd_nnz > 0 ? __ldg(offd_i + row + 1) : po;
-   const int32_t nd_len = qd - pd, no_len = qo - po;
+   const int32_t  fn = One || !active ? 0 : __ldg(dof_func + row);
+   const RowRange rr = row_range(m, active, row);
+   const int32_t  pd = rr.pd, qd = rr.qd, po = rr.po, qo = rr.qo;
+   const int32_t  nd_len = qd - pd, no_len = qo - po;
    // the same for the whole group (its row's)
    const bool held = nd_len <= G * S && no_len <= G * S;
 
@@ -355,10 +368,8 @@ constexpr int kThreadSlots = 8;
 template <bool One>
 __global__ void __launch_bounds__(kThreads, 4) strength_thread_kernel(StrengthRows m)
 {
-   const int32_t* __restrict__ diag_i        = m.diag_i;
    const int32_t* __restrict__ diag_j        = m.diag_j;
    const double* __restrict__  diag_a        = m.diag_a;
-   const int32_t* __restrict__ offd_i        = m.offd_i;
    const int32_t* __restrict__ offd_j        = m.offd_j;
    const double* __restrict__  offd_a        = m.offd_a;
    const int32_t* __restrict__ dof_func      = m.dof_func;
@@ -367,13 +378,11 @@ __global__ void __launch_bounds__(kThreads, 4) strength_thread_kernel(StrengthRo
    const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
    const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
    const bool    active = t < m.nrows; // a thread past the last row still meets the warp's shuffles
-   const int32_t row    = active ? static_cast<int32_t>(t) : 0;
-   const int32_t pd     = active ? __ldg(diag_i + row) : 0;
-   const int32_t qd     = active && m.diag_nnz > 0 ? __ldg(diag_i + row + 1) : pd;
-   const int32_t po     = active && m.offd_nnz > 0 ? __ldg(offd_i + row) : 0;
-   const int32_t qo     = active && m.offd_nnz > 0 ? __ldg(offd_i + row + 1) : po;
-   const int32_t nd_len = qd - pd, no_len = qo - po;
-   const bool    mine   = active && nd_len <= kThreadSlots && no_len <= kThreadSlots;
+   const int32_t  row    = active ? static_cast<int32_t>(t) : 0;
+   const RowRange rr     = row_range(m, active, row);
+   const int32_t  pd = rr.pd, qd = rr.qd, po = rr.po, qo = rr.qo;
+   const int32_t  nd_len = qd - pd, no_len = qo - po;
+   const bool     mine   = active && nd_len <= kThreadSlots && no_len <= kThreadSlots;
    if (mine)
    {
       const int32_t fn = One ? 0 : __ldg(dof_func + row);

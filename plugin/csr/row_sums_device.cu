@@ -10,21 +10,24 @@ namespace {
 
 constexpr int kHypreWarp = kWavefrontSize; // HYPRE_WARP_SIZE
 
-template <int G, int Type>
-__global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
+// s_i into out: scal * s_i, or added to out_i as fma(scal, s_i, out_i)
+__device__ __forceinline__ void put_row_sum(const RowSums& m, int32_t row, double s)
 {
-   constexpr int  V      = kHypreWarp / G; // hypre lanes a lane stands for
-   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int64_t  r      = t / G;
-   const int      lane   = static_cast<int>(threadIdx.x & (G - 1));
-   const LaneMask group  = group_lanes<G>();
-   // a group past the last row: an empty range, and it still meets its shuffles
-   const bool     active = r < m.nrows;
-   const int32_t  row    = active ? static_cast<int32_t>(r) : 0;
-   const int32_t  p      = active ? m.ia[row] : 0;
-   const int32_t  q      = active ? m.ia[row + 1] : 0;
-   const int32_t  cf_row = active && m.cf_i ? m.cf_i[row] : 0;
-   double         v[V];
+   m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);
+}
+
+// One row by a group of G lanes (`lane` of `group`), lane l standing for hypre's lanes l + G*j
+// (j < V); a group without a row (active false) sees an empty range and still meets its
+// shuffles. Lane 0 writes the row's sum.
+template <int G, int Type>
+__device__ __forceinline__ void row_sums_row(const RowSums& m, const bool active, const int32_t row,
+                                             const int lane, const LaneMask group)
+{
+   constexpr int V      = kHypreWarp / G; // hypre lanes a lane stands for
+   const int32_t p      = active ? m.ia[row] : 0;
+   const int32_t q      = active ? m.ia[row + 1] : 0;
+   const int32_t cf_row = active && m.cf_i ? m.cf_i[row] : 0;
+   double        v[V];
    if (q - p <= kHypreWarp)
    {
       // a row of at most a warp's entries (hypre lane h holds entry p + h or none): the V
@@ -58,7 +61,16 @@ __global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
       }
    }
    const double s = tree_sum<G, V>(v, group);
-   if (active && lane == 0) m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);
+   if (active && lane == 0) put_row_sum(m, row, s);
+}
+
+template <int G, int Type>
+__global__ void __launch_bounds__(kThreads) row_sums_kernel(RowSums m)
+{
+   const int64_t r      = (blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x) / G;
+   const bool    active = r < m.nrows; // a group past the last row: an empty range
+   row_sums_row<G, Type>(m, active, active ? static_cast<int32_t>(r) : 0,
+                         static_cast<int>(threadIdx.x & (G - 1)), group_lanes<G>());
 }
 
 // The V slots of a thread's row of n <= V entries (hypre's warp lanes 0..V-1; lanes V and up
@@ -81,30 +93,24 @@ __device__ __forceinline__ void short_row_slots(const RowSums& m, int32_t p, int
    }
 }
 
-__device__ __forceinline__ void put_row_sum(const RowSums& m, int32_t row, double s)
-{
-   m.out[row] = m.set ? m.scal * s : fma(m.scal, s, m.out[row]);
-}
-
 // A thread a row, for blocks whose mean row holds at most 8 entries. A row of n <= 8 (16)
 // entries leaves hypre's lanes 8 (16) and up at +0; the butterfly's levels above 4 (8) add +0
 // to sums that are never -0 (each starts at 0.0), which changes none of them, so the lower
 // levels over the thread's 8 (16) slots are hypre's sum bit for bit. Longer rows: the warp
-// takes them one after another, lane l standing for hypre's lanes l, l + 32 (HIP's 64-lane
-// warps), as the group kernel does with G = 32.
+// takes them one after another as the group kernel does with G = 32 (row_sums_row; lane l
+// stands for hypre's lanes l, l + 32 with HIP's 64-lane warps).
 template <int Type>
 __global__ void __launch_bounds__(kThreads) row_sums_thread_kernel(RowSums m)
 {
-   constexpr int  VL     = kHypreWarp / kWarpSize; // hypre lanes a lane stands for in a long row
-   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int      lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
+   const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
    // a thread past the last row has no row, and still meets its warp's shuffles
-   const bool     active = t < m.nrows;
-   const int32_t  row    = active ? static_cast<int32_t>(t) : 0;
-   const int32_t  p      = active ? m.ia[row] : 0;
-   const int32_t  q      = active ? m.ia[row + 1] : 0;
-   const int32_t  cf_row = active && m.cf_i ? m.cf_i[row] : 0;
-   const int32_t  n      = q - p;
+   const bool    active = t < m.nrows;
+   const int32_t row    = active ? static_cast<int32_t>(t) : 0;
+   const int32_t p      = active ? m.ia[row] : 0;
+   const int32_t q      = active ? m.ia[row + 1] : 0;
+   const int32_t cf_row = active && m.cf_i ? m.cf_i[row] : 0;
+   const int32_t n      = q - p;
    if (active && n <= 8)
    {
       double v[8];
@@ -119,25 +125,8 @@ __global__ void __launch_bounds__(kThreads) row_sums_thread_kernel(RowSums m)
    }
    for (LaneMask pending = ballot(active && n > 16); pending != 0; pending &= pending - 1)
    {
-      const int     src = __ffs(pending) - 1;
-      const int32_t rp  = shfl(p, src);
-      const int32_t rq  = shfl(q, src);
-      const int32_t rcf = shfl(cf_row, src);
-      double        v[VL];
-#pragma unroll
-      for (int j = 0; j < VL; ++j)
-      {
-         double s = 0.0;
-         for (int32_t k = rp + lane + kWarpSize * j; k < rq; k += kHypreWarp)
-         {
-            if (m.cf_i && rcf != m.cf_j[m.ja[k]]) continue;
-            const double a = m.a[k];
-            s += Type == 1 ? fabs(a) : a;
-         }
-         v[j] = s;
-      }
-      const double s = tree_sum<kWarpSize, VL>(v, kAllLanes);
-      if (lane == src) put_row_sum(m, row, s);
+      const int src = __ffs(pending) - 1;
+      row_sums_row<kWarpSize, Type>(m, true, shfl(row, src), lane, kAllLanes);
    }
 }
 
