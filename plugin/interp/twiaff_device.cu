@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kThreads) twiaff_kernel(TwiaffRows m)
 constexpr int kThreadMean   = 8;
 constexpr int kThreadRowLen = 32;
 // longer mean rows: a group's lanes take this many of a mean row's entries each (twiaff below)
-constexpr int kEntriesPerLane = 4;
+constexpr int kEntriesPerLane = 8;
 
 template <class BigJ>
 __global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
@@ -305,7 +305,8 @@ void twiaff(const TwiaffRows& m, Stream s)
    // at most kEntriesPerLane of a mean row's entries each: a group's shuffles (a term's two in
    // every lane) are issued once for all its lanes, and the rows a warp holds at once, whose rows
    // j its searches read, stay few enough for the L1 (a thread a row on laplace27 moved 6.5x
-   // the DRAM bytes of 32 lanes a row)
+   // the DRAM bytes of 32 lanes a row). Measured with 2, 4 and 8 entries a lane: 8 took the
+   // least time over laplace7's and laplace27's setups (bench/RESULTS.md, record 2026-11-29k).
    const int64_t mean  = (static_cast<int64_t>(m.diag_nnz) + m.offd_nnz + m.nrows - 1) / m.nrows;
    int32_t       lanes = 1;
    if (mean > kThreadMean)
