@@ -150,6 +150,50 @@ __device__ __forceinline__ double add_terms(double theta, const Term& t, int n, 
    return theta;
 }
 
+// A row's entries in the two blocks, [db, de) and [ob, oe): empty without a row (active false)
+// and, for the off-diagonal block, without its entries.
+struct RowRange
+{
+   int32_t db, de, ob, oe;
+};
+
+__device__ __forceinline__ RowRange row_range(const TwiaffRows& m, const bool active, const int32_t row)
+{
+   const int32_t db = active ? __ldg(m.diag_i + row) : 0, de = active ? __ldg(m.diag_i + row + 1) : 0;
+   const bool    offd = active && m.offd_nnz > 0;
+   const int32_t ob = offd ? __ldg(m.offd_i + row) : 0, oe = offd ? __ldg(m.offd_i + row + 1) : 0;
+   return {db, de, ob, oe};
+}
+
+// Entry k = (row, j) of the diagonal block, j != row: its weight into w, and its term.
+__device__ __forceinline__ Term diag_term(const TwiaffRows& m, const int32_t row, const int32_t j, const int32_t k,
+                                          double& w)
+{
+   const int32_t q   = find_in_row(m.diag_i, m.diag_j, j, row);
+   const double  vji = q >= 0 ? __ldg(m.diag_old + q) : 0.0;
+   const double  old = __ldg(m.diag_old + k);
+   return weigh(old, vji, __ldg(m.rsFC + j) + vji, old, w);
+}
+
+// Entry k of the off-diagonal block: its weight into w, and its term (rsj == 0: hypre adds back
+// the entry it has just set to zero).
+template <class BigJ>
+__device__ __forceinline__ Term offd_term(const TwiaffRows& m, const BigJ* ext_j, const int32_t row, const int32_t k,
+                                          double& w)
+{
+   const int32_t j   = __ldg(m.offd_j + k);
+   const int32_t q   = find_in_row(m.ext_i, ext_j, j, m.first_index + row);
+   const double  vji = q >= 0 ? __ldg(m.ext_a + q) : 0.0;
+   return weigh(m.offd_a[k], vji, __ldg(m.rsFC_offd + j) + vji, 0.0, w);
+}
+
+// The row's scale from its sum theta: -1 / (theta + rsW_i), -1 where that is 0.
+__device__ __forceinline__ double row_scale(const TwiaffRows& m, const int32_t row, double theta)
+{
+   theta = theta + __ldg(m.rsW + row);
+   return theta != 0.0 ? -1.0 / theta : -1.0;
+}
+
 // One row by a group of G lanes (`lane` of `group`), a lane an entry; a group without a row
 // (active false) takes part in nothing (empty ranges), so that no shuffle of a group waits for
 // lanes that left.
@@ -157,11 +201,10 @@ template <int G, class BigJ>
 __device__ __forceinline__ void twiaff_row(const TwiaffRows& m, const bool active, const int32_t row,
                                            const int lane, const LaneMask group)
 {
-   const BigJ*   ext_j = static_cast<const BigJ*>(m.ext_j); // hypre's BigInt
-   const int32_t db = active ? __ldg(m.diag_i + row) : 0, de = active ? __ldg(m.diag_i + row + 1) : 0;
-   const bool    offd = active && m.offd_nnz > 0;
-   const int32_t ob = offd ? __ldg(m.offd_i + row) : 0, oe = offd ? __ldg(m.offd_i + row + 1) : 0;
-   double        theta = 0.0;
+   const BigJ*    ext_j = static_cast<const BigJ*>(m.ext_j); // hypre's BigInt
+   const RowRange rr    = row_range(m, active, row);
+   const int32_t  db = rr.db, de = rr.de, ob = rr.ob, oe = rr.oe;
+   double         theta = 0.0;
    for (int32_t base = db; base < de; base += G)
    {
       const int32_t k = base + lane;
@@ -170,13 +213,7 @@ __device__ __forceinline__ void twiaff_row(const TwiaffRows& m, const bool activ
       {
          const int32_t j = __ldg(m.diag_j + k);
          double        w = 1.0; // the diagonal entry (i, i)
-         if (j != row)
-         {
-            const int32_t q   = find_in_row(m.diag_i, m.diag_j, j, row);
-            const double  vji = q >= 0 ? __ldg(m.diag_old + q) : 0.0;
-            const double  old = __ldg(m.diag_old + k);
-            term = weigh(old, vji, __ldg(m.rsFC + j) + vji, old, w);
-         }
+         if (j != row) term = diag_term(m, row, j, k, w);
          m.diag_a[k] = w;
       }
       theta = add_terms<G>(theta, term, de - base < G ? de - base : G, group);
@@ -187,19 +224,14 @@ __device__ __forceinline__ void twiaff_row(const TwiaffRows& m, const bool activ
       Term          term;
       if (k < oe)
       {
-         const int32_t j   = __ldg(m.offd_j + k);
-         const int32_t q   = find_in_row(m.ext_i, ext_j, j, m.first_index + row);
-         const double  vji = q >= 0 ? __ldg(m.ext_a + q) : 0.0;
-         double        w;
-         // rsj == 0: hypre adds back the entry it has just set to zero
-         term = weigh(m.offd_a[k], vji, __ldg(m.rsFC_offd + j) + vji, 0.0, w);
+         double w;
+         term        = offd_term(m, ext_j, row, k, w);
          m.offd_a[k] = w;
       }
       theta = add_terms<G>(theta, term, oe - base < G ? oe - base : G, group);
    }
    if (!active) return; // after the group's last shuffle
-   theta = theta + __ldg(m.rsW + row);
-   theta = theta != 0.0 ? -1.0 / theta : -1.0;
+   theta = row_scale(m, row, theta);
    for (int32_t k = db + lane; k < de; k += G) m.diag_a[k] *= theta;
    for (int32_t k = ob + lane; k < oe; k += G) m.offd_a[k] *= theta;
 }
@@ -228,15 +260,14 @@ constexpr int kEntriesPerLane = 8;
 template <class BigJ>
 __global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
 {
-   const BigJ*   ext_j  = static_cast<const BigJ*>(m.ext_j);
-   const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
-   const bool    active = t < m.nrows; // a thread past the last row still meets the warp's rounds
-   const int32_t row    = active ? static_cast<int32_t>(t) : 0;
-   const int32_t db = active ? __ldg(m.diag_i + row) : 0, de = active ? __ldg(m.diag_i + row + 1) : 0;
-   const bool    offd = active && m.offd_nnz > 0;
-   const int32_t ob = offd ? __ldg(m.offd_i + row) : 0, oe = offd ? __ldg(m.offd_i + row + 1) : 0;
-   const bool    mine = active && de - db <= kThreadRowLen && oe - ob <= kThreadRowLen;
+   const BigJ*    ext_j  = static_cast<const BigJ*>(m.ext_j);
+   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int      lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
+   const bool     active = t < m.nrows; // a thread past the last row still meets the warp's rounds
+   const int32_t  row    = active ? static_cast<int32_t>(t) : 0;
+   const RowRange rr     = row_range(m, active, row);
+   const int32_t  db = rr.db, de = rr.de, ob = rr.ob, oe = rr.oe;
+   const bool     mine = active && de - db <= kThreadRowLen && oe - ob <= kThreadRowLen;
    if (mine)
    {
       double theta = 0.0;
@@ -246,26 +277,19 @@ __global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
          double        w = 1.0; // the diagonal entry (i, i)
          if (j != row)
          {
-            const int32_t q    = find_in_row(m.diag_i, m.diag_j, j, row);
-            const double  vji  = q >= 0 ? __ldg(m.diag_old + q) : 0.0;
-            const double  old  = __ldg(m.diag_old + k);
-            const Term    term = weigh(old, vji, __ldg(m.rsFC + j) + vji, old, w);
-            theta              = fma(term.a, term.b, theta);
+            const Term term = diag_term(m, row, j, k, w);
+            theta           = fma(term.a, term.b, theta);
          }
          m.diag_a[k] = w;
       }
       for (int32_t k = ob; k < oe; ++k)
       {
-         const int32_t j   = __ldg(m.offd_j + k);
-         const int32_t q   = find_in_row(m.ext_i, ext_j, j, m.first_index + row);
-         const double  vji = q >= 0 ? __ldg(m.ext_a + q) : 0.0;
-         double        w;
-         const Term    term = weigh(m.offd_a[k], vji, __ldg(m.rsFC_offd + j) + vji, 0.0, w);
-         theta              = fma(term.a, term.b, theta);
-         m.offd_a[k]        = w;
+         double     w;
+         const Term term = offd_term(m, ext_j, row, k, w);
+         theta           = fma(term.a, term.b, theta);
+         m.offd_a[k]     = w;
       }
-      theta = theta + __ldg(m.rsW + row);
-      theta = theta != 0.0 ? -1.0 / theta : -1.0;
+      theta = row_scale(m, row, theta);
       for (int32_t k = db; k < de; ++k) m.diag_a[k] *= theta;
       for (int32_t k = ob; k < oe; ++k) m.offd_a[k] *= theta;
    }
