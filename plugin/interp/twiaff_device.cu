@@ -3,10 +3,11 @@
 // hypre's kernel gives a row a warp and walks its entries one after another: for each, the
 // warp scans row j for the entry (j, i) and lane 0 does the arithmetic, so a row of 20 entries
 // costs 20 dependent rounds of loads and shuffles (0.04-0.07 of the bytes' roofline, SM-issue
-// bound: bench/RESULTS.md, "Setup: hypre's own kernels"). Here a group of G lanes takes a row
-// and each lane one entry: its search of row j (short rows, cached) and its quotient run in
-// parallel; the sum theta_i is then formed in hypre's order, every lane of the group adding the
-// G entries' terms in turn (shuffled), so each lane holds the same theta and scales its entries.
+// bound: bench/RESULTS.md, "Setup: hypre's own kernels"). Here a group of G lanes takes a row,
+// G entries at a time, a lane an entry: their searches of rows j (short rows, cached) and their
+// quotients run in parallel; the sum theta_i is then formed in hypre's order, every lane of the
+// group adding the G entries' terms in turn (shuffled), so each lane holds the same theta and
+// scales its entries.
 //
 // With a lane per entry the kernel is bound by the SM, by the lanes' searches (Nsight Compute,
 // laplace7: 0.18 of the roofline, SM 61% busy, DRAM 11%): every lane reads row j's columns from
@@ -194,7 +195,7 @@ __device__ __forceinline__ double row_scale(const TwiaffRows& m, const int32_t r
    return theta != 0.0 ? -1.0 / theta : -1.0;
 }
 
-// One row by a group of G lanes (`lane` of `group`), a lane an entry; a group without a row
+// One row by a group of G lanes (`lane` of `group`), G entries at a time; a group without a row
 // (active false) takes part in nothing (empty ranges), so that no shuffle of a group waits for
 // lanes that left.
 template <int G, class BigJ>
