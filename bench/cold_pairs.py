@@ -9,6 +9,7 @@ together narrow the interval about as 1/sqrt(pairs).
 
   python3 bench/cold_pairs.py OUT1/runs.jsonl OUT2/runs.jsonl ... [--cases A,B] [--json FILE]
                               [--reference MODE] [--covariate KEY] [--measure cold|assembled|process]
+                              [--interval median|t]
 
 --reference MODE: a plugin mode of the same runs instead of stock (fp64 against fp64-skl: which
 of two settings a cold process prefers); the verdict is then against 1.0, and the other plugin
@@ -33,6 +34,15 @@ assemble_s + the cold total). The plugin's preload (AMGT_PRELOAD) loads kernels 
 thread while the application assembles its matrix, so what it saves in the first setup may be
 paid in the assembly; the wider measures count both (bench/RESULTS.md, record 2026-11-29h).
 A covariate that the measure contains is refused.
+
+--interval median|t: what decides. median (default): the pairs' median and an interval holding it
+with >= 90% probability whatever their spread (order statistics). t: the pairs' geometric mean
+(the mean of their logs) and Student's t interval of 90% for it, valid where the log ratios
+spread near a normal law: the command prints their pooled skewness and excess kurtosis (each
+case-mode's about its own mean). Resampled from the 673 adjusted pairs of record 2026-11-29k
+(skewness -0.08, excess kurtosis +0.49) the t interval held the true mean in 90% / 95% of the
+draws at 90% / 95% and was 13-37% narrower than the median's at 11-25 pairs (bench/RESULTS.md,
+*Small and mid-size systems*): the median needs 1.3-2.5x the pairs for the same width.
 
 Pool only outputs of one build on one kind of machine: the ratios of different code are not
 one quantity (the tool does not know which build wrote a file)."""
@@ -78,11 +88,14 @@ def measure_keys(measure):
     return MEASURES[measure][1]
 
 
-def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold"):
+def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold",
+           interval="median", shape=None):
     """outputs: [(path, records)]. Returns (the rows of cold_verdict with case, mode, mode_label,
     and files: the pairs each output gave), the outputs' pairs per (case, mode) pooled in the
     order they first appear; against reference (stock, or a plugin mode: then the other plugin
-    modes, against 1.0); the intervals of `coverage`; the pairs' time: MEASURES[measure]."""
+    modes, against 1.0); the intervals of `coverage` and kind `interval` (cold_verdict's); the
+    pairs' time: MEASURES[measure]. shape: a dict to receive log_shape of the pairs (values,
+    skewness, kurtosis)."""
     ratios, labels, per_file = {}, {}, {}
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
@@ -95,8 +108,10 @@ def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_CO
             ratios.setdefault((case, mode), []).extend(rs)
             labels[(case, mode)] = label
             per_file.setdefault((case, mode), []).append(len(rs))
+    if shape is not None:
+        shape.update(zip(("values", "skewness", "kurtosis"), bench_report.log_shape(ratios.values())))
     return [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
-                 **bench_report.cold_verdict(rs, bound, coverage))
+                 **bench_report.cold_verdict(rs, bound, coverage, interval))
             for (c, m), rs in ratios.items()]
 
 
@@ -116,10 +131,11 @@ def covariate_pairs(records, key, paired, reference="stock", measure="cold"):
     return bench_report.paired_cold_ratios(records, paired, reference, pair)
 
 
-def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold"):
+def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold",
+             interval="median", shape=None):
     """The pairs of `outputs` adjusted for `key` (the module's --covariate). Returns (rows as
     pooled's, with the adjusted ratios, and a dict: slope, correlation, pairs, and per mode
-    (label) the mean x, its standard error and its pairs)."""
+    (label) the mean x, its standard error and its pairs); interval and shape as pooled's."""
     if key not in COVARIATES:
         raise ValueError(f"--covariate takes one of {', '.join(COVARIATES)}, not {key!r}")
     if key in measure_keys(measure):
@@ -152,9 +168,12 @@ def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.
     for label, xs in shift.items():
         se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None
         modes[label] = {"mean_x": statistics.fmean(xs), "se": se, "pairs": len(xs)}
+    ratios = {k: [math.exp(y - slope * x) for y, x in ps] for k, ps in groups.items()}
+    if shape is not None:
+        shape.update(zip(("values", "skewness", "kurtosis"), bench_report.log_shape(ratios.values())))
     rows = [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
-                 **bench_report.cold_verdict([math.exp(y - slope * x) for y, x in ps], bound, coverage))
-            for (c, m), ps in groups.items()]
+                 **bench_report.cold_verdict(ratios[(c, m)], bound, coverage, interval))
+            for (c, m) in groups]
     return rows, {"covariate": key, "slope": slope, "correlation": corr, "measure": measure,
                   "pairs": sum(len(ps) for ps in groups.values()), "modes": modes}
 
@@ -175,6 +194,15 @@ def covariate_lines(diag):
     return lines
 
 
+def shape_line(shape):
+    """What a Student-t interval rests on (--interval t), for the table's head."""
+    if shape.get("skewness") is None:
+        return f"\nThe log ratios about their case-mode's mean: {shape.get('values', 0)} values, too few for their shape"
+    return (f"\nThe log ratios about their case-mode's mean ({shape['values']} values): skewness "
+            f"{shape['skewness']:+.2f}, excess kurtosis {shape['kurtosis']:+.2f} (a Student-t interval "
+            f"wants both near 0)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", nargs="+", help="runs.jsonl of run.sh outputs made with --rounds R")
@@ -185,6 +213,8 @@ def main(argv=None):
                     help="adjust the pairs for this per-process time (see the module's text)")
     ap.add_argument("--measure", choices=tuple(MEASURES), default="cold",
                     help="the time a pair compares (default cold: first setup + solve; see the module's text)")
+    ap.add_argument("--interval", choices=bench_report.COLD_INTERVALS, default="median",
+                    help="median (order statistics, default) or t (geometric mean, Student's t; see the module's text)")
     a = ap.parse_args(argv)
     if a.covariate and a.covariate in measure_keys(a.measure):
         raise SystemExit(f"cold_pairs: --covariate {a.covariate} is part of --measure {a.measure}")
@@ -199,21 +229,28 @@ def main(argv=None):
             raise SystemExit(f"cold_pairs: {path} has no processes paired by round (run.sh --rounds R, R >= 2)")
         outputs.append((path, records))
     cases = set(a.cases.split(",")) if a.cases else None
-    rows = pooled(outputs, cases, a.reference, measure=a.measure)
+    shape = {}
+    rows = pooled(outputs, cases, a.reference, measure=a.measure, interval=a.interval, shape=shape)
     if not rows:
         raise SystemExit(f"cold_pairs: no case holds {a.reference} and a plugin mode with a {what}"
                          + ("" if a.measure == "cold" else " (outputs of an older amgt-solve?)"))
     for path, records in outputs:
         rounds = max((r.get("rounds") or 0) for r in records)
         print(f"{path}: {len(records)} case-mode records, {rounds} rounds")
-    for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference), what=what):
+    if a.interval == "t":
+        print(shape_line(shape))
+    for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference), what=what,
+                                              interval=a.interval):
         print(line)
     if a.covariate:
-        rows, diag = adjusted(outputs, a.covariate, cases, a.reference, measure=a.measure)
+        shape = {}
+        rows, diag = adjusted(outputs, a.covariate, cases, a.reference, measure=a.measure, interval=a.interval,
+                              shape=shape)
         if not rows:
             raise SystemExit(f"cold_pairs: no process holds {a.covariate} (outputs of an older amgt-solve?)")
-        for line in covariate_lines(diag) + bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference),
-                                                                            what=what):
+        for line in covariate_lines(diag) + ([shape_line(shape)] if a.interval == "t" else []) + \
+                bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference), what=what,
+                                              interval=a.interval):
             print(line)
         rows = {"covariate": diag, "rows": rows}
     if a.json:

@@ -8,7 +8,7 @@ longer takes go to the open ones, so a device call resolves more pairs than whol
   python3 bench/cold_rounds.py --cases bench/cases_small.tsv --modes stock,fp64,auto,mixed \\
       [--build build-gpu] [--matrix-dir DIR] [--batch 2] [--deadline S] [--max-batches K] \\
       [--coverage 0.95] [--out DIR] [--resume OUT1/runs.jsonl ...] [--json FILE] \\
-      [--measure cold|assembled|process] [--reference MODE] [--covariate KEY]
+      [--measure cold|assembled|process] [--reference MODE] [--covariate KEY] [--interval median|t]
 
 --measure: the time the pairs compare (bench/cold_pairs.py's: the first setup and solve, or
 with the assembly, or from HYPRE_Initialize on); the cases are decided on it. --reference: the
@@ -20,6 +20,11 @@ a pair's spread by about a third, bench/RESULTS.md record 2026-11-29j); only pai
 processes hold KEY count (batches of a driver without the probes add none), the slope is
 estimated again after every batch, and the table's head says per mode whether KEY depends on
 the mode (then the adjusted verdicts are not valid).
+
+--interval median|t: what decides (bench/cold_pairs.py --interval): the pairs' median and its
+order-statistics interval (default), or their geometric mean and Student's t interval, narrower
+where the log ratios spread near a normal law (the table's head gives their skewness and excess
+kurtosis), so that fewer batches decide a case.
 
 --deadline S: the seconds this command may take; the batch running then is stopped (SIGINT:
 run.sh keeps the processes it finished) and pooled with the rest. --resume: the runs.jsonl of
@@ -112,6 +117,8 @@ def main(argv=None):
     ap.add_argument("--reference", default="stock", help="the mode the others are paired with (default stock)")
     ap.add_argument("--covariate", choices=cold_pairs.COVARIATES,
                     help="decide on the pairs adjusted for this per-process time (bench/cold_pairs.py --covariate)")
+    ap.add_argument("--interval", choices=bench_report.COLD_INTERVALS, default="median",
+                    help="median (order statistics, default) or t (geometric mean, Student's t)")
     ap.add_argument("--runsh", default=os.path.join(ROOT, "scripts", "run.sh"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     modes = [m for m in a.modes.split(",") if m]
@@ -127,13 +134,14 @@ def main(argv=None):
         ap.error("--modes needs a plugin mode besides the reference")
     if a.covariate and a.covariate in cold_pairs.measure_keys(a.measure):
         ap.error(f"--covariate {a.covariate} is part of --measure {a.measure}")
-    diag = {}
+    diag, shape = {}, {}
 
     def pool(outs):
         if not a.covariate:
-            return cold_pairs.pooled(outs, reference=a.reference, coverage=a.coverage, measure=a.measure)
+            return cold_pairs.pooled(outs, reference=a.reference, coverage=a.coverage, measure=a.measure,
+                                     interval=a.interval, shape=shape)
         rows, d = cold_pairs.adjusted(outs, a.covariate, reference=a.reference, coverage=a.coverage,
-                                      measure=a.measure)
+                                      measure=a.measure, interval=a.interval, shape=shape)
         diag.update(d)
         return rows
     out = a.out or os.path.join(ROOT, a.build, "results", time.strftime("cold_rounds_%Y%m%d-%H%M%S"))
@@ -165,16 +173,19 @@ def main(argv=None):
     if a.covariate and diag:
         for line in cold_pairs.covariate_lines(diag):
             print(line)
+    if a.interval == "t" and shape:
+        print(cold_pairs.shape_line(shape))
     for line in bench_report.cold_pairs_lines(rows, a.reference, cold_pairs.bound_for(a.reference), a.coverage,
-                                              what=cold_pairs.MEASURES[a.measure][0]):
+                                              what=cold_pairs.MEASURES[a.measure][0], interval=a.interval):
         print(line)
     still = open_cases(list(lines), rows, plugin_modes)
     print(f"batches {batches} (plus {len(a.resume)} resumed); open cases left: "
           f"{', '.join(still) if still else 'none'}")
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"coverage": a.coverage, "measure": a.measure, "reference": a.reference, "batches": batches,
-                       "covariate": diag or None, "open_cases": still, "rows": rows}, f, indent=1)
+            json.dump({"coverage": a.coverage, "interval": a.interval, "measure": a.measure, "reference": a.reference,
+                       "batches": batches, "covariate": diag or None, "shape": shape or None, "open_cases": still,
+                       "rows": rows}, f, indent=1)
     return 0
 
 

@@ -2,6 +2,7 @@
 row of a run (runs.csv), runs.jsonl, summary.json and the summary tables of summary.txt."""
 
 import csv
+import functools
 import json
 import math
 import os
@@ -66,6 +67,104 @@ def median_interval(values, coverage=COLD_COVERAGE):
     if k == 0:
         return med, None, None
     return med, v[k - 1], v[n - k]
+
+
+def _beta_fraction(a, b, x):
+    """The continued fraction of the regularized incomplete beta function I_x(a, b) (modified
+    Lentz), for x < (a + 1) / (a + b + 2), where it converges quickly."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def incomplete_beta(a, b, x):
+    """The regularized incomplete beta function I_x(a, b), 0 <= x <= 1, a, b > 0."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+@functools.lru_cache(maxsize=None)
+def t_quantile(p, df):
+    """Student's t distribution's p-quantile (0.5 <= p < 1) with df >= 1 degrees of freedom:
+    bisection on its distribution function, 1 - I_{df / (df + t^2)}(df / 2, 1 / 2) / 2."""
+    if not 0.5 <= p < 1.0 or df < 1:
+        raise ValueError(f"t_quantile wants 0.5 <= p < 1 and df >= 1, not p={p}, df={df}")
+    if p == 0.5:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while 1.0 - 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + hi * hi)) < p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if 1.0 - 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + mid * mid)) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return 0.5 * (lo + hi)
+
+
+# the fewest pairs a Student-t interval is formed from (fewer: no interval, the verdict open)
+T_FEWEST = 5
+
+
+def mean_interval(values, coverage=COLD_COVERAGE):
+    """(geometric mean, low, high) of positive `values` (ratios): exp of the mean of their logs
+    and of Student's t interval of `coverage` for it (mean -+ t * sd / sqrt(n), n - 1 degrees of
+    freedom). Valid where the logs' spread is near a normal one (skewness and excess kurtosis
+    near 0: log_shape); narrower than median_interval's order statistics at the same coverage.
+    low and high are None with fewer than T_FEWEST values."""
+    logs = [math.log(v) for v in values]
+    n = len(logs)
+    if n == 0:
+        return None, None, None
+    m = statistics.fmean(logs)
+    if n < T_FEWEST:
+        return math.exp(m), None, None
+    h = t_quantile(1.0 - (1.0 - coverage) / 2, n - 1) * statistics.stdev(logs) / math.sqrt(n)
+    return math.exp(m), math.exp(m - h), math.exp(m + h)
+
+
+def log_shape(groups):
+    """(values, skewness, excess kurtosis) of the logs of the ratios of `groups` (lists of positive
+    ratios, e.g. a list per case and mode), each group's about its own mean; None for the two
+    moments without 3 values and a spread."""
+    dev = []
+    for g in groups:
+        if len(g) < 2:
+            continue
+        logs = [math.log(v) for v in g]
+        m = statistics.fmean(logs)
+        dev.extend(x - m for x in logs)
+    n = len(dev)
+    var = sum(x * x for x in dev) / n if n else 0.0
+    if n < 3 or var <= 0.0:
+        return n, None, None
+    skew = sum(x ** 3 for x in dev) / n / var ** 1.5
+    kurt = sum(x ** 4 for x in dev) / n / var ** 2 - 3.0
+    return n, skew, kurt
+
+
+COLD_INTERVALS = ("median", "t")
 
 
 # What a cold pair compares (bench/cold_pairs.py --measure): its name in the tables, and the
@@ -154,14 +253,23 @@ def paired_cold_ratios(records, is_plugin, reference="stock", pair=cold_ratio):
     return out
 
 
-def cold_verdict(ratios, bound=COLD_BOUND, coverage=COLD_COVERAGE):
+def cold_verdict(ratios, bound=COLD_BOUND, coverage=COLD_COVERAGE, interval="median"):
     """{pairs, median, low, high, verdict} of paired cold ratios: median_interval of `coverage`,
     and 'above' (the interval above bound, COLD_BOUND unless given), 'below' (under it) or
-    'open'."""
-    med, low, high = median_interval(ratios, coverage)
+    'open'. interval "t": {pairs, geomean, low, high, verdict} with mean_interval's Student-t
+    interval instead."""
+    if interval not in COLD_INTERVALS:
+        raise ValueError(f"an interval is one of {', '.join(COLD_INTERVALS)}, not {interval!r}")
+    center, low, high = (mean_interval if interval == "t" else median_interval)(ratios, coverage)
     verdict = ("open" if low is None else "above" if low >= bound
                else "below" if high < bound else "open")
-    return {"pairs": len(ratios), "median": med, "low": low, "high": high, "verdict": verdict}
+    return {"pairs": len(ratios), "geomean" if interval == "t" else "median": center, "low": low, "high": high,
+            "verdict": verdict}
+
+
+def cold_center(row):
+    """A cold_verdict row's ratio: its median, or its geometric mean (interval "t")."""
+    return row["median"] if "median" in row else row["geomean"]
 
 
 def fewest_pairs(coverage=COLD_COVERAGE):
@@ -173,18 +281,23 @@ def fewest_pairs(coverage=COLD_COVERAGE):
 
 
 def cold_pairs_lines(pairs, reference="stock", bound=COLD_BOUND, coverage=COLD_COVERAGE,
-                     what="cold total (first setup + solve)"):
-    """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label); coverage:
-    the intervals' (as computed for the rows); what: the time the pairs compare."""
+                     what="cold total (first setup + solve)", interval="median"):
+    """The table *Cold, round by round* of cold_verdict's rows (with case, mode_label); coverage
+    and interval: the intervals' (as computed for the rows); what: the time the pairs compare."""
+    if interval == "t":
+        how = (f"geometric mean and Student's t interval of {coverage:.0%} for it (the log ratios' mean; "
+               f"'-' with fewer than {T_FEWEST} pairs)")
+    else:
+        how = (f"median and an interval holding the true median with >= {coverage:.0%} probability "
+               f"(order statistics; '-' with fewer than {fewest_pairs(coverage)} pairs)")
     lines = [f"\nCold, round by round: {reference}'s {what} / the mode's, the two processes "
-             f"of each round paired; median and an interval holding the true median with >= "
-             f"{coverage:.0%} probability (order statistics; '-' with fewer than {fewest_pairs(coverage)} pairs); "
-             f"verdict against {bound}: above / below (the whole interval) or open",
-             f"  {'case':24} {'mode':13} {'pairs':>5} {'median':>7} {'interval':>13}  verdict"]
+             f"of each round paired; {how}; verdict against {bound}: above / below (the whole interval) or open",
+             f"  {'case':24} {'mode':13} {'pairs':>5} {'geomean' if interval == 't' else 'median':>7} "
+             f"{'interval':>13}  verdict"]
     for p in pairs:
-        interval = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"
-        lines.append(f"  {p['case']:24} {p['mode_label']:13} {p['pairs']:>5} {p['median']:>7.3f} "
-                     f"{interval:>13}  {p['verdict']}")
+        span = "-" if p["low"] is None else f"{p['low']:.3f}-{p['high']:.3f}"
+        lines.append(f"  {p['case']:24} {p['mode_label']:13} {p['pairs']:>5} {cold_center(p):>7.3f} "
+                     f"{span:>13}  {p['verdict']}")
     counts = {v: sum(p["verdict"] == v for p in pairs) for v in ("above", "open", "below")}
     lines.append("  " + ", ".join(f"{v}: {n}" for v, n in counts.items()) + f" of {len(pairs)}")
     return lines

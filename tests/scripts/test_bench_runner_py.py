@@ -12,6 +12,7 @@ alone and pooled over several outputs (bench/cold_pairs.py).
 import argparse
 import json
 import contextlib
+import math
 import io
 import os
 import sys
@@ -230,6 +231,55 @@ class ColdPairs(unittest.TestCase):
         self.assertEqual(bench_report.median_interval([1.0, 2.0, 3.0, 4.0]), (2.5, None, None))
         self.assertEqual(bench_report.median_interval([1, 2, 3, 4, 5]), (3, 1, 5))  # 1 - 2/32 >= 0.9
         self.assertEqual(bench_report.median_interval([]), (None, None, None))
+
+    def test_student_t_quantiles_and_the_geometric_mean_interval(self):
+        # Student's t quantiles as tables give them (df 1 is the Cauchy law's: tan(0.475 pi))
+        for p, df, want in ((0.975, 10, 2.228139), (0.95, 10, 1.812461), (0.975, 30, 2.042272),
+                            (0.995, 4, 4.604095), (0.95, 1000, 1.646379)):
+            self.assertAlmostEqual(bench_report.t_quantile(p, df), want, places=5)
+        self.assertAlmostEqual(bench_report.t_quantile(0.975, 1), 12.706205, places=4)
+        self.assertEqual(bench_report.t_quantile(0.5, 7), 0.0)
+        for bad in ((0.4, 5), (1.0, 5), (0.9, 0)):
+            with self.assertRaises(ValueError):
+                bench_report.t_quantile(*bad)
+        # the logs' mean and sd by hand: logs 0, +-0.1, +-0.2 -> mean 0, sd sqrt(0.1 / 4)
+        vals = [1.0, 1.1 ** 1, 1.0 / 1.1, 1.1 ** 2, 1.0 / 1.1 ** 2]
+        logs = [math.log(v) for v in vals]
+        sd = (sum(x * x for x in logs) / 4) ** 0.5
+        gm, low, high = bench_report.mean_interval(vals, 0.9)
+        self.assertAlmostEqual(gm, 1.0)
+        h = 2.131847 * sd / 5 ** 0.5  # t(0.95, 4)
+        self.assertAlmostEqual(low, math.exp(-h), places=6)
+        self.assertAlmostEqual(high, math.exp(h), places=6)
+        gm4, low4, high4 = bench_report.mean_interval([1.2, 1.3, 1.1, 1.2])  # fewer than five: no interval
+        self.assertAlmostEqual(gm4, (1.2 * 1.3 * 1.1 * 1.2) ** 0.25)
+        self.assertEqual((low4, high4), (None, None))
+        self.assertEqual(bench_report.mean_interval([]), (None, None, None))
+        # verdicts: the same pairs decided by the t interval where the order statistics leave them open
+        pairs = [1.05, 0.99, 1.08, 1.04, 1.06, 1.03, 1.07]  # the extremes are the median's interval
+        self.assertEqual(bench_report.cold_verdict(pairs, 1.0)["verdict"], "open")
+        t = bench_report.cold_verdict(pairs, 1.0, interval="t")
+        self.assertEqual((t["verdict"], t["pairs"]), ("above", 7))
+        self.assertNotIn("median", t)
+        self.assertAlmostEqual(bench_report.cold_center(t), math.exp(sum(map(math.log, pairs)) / 7))
+        self.assertEqual(bench_report.cold_verdict([0.8, 0.82, 0.81, 0.79, 0.8], interval="t")["verdict"], "below")
+        self.assertEqual(bench_report.cold_verdict([0.8, 0.9, 1.1], interval="t")["verdict"], "open")  # too few
+        with self.assertRaises(ValueError):
+            bench_report.cold_verdict(pairs, interval="mean")
+        text = "\n".join(bench_report.cold_pairs_lines([dict(case="c", mode_label="fp64", **t)], bound=1.0,
+                                                         interval="t"))
+        self.assertIn("Student's t interval of 90%", text)
+        self.assertIn("geomean", text)
+
+    def test_the_shape_of_the_log_ratios(self):
+        # each group about its own mean: two groups of the same symmetric spread, shifted apart
+        n, skew, kurt = bench_report.log_shape([[1.0, 1.1, 1.0 / 1.1], [2.0, 2.2, 2.0 / 1.1], [3.0]])
+        self.assertEqual(n, 6)  # the one-value group has no spread about its mean
+        self.assertAlmostEqual(skew, 0.0, places=2)
+        self.assertAlmostEqual(kurt, -1.5, places=2)  # three points -a, 0, a: 4th moment ratio 1.5
+        right = bench_report.log_shape([[1.0, 1.0, 1.0, 1.0, 2.0]])
+        self.assertGreater(right[1], 1.0)  # one large ratio: skewed to the right
+        self.assertEqual(bench_report.log_shape([[1.0, 1.0]])[1:], (None, None))
 
     def pooled(self, cold_by_mode):
         a = argparse.Namespace(gpu_build=1, solves=1, repeat=1, np=1, stats=False, plots=False, rounds=2,
@@ -552,6 +602,15 @@ class ColdPairsCovariate(unittest.TestCase):
         with open(js) as f:
             got = json.load(f)
         self.assertEqual(got["covariate"]["covariate"], "init_s")
+        self.assertEqual(got["rows"][0]["verdict"], "above")
+        # --interval t: the geometric means, their shape's line and the same verdict
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            self.assertEqual(cold_pairs.main([new, "--covariate", "init_s", "--interval", "t", "--json", js]), 0)
+        self.assertIn("excess kurtosis", printed.getvalue())
+        self.assertIn("geomean", printed.getvalue())
+        with open(js) as f:
+            got = json.load(f)
+        self.assertAlmostEqual(got["rows"][0]["geomean"], 1.02)
         self.assertEqual(got["rows"][0]["verdict"], "above")
 
 

@@ -189,6 +189,25 @@ class ColdRounds(unittest.TestCase):
             cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--measure", "assembled",
                               "--covariate", "assemble_s", "--runsh", self.runsh])
 
+    def test_the_t_interval_decides_with_fewer_batches(self):
+        # every case 1.04x; one process of eight runs 12% slower, so that one pair in six reads
+        # 0.93 (and one 1.16): the order statistics' interval (its extremes at six pairs) stays
+        # open, Student's t (geometric mean 1.04) decides at six pairs
+        speeds = [1.0, 1.0, 1.0, 1.12, 1.0, 1.0, 1.0, 1.0]
+        with mock.patch.dict(os.environ, {"FAKE_SPEEDS": json.dumps(speeds),
+                                          "FAKE_RATIOS": json.dumps({"fast": [1.04], "edge": [1.04], "slow": [1.04]})}):
+            med = self.run_json("--modes", "stock,fp64", "--max-batches", "3")
+            t = self.run_json("--modes", "stock,fp64", "--max-batches", "3", "--interval", "t")
+        self.assertEqual(med["interval"], "median")
+        self.assertEqual(t["interval"], "t")
+        self.assertIn("open", {r["verdict"] for r in med["rows"]})
+        self.assertEqual({r["verdict"] for r in t["rows"]}, {"above"})
+        self.assertEqual(t["open_cases"], [])
+        self.assertIsNotNone(t["shape"]["skewness"])
+        for r in t["rows"]:
+            self.assertLess(r["pairs"], 8)
+            self.assertGreater(r["geomean"], 1.0)
+
     def test_bad_input(self):
         empty = os.path.join(self.dir, "empty.tsv")
         with open(empty, "w") as f:
