@@ -17,7 +17,7 @@
 //  - Held rows. Entry e of a block (e = k - p) is hypre lane e % W's, round e / W; here it is
 //    lane e % G's slot h = e / G (h = round * V + j). A row whose blocks each have at most G * S
 //    entries (S = max(V, 4) slots a lane: with W = 32, rows of up to 32 entries for G = 4 and 8,
-//    64 for G = 16, 128 for G = 32; for G <= 16 four times the longest mean that picks G) is
+//    64 for G = 16, 128 for G = 32; G is the narrowest whose held rows take the mean row) is
 //    held: a lane loads each of its entries once into registers (column, value; the dof_func
 //    test as a bit), the first pass takes them from there hypre lane by hypre lane in hypre's
 //    order (the diagonal block's rounds, then the off-diagonal block's), and the second pass
