@@ -469,7 +469,7 @@ void strength_rowcount(const StrengthRows& m, Stream s)
 {
    check_strength_rows(m, kHypreWarp);
    if (m.nrows == 0) return;
-   const int64_t mean = (static_cast<int64_t>(m.diag_nnz) + m.offd_nnz + m.nrows - 1) / m.nrows;
+   const int64_t mean = mean_row(static_cast<int64_t>(m.diag_nnz) + m.offd_nnz, m.nrows);
    if (mean <= kThreadSlots)
    {
       const unsigned blocks = blocks_for(m.nrows);

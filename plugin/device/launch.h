@@ -20,10 +20,13 @@ inline unsigned blocks_for(int64_t n, int threads = kThreads)
    return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
+// The entries of a mean row, rounded up (rows > 0): what the kernels' widths are chosen by.
+inline int64_t mean_row(int64_t entries, int64_t rows) { return (entries + rows - 1) / rows; }
+
 // A group of lanes a row with one lane per entry of a mean row: 4, 8, 16 or 32 (rows > 0).
 inline int32_t lanes_per_entry(int64_t entries, int64_t rows)
 {
-   const int64_t mean = (entries + rows - 1) / rows;
+   const int64_t mean = mean_row(entries, rows);
    return mean <= 4 ? 4 : mean <= 8 ? 8 : mean <= 16 ? 16 : 32;
 }
 

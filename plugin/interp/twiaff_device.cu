@@ -332,7 +332,7 @@ void twiaff(const TwiaffRows& m, Stream s)
    // j its searches read, stay few enough for the L1 (a thread a row on laplace27 moved 6.5x
    // the DRAM bytes of 32 lanes a row). Measured with 2, 4 and 8 entries a lane: 8 took the
    // least time over laplace7's and laplace27's setups (bench/RESULTS.md, record 2026-11-29k).
-   const int64_t mean  = (static_cast<int64_t>(m.diag_nnz) + m.offd_nnz + m.nrows - 1) / m.nrows;
+   const int64_t mean  = mean_row(static_cast<int64_t>(m.diag_nnz) + m.offd_nnz, m.nrows);
    int32_t       lanes = 1;
    if (mean > kThreadMean)
    {
