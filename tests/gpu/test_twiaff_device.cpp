@@ -1,9 +1,9 @@
 // Extended+i's F-F weights on the GPU (interp/twiaff_device.h) against the CPU reference
 // (interp/twiaff.h) with hypre's search chunk: equal bit for bit, on rank blocks of every group
 // width (mean rows of 1 to 140 entries; a thread a row up to 8), rows longer than a thread takes
-// among short ones, rows with a repeated column, an off-diagonal block with
-// 32- and 64-bit ext columns, the diagonal block's columns at every 4-byte alignment; nothing
-// written past the arrays; bad input refused.
+// among short ones, rows with a repeated column, sorted rows with unsorted ones among them, an
+// off-diagonal block with 32- and 64-bit ext columns, the diagonal block's columns at every
+// 4-byte alignment; nothing written past the arrays; bad input refused.
 #include "gpu_test_util.h"
 
 #include "common/error.h"
@@ -191,6 +191,78 @@ TEST_F(TwiaffDevice, LongRowsAmongThreadRows)
       ASSERT_GT(c.offd_i[8] - c.offd_i[7], 32) << "row 7's off-diagonal block must be longer than a thread takes";
       check(c, seed % 2 == 0);
       if (HasFatalFailure()) return;
+   }
+}
+
+// c with a symmetric pattern (the entry (j, i) added, value 0.3, where (i, j) has none), each
+// row's entries (with their values) in increasing column order; diag_first: the diagonal entry
+// moved to the row's front, as hypre stores it. Every `swap`-th row has two neighbouring
+// entries swapped, every `repeat`-th row a column repeated next to itself (value -0.7): rows
+// out of order, and a column hypre's search finds twice (0: none).
+TwiaffCase sorted_case(const TwiaffCase& base, bool diag_first, int32_t swap, int32_t repeat)
+{
+   std::vector<std::vector<std::pair<int32_t, double>>> rows(static_cast<size_t>(base.nrows));
+   for (int32_t i = 0; i < base.nrows; ++i)
+   {
+      for (int32_t k = base.diag_i[i]; k < base.diag_i[i + 1]; ++k) rows[i].push_back({base.diag_j[k], base.diag_a[k]});
+   }
+   for (int32_t i = 0; i < base.nrows; ++i)
+   {
+      for (int32_t k = base.diag_i[i]; k < base.diag_i[i + 1]; ++k)
+      {
+         auto&         r = rows[static_cast<size_t>(base.diag_j[k])];
+         const int32_t j = base.diag_j[k];
+         if (j != i && std::none_of(r.begin(), r.end(), [i](const auto& e) { return e.first == i; }))
+         {
+            r.push_back({i, 0.3});
+         }
+      }
+   }
+   TwiaffCase c = base;
+   c.diag_i     = {0};
+   c.diag_j.clear();
+   c.diag_a.clear();
+   for (int32_t i = 0; i < c.nrows; ++i)
+   {
+      auto& r = rows[static_cast<size_t>(i)];
+      std::sort(r.begin(), r.end());
+      if (diag_first)
+      {
+         auto d = std::find_if(r.begin(), r.end(), [i](const auto& e) { return e.first == i; });
+         if (d != r.end()) std::rotate(r.begin(), d, d + 1);
+      }
+      const size_t first = !r.empty() && r[0].first == i ? 1 : 0;
+      if (swap > 0 && i % swap == 1 && r.size() >= first + 2) std::swap(r[first], r[first + 1]);
+      if (repeat > 0 && i % repeat == 2 && r.size() >= first + 2) r.insert(r.begin() + first + 1, {r[first + 1].first, -0.7});
+      for (const auto& e : r)
+      {
+         c.diag_j.push_back(e.first);
+         c.diag_a.push_back(e.second);
+      }
+      c.diag_i.push_back(static_cast<int32_t>(c.diag_j.size()));
+   }
+   return c;
+}
+
+// Rows whose columns increase, as a generated or assembled matrix's finest A_FF holds them
+// (symmetric pattern, so most searches find their entry), the diagonal entry first or in its
+// place, a thread a row (a mean of 3) and groups of lanes (12 to 75: rows past hypre's 32-entry
+// chunk), and rows among them with two entries swapped or a column twice side by side (hypre's
+// last match): the same bits as the reference.
+TEST_F(TwiaffDevice, SortedRowsAsHypresSearch)
+{
+   for (const int32_t per_row : {3, 12, 26, 40, 75})
+   {
+      for (const bool diag_first : {true, false})
+      {
+         const unsigned seed = static_cast<unsigned>(per_row) + (diag_first ? 100u : 0u);
+         SCOPED_TRACE("per row " + std::to_string(per_row) + (diag_first ? ", diagonal first" : ", in place"));
+         const TwiaffCase base = make_twiaff_case(900, (per_row + 1) / 2, per_row % 2 == 0 ? 120 : 0, seed);
+         check(sorted_case(base, diag_first, 0, 0), seed % 2 == 0);
+         if (HasFatalFailure()) return;
+         check(sorted_case(base, diag_first, 5, 7), seed % 2 == 1);
+         if (HasFatalFailure()) return;
+      }
    }
 }
 
