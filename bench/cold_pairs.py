@@ -9,7 +9,7 @@ together narrow the interval about as 1/sqrt(pairs).
 
   python3 bench/cold_pairs.py OUT1/runs.jsonl OUT2/runs.jsonl ... [--cases A,B] [--json FILE]
                               [--reference MODE] [--covariate KEY] [--measure cold|assembled|process]
-                              [--interval median|t]
+                              [--interval median|t] [--heterogeneity]
 
 --reference MODE: a plugin mode of the same runs instead of stock (fp64 against fp64-skl: which
 of two settings a cold process prefers); the verdict is then against 1.0, and the other plugin
@@ -43,6 +43,16 @@ case-mode's about its own mean). Resampled from the 673 adjusted pairs of record
 (skewness -0.08, excess kurtosis +0.49) the t interval held the true mean in 90% / 95% of the
 draws at 90% / 95% and was 13-37% narrower than the median's at 11-25 pairs (bench/RESULTS.md,
 *Small and mid-size systems*): the median needs 1.3-2.5x the pairs for the same width.
+
+--heterogeneity: whether the case-modes' true ratios differ beyond what their pairs' spread
+explains (bench_report.heterogeneity, as a meta-analysis asks it of studies: Cochran's Q on
+their mean log ratios and standard errors, the spread tau of their true log ratios and its upper
+bound), per mode and over all, with the adjusted pairs under --covariate, and the ratio the
+lowest case-mode's true ratio stays above (the common ratio's lower bound less z * tau's upper
+bound, z Bonferroni's over the case-modes). Where many case-modes stay open at a bound near 1.0
+this says whether they differ at all: on the small cases' 1832 adjusted pairs of records
+2026-11-29j to 2026-11-30 Q was 75.5 on 62 degrees of freedom and tau 0.010 (bench/RESULTS.md,
+*Small and mid-size systems*).
 
 Pool only outputs of one build on one kind of machine: the ratios of different code are not
 one quantity (the tool does not know which build wrote a file)."""
@@ -89,13 +99,14 @@ def measure_keys(measure):
 
 
 def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold",
-           interval="median", shape=None):
+           interval="median", shape=None, values=None):
     """outputs: [(path, records)]. Returns (the rows of cold_verdict with case, mode, mode_label,
     and files: the pairs each output gave), the outputs' pairs per (case, mode) pooled in the
     order they first appear; against reference (stock, or a plugin mode: then the other plugin
     modes, against 1.0); the intervals of `coverage` and kind `interval` (cold_verdict's); the
     pairs' time: MEASURES[measure]. shape: a dict to receive log_shape of the pairs (values,
-    skewness, kurtosis)."""
+    skewness, kurtosis). values: a dict to receive each case-mode's ratios ({(case, mode_label):
+    [ratio]})."""
     ratios, labels, per_file = {}, {}, {}
     bound = bound_for(reference)
     paired = (lambda r: is_plugin(r) and r["mode"] != reference)
@@ -110,6 +121,8 @@ def pooled(outputs, cases=None, reference="stock", coverage=bench_report.COLD_CO
             per_file.setdefault((case, mode), []).append(len(rs))
     if shape is not None:
         shape.update(zip(("values", "skewness", "kurtosis"), bench_report.log_shape(ratios.values())))
+    if values is not None:
+        values.update({(c, labels[(c, m)]): rs for (c, m), rs in ratios.items()})
     return [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
                  **bench_report.cold_verdict(rs, bound, coverage, interval))
             for (c, m), rs in ratios.items()]
@@ -132,10 +145,11 @@ def covariate_pairs(records, key, paired, reference="stock", measure="cold"):
 
 
 def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.COLD_COVERAGE, measure="cold",
-             interval="median", shape=None):
+             interval="median", shape=None, values=None):
     """The pairs of `outputs` adjusted for `key` (the module's --covariate). Returns (rows as
     pooled's, with the adjusted ratios, and a dict: slope, correlation, pairs, and per mode
-    (label) the mean x, its standard error and its pairs); interval and shape as pooled's."""
+    (label) the mean x, its standard error and its pairs); interval, shape and values (the
+    adjusted ratios) as pooled's."""
     if key not in COVARIATES:
         raise ValueError(f"--covariate takes one of {', '.join(COVARIATES)}, not {key!r}")
     if key in measure_keys(measure):
@@ -171,6 +185,8 @@ def adjusted(outputs, key, cases=None, reference="stock", coverage=bench_report.
     ratios = {k: [math.exp(y - slope * x) for y, x in ps] for k, ps in groups.items()}
     if shape is not None:
         shape.update(zip(("values", "skewness", "kurtosis"), bench_report.log_shape(ratios.values())))
+    if values is not None:
+        values.update({(c, labels[(c, m)]): rs for (c, m), rs in ratios.items()})
     rows = [dict(case=c, mode=m, mode_label=labels[(c, m)], files=per_file[(c, m)],
                  **bench_report.cold_verdict(ratios[(c, m)], bound, coverage, interval))
             for (c, m) in groups]
@@ -203,6 +219,27 @@ def shape_line(shape):
             f"wants both near 0)")
 
 
+def heterogeneity_lines(values, coverage=0.95):
+    """--heterogeneity: per mode and over all case-modes, whether their true ratios differ
+    beyond their pairs' spread (bench_report.heterogeneity on `values`, {(case, mode_label):
+    [ratio]}), and how low the lowest of them may lie."""
+    by_mode = {}
+    for (_, label), rs in values.items():
+        by_mode.setdefault(label, []).append(rs)
+    lines = [f"\nBetween case-modes (each one's mean log ratio against its standard error; random effects, "
+             f"{coverage:.0%}): the common ratio, Cochran's Q, the spread tau of the true log ratios and "
+             f"its upper bound, the ratio the lowest case-mode stays above (with tau's bound; with tau)"]
+    for label, groups in list(by_mode.items()) + [("all", [g for gs in by_mode.values() for g in gs])]:
+        h = bench_report.heterogeneity(groups, coverage)
+        if h is None:
+            lines.append(f"  {label:13} fewer than two case-modes with a spread")
+            continue
+        lines.append(f"  {label:13} {h['groups']:3} case-modes: ratio {h['ratio']:.3f} (>= {h['ratio_low']:.3f}), "
+                     f"Q {h['q']:.1f} on {h['df']} (p {h['p']:.2f}), tau {h['tau']:.4f} (<= {h['tau_high']:.4f}); "
+                     f"lowest >= {h['lowest']:.3f} ({h['lowest_at_tau']:.3f})")
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", nargs="+", help="runs.jsonl of run.sh outputs made with --rounds R")
@@ -215,6 +252,8 @@ def main(argv=None):
                     help="the time a pair compares (default cold: first setup + solve; see the module's text)")
     ap.add_argument("--interval", choices=bench_report.COLD_INTERVALS, default="median",
                     help="median (order statistics, default) or t (geometric mean, Student's t; see the module's text)")
+    ap.add_argument("--heterogeneity", action="store_true",
+                    help="also whether the case-modes' true ratios differ beyond chance (see the module's text)")
     a = ap.parse_args(argv)
     if a.covariate and a.covariate in measure_keys(a.measure):
         raise SystemExit(f"cold_pairs: --covariate {a.covariate} is part of --measure {a.measure}")
@@ -229,8 +268,8 @@ def main(argv=None):
             raise SystemExit(f"cold_pairs: {path} has no processes paired by round (run.sh --rounds R, R >= 2)")
         outputs.append((path, records))
     cases = set(a.cases.split(",")) if a.cases else None
-    shape = {}
-    rows = pooled(outputs, cases, a.reference, measure=a.measure, interval=a.interval, shape=shape)
+    shape, values = {}, {}
+    rows = pooled(outputs, cases, a.reference, measure=a.measure, interval=a.interval, shape=shape, values=values)
     if not rows:
         raise SystemExit(f"cold_pairs: no case holds {a.reference} and a plugin mode with a {what}"
                          + ("" if a.measure == "cold" else " (outputs of an older amgt-solve?)"))
@@ -242,15 +281,19 @@ def main(argv=None):
     for line in bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference), what=what,
                                               interval=a.interval):
         print(line)
+    if a.heterogeneity and not a.covariate:
+        for line in heterogeneity_lines(values):
+            print(line)
     if a.covariate:
-        shape = {}
+        shape, values = {}, {}
         rows, diag = adjusted(outputs, a.covariate, cases, a.reference, measure=a.measure, interval=a.interval,
-                              shape=shape)
+                              shape=shape, values=values)
         if not rows:
             raise SystemExit(f"cold_pairs: no process holds {a.covariate} (outputs of an older amgt-solve?)")
         for line in covariate_lines(diag) + ([shape_line(shape)] if a.interval == "t" else []) + \
                 bench_report.cold_pairs_lines(rows, a.reference, bound_for(a.reference), what=what,
-                                              interval=a.interval):
+                                              interval=a.interval) + \
+                (heterogeneity_lines(values) if a.heterogeneity else []):
             print(line)
         rows = {"covariate": diag, "rows": rows}
     if a.json:

@@ -123,6 +123,119 @@ def t_quantile(p, df):
     return 0.5 * (lo + hi)
 
 
+def incomplete_gamma_upper(a, x):
+    """The regularized upper incomplete gamma function Q(a, x) = Gamma(a, x) / Gamma(a), a > 0,
+    x >= 0: its series below x = a + 1, its continued fraction (modified Lentz) above."""
+    if x <= 0.0:
+        return 1.0
+    front = math.exp(-x + a * math.log(x) - math.lgamma(a))
+    if x < a + 1.0:
+        term = total = 1.0 / a
+        n = 1
+        while abs(term) > 1e-16 * abs(total) and n < 10000:
+            term *= x / (a + n)
+            total += term
+            n += 1
+        return max(0.0, 1.0 - front * total)
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c, d = 1.0 / tiny, 1.0 / b
+    h = d
+    for i in range(1, 10000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = b + an / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return front * h
+
+
+def chi2_sf(x, df):
+    """P(X > x) for X chi-squared with df > 0 degrees of freedom."""
+    return incomplete_gamma_upper(df / 2.0, x / 2.0)
+
+
+@functools.lru_cache(maxsize=None)
+def chi2_quantile(p, df):
+    """The chi-squared distribution's p-quantile (0 < p < 1), df > 0: bisection on chi2_sf."""
+    if not 0.0 < p < 1.0 or df <= 0:
+        raise ValueError(f"chi2_quantile wants 0 < p < 1 and df > 0, not p={p}, df={df}")
+    lo, hi = 0.0, max(1.0, 2.0 * df)
+    while 1.0 - chi2_sf(hi, df) < p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if 1.0 - chi2_sf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return 0.5 * (lo + hi)
+
+
+def heterogeneity(groups, coverage=0.95):
+    """Whether the true ratios of several groups (lists of positive ratios, e.g. a case-mode's
+    cold pairs) differ beyond what their pairs' spread explains, as a meta-analysis asks it of
+    studies: each group's mean log m_i and its standard error s_i (sd / sqrt(n), groups of >= 2
+    values with a spread), then Cochran's Q = sum (m_i - m)^2 / s_i^2 about the weighted mean m,
+    its p-value on k - 1 degrees of freedom, the spread tau of the groups' true log ratios
+    (DerSimonian-Laird: max(0, (Q - (k - 1)) / (S1 - S2 / S1)), S1, S2 the sums of the weights and
+    of their squares) and tau's upper bound at `coverage` (Q-profile: the tau^2 at which the
+    generalised Q, weights 1 / (s_i^2 + tau^2), falls to the chi-squared (1 - coverage) / 2
+    quantile; 0 where Q is below that quantile at tau = 0). Returns None with fewer than two such
+    groups, else {groups, ratio (exp of the random-effects mean), ratio_low (of its interval at
+    coverage), q, df, p, tau, tau_high, lowest, lowest_at_tau}: lowest, the ratio the lowest of the k groups' true ratios stays above with
+    about `coverage` (ratio_low divided by exp(z tau_high), z the normal quantile at
+    1 - (1 - coverage) / k: a bound for each group, Bonferroni over the k), lowest_at_tau the same
+    at tau's estimate. Normal laws throughout: meaningful where the log ratios' shape is near one
+    (log_shape)."""
+    stats = []
+    for g in groups:
+        if len(g) < 2:
+            continue
+        logs = [math.log(v) for v in g]
+        sd = statistics.stdev(logs)
+        if sd > 0.0:
+            stats.append((statistics.fmean(logs), sd / math.sqrt(len(logs))))
+    k = len(stats)
+    if k < 2:
+        return None
+
+    def generalised(t2):
+        w = [1.0 / (se * se + t2) for _, se in stats]
+        mean = sum(wi * m for wi, (m, _) in zip(w, stats)) / sum(w)
+        return sum(wi * (m - mean) ** 2 for wi, (m, _) in zip(w, stats)), mean, math.sqrt(1.0 / sum(w))
+
+    q, _, _ = generalised(0.0)
+    w = [1.0 / (se * se) for _, se in stats]
+    s1, s2 = sum(w), sum(x * x for x in w)
+    tau2 = max(0.0, (q - (k - 1)) / (s1 - s2 / s1))
+    floor = chi2_quantile((1.0 - coverage) / 2.0, k - 1)
+    hi2 = 0.0
+    if q > floor:
+        lo2, hi2 = 0.0, max(tau2, max(se * se for _, se in stats))
+        while generalised(hi2)[0] > floor:
+            hi2 *= 2.0
+        for _ in range(200):
+            mid = 0.5 * (lo2 + hi2)
+            if generalised(mid)[0] > floor:
+                lo2 = mid
+            else:
+                hi2 = mid
+    _, mean, se_mean = generalised(tau2)
+    z_mean = statistics.NormalDist().inv_cdf(1.0 - (1.0 - coverage) / 2.0)
+    z_low = statistics.NormalDist().inv_cdf(1.0 - (1.0 - coverage) / k)
+    low = mean - z_mean * se_mean
+    return {"groups": k, "ratio": math.exp(mean), "ratio_low": math.exp(low), "q": q, "df": k - 1,
+            "p": chi2_sf(q, k - 1), "tau": math.sqrt(tau2), "tau_high": math.sqrt(hi2),
+            "lowest": math.exp(low - z_low * math.sqrt(hi2)), "lowest_at_tau": math.exp(low - z_low * math.sqrt(tau2))}
+
+
 # the fewest pairs a Student-t interval is formed from (fewer: no interval, the verdict open)
 T_FEWEST = 5
 

@@ -271,6 +271,50 @@ class ColdPairs(unittest.TestCase):
         self.assertIn("Student's t interval of 90%", text)
         self.assertIn("geomean", text)
 
+    def test_chi_squared_and_the_spread_between_groups(self):
+        # chi-squared quantiles and tails as tables give them (df 1: the normal law's square)
+        for p, df, want in ((0.975, 10, 20.483177), (0.025, 10, 3.246973), (0.025, 62, 42.126),
+                            (0.95, 1, 3.841459), (0.5, 1, 0.454936)):
+            self.assertAlmostEqual(bench_report.chi2_quantile(p, df), want, places=3)
+        self.assertAlmostEqual(bench_report.chi2_sf(18.307038, 10), 0.05, places=6)
+        self.assertAlmostEqual(bench_report.chi2_sf(3.841459, 1), 0.05, places=6)
+        self.assertEqual(bench_report.chi2_sf(0.0, 4), 1.0)
+        for bad in ((0.0, 5), (1.0, 5), (0.5, 0)):
+            with self.assertRaises(ValueError):
+                bench_report.chi2_quantile(*bad)
+
+        def group(mean, spread=0.1, n=16):
+            # n logs mean + -spread, +spread alternately: mean `mean`, sd spread * sqrt(n / (n - 1))
+            return [math.exp(mean + (spread if i % 2 else -spread)) for i in range(n)]
+        se = 0.1 * (16 / 15) ** 0.5 / 4  # each group's standard error
+        # one true ratio, the groups' means 0.87 of their error about it: Q = 12 * 0.87^2 = 9.1,
+        # below its 11 degrees of freedom: no spread estimated, some allowed (Q above 3.8, the
+        # chi-squared 2.5% quantile)
+        same = [group(0.87 * se * (1 if i % 2 else -1)) for i in range(12)]
+        h = bench_report.heterogeneity(same)
+        self.assertEqual((h["groups"], h["df"]), (12, 11))
+        self.assertAlmostEqual(h["q"], 12 * 0.87 ** 2, places=6)
+        self.assertEqual(h["tau"], 0.0)
+        self.assertAlmostEqual(h["p"], bench_report.chi2_sf(12 * 0.87 ** 2, 11))
+        self.assertAlmostEqual(h["ratio"], 1.0, places=6)
+        self.assertGreater(h["tau_high"], 0.0)  # the data allow some spread, bounded
+        self.assertLess(h["tau_high"], 2 * se)
+        self.assertLess(h["lowest"], h["lowest_at_tau"])
+        self.assertLess(h["lowest_at_tau"], h["ratio_low"] + 1e-12)
+        # true log ratios -0.1, 0, +0.1 (spread 0.082), each mean known to 0.025: Q far above 11
+        apart = [group(0.1 * (i % 3 - 1)) for i in range(12)]
+        h = bench_report.heterogeneity(apart)
+        self.assertGreater(h["q"], 50.0)
+        self.assertLess(h["p"], 1e-6)
+        self.assertAlmostEqual(h["tau"], 0.1 * (2 / 3) ** 0.5, delta=0.01)  # the means' own spread
+        self.assertGreater(h["tau_high"], h["tau"])
+        self.assertLess(h["lowest_at_tau"], math.exp(-0.1))  # below the lowest group's ratio
+        # Q by hand for two groups: (m1 - m2)^2 / (s1^2 + s2^2)
+        h2 = bench_report.heterogeneity([group(0.0), group(0.05)])
+        self.assertAlmostEqual(h2["q"], 0.05 ** 2 / (2 * se * se), places=6)
+        # too few groups with a spread: nothing to say
+        self.assertIsNone(bench_report.heterogeneity([group(0.0), [1.0, 1.0], [1.2]]))
+
     def test_the_shape_of_the_log_ratios(self):
         # each group about its own mean: two groups of the same symmetric spread, shifted apart
         n, skew, kurt = bench_report.log_shape([[1.0, 1.1, 1.0 / 1.1], [2.0, 2.2, 2.0 / 1.1], [3.0]])
@@ -612,6 +656,24 @@ class ColdPairsCovariate(unittest.TestCase):
             got = json.load(f)
         self.assertAlmostEqual(got["rows"][0]["geomean"], 1.02)
         self.assertEqual(got["rows"][0]["verdict"], "above")
+        # --heterogeneity: the between-case-modes lines, on the adjusted pairs, per mode and over all
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            self.assertEqual(cold_pairs.main([new, new, "--covariate", "init_s", "--interval", "t",
+                                              "--heterogeneity"]), 0)
+        text = printed.getvalue()
+        self.assertIn("Between case-modes", text)
+        self.assertIn("fewer than two case-modes", text)  # one case-mode: no between
+        values = {}
+        cold_pairs.adjusted([("a", self.output([1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1], 1.02))], "init_s",
+                            values=values)
+        self.assertEqual(list(values), [("c", "auto")])
+        for v in values[("c", "auto")]:
+            self.assertAlmostEqual(v, 1.02)
+        lines = cold_pairs.heterogeneity_lines({("c", "auto"): [1.0, 1.1, 0.9, 1.05], ("d", "auto"): [0.9, 1.0, 0.95],
+                                                ("c", "fp64"): [1.0, 1.02]})
+        self.assertTrue(any(line.strip().startswith("auto") and "2 case-modes" in line and "Q " in line
+                            for line in lines), lines)
+        self.assertTrue(any(line.strip().startswith("all") and "3 case-modes" in line for line in lines), lines)
 
 
 class CaseFiles(unittest.TestCase):
