@@ -2,13 +2,24 @@
 """run.sh's cold rounds until each case is decided: batches of `run.sh --rounds B` on the cases
 still open, pooled after each batch (bench/cold_pairs.py's round-paired ratios: stock's cold
 total, the first setup and solve of a process, over the mode's), a case dropped once every plugin
-mode's interval lies wholly above or wholly below the bound. The processes a decided case no
-longer takes go to the open ones, so a device call resolves more pairs than whole-suite rounds.
+mode's interval lies wholly above or wholly below the bound. A batch runs per case the reference
+and that case's open plugin modes: one run.sh per set of open modes, on the cases that share it,
+in OUT/batch<N>/<k> (k = 1, 2, ...; --all-modes: every mode of --modes on every open case, one
+run.sh in OUT/batch<N>/1), so a later call resumes with --resume OUT/batch*/*/run/runs.jsonl.
+The processes a decided case or mode no longer takes go to the open ones, so a device call
+resolves more pairs than whole-suite rounds.
 
   python3 bench/cold_rounds.py --cases bench/cases_small.tsv --modes stock,fp64,auto,mixed \\
       [--build build-gpu] [--matrix-dir DIR] [--batch 2] [--deadline S] [--max-batches K] \\
-      [--coverage 0.95] [--out DIR] [--resume OUT1/runs.jsonl ...] [--json FILE] \\
-      [--measure cold|assembled|process] [--reference MODE] [--covariate KEY] [--interval median|t]
+      [--coverage 0.95] [--out DIR] [--resume OUT1/batch*/*/run/runs.jsonl ...] [--json FILE] \\
+      [--measure cold|assembled|process] [--reference MODE] [--covariate KEY] [--interval median|t] \\
+      [--all-modes] [--heterogeneity]
+
+--heterogeneity: after the table, bench/cold_pairs.py --heterogeneity's lines on the pooled
+(adjusted) pairs: whether the case-modes' true ratios differ beyond chance, at --coverage.
+
+--all-modes: the modes a case has decided run again with the open ones (run.sh --modes is one
+list for all its cases), and their pairs are pooled as well.
 
 --measure: the time the pairs compare (bench/cold_pairs.py's: the first setup and solve, or
 with the assembly, or from HYPRE_Initialize on); the cases are decided on it. --reference: the
@@ -26,13 +37,14 @@ order-statistics interval (default), or their geometric mean and Student's t int
 where the log ratios spread near a normal law (the table's head gives their skewness and excess
 kurtosis), so that fewer batches decide a case.
 
---deadline S: the seconds this command may take; the batch running then is stopped (SIGINT:
-run.sh keeps the processes it finished) and pooled with the rest. --resume: the runs.jsonl of
-earlier batches of the same build on the same machine (another device call on a warm machine),
-pooled first, so their decided cases do not run again. --coverage: of the interval that decides
-(default 0.95; a case is looked at after every batch, and each look may decide wrongly with
-probability up to (1 - coverage) / 2 a side, so a higher coverage than a single run's 0.9 keeps
-the looks together near it). Pool only outputs of one build on one kind of machine.
+--deadline S: the seconds this command may take; the run.sh running then is stopped (SIGINT:
+run.sh keeps the processes it finished) and pooled with the rest, and a batch starts no run.sh
+with less than 5 s left. --resume: the runs.jsonl of earlier batches of the same build on the
+same machine (another device call on a warm machine), pooled first, so their decided cases and
+modes do not run again. --coverage: of the interval that decides (default 0.95; a case is
+looked at after every batch, and each look may decide wrongly with probability up to
+(1 - coverage) / 2 a side, so a higher coverage than a single run's 0.9 keeps the looks together
+near it). Pool only outputs of one build on one kind of machine.
 
 Prints the pooled table (bench_report's *Cold, round by round*) and the counts; exit status 0, or
 2 on a usage error or when run.sh cannot be run at all."""
@@ -61,21 +73,35 @@ def case_file(path):
     return {c["label"]: c for c in cases}
 
 
-def open_cases(labels, rows, plugin_modes):
-    """The cases of `labels` some plugin mode of which has no decided verdict yet."""
+def open_modes(labels, rows, plugin_modes):
+    """{case: its plugin modes without a decided verdict yet, a tuple in plugin_modes' order} of
+    the cases of `labels` that have some, in labels' order."""
     decided = {(r["case"], r["mode"]) for r in rows if r["verdict"] != "open"}
-    return [c for c in labels if any((c, m) not in decided for m in plugin_modes)]
+    todo = {c: tuple(m for m in plugin_modes if (c, m) not in decided) for c in labels}
+    return {c: ms for c, ms in todo.items() if ms}
 
 
-def run_batch(runsh, cases, a, out, seconds):
-    """One batch: run.sh on `cases` (read_cases_file's dicts, written back as run.sh's JSON case
-    lines) with --rounds a.batch; stopped with SIGINT after `seconds`. Returns the records of its
-    runs.jsonl (empty when it wrote none)."""
+def groups(todo, modes, reference, all_modes=False):
+    """[(run.sh --modes, [cases])] of a batch, todo as open_modes gives it: per tuple of open
+    modes, the reference and those modes (in --modes order) on the cases open in just those, in
+    the order the tuples first appear; all_modes: every mode of `modes` on every case of todo."""
+    if all_modes:
+        return [(",".join(modes), list(todo))]
+    out = {}
+    for c, ms in todo.items():
+        out.setdefault(ms, []).append(c)
+    return [(",".join((reference,) + ms), cs) for ms, cs in out.items()]
+
+
+def run_batch(runsh, cases, modes, a, out, seconds):
+    """One run.sh of a batch: `modes` (its --modes) on `cases` (read_cases_file's dicts, written
+    back as run.sh's JSON case lines) with --rounds a.batch; stopped with SIGINT after `seconds`.
+    Returns the records of its runs.jsonl (empty when it wrote none)."""
     os.makedirs(out, exist_ok=True)
     cases_file = os.path.join(out, "cases.tsv")
     with open(cases_file, "w") as f:
         f.write("".join(json.dumps(c) + "\n" for c in cases))
-    cmd = [runsh, "--no-build", "--cases", cases_file, "--modes", a.modes, "--repeat", "1", "--rounds",
+    cmd = [runsh, "--no-build", "--cases", cases_file, "--modes", modes, "--repeat", "1", "--rounds",
            str(a.batch), "--no-plots", "--no-stats", "--timeout", str(a.timeout), "--out", os.path.join(out, "run")]
     if a.matrix_dir:
         cmd += ["--matrix-dir", a.matrix_dir]
@@ -119,6 +145,10 @@ def main(argv=None):
                     help="decide on the pairs adjusted for this per-process time (bench/cold_pairs.py --covariate)")
     ap.add_argument("--interval", choices=bench_report.COLD_INTERVALS, default="median",
                     help="median (order statistics, default) or t (geometric mean, Student's t)")
+    ap.add_argument("--heterogeneity", action="store_true",
+                    help="also whether the case-modes' true ratios differ beyond chance (bench/cold_pairs.py's)")
+    ap.add_argument("--all-modes", action="store_true",
+                    help="run every mode for every open case (default: the reference and the case's open modes)")
     ap.add_argument("--runsh", default=os.path.join(ROOT, "scripts", "run.sh"), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     modes = [m for m in a.modes.split(",") if m]
@@ -134,14 +164,15 @@ def main(argv=None):
         ap.error("--modes needs a plugin mode besides the reference")
     if a.covariate and a.covariate in cold_pairs.measure_keys(a.measure):
         ap.error(f"--covariate {a.covariate} is part of --measure {a.measure}")
-    diag, shape = {}, {}
+    diag, shape, values = {}, {}, {}
 
     def pool(outs):
+        values.clear()
         if not a.covariate:
             return cold_pairs.pooled(outs, reference=a.reference, coverage=a.coverage, measure=a.measure,
-                                     interval=a.interval, shape=shape)
+                                     interval=a.interval, shape=shape, values=values)
         rows, d = cold_pairs.adjusted(outs, a.covariate, reference=a.reference, coverage=a.coverage,
-                                      measure=a.measure, interval=a.interval, shape=shape)
+                                      measure=a.measure, interval=a.interval, shape=shape, values=values)
         diag.update(d)
         return rows
     out = a.out or os.path.join(ROOT, a.build, "results", time.strftime("cold_rounds_%Y%m%d-%H%M%S"))
@@ -155,19 +186,27 @@ def main(argv=None):
     rows = pool(outputs)
     batches = 0
     while batches < a.max_batches:
-        todo = open_cases(list(lines), rows, plugin_modes)
+        todo = open_modes(list(lines), rows, plugin_modes)
         left = a.deadline - (time.monotonic() - t0)
         if not todo or left < 5:
             break
         batches += 1
-        print(f"batch {batches}: {len(todo)} open case(s), {left:.0f} s left", flush=True)
-        records = run_batch(a.runsh, [lines[c] for c in todo], a, os.path.join(out, f"batch{batches}"), left)
+        print(f"batch {batches}: {len(todo)} open case(s), {sum(map(len, todo.values()))} open case-mode(s), "
+              f"{left:.0f} s left", flush=True)
         before = sum(r["pairs"] for r in rows)
-        if records:
-            outputs.append((os.path.join(out, f"batch{batches}", "run", "runs.jsonl"), records))
+        for k, (group_modes, cases) in enumerate(groups(todo, modes, a.reference, a.all_modes), 1):
+            left = a.deadline - (time.monotonic() - t0)
+            if left < 5:
+                break
+            folder = os.path.join(out, f"batch{batches}", str(k))
+            print(f"  {folder}: --modes {group_modes} on {len(cases)} case(s)", flush=True)
+            records = run_batch(a.runsh, [lines[c] for c in cases], group_modes, a, folder, left)
+            if records:
+                outputs.append((os.path.join(folder, "run", "runs.jsonl"), records))
         rows = pool(outputs)
         if sum(r["pairs"] for r in rows) == before:
-            print(f"batch {batches} paired no process (see {os.path.join(out, f'batch{batches}', 'run.log')}); stopping")
+            print(f"batch {batches} paired no process (see {os.path.join(out, f'batch{batches}', '*', 'run.log')}); "
+                  "stopping")
             break
     rows = [r for r in rows if r["case"] in lines and r["mode"] in plugin_modes]
     if a.covariate and diag:
@@ -178,7 +217,12 @@ def main(argv=None):
     for line in bench_report.cold_pairs_lines(rows, a.reference, cold_pairs.bound_for(a.reference), a.coverage,
                                               what=cold_pairs.MEASURES[a.measure][0], interval=a.interval):
         print(line)
-    still = open_cases(list(lines), rows, plugin_modes)
+    if a.heterogeneity:
+        labels = {r["mode_label"] for r in rows}
+        for line in cold_pairs.heterogeneity_lines({k: v for k, v in values.items()
+                                                    if k[0] in lines and k[1] in labels}, a.coverage):
+            print(line)
+    still = list(open_modes(list(lines), rows, plugin_modes))
     print(f"batches {batches} (plus {len(a.resume)} resumed); open cases left: "
           f"{', '.join(still) if still else 'none'}")
     if a.json:

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """bench/cold_rounds.py without a GPU, on a stand-in for run.sh that writes round-paired cold
 totals of chosen ratios: a case leaves once every plugin mode is decided (above or below the
-bound), the open ones go on; earlier batches resumed are pooled first; a deadline stops the batch
-running (SIGINT) and keeps what it wrote; the batches' case lines are the file's cases (tab and
-JSON lines alike); the cases decided on pairs adjusted for a covariate; a file without cases, or
-none, is refused.
+bound), the open ones go on; a batch runs per case the reference and its open modes, one run.sh
+per set of open modes (--all-modes: every mode, one run.sh), and pools each run.sh's pairs once;
+earlier batches resumed are pooled first; a deadline stops the run.sh running (SIGINT), keeps
+what it wrote and starts no other; the batches' case lines are the file's cases (tab and JSON
+lines alike); the cases decided on pairs adjusted for a covariate; a file without cases, or none,
+is refused.
 
   python3 tests/scripts/test_cold_rounds_py.py [-v]
 """
+import contextlib
+import glob
+import io
 import json
 import os
 import stat
@@ -23,17 +28,22 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import cold_rounds  # noqa: E402
 
 # run.sh's stand-in: per case of --cases and mode of --modes, --rounds processes with stock's cold
-# total 1.0 and the mode's 1 / ratio, the ratio of the case from FAKE_RATIOS (a list: taken in turn
-# over the batches, counted in FAKE_STATE); the assembly 1.0 in stock and FAKE_ASSEMBLE (default
-# 1.0) in the other modes; FAKE_SPEEDS (a list, default [1.0]): each process's speed, taken in turn
-# over the processes (the mode's offset by 3 from stock's in a round), a factor on its cold total and
-# on its probe_api_s (0.0002 at speed 1); FAKE_SLEEP: seconds to wait after writing
+# total 1.0 and the mode's 1 / ratio, the ratio of the case from FAKE_RATIOS (a list, or a dict of
+# lists by mode: taken in turn over the rounds of all calls, counted in FAKE_STATE); FAKE_CALLS: a
+# file each call appends its arguments and cases to (a JSON line); the assembly 1.0 in stock and
+# FAKE_ASSEMBLE (default 1.0) in the other modes; FAKE_SPEEDS (a list, default [1.0]): each
+# process's speed, taken in turn over the processes (the mode's offset by 3 from stock's in a
+# round), a factor on its cold total and on its probe_api_s (0.0002 at speed 1); FAKE_SLEEP:
+# seconds to wait after writing
 FAKE = r'''#!/usr/bin/env python3
 import json, os, sys, time
 a = sys.argv[1:]
 get = lambda k: a[a.index(k) + 1]
 cases = [json.loads(l)["label"] for l in open(get("--cases")) if l.strip()]
 modes, rounds, out = get("--modes").split(","), int(get("--rounds")), get("--out")
+if os.environ.get("FAKE_CALLS"):
+    with open(os.environ["FAKE_CALLS"], "a") as f:
+        f.write(json.dumps({"argv": a, "cases": cases}) + "\n")
 ratios = json.loads(os.environ["FAKE_RATIOS"])
 speeds = json.loads(os.environ.get("FAKE_SPEEDS", "[1.0]"))
 state = os.environ["FAKE_STATE"]
@@ -42,8 +52,8 @@ open(state, "w").write(str(n + rounds))
 os.makedirs(out, exist_ok=True)
 with open(os.path.join(out, "runs.jsonl"), "w") as f:
     for c in cases:
-        seq = ratios[c]
         for m in modes:
+            seq = ratios[c].get(m, [1.0]) if isinstance(ratios[c], dict) else ratios[c]
             procs = []
             for k in range(rounds):
                 r = seq[(n + k) % len(seq)]
@@ -71,6 +81,7 @@ class ColdRounds(unittest.TestCase):
         os.environ["FAKE_STATE"] = os.path.join(self.dir, "state")
         os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [0.9, 1.0], "slow": [0.8]})
         os.environ["FAKE_SLEEP"] = "0"
+        os.environ["FAKE_CALLS"] = os.path.join(self.dir, "calls.jsonl")
         os.environ.pop("FAKE_SPEEDS", None)
 
     def run_json(self, *args):
@@ -81,9 +92,23 @@ class ColdRounds(unittest.TestCase):
         with open(js) as f:
             return json.load(f)
 
-    def batch_cases(self, out, k):
-        with open(os.path.join(out, f"batch{k}", "cases.tsv")) as f:
+    def batch_cases(self, out, k, group=1):
+        with open(os.path.join(out, f"batch{k}", str(group), "cases.tsv")) as f:
             return [json.loads(l)["label"] for l in f if l.strip()]
+
+    def calls(self):
+        """The stand-in's calls: (--modes, cases, --out relative to the test's folder)."""
+        with open(os.environ["FAKE_CALLS"]) as f:
+            got = [json.loads(l) for l in f if l.strip()]
+        get = lambda c, k: c["argv"][c["argv"].index(k) + 1]
+        return [(get(c, "--modes"), c["cases"], os.path.relpath(get(c, "--out"), self.dir)) for c in got]
+
+    def mixed(self):
+        """Ratios by mode: fast's fp64 and slow's auto decide after three batches of two rounds,
+        their other modes and both of edge's stay open (0.9 and 1.0 in turn)."""
+        os.environ["FAKE_RATIOS"] = json.dumps({"fast": {"fp64": [1.6], "auto": [0.9, 1.0]},
+                                                "edge": [0.9, 1.0],
+                                                "slow": {"fp64": [0.9, 1.0], "auto": [0.8]}})
 
     def test_decided_cases_leave_and_the_open_one_goes_on(self):
         out = os.path.join(self.dir, "out")
@@ -106,12 +131,72 @@ class ColdRounds(unittest.TestCase):
         self.assertEqual(got["open_cases"], ["edge"])
         self.assertNotIn(("fast", "stock"), rows, "stock is the reference, not a row")
 
+    def test_a_batch_runs_each_case_s_open_modes_in_groups(self):
+        self.mixed()
+        got = self.run_json("--modes", "stock,fp64,auto", "--max-batches", "5")
+        every = ("stock,fp64,auto", ["fast", "edge", "slow"])
+        calls = self.calls()
+        self.assertEqual(calls[:3], [every + (f"out/batch{k}/1/run",) for k in (1, 2, 3)])
+        # then fast runs auto alone, edge both modes, slow fp64 alone: three run.sh a batch
+        self.assertEqual(calls[3:], [(m, cs, f"out/batch{k}/{g}/run") for k in (4, 5) for g, (m, cs) in
+                                     enumerate([("stock,auto", ["fast"]), ("stock,fp64,auto", ["edge"]),
+                                                ("stock,fp64", ["slow"])], 1)])
+        self.assertEqual(self.batch_cases(os.path.join(self.dir, "out"), 5, 2), ["edge"])
+        rows = {(r["case"], r["mode"]): (r["verdict"], r["pairs"]) for r in got["rows"]}
+        self.assertEqual(rows, {("fast", "fp64"): ("above", 6), ("fast", "auto"): ("open", 10),
+                                ("edge", "fp64"): ("open", 10), ("edge", "auto"): ("open", 10),
+                                ("slow", "fp64"): ("open", 10), ("slow", "auto"): ("below", 6)})
+        self.assertEqual((got["batches"], got["open_cases"]), (5, ["fast", "edge", "slow"]))
+
+    def test_all_modes_runs_every_mode_every_batch(self):
+        self.mixed()
+        got = self.run_json("--modes", "stock,fp64,auto", "--max-batches", "5", "--all-modes")
+        self.assertEqual(self.calls(), [("stock,fp64,auto", ["fast", "edge", "slow"], f"out/batch{k}/1/run")
+                                        for k in range(1, 6)])
+        rows = {(r["case"], r["mode"]): (r["verdict"], r["pairs"]) for r in got["rows"]}
+        # the decided modes ran again: their later pairs pool with the rest and keep the verdict
+        self.assertEqual(rows[("fast", "fp64")], ("above", 10))
+        self.assertEqual(rows[("slow", "auto")], ("below", 10))
+        self.assertEqual({v for v in rows.values()} - {("above", 10), ("below", 10)}, {("open", 10)})
+
+    def test_the_pooled_pairs_are_the_groups_runs(self):
+        # the rows are those of every run.sh's runs.jsonl pooled once (bench/cold_pairs.py), each
+        # plugin process one pair, and a later call resuming them all pools the same
+        self.mixed()
+        for extra in ([], ["--all-modes"]):
+            with self.subTest(extra=extra):
+                out = os.path.join(self.dir, "out" + "".join(extra))
+                js = os.path.join(self.dir, "rows.json")
+                cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--max-batches", "5",
+                                  "--out", out, "--json", js, "--runsh", self.runsh] + extra)
+                with open(js) as f:
+                    got = {(r["case"], r["mode"]): r for r in json.load(f)["rows"]}
+                runs = sorted(glob.glob(os.path.join(out, "batch*", "*", "run", "runs.jsonl")))
+                self.assertEqual(len(runs), 5 if extra else 9)
+                outputs = [(p, cold_rounds.cold_pairs.load(p)) for p in runs]
+                want = {(r["case"], r["mode"]): r for r in cold_rounds.cold_pairs.pooled(outputs, coverage=0.95)}
+                self.assertEqual({k: (r["pairs"], r["verdict"], r["median"]) for k, r in got.items()},
+                                 {k: (r["pairs"], r["verdict"], r["median"]) for k, r in want.items()})
+                procs = sum(len(r["processes"]) for _, rs in outputs for r in rs if r["mode"] != "stock")
+                self.assertEqual(sum(r["pairs"] for r in got.values()), procs)
+                self.assertEqual(sum(r["pairs"] for r in got.values()), 60 if extra else 52)
+                again = os.path.join(self.dir, "again.json")
+                cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--deadline", "1",
+                                  "--out", os.path.join(self.dir, "again"), "--json", again, "--runsh", self.runsh,
+                                  "--resume"] + runs)
+                with open(again) as f:
+                    resumed = json.load(f)
+                self.assertEqual(resumed["batches"], 0)
+                self.assertEqual({(r["case"], r["mode"]): (r["pairs"], r["verdict"]) for r in resumed["rows"]},
+                                 {k: (r["pairs"], r["verdict"]) for k, r in got.items()})
+
     def test_resumed_batches_count_and_nothing_runs_when_all_are_decided(self):
         first = os.path.join(self.dir, "first")
         os.environ["FAKE_RATIOS"] = json.dumps({"fast": [1.6], "edge": [1.3, 1.1], "slow": [0.8]})
         cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--batch", "3", "--max-batches", "2",
                           "--out", first, "--runsh", self.runsh])
-        resumed = [os.path.join(first, f"batch{k}", "run", "runs.jsonl") for k in (1, 2)]
+        resumed = sorted(glob.glob(os.path.join(first, "batch*", "*", "run", "runs.jsonl")))
+        self.assertEqual(len(resumed), 2, "one run.sh a batch")
         second = os.path.join(self.dir, "second")
         js = os.path.join(self.dir, "rows.json")
         cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--out", second, "--json", js,
@@ -136,11 +221,32 @@ class ColdRounds(unittest.TestCase):
         self.assertEqual(got["batches"], 1)
         self.assertEqual(sorted(r["pairs"] for r in got["rows"]), [2, 2, 2], "the interrupted batch's pairs")
 
+    def test_a_deadline_starts_no_other_group(self):
+        # three groups are open after three batches; the first runs past the deadline and is
+        # stopped, the other two do not start
+        self.mixed()
+        first = os.path.join(self.dir, "first")
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--max-batches", "3", "--out", first,
+                          "--runsh", self.runsh])
+        os.environ["FAKE_SLEEP"] = "60"
+        js = os.path.join(self.dir, "rows.json")
+        t0 = time.monotonic()
+        cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64,auto", "--deadline", "8",
+                          "--out", os.path.join(self.dir, "out"), "--json", js, "--runsh", self.runsh, "--resume"]
+                         + sorted(glob.glob(os.path.join(first, "batch*", "*", "run", "runs.jsonl"))))
+        self.assertLess(time.monotonic() - t0, 40)
+        self.assertEqual([c[2] for c in self.calls()[3:]], ["out/batch1/1/run"])
+        with open(js) as f:
+            got = json.load(f)
+        self.assertEqual({(r["case"], r["mode"]): r["pairs"] for r in got["rows"]},
+                         {("fast", "fp64"): 6, ("fast", "auto"): 8, ("edge", "fp64"): 6, ("edge", "auto"): 6,
+                          ("slow", "fp64"): 6, ("slow", "auto"): 6})
+
     def test_the_batches_case_lines_are_the_files_cases(self):
         out = os.path.join(self.dir, "out")
         cold_rounds.main(["--cases", self.cases, "--modes", "stock,fp64", "--max-batches", "1", "--out", out,
                           "--runsh", self.runsh])
-        with open(os.path.join(out, "batch1", "cases.tsv")) as f:
+        with open(os.path.join(out, "batch1", "1", "cases.tsv")) as f:
             got = [json.loads(l) for l in f if l.strip()]
         self.assertEqual([(c["label"], c["args"]) for c in got],
                          [("fast", ["--problem", "laplace7", "--n", "22"]), ("edge", ["--problem", "aniso7", "--n", "22"]),
@@ -207,6 +313,27 @@ class ColdRounds(unittest.TestCase):
         for r in t["rows"]:
             self.assertLess(r["pairs"], 8)
             self.assertGreater(r["geomean"], 1.0)
+
+    def test_heterogeneity_lines_after_the_table(self):
+        # fast at 1.6x, slow at 0.8x, edge between: the case-modes differ far beyond their pairs'
+        # spread, and the lines say so (per mode and over all); without the option, no such lines
+        speeds = [1.0, 1.1, 0.95, 1.05, 0.9, 1.0, 1.08, 0.97]
+        with mock.patch.dict(os.environ, {"FAKE_SPEEDS": json.dumps(speeds)}):
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                self.run_json("--modes", "stock,fp64,auto", "--max-batches", "2", "--interval", "t",
+                              "--heterogeneity")
+            with contextlib.redirect_stdout(io.StringIO()) as plain:
+                self.run_json("--modes", "stock,fp64,auto", "--max-batches", "2", "--interval", "t")
+        text = printed.getvalue()
+        self.assertIn("Between case-modes", text)
+        lines = [l.split() for l in text.splitlines() if l.strip().startswith(("fp64 ", "auto ", "all "))
+                 and "case-modes:" in l]
+        self.assertEqual([l[0] for l in lines], ["fp64", "auto", "all"])
+        self.assertEqual([int(l[1]) for l in lines], [3, 3, 6])
+        for l in lines:
+            p = float(l[l.index("(p") + 1].rstrip("),"))
+            self.assertLess(p, 0.01, l)  # 1.6 against 0.8: not one ratio
+        self.assertNotIn("Between case-modes", plain.getvalue())
 
     def test_bad_input(self):
         empty = os.path.join(self.dir, "empty.tsv")
