@@ -101,6 +101,23 @@ def incomplete_beta(a, b, x):
     return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
 
 
+def solve_increasing(f, target, hi):
+    """The x >= 0 at which an increasing f reaches target (f(0) <= target): hi doubled until
+    f(hi) >= target, then bisection to a relative 1e-12."""
+    lo = 0.0
+    while f(hi) < target:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if f(mid) < target:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return 0.5 * (lo + hi)
+
+
 @functools.lru_cache(maxsize=None)
 def t_quantile(p, df):
     """Student's t distribution's p-quantile (0.5 <= p < 1) with df >= 1 degrees of freedom:
@@ -109,18 +126,7 @@ def t_quantile(p, df):
         raise ValueError(f"t_quantile wants 0.5 <= p < 1 and df >= 1, not p={p}, df={df}")
     if p == 0.5:
         return 0.0
-    lo, hi = 0.0, 1.0
-    while 1.0 - 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + hi * hi)) < p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if 1.0 - 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + mid * mid)) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * hi:
-            break
-    return 0.5 * (lo + hi)
+    return solve_increasing(lambda t: 1.0 - 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t)), p, 1.0)
 
 
 def incomplete_gamma_upper(a, x):
@@ -164,18 +170,12 @@ def chi2_quantile(p, df):
     """The chi-squared distribution's p-quantile (0 < p < 1), df > 0: bisection on chi2_sf."""
     if not 0.0 < p < 1.0 or df <= 0:
         raise ValueError(f"chi2_quantile wants 0 < p < 1 and df > 0, not p={p}, df={df}")
-    lo, hi = 0.0, max(1.0, 2.0 * df)
-    while 1.0 - chi2_sf(hi, df) < p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if 1.0 - chi2_sf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * hi:
-            break
-    return 0.5 * (lo + hi)
+    return solve_increasing(lambda x: 1.0 - chi2_sf(x, df), p, max(1.0, 2.0 * df))
+
+
+def group_logs(groups):
+    """The logs of the ratios of each group (a list of positive ratios) of two or more."""
+    return [[math.log(v) for v in g] for g in groups if len(g) >= 2]
 
 
 def heterogeneity(groups, coverage=0.95):
@@ -189,19 +189,14 @@ def heterogeneity(groups, coverage=0.95):
     generalised Q, weights 1 / (s_i^2 + tau^2), falls to the chi-squared (1 - coverage) / 2
     quantile; 0 where Q is below that quantile at tau = 0). Returns None with fewer than two such
     groups, else {groups, ratio (exp of the random-effects mean), ratio_low (of its interval at
-    coverage), q, df, p, tau, tau_high, lowest, lowest_at_tau}: lowest, the ratio the lowest of the k groups' true ratios stays above with
-    about `coverage` (ratio_low divided by exp(z tau_high), z the normal quantile at
-    1 - (1 - coverage) / k: a bound for each group, Bonferroni over the k), lowest_at_tau the same
-    at tau's estimate. Normal laws throughout: meaningful where the log ratios' shape is near one
+    coverage), q, df, p, tau, tau_high, lowest, lowest_at_tau}: lowest, the ratio the lowest of
+    the k groups' true ratios stays above with about `coverage` (ratio_low divided by
+    exp(z tau_high), z the normal quantile at 1 - (1 - coverage) / k: a bound for each group,
+    Bonferroni over the k), lowest_at_tau the same at tau's estimate. Normal laws throughout: meaningful where the log ratios' shape is near one
     (log_shape)."""
-    stats = []
-    for g in groups:
-        if len(g) < 2:
-            continue
-        logs = [math.log(v) for v in g]
-        sd = statistics.stdev(logs)
-        if sd > 0.0:
-            stats.append((statistics.fmean(logs), sd / math.sqrt(len(logs))))
+    stats = [(statistics.fmean(logs), statistics.stdev(logs) / math.sqrt(len(logs)))
+             for logs in group_logs(groups)]
+    stats = [(m, se) for m, se in stats if se > 0.0]
     k = len(stats)
     if k < 2:
         return None
@@ -217,16 +212,8 @@ def heterogeneity(groups, coverage=0.95):
     tau2 = max(0.0, (q - (k - 1)) / (s1 - s2 / s1))
     floor = chi2_quantile((1.0 - coverage) / 2.0, k - 1)
     hi2 = 0.0
-    if q > floor:
-        lo2, hi2 = 0.0, max(tau2, max(se * se for _, se in stats))
-        while generalised(hi2)[0] > floor:
-            hi2 *= 2.0
-        for _ in range(200):
-            mid = 0.5 * (lo2 + hi2)
-            if generalised(mid)[0] > floor:
-                lo2 = mid
-            else:
-                hi2 = mid
+    if q > floor:  # the generalised Q falls as tau^2 grows
+        hi2 = solve_increasing(lambda t2: -generalised(t2)[0], -floor, max(tau2, max(se * se for _, se in stats)))
     _, mean, se_mean = generalised(tau2)
     z_mean = statistics.NormalDist().inv_cdf(1.0 - (1.0 - coverage) / 2.0)
     z_low = statistics.NormalDist().inv_cdf(1.0 - (1.0 - coverage) / k)
@@ -262,10 +249,7 @@ def log_shape(groups):
     ratios, e.g. a list per case and mode), each group's about its own mean; None for the two
     moments without 3 values and a spread."""
     dev = []
-    for g in groups:
-        if len(g) < 2:
-            continue
-        logs = [math.log(v) for v in g]
+    for logs in group_logs(groups):
         m = statistics.fmean(logs)
         dev.extend(x - m for x in logs)
     n = len(dev)
