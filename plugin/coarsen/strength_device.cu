@@ -375,11 +375,9 @@ __global__ void __launch_bounds__(kThreads, 4) strength_thread_kernel(StrengthRo
    const int32_t* __restrict__ dof_func      = m.dof_func;
    const int32_t* __restrict__ dof_func_offd = m.dof_func_offd;
 
-   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int      lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
-   const bool     active = t < m.nrows; // a thread past the last row still meets the warp's shuffles
-   const int32_t  row    = active ? static_cast<int32_t>(t) : 0;
-   const RowRange rr     = row_range(m, active, row);
+   // a thread past the last row still meets the warp's shuffles
+   const auto [lane, active, row] = thread_row(m.nrows);
+   const RowRange rr              = row_range(m, active, row);
    const int32_t  pd = rr.pd, qd = rr.qd, po = rr.po, qo = rr.qo;
    const int32_t  nd_len = qd - pd, no_len = qo - po;
    const bool     mine   = active && nd_len <= kThreadSlots && no_len <= kThreadSlots;

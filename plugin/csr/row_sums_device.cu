@@ -102,11 +102,8 @@ __device__ __forceinline__ void short_row_slots(const RowSums& m, int32_t p, int
 template <int Type>
 __global__ void __launch_bounds__(kThreads) row_sums_thread_kernel(RowSums m)
 {
-   const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
    // a thread past the last row has no row, and still meets its warp's shuffles
-   const bool    active = t < m.nrows;
-   const int32_t row    = active ? static_cast<int32_t>(t) : 0;
+   const auto [lane, active, row] = thread_row(m.nrows);
    const int32_t p      = active ? m.ia[row] : 0;
    const int32_t q      = active ? m.ia[row + 1] : 0;
    const int32_t cf_row = active && m.cf_i ? m.cf_i[row] : 0;

@@ -179,6 +179,24 @@ __device__ __forceinline__ LaneMask group_lanes()
    return (kAllLanes >> (kWarpSize - G)) << ((threadIdx.x & (kWarpSize - 1)) & ~(G - 1));
 }
 
+// A thread a row (the thread kernels of the row sums, strength counts and F-F weights): the
+// calling thread's lane in the warp and its row of nrows; a thread past the last row is not
+// active (row 0) and still meets its warp's shuffles and ballots.
+struct ThreadRow
+{
+   int     lane;
+   bool    active;
+   int32_t row;
+};
+
+__device__ __forceinline__ ThreadRow thread_row(int32_t nrows)
+{
+   const int64_t t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+   const int     lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
+   const bool    active = t < nrows;
+   return {lane, active, active ? static_cast<int32_t>(t) : 0};
+}
+
 // The sum of W = G * V values in the order of a W-lane butterfly (lane L adds lane L ^ d for
 // d = W/2 .. 1; lane 0's result is also that of a shfl_down tree), held by a group of G lanes,
 // lane l holding the values of the butterfly's lanes l + G*j in v[j]: the distances d >= G add

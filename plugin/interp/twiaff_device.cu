@@ -261,12 +261,10 @@ constexpr int kEntriesPerLane = 8;
 template <class BigJ>
 __global__ void __launch_bounds__(kThreads) twiaff_thread_kernel(TwiaffRows m)
 {
-   const BigJ*    ext_j  = static_cast<const BigJ*>(m.ext_j);
-   const int64_t  t      = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-   const int      lane   = static_cast<int>(threadIdx.x & (kWarpSize - 1));
-   const bool     active = t < m.nrows; // a thread past the last row still meets the warp's rounds
-   const int32_t  row    = active ? static_cast<int32_t>(t) : 0;
-   const RowRange rr     = row_range(m, active, row);
+   const BigJ* ext_j = static_cast<const BigJ*>(m.ext_j);
+   // a thread past the last row still meets the warp's rounds
+   const auto [lane, active, row] = thread_row(m.nrows);
+   const RowRange rr              = row_range(m, active, row);
    const int32_t  db = rr.db, de = rr.de, ob = rr.ob, oe = rr.oe;
    const bool     mine = active && de - db <= kThreadRowLen && oe - ob <= kThreadRowLen;
    if (mine)

@@ -103,6 +103,12 @@ class ColdRounds(unittest.TestCase):
         get = lambda c, k: c["argv"][c["argv"].index(k) + 1]
         return [(get(c, "--modes"), c["cases"], os.path.relpath(get(c, "--out"), self.dir)) for c in got]
 
+    @staticmethod
+    def every_case(ratio, speeds):
+        """The stand-in with every case at `ratio` and the processes at `speeds` in turn."""
+        return mock.patch.dict(os.environ, {"FAKE_SPEEDS": json.dumps(speeds),
+                                            "FAKE_RATIOS": json.dumps({c: [ratio] for c in ("fast", "edge", "slow")})})
+
     def mixed(self):
         """Ratios by mode: fast's fp64 and slow's auto decide after three batches of two rounds,
         their other modes and both of edge's stay open (0.9 and 1.0 in turn)."""
@@ -280,8 +286,7 @@ class ColdRounds(unittest.TestCase):
         # every case 1.03x, the processes' speeds spread by 0.75-1.4: six pairs decide the adjusted
         # ratios (exactly 1.03) where the raw ones stay open
         speeds = [1.0, 1.4, 0.8, 1.25, 0.9, 1.3, 0.75, 1.1]
-        with mock.patch.dict(os.environ, {"FAKE_SPEEDS": json.dumps(speeds),
-                                          "FAKE_RATIOS": json.dumps({"fast": [1.03], "edge": [1.03], "slow": [1.03]})}):
+        with self.every_case(1.03, speeds):
             raw = self.run_json("--modes", "stock,fp64", "--max-batches", "3")
             adj = self.run_json("--modes", "stock,fp64", "--max-batches", "3", "--covariate", "probe_api_s")
         self.assertIn("open", {r["verdict"] for r in raw["rows"]})
@@ -300,8 +305,7 @@ class ColdRounds(unittest.TestCase):
         # 0.93 (and one 1.16): the order statistics' interval (its extremes at six pairs) stays
         # open, Student's t (geometric mean 1.04) decides at six pairs
         speeds = [1.0, 1.0, 1.0, 1.12, 1.0, 1.0, 1.0, 1.0]
-        with mock.patch.dict(os.environ, {"FAKE_SPEEDS": json.dumps(speeds),
-                                          "FAKE_RATIOS": json.dumps({"fast": [1.04], "edge": [1.04], "slow": [1.04]})}):
+        with self.every_case(1.04, speeds):
             med = self.run_json("--modes", "stock,fp64", "--max-batches", "3")
             t = self.run_json("--modes", "stock,fp64", "--max-batches", "3", "--interval", "t")
         self.assertEqual(med["interval"], "median")
