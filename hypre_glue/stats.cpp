@@ -151,6 +151,15 @@ void Stats::setup_begin()
 {
    std::lock_guard<std::mutex> lock(mutex_);
    setup_work_s_.push_back(0.0);
+   entry_slots_.emplace_back();
+}
+
+void Stats::entry_time(double seconds)
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   EntrySlot&                  slot = entry_slots_.back();
+   ++slot.calls;
+   slot.seconds += seconds;
 }
 
 void Stats::setup_kind(int reason, const char* why)
@@ -254,6 +263,7 @@ void Stats::reset()
    survey_readbacks_ = 0;
    survey_s_        = 0.0;
    setup_work_s_.clear();
+   entry_slots_.assign(1, EntrySlot{});
    beside_wait_s_ = 0.0;
    preload_s_      = -1.0;
    preload_steps_  = 0;
@@ -300,6 +310,45 @@ long Stats::total_fallbacks(const std::string& reason) const
    return it == reasons_.end() ? 0 : it->second;
 }
 
+EntrySlot Stats::entry_slot(size_t k) const
+{
+   std::lock_guard<std::mutex> lock(mutex_);
+   return k < entry_slots_.size() ? entry_slots_[k] : EntrySlot{};
+}
+
+std::string Stats::format_entry_time() const
+{
+   long calls = 0;
+   for (const EntrySlot& slot : entry_slots_) calls += slot.calls;
+   if (calls == 0) return "";
+   auto part = [](const char* what, const EntrySlot& slot) {
+      char text[128];
+      std::snprintf(text, sizeof(text), "%s: %ld call%s, %.3f ms", what, slot.calls, slot.calls == 1 ? "" : "s",
+                    slot.seconds * 1e3);
+      return std::string(text);
+   };
+   // slot 0 (before any setup: the preload's start, the application's own products and
+   // matvecs) apart from the first setup (CUDA's lazy loading, first allocations), and that
+   // apart from the later ones
+   std::string out = "AMGT: plugin entry points (host): " + part("before setup 1", entry_slots_[0]);
+   if (entry_slots_.size() > 1) out += "; " + part("setup 1 and its solves", entry_slots_[1]);
+   if (entry_slots_.size() > 2)
+   {
+      EntrySlot later;
+      for (size_t k = 2; k < entry_slots_.size(); ++k)
+      {
+         later.calls += entry_slots_[k].calls;
+         later.seconds += entry_slots_[k].seconds;
+      }
+      const size_t m = entry_slots_.size() - 2;
+      char         text[160];
+      std::snprintf(text, sizeof(text), "; later setups and their solves: mean %.3f ms over %zu (%ld call%s in all)",
+                    later.seconds / static_cast<double>(m) * 1e3, m, later.calls, later.calls == 1 ? "" : "s");
+      out += text;
+   }
+   return out + "\n";
+}
+
 std::string Stats::format(const Config& config, int rank, int nranks) const
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -321,7 +370,8 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       std::snprintf(line, sizeof(line),
                     "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,
                     nranks, to_string(config.mode));
-      return line;
+      // what hypre's hooks spent in the plugin, which declined or skipped everything
+      return line + format_entry_time();
    }
    const bool automatic = config.mode == Mode::automatic;
    std::snprintf(line, sizeof(line), "AMGT statistics (rank %d of %d): mode %s%s%s\n", rank, nranks,
@@ -424,6 +474,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
          out += line;
       }
    }
+   out += format_entry_time();
    if (survey_matrices_ > 0)
    {
       std::snprintf(line, sizeof(line),

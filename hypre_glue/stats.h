@@ -20,6 +20,14 @@ struct ChoiceRecord
    PrecisionChoice choice;
 };
 
+// AMGT_STATS: hypre's calls of the plugin's C entry points in one setup slot (Stats::entry_time)
+// and the host time spent inside them
+struct EntrySlot
+{
+   long   calls   = 0;
+   double seconds = 0.0;
+};
+
 struct LevelCounters
 {
    LevelShape shape;
@@ -77,6 +85,13 @@ public:
    // survey) is also counted for this setup alone, so that the table can show the first setup
    // of a process (CUDA's lazy loading, first allocations) apart from the later ones.
    void setup_begin();
+   // One call of the plugin's C entry points (glue.cpp: the amgt_glue_* functions hypre's hooks
+   // call, timed under AMGT_STATS only; an entry reached from inside another counts once) took
+   // this long on the host. Counted in the current setup slot: the one the latest setup_begin
+   // opened (that setup and the solves after it), or slot 0 before the first setup, so that the
+   // table can show what the hooks add to a setup and its solves even where the plugin declines
+   // everything.
+   void entry_time(double seconds);
    // AMGT_RESETUP: a setup was a re-setup (reason 0) or a full one for `reason`
    // (amgt_glue.h AMGT_SETUP_*, named by setup_reason_name); and a re-setup's Galerkin products:
    // `levels` coarse operators recomputed on their plans in `seconds` (timed only under
@@ -112,11 +127,15 @@ public:
    // read access for tests
    LevelCounters level(int level) const;
    long          total_fallbacks(const std::string& reason) const;
+   // slot 0: before the first setup; k: setup k and its solves; an empty slot past the last
+   EntrySlot     entry_slot(size_t k) const;
 
 private:
    LevelCounters& count_call(char kind, int level, double seconds, const char* path, Precision precision);
    // this setup's share of the setup work (setup_work_s_); the caller holds mutex_
    void add_setup_work(double seconds);
+   // the line of entry_slots_ in the table, or "" without any timed call; the caller holds mutex_
+   std::string format_entry_time() const;
 
    mutable std::mutex          mutex_;
    std::map<int, LevelCounters> levels_;
@@ -132,6 +151,8 @@ private:
    long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
    double                      survey_s_        = 0.0;
    std::vector<double>         setup_work_s_; // per setup (setup_begin), survey + prepare
+   // per setup slot (entry_time): [0] before the first setup, [k] setup k and its solves
+   std::vector<EntrySlot>      entry_slots_ = std::vector<EntrySlot>(1);
    long                        beside_     = 0;      // matrices prepared beside hypre's setup
    double                      beside_wait_s_ = 0.0; // hypre's thread waited for them
    double                      preload_s_     = -1.0; // < 0: no preload ran

@@ -165,4 +165,82 @@ TEST(StatsTable, SetupWorkOfTheFirstSetupApartFromTheLaterOnes)
    EXPECT_EQ(s.format(config(Mode::automatic), 0, 1).find("plugin setup work"), std::string::npos);
 }
 
+// The plugin's entry points (Stats::entry_time): counted in the slot the latest setup_begin
+// opened, slot 0 before any setup
+TEST(StatsEntryTime, EachCallGoesToTheCurrentSetupSlot)
+{
+   Stats s;
+   s.entry_time(0.001);
+   s.entry_time(0.002);
+   EXPECT_EQ(s.entry_slot(0).calls, 2);
+   EXPECT_DOUBLE_EQ(s.entry_slot(0).seconds, 0.003);
+   EXPECT_EQ(s.entry_slot(1).calls, 0) << "no setup yet";
+   s.setup_begin();
+   s.entry_time(0.004);
+   EXPECT_EQ(s.entry_slot(0).calls, 2) << "slot 0 is closed by the first setup";
+   EXPECT_EQ(s.entry_slot(1).calls, 1);
+   EXPECT_DOUBLE_EQ(s.entry_slot(1).seconds, 0.004);
+   s.setup_begin();
+   s.entry_time(0.005);
+   s.entry_time(0.006);
+   EXPECT_EQ(s.entry_slot(1).calls, 1);
+   EXPECT_EQ(s.entry_slot(2).calls, 2);
+   EXPECT_DOUBLE_EQ(s.entry_slot(2).seconds, 0.011);
+   s.reset();
+   EXPECT_EQ(s.entry_slot(0).calls, 0);
+   EXPECT_EQ(s.entry_slot(1).calls, 0);
+   s.entry_time(0.001);
+   EXPECT_EQ(s.entry_slot(0).calls, 1) << "after a reset, calls are before the first setup again";
+}
+
+// The table's line: before the first setup, the first setup with its solves, and the mean of
+// the later ones; a part appears once its slot exists
+TEST(StatsEntryTime, OneLineUnderTheSetupWork)
+{
+   Stats s;
+   s.level_matrix(0, shape(1000, 4000));
+   s.spmv(0, 1e-3, "rows", Precision::fp64);
+   std::string t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_EQ(t.find("plugin entry points"), std::string::npos) << "no call timed:\n" << t;
+   s.entry_time(0.001);
+   t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_NE(t.find("\nAMGT: plugin entry points (host): before setup 1: 1 call, 1.000 ms\n"), std::string::npos)
+      << t;
+   s.setup_begin();
+   s.prepare(0, 0.0, 0.010, 0.0);
+   for (int k = 0; k < 3; ++k) s.entry_time(0.002);
+   t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_NE(t.find("AMGT: plugin entry points (host): before setup 1: 1 call, 1.000 ms; setup 1 and its "
+                    "solves: 3 calls, 6.000 ms\n"),
+             std::string::npos)
+      << t;
+   s.setup_begin();
+   s.entry_time(0.002);
+   s.setup_begin();
+   s.entry_time(0.001);
+   s.entry_time(0.003);
+   t = s.format(config(Mode::fp64), 0, 1);
+   const std::string line = "AMGT: plugin entry points (host): before setup 1: 1 call, 1.000 ms; setup 1 and its "
+                            "solves: 3 calls, 6.000 ms; later setups and their solves: mean 3.000 ms over 2 (3 "
+                            "calls in all)\n";
+   const size_t      at   = t.find(line);
+   ASSERT_NE(at, std::string::npos) << t;
+   EXPECT_LT(t.find("AMGT: plugin setup work"), at) << "next to the setup work:\n" << t;
+   EXPECT_EQ(row_levels(t), (std::vector<int>{0})) << "the table's rows as before:\n" << t;
+}
+
+// Hooks that reached the plugin while it did nothing on the rank: the one line, then what
+// the hooks took
+TEST(StatsEntryTime, ShownWhereThePluginDidNothingElse)
+{
+   Stats s;
+   s.setup_begin();
+   s.entry_time(0.0005);
+   s.entry_time(0.0005);
+   EXPECT_EQ(s.format(config(Mode::fp64), 0, 1),
+             "AMGT statistics (rank 0 of 1): mode fp64, no plugin call on this rank\n"
+             "AMGT: plugin entry points (host): before setup 1: 0 calls, 0.000 ms; setup 1 and its solves: "
+             "2 calls, 1.000 ms\n");
+}
+
 } // namespace
