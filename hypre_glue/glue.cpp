@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -122,6 +123,11 @@ const Config& process_config()
    return global().config;
 }
 
+const Stats& process_stats()
+{
+   return global().stats;
+}
+
 // One line per distinct problem, so a failing kernel in a solve loop does not flood the log.
 void report_once(const std::string& what)
 {
@@ -160,9 +166,54 @@ MatrixState* state_of(void** slot)
    return s;
 }
 
+// Under AMGT_STATS, the host time of one call of a C entry point (Stats::entry_time): what
+// hypre's hooks spend in the plugin, including what the plugin then declines. Constructed first
+// in guarded and in each entry that catches for itself and does more than read a flag or an
+// atomic. An entry reached from inside another on the same thread (a callback of hypre's
+// allocator that comes back into the glue) lies inside the outer call's time: only the
+// outermost reads the clock and counts. Without AMGT_STATS no clock is read.
+thread_local int t_entry_depth = 0;
+
+class EntryTimer
+{
+public:
+   EntryTimer() noexcept
+   {
+      try
+      {
+         on_ = global().config.stats;
+      }
+      catch (...)
+      {
+         return; // no configuration: the entry's own try reports or runs stock
+      }
+      if (on_ && t_entry_depth++ == 0) start_ = std::chrono::steady_clock::now();
+   }
+   ~EntryTimer()
+   {
+      if (!on_ || --t_entry_depth > 0) return;
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start_;
+      try
+      {
+         global().stats.entry_time(took.count());
+      }
+      catch (...)
+      {
+         // a lock that failed: the call goes uncounted
+      }
+   }
+   EntryTimer(const EntryTimer&)            = delete;
+   EntryTimer& operator=(const EntryTimer&) = delete;
+
+private:
+   bool                                  on_ = false;
+   std::chrono::steady_clock::time_point start_;
+};
+
 template <class F>
 int guarded(MatrixState* state, F&& body)
 {
+   EntryTimer timer; // the catch blocks' reports included
    try
    {
       return body();
@@ -281,6 +332,7 @@ void amgt_glue_set_allocator(const amgt_allocator* allocator)
 
 void amgt_glue_matrix_release(void* state)
 {
+   EntryTimer timer;
    try
    {
       settle(static_cast<MatrixState*>(state));
@@ -293,6 +345,7 @@ void amgt_glue_matrix_release(void* state)
 
 void amgt_glue_matrix_invalidate(void* state)
 {
+   EntryTimer timer;
    try
    {
       settle(static_cast<MatrixState*>(state));
@@ -365,6 +418,7 @@ int amgt_glue_setup_overlap(void)
 
 void amgt_glue_initialize(void)
 {
+   EntryTimer timer;
    try
    {
       device_preload_start(context());
@@ -382,6 +436,7 @@ void amgt_glue_matrix_assembled(long long local_entries)
 
 void amgt_glue_prepare_settle(void)
 {
+   EntryTimer timer;
    try
    {
       settle_all();
@@ -393,6 +448,7 @@ void amgt_glue_prepare_settle(void)
 
 void amgt_glue_setup_begin(void)
 {
+   EntryTimer timer; // counted in the setup it opens (its wait for earlier work included)
    try
    {
       settle_all(); // nothing of an earlier setup still running beside this one
@@ -550,6 +606,7 @@ int amgt_glue_trunc_copy(const amgt_trunc_copy* copy)
 
 void amgt_glue_count_sweep(void)
 {
+   EntryTimer timer;
    try
    {
       global().stats.sweep(false);
@@ -561,6 +618,7 @@ void amgt_glue_count_sweep(void)
 
 void amgt_glue_count_fallback(void* state, const char* reason)
 {
+   EntryTimer timer;
    try
    {
       const MatrixState* s = static_cast<const MatrixState*>(state);
@@ -578,6 +636,7 @@ void amgt_glue_count_stock_kernel(int product, int vendor)
 
 int amgt_glue_stock_spgemm_binned(long long m, long long nnz_a, long long k, long long nnz_b)
 {
+   EntryTimer timer;
    try
    {
       const bool binned = backend_stock_spgemm_binned(context(), m, nnz_a, k, nnz_b);

@@ -178,4 +178,7 @@ private:
    std::vector<TraceEntry> trace_;
 };
 
+// The process's counters, which the C entry points fill (glue.cpp); read by tests.
+const Stats& process_stats();
+
 } // namespace amgt::glue

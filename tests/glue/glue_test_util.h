@@ -8,9 +8,29 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
+
+extern char** environ; // POSIX
 
 namespace amgt::test {
+
+// Unsets every AMGT and AMGT_* variable (the glue reports unknown ones), so that a death
+// test's child, which reads the configuration afresh, sees only what its case sets.
+inline void clean_environment()
+{
+   std::vector<std::string> names;
+   for (char** entry = environ; entry && *entry; ++entry)
+   {
+      const char* eq = std::strchr(*entry, '=');
+      if (eq && (std::strncmp(*entry, "AMGT_", 5) == 0 || std::strncmp(*entry, "AMGT=", 5) == 0))
+      {
+         names.emplace_back(*entry, static_cast<size_t>(eq - *entry));
+      }
+   }
+   for (const std::string& name : names) unsetenv(name.c_str());
+}
 
 // Tridiagonal n x n: diag d, off-diagonals o; with neumann, the end rows get d + o so that
 // every row sums to zero (the singular 1D Neumann Laplacian for d = 2, o = -1).

@@ -3,33 +3,16 @@
 // without AMGT_STRICT. The configuration is read once per process, so every case runs in
 // a child (a death test) with its own environment; this process never reads it.
 #include "amgt_glue.h"
+#include "glue/glue_test_util.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <string>
-#include <vector>
-
-extern char** environ; // POSIX
 
 namespace {
 
-// Every AMGT and AMGT_* variable (the glue reports unknown ones), so that a child sees only
-// what the case sets.
-void clean_environment()
-{
-   std::vector<std::string> names;
-   for (char** entry = environ; entry && *entry; ++entry)
-   {
-      const char* eq = std::strchr(*entry, '=');
-      if (eq && (std::strncmp(*entry, "AMGT_", 5) == 0 || std::strncmp(*entry, "AMGT=", 5) == 0))
-      {
-         names.emplace_back(*entry, static_cast<size_t>(eq - *entry));
-      }
-   }
-   for (const std::string& name : names) unsetenv(name.c_str());
-}
+using amgt::test::clean_environment;
 
 // The child: the environment of the case, then the call hypre makes first.
 [[noreturn]] void first_call(std::initializer_list<std::pair<const char*, const char*>> env)
