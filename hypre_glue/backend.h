@@ -6,6 +6,7 @@
 #include "amgt_glue.h"
 #include "matrix_state.h"
 #include "prepare_queue.h"
+#include "preload_rule.h"
 #include "stats.h"
 
 #include "common/half.h"
@@ -251,8 +252,9 @@ int backend_csr_diag(const Context& ctx, const CsrDiag& m);
 // The copy of a truncated interpolation matrix (interp/truncation.h), likewise.
 int backend_trunc_copy(const Context& ctx, const TruncCopy& m);
 // The entries of the block(s) a setup kernel reads, and whether the plugin's kernel takes a
-// block of that many under `config` (AMGT_SETUP_KERNELS=large, the default: not below the
-// latency floor, AMGT_SMALL_MATRIX_ENTRIES; hypre's kernel runs there). Host code, every build.
+// block of that many under `config` (setup_kernel_decision: AMGT_SETUP_KERNELS=large, the
+// default, leaves blocks below the latency floor, AMGT_SMALL_MATRIX_ENTRIES, and every block of
+// a small application's hierarchy to hypre's kernel). Host code, every build.
 int64_t setup_kernel_entries(const TwiaffRows& m);
 int64_t setup_kernel_entries(const PmisGraph& g);
 int64_t setup_kernel_entries(const StrengthRows& m);
@@ -260,7 +262,16 @@ int64_t setup_kernel_entries(const RowSums& m);
 int64_t setup_kernel_entries(const WeakRowSums& m);
 int64_t setup_kernel_entries(const CsrDiag& m);
 int64_t setup_kernel_entries(const TruncCopy& m);
-bool    setup_kernel_takes(const Config& config, int64_t entries);
+enum class SetupKernelTake
+{
+   plugin,            // the plugin's kernel runs
+   off,               // AMGT_SETUP_KERNELS=0
+   below_floor,       // large: a block below AMGT_SMALL_MATRIX_ENTRIES
+   small_application, // large: the application's matrix below kSetupKernelsApplicationEntries
+};
+// application_entries < 0: no matrix assembled through IJ seen (the block's size decides alone)
+SetupKernelTake setup_kernel_decision(const Config& config, int64_t entries, int64_t application_entries);
+bool            setup_kernel_takes(const Config& config, int64_t entries, int64_t application_entries = -1);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

@@ -90,9 +90,21 @@ int64_t setup_kernel_entries(const TruncCopy& m)
    return m.nnz_new;
 }
 
-bool setup_kernel_takes(const Config& config, int64_t entries)
+SetupKernelTake setup_kernel_decision(const Config& config, int64_t entries, int64_t application_entries)
 {
-   return config.setup_kernels && (!config.setup_kernels_large || entries >= AMGT_SMALL_MATRIX_ENTRIES);
+   if (!config.setup_kernels) return SetupKernelTake::off;
+   if (!config.setup_kernels_large) return SetupKernelTake::plugin;
+   if (entries < AMGT_SMALL_MATRIX_ENTRIES) return SetupKernelTake::below_floor;
+   if (application_entries >= 0 && application_entries < kSetupKernelsApplicationEntries)
+   {
+      return SetupKernelTake::small_application;
+   }
+   return SetupKernelTake::plugin;
+}
+
+bool setup_kernel_takes(const Config& config, int64_t entries, int64_t application_entries)
+{
+   return setup_kernel_decision(config, entries, application_entries) == SetupKernelTake::plugin;
 }
 
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)

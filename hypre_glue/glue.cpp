@@ -69,6 +69,8 @@ struct Global
    std::atomic<int>  setup_level{-1};
    std::atomic<int>  cycle_depth{0}; // > 0 inside a BoomerAMG V-cycle
    std::atomic<int>  cycle_index{0}; // the current (innermost) cycle's number in its solve
+   // the application's latest assembled matrix, its entries on this process (-1: none seen)
+   std::atomic<long long> application_entries{-1};
    Stats          stats;
    LevelFloors    floors;
    cost::SpmvModel model; // the cost model's matvec counts and level decisions (planner.h)
@@ -432,6 +434,14 @@ void amgt_glue_initialize(void)
 void amgt_glue_matrix_assembled(long long local_entries)
 {
    device_preload_matrix(static_cast<int64_t>(local_entries)); // atomics only: nothing thrown
+   try
+   {
+      global().application_entries.store(local_entries < 0 ? 0 : local_entries); // setup_kernel_decision
+   }
+   catch (...)
+   {
+      // no configuration: no setup kernel runs on the plugin's either
+   }
 }
 
 void amgt_glue_prepare_settle(void)
@@ -547,7 +557,8 @@ bool setup_kernels_wanted(const Context& ctx)
 } // extern "C"
 
 // A setup kernel's entry: 0 (hypre's own code runs) without arguments, with
-// AMGT_SETUP_KERNELS=0 or below its size floor (AMGT_SETUP_KERNELS=large, the default; counted),
+// AMGT_SETUP_KERNELS=0, or where AMGT_SETUP_KERNELS=large (the default) leaves it to hypre (a
+// block below its size floor, a small application's hierarchy: setup_kernel_decision; counted),
 // else what the backend returns (guarded: a failure is hypre's code too).
 template <class Args, class Run>
 static int setup_kernel(const Args* args, Run&& run)
@@ -555,9 +566,11 @@ static int setup_kernel(const Args* args, Run&& run)
    return guarded(nullptr, [&] {
       const Context ctx = context();
       if (!args || !setup_kernels_wanted(ctx)) return 0;
-      if (!setup_kernel_takes(*ctx.config, setup_kernel_entries(*args)))
+      const SetupKernelTake take =
+         setup_kernel_decision(*ctx.config, setup_kernel_entries(*args), global().application_entries.load());
+      if (take != SetupKernelTake::plugin)
       {
-         ctx.stats->setup_kernel_small();
+         ctx.stats->setup_kernel_small(take == SetupKernelTake::small_application);
          return 0;
       }
       return run(ctx, *args);

@@ -18,6 +18,17 @@ namespace amgt::glue {
 // *First setup of a process*, records 2026-11-29h and 2026-11-29i).
 constexpr int64_t kPreloadAssemblyEntries = 400000;
 
+// Under AMGT_SETUP_KERNELS=large, the application's matrix (its entries on this process, the
+// latest assembled: amgt_glue_matrix_assembled) below which its hierarchy's setup kernels stay
+// hypre's at every level (backend.h setup_kernel_decision): the preload's bound. Such a process
+// has not loaded the plugin's kernels before its first setup (the preload stops at the matrix),
+// so a setup kernel's first launch loads its device image inside that setup (about 0.3 ms an image on an
+// H200), which the microseconds it saves at these sizes never repay: aniso7 n=31 (203k entries,
+// its level 1 309k) ran five of the plugin's setup kernels and loaded three images more than
+// stock, and its cold first setup + solve was 0.959x stock's (bench/RESULTS.md, *Small and
+// mid-size systems*, record 2026-11-30b).
+constexpr int64_t kSetupKernelsApplicationEntries = kPreloadAssemblyEntries;
+
 // local_entries: the entries of the application's first assembled matrix on this process
 // (its diagonal and off-diagonal blocks); always: AMGT_PRELOAD=always.
 constexpr bool preload_through_assembly(int64_t local_entries, bool always) noexcept

@@ -1,5 +1,7 @@
 #include "stats.h"
 
+#include "preload_rule.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -89,10 +91,11 @@ void Stats::setup_kernel(const char* what)
    setup_kernels_[what ? what : "unnamed"]++;
 }
 
-void Stats::setup_kernel_small()
+void Stats::setup_kernel_small(bool small_application)
 {
    std::lock_guard<std::mutex> lock(mutex_);
    setup_kernels_small_++;
+   if (small_application) setup_kernels_small_app_++;
 }
 
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
@@ -258,6 +261,7 @@ void Stats::reset()
    sweeps_[1]  = 0;
    setup_kernels_.clear();
    setup_kernels_small_ = 0;
+   setup_kernels_small_app_ = 0;
    beside_        = 0;
    survey_matrices_ = 0;
    survey_readbacks_ = 0;
@@ -600,7 +604,14 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    if (setup_kernels_small_ > 0)
    {
       out += "AMGT: hypre's setup kernels left to hypre below the size floor (AMGT_SETUP_KERNELS=large): " +
-             std::to_string(setup_kernels_small_) + " calls\n";
+             std::to_string(setup_kernels_small_) + " calls";
+      if (setup_kernels_small_app_ > 0)
+      {
+         out += " (" + std::to_string(setup_kernels_small_app_) +
+                " of them of blocks above it, in the hierarchy of an application's matrix of fewer than " +
+                std::to_string(kSetupKernelsApplicationEntries) + " entries on this process)";
+      }
+      out += "\n";
    }
    if (!reasons_.empty())
    {

@@ -66,7 +66,7 @@ public:
    // names it (e.g. "extended+i F-F weights").
    void setup_kernel(const char* what);
    // A call of one of those kernels left to hypre below AMGT_SETUP_KERNELS=large's size floor.
-   void setup_kernel_small();
+   void setup_kernel_small(bool small_application = false);
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
    void fallback(int level, const char* reason);
@@ -148,6 +148,7 @@ private:
    long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
    std::map<std::string, long> setup_kernels_;       // by what
    long                        setup_kernels_small_ = 0; // left to hypre by the size floor
+   long setup_kernels_small_app_ = 0; // of those, for the application's matrix (setup_kernel_decision)
    long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
    double                      survey_s_        = 0.0;
    std::vector<double>         setup_work_s_; // per setup (setup_begin), survey + prepare

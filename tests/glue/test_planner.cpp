@@ -664,4 +664,29 @@ TEST(Planner, SetupKernelsBySize)
    EXPECT_TRUE(setup_kernel_takes(large, setup_kernel_entries(tw)));
 }
 
+// AMGT_SETUP_KERNELS=large leaves every block of a small application's hierarchy to hypre (the
+// images the plugin's kernels would load inside its first setup do not repay), blocks below the
+// floor for either reason counted as below it; no application matrix seen (-1): the block
+// decides; AMGT_SETUP_KERNELS=1 and 0 as before
+TEST(Planner, SetupKernelsByApplicationMatrix)
+{
+   Config large;
+   Config on = large;
+   on.setup_kernels_large = false;
+   Config off = large;
+   off.setup_kernels = false;
+   const int64_t floor = AMGT_SMALL_MATRIX_ENTRIES, app = kSetupKernelsApplicationEntries;
+   EXPECT_EQ(app, kPreloadAssemblyEntries) << "the preload's bound";
+   EXPECT_EQ(setup_kernel_decision(large, floor, app - 1), SetupKernelTake::small_application);
+   EXPECT_EQ(setup_kernel_decision(large, floor * 4, 0), SetupKernelTake::small_application);
+   EXPECT_EQ(setup_kernel_decision(large, floor, app), SetupKernelTake::plugin);
+   EXPECT_EQ(setup_kernel_decision(large, floor, -1), SetupKernelTake::plugin);
+   EXPECT_EQ(setup_kernel_decision(large, floor - 1, app - 1), SetupKernelTake::below_floor);
+   EXPECT_EQ(setup_kernel_decision(large, floor - 1, app), SetupKernelTake::below_floor);
+   EXPECT_EQ(setup_kernel_decision(on, 1, app - 1), SetupKernelTake::plugin);
+   EXPECT_EQ(setup_kernel_decision(off, floor, app), SetupKernelTake::off);
+   EXPECT_FALSE(setup_kernel_takes(large, floor, app - 1));
+   EXPECT_TRUE(setup_kernel_takes(large, floor, app));
+}
+
 } // namespace

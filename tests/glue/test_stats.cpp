@@ -131,6 +131,14 @@ TEST(StatsTable, SetupKernelsRunAndLeftToHypreBySize)
    EXPECT_EQ(u.find("no plugin call"), std::string::npos) << "a call left by size is reported\n" << u;
    EXPECT_NE(u.find("1 calls"), std::string::npos) << u;
    EXPECT_EQ(u.find("run by the plugin"), std::string::npos) << u;
+   // those of them left for a small application's hierarchy (setup_kernel_decision) said apart
+   only_small.setup_kernel_small(true);
+   only_small.setup_kernel_small(true);
+   const std::string v = only_small.format(config(Mode::fp64), 0, 1);
+   EXPECT_NE(v.find("(AMGT_SETUP_KERNELS=large): 3 calls (2 of them of blocks above it, in the hierarchy of an "
+                    "application's matrix of fewer than 400000 entries on this process)\n"),
+             std::string::npos)
+      << v;
 }
 
 // AMGT_STATS' setup work: the total over the process, and per setup the first (CUDA's lazy
