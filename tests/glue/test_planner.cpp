@@ -619,16 +619,26 @@ TEST(Planner, TheCostModelDecidesEachLevelAndItsTransferOperatorsFollow)
    EXPECT_FALSE(model_declines(c.ctx(), orphan, small, false)) << "hypre cannot run it";
 }
 
+// AMGT_SETUP_KERNELS=large (the default), 1 and 0
+struct SetupKernelConfigs
+{
+   Config large, on, off;
+};
+
+SetupKernelConfigs setup_kernel_configs()
+{
+   SetupKernelConfigs c;
+   c.on.setup_kernels_large = false;
+   c.off.setup_kernels      = false;
+   return c;
+}
+
 // AMGT_SETUP_KERNELS=large (the default): the plugin's setup kernels take a block from 2^18
 // entries on (the SpMV's latency floor), counted over both blocks where the kernel reads both;
 // on every size, off none
 TEST(Planner, SetupKernelsBySize)
 {
-   Config large;
-   Config on = large;
-   on.setup_kernels_large = false;
-   Config off = large;
-   off.setup_kernels = false;
+   const auto [large, on, off] = setup_kernel_configs();
    const int64_t floor = AMGT_SMALL_MATRIX_ENTRIES;
    EXPECT_TRUE(setup_kernel_takes(on, 1));
    EXPECT_TRUE(setup_kernel_takes(on, 0)) << "every size, an empty block too";
@@ -670,11 +680,7 @@ TEST(Planner, SetupKernelsBySize)
 // decides; AMGT_SETUP_KERNELS=1 and 0 as before
 TEST(Planner, SetupKernelsByApplicationMatrix)
 {
-   Config large;
-   Config on = large;
-   on.setup_kernels_large = false;
-   Config off = large;
-   off.setup_kernels = false;
+   const auto [large, on, off] = setup_kernel_configs();
    const int64_t floor = AMGT_SMALL_MATRIX_ENTRIES, app = kSetupKernelsApplicationEntries;
    EXPECT_EQ(app, kPreloadAssemblyEntries) << "the preload's bound";
    EXPECT_EQ(setup_kernel_decision(large, floor, app - 1), SetupKernelTake::small_application);
