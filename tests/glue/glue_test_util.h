@@ -9,7 +9,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 extern char** environ; // POSIX
@@ -30,6 +32,21 @@ inline void clean_environment()
       }
    }
    for (const std::string& name : names) unsetenv(name.c_str());
+}
+
+// In a death test's child: no AMGT variable but the case's own (env).
+inline void child_environment(std::initializer_list<std::pair<const char*, const char*>> env)
+{
+   clean_environment();
+   for (const auto& [name, value] : env) setenv(name, value, 1);
+}
+
+// In a death test's child: the case's environment, then the case; exits with status 0 when
+// run returns true (the case's own calls did what they should), 1 otherwise.
+[[noreturn]] inline void in_child(std::initializer_list<std::pair<const char*, const char*>> env, bool (*run)())
+{
+   child_environment(env);
+   std::exit(run() ? 0 : 1);
 }
 
 // Tridiagonal n x n: diag d, off-diagonals o; with neumann, the end rows get d + o so that

@@ -10,9 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <initializer_list>
-#include <utility>
 #include <vector>
 
 namespace {
@@ -20,6 +17,7 @@ namespace {
 using amgt::test::host_alloc;
 using amgt::test::host_release;
 using amgt::test::host_view;
+using amgt::test::in_child;
 using amgt::test::tridiag;
 using ::testing::ExitedWithCode;
 
@@ -29,15 +27,6 @@ long timed_calls()
    long calls = 0;
    for (size_t k = 0; k < 16; ++k) calls += amgt::glue::process_stats().entry_slot(k).calls;
    return calls;
-}
-
-// In the child: the case's environment, then the case; exits with status 0 when the case's
-// own calls did what they should.
-[[noreturn]] void in_child(std::initializer_list<std::pair<const char*, const char*>> env, bool (*run)())
-{
-   amgt::test::clean_environment();
-   for (const auto& [name, value] : env) setenv(name, value, 1);
-   std::exit(run() ? 0 : 1);
 }
 
 // A run's calls: 1 timed before the first setup; in setup 1 (and its solve) 4 -- the setup's

@@ -14,24 +14,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <initializer_list>
 #include <string>
-#include <utility>
 
 namespace {
 
 using amgt::glue::process_config;
 using amgt::glue::process_stats;
+using amgt::test::in_child;
 using ::testing::ExitedWithCode;
-
-[[noreturn]] void in_child(std::initializer_list<std::pair<const char*, const char*>> env, void (*run)())
-{
-   amgt::test::clean_environment();
-   for (const auto& [name, value] : env) setenv(name, value, 1);
-   run();
-   std::exit(0);
-}
 
 // One diagonal extraction's entry with a block of `nnz` entries (nothing else is read before
 // the decision)
@@ -43,8 +33,9 @@ int diag_call(long long nnz)
 }
 
 // A small application's block of the plugin's size, one below the size floor, then a large
-// application's block of the plugin's size; the table on stderr.
-void calls()
+// application's block of the plugin's size; the table on stderr. True (what the calls did is
+// read from the table).
+bool calls()
 {
    amgt_glue_matrix_assembled(amgt::glue::kSetupKernelsApplicationEntries - 1);
    diag_call(AMGT_SMALL_MATRIX_ENTRIES);
@@ -52,6 +43,7 @@ void calls()
    amgt_glue_matrix_assembled(amgt::glue::kSetupKernelsApplicationEntries);
    diag_call(AMGT_SMALL_MATRIX_ENTRIES);
    amgt_glue_print_stats(0, 1);
+   return true;
 }
 
 const std::string kLeft = "AMGT: hypre's setup kernels left to hypre below the size floor \\(AMGT_SETUP_KERNELS=large\\): ";
@@ -74,6 +66,7 @@ TEST(GlueSetupKernelRuleDeathTest, EverySizeTakenWithSetupKernelsOn)
                            std::fprintf(stderr, "left: %s\n",
                                         t.find("left to hypre below the size floor") == std::string::npos ? "none"
                                                                                                         : "some");
+                           return true;
                         }),
                ExitedWithCode(0), "\nleft: none\n$");
 }

@@ -12,13 +12,12 @@
 
 namespace {
 
-using amgt::test::clean_environment;
+using amgt::test::child_environment;
 
 // The child: the environment of the case, then the call hypre makes first.
 [[noreturn]] void first_call(std::initializer_list<std::pair<const char*, const char*>> env)
 {
-   clean_environment();
-   for (const auto& [name, value] : env) setenv(name, value, 1);
+   child_environment(env);
    const int mode = amgt_glue_mode();
    amgt_glue_mode(); // read once: a second call prints nothing more
    std::exit(mode == AMGT_MODE_OFF ? 0 : 10 + mode);
