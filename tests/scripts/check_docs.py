@@ -8,7 +8,7 @@
     one that program accepts: for scripts/run.sh the options of run.sh, of
     scripts/bench_runner.py and of the driver (bench/amgt_solve/options.cpp, since run.sh passes
     the others on); for amgt-solve the driver's; for amgt-kernel-bench the kernel bench's
-    (bench/kernels); for another script the options its own source spells. A `--cases FILE`
+    (bench/kernels); for amgt-entry-bench bench/entry/main.cpp's; for another script the options its own source spells. A `--cases FILE`
     names a file that exists.
 (b) Variables: the run-time table of docs/configuration.md ("## Run-time variables") lists
     exactly the variables the library reads (library_variables() in
@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-PROGRAMS_BARE = {"amgt-solve", "amgt-kernel-bench"}
+PROGRAMS_BARE = {"amgt-solve", "amgt-kernel-bench", "amgt-entry-bench"}
 SKIP_DIRS = {".git", "data", "records", "__pycache__", "_deps"}
 
 
@@ -66,6 +66,7 @@ class Accepted:
             if f.endswith((".cpp", ".h")):
                 kb |= set(re.findall(r'"(--[a-z][a-z0-9-]*)', read(os.path.join(kdir, f))))
         self.kernel_bench = kb | {"--help"}
+        self.entry_bench = set(re.findall(r'"(--[a-z][a-z0-9-]*)', read(os.path.join(root, "bench/entry/main.cpp")))) | {"--help"}
 
     def for_script(self, name):
         if name in self.cache:
@@ -112,7 +113,7 @@ def check_commands(root, page, text, acc, errors):
                 if m and os.path.isfile(os.path.join(root, "scripts", m.group(1))):
                     program = (f"scripts/{m.group(1)}", acc.for_script(m.group(1)))
                 elif base in PROGRAMS_BARE:
-                    program = (base, acc.driver if base == "amgt-solve" else acc.kernel_bench)
+                    program = (base, {"amgt-solve": acc.driver, "amgt-entry-bench": acc.entry_bench}.get(base, acc.kernel_bench))
                 elif first and not tok.startswith("-"):
                     program = None  # another program (cmake, ctest, mpirun, ...): not checked
                 first = False
