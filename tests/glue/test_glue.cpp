@@ -461,4 +461,19 @@ TEST_F(Glue, DeclinedCasesAreCounted)
    amgt_glue_matrix_release(state);
 }
 
+// hypre's side names its reasons with literals; the same text at two addresses (a literal
+// written in two places) is one reason, as when the counts were keyed by text.
+TEST_F(Glue, AFallbackReasonIsItsText)
+{
+   static const char first[]  = "relax-vector-shape";
+   static const char second[] = "relax-vector-shape";
+   ASSERT_NE(static_cast<const void*>(first), static_cast<const void*>(second));
+   amgt_glue_count_fallback(nullptr, first);
+   amgt_glue_count_fallback(nullptr, second);
+   amgt_glue_count_fallback(nullptr, first);
+   std::string t = stats_table();
+   EXPECT_NE(t.find(" relax-vector-shape=3"), std::string::npos) << t;
+   EXPECT_EQ(t.find("relax-vector-shape=1"), std::string::npos) << t;
+}
+
 } // namespace

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -249,6 +252,172 @@ TEST(StatsEntryTime, ShownWhereThePluginDidNothingElse)
              "AMGT statistics (rank 0 of 1): mode fp64, no plugin call on this rank\n"
              "AMGT: plugin entry points (host): before setup 1: 0 calls, 0.000 ms; setup 1 and its solves: "
              "2 calls, 1.000 ms\n");
+}
+
+// The fallbacks by reason and by level (Stats::fallback, offd_spmv, sweep, setup_kernel_small):
+// counted without the lock on the reason's pointer, read by its text. The table is the one the
+// counts under the lock, keyed by text, gave: this scenario's text is that table's, verbatim.
+TEST(StatsFallbacks, TableTextAsKeyedByText)
+{
+   // two arrays of the same text: distinct pointers, one reason (as a literal repeated in
+   // several places of hypre's side may be)
+   static const char declined_a[] = "spmv-model-declined";
+   static const char declined_b[] = "spmv-model-declined";
+   ASSERT_NE(static_cast<const void*>(declined_a), static_cast<const void*>(declined_b));
+   Stats s;
+   s.level_matrix(0, shape(1000, 4000));
+   s.spmv(0, 1e-3, "cpu-ref", Precision::fp64);
+   for (int k = 0; k < 3; ++k) s.fallback(0, declined_a);
+   for (int k = 0; k < 2; ++k) s.fallback(0, declined_b);
+   s.fallback(2, "transposed");
+   s.fallback(-1, "multivector");
+   s.fallback(-1, "multivector");
+   s.fallback(70, "AMGT_SPMV=stock"); // a level past the counters kept without the lock
+   s.fallback(2, "spmv-outside-cycle-fp64");
+   s.offd_spmv(1, false, nullptr);
+   s.offd_spmv(1, false, nullptr);
+   s.offd_spmv(1, false, "spmv-small-matrix");
+   s.offd_spmv(0, true, nullptr);
+   s.sweep(true);
+   s.sweep(false);
+   s.sweep(false);
+   s.setup_kernel_small();
+   s.setup_kernel_small(true);
+   const std::string expected =
+      "AMGT statistics (rank 0 of 1): mode fp64\n"
+      " level       rows          nnz      tiles   fill  prec  conv   spgemm   spgemm_ms     spmv     spmv_ms "
+      "fallbacks  path\n"
+      " other          -            -          -      -  fp64     0        0       0.000        0       0.000         "
+      "2  -\n"
+      "     0       1000         4000       1000   4.00  fp64     0        0       0.000        1       1.000         "
+      "5  cpu-ref\n"
+      "     2          -            -          -      -  fp64     0        0       0.000        0       0.000         "
+      "2  -\n"
+      "    70          -            -          -      -  fp64     0        0       0.000        0       0.000         "
+      "1  -\n"
+      "AMGT: off-diagonal blocks (columns of other ranks): 1 matvecs on the plugin, 3 on hypre (plugin by level: "
+      "L0=1) (hypre by reason: declined=2 spmv-small-matrix=1)\n"
+      "AMGT: l1-Jacobi sweeps taken from hypre's Relax7: 1 from u = 0 in one pass (no copy), 2 as one out-of-place "
+      "product (no copy where the plugin computes it)\n"
+      "AMGT: hypre's setup kernels left to hypre below the size floor (AMGT_SETUP_KERNELS=large): 2 calls (1 of them "
+      "of blocks above it, in the hierarchy of an application's matrix of fewer than 400000 entries on this "
+      "process)\n"
+      "AMGT fallbacks to stock hypre by reason: AMGT_SPMV=stock=1 multivector=2 spmv-model-declined=5 "
+      "spmv-outside-cycle-fp64=1 transposed=1\n";
+   EXPECT_EQ(s.format(config(Mode::fp64), 0, 1), expected);
+   EXPECT_EQ(s.total_fallbacks("spmv-model-declined"), 5);
+   EXPECT_EQ(s.total_fallbacks(declined_b), 5);
+   EXPECT_EQ(s.total_fallbacks("multivector"), 2);
+   EXPECT_EQ(s.total_fallbacks("AMGT_SPMV=stock"), 1);
+   EXPECT_EQ(s.total_fallbacks("spmv-model"), 0) << "a reason is its whole text";
+   EXPECT_EQ(s.level(0).fallbacks, 5);
+   EXPECT_EQ(s.level(0).spmv_calls, 1);
+   EXPECT_EQ(s.level(-1).fallbacks, 2);
+   EXPECT_EQ(s.level(70).fallbacks, 1);
+   EXPECT_EQ(s.level(3).fallbacks, 0);
+}
+
+// More distinct reason pointers than the counters kept without the lock have slots for: the
+// others are counted under it, and every reason keeps its count, by text.
+TEST(StatsFallbacks, MoreReasonsThanSlots)
+{
+   std::vector<std::string> texts, copies; // the copies: the same texts at other addresses
+   for (int k = 0; k < 100; ++k)
+   {
+      char name[32];
+      std::snprintf(name, sizeof(name), "reason-%03d", k);
+      texts.emplace_back(name);
+   }
+   copies = texts;
+   Stats                       s;
+   std::map<std::string, long> want;
+   for (int k = 0; k < 100; ++k)
+   {
+      for (int r = 0; r <= k % 3; ++r) s.fallback(k % 5, texts[k].c_str());
+      s.fallback(k % 5, copies[k].c_str());
+      want[texts[k]] = k % 3 + 2;
+   }
+   std::string line = "AMGT fallbacks to stock hypre by reason:";
+   long        total = 0;
+   for (const auto& [text, n] : want)
+   {
+      EXPECT_EQ(s.total_fallbacks(text), n) << text;
+      line += " " + text + "=" + std::to_string(n);
+      total += n;
+   }
+   const std::string t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_NE(t.find("\n" + line + "\n"), std::string::npos) << t;
+   long by_level = 0;
+   for (int l = 0; l < 5; ++l) by_level += s.level(l).fallbacks;
+   EXPECT_EQ(by_level, total);
+}
+
+// Several threads (hypre's and the preparation's) count at once: every count arrives, and a
+// table read meanwhile does not disturb them.
+TEST(StatsFallbacks, ConcurrentCountsAreExact)
+{
+   static const char small_a[] = "spmv-small-matrix";
+   static const char small_b[] = "spmv-small-matrix";
+   const char* const reasons[] = {small_a, small_b, "transposed", "prepare-beside-error"};
+   constexpr int     kThreads = 4, kCalls = 20000;
+   Stats             s;
+   std::vector<std::thread> threads;
+   for (int t = 0; t < kThreads; ++t)
+   {
+      threads.emplace_back([&s, &reasons, t] {
+         for (int i = 0; i < kCalls; ++i)
+         {
+            s.fallback(i % 3 - 1, reasons[(t + i) % 4]); // levels -1, 0, 1
+            s.offd_spmv(1, false, i % 2 ? nullptr : small_b);
+            s.sweep(i % 2 == 0);
+            s.setup_kernel_small(i % 4 == 0);
+         }
+      });
+   }
+   std::thread reader([&s] {
+      for (int i = 0; i < 50; ++i) (void)s.format(config(Mode::fp64), 0, 1);
+   });
+   for (std::thread& th : threads) th.join();
+   reader.join();
+   const long n = long{kThreads} * kCalls;
+   EXPECT_EQ(s.total_fallbacks("spmv-small-matrix"), n / 2);
+   EXPECT_EQ(s.total_fallbacks("transposed"), n / 4);
+   EXPECT_EQ(s.total_fallbacks("prepare-beside-error"), n / 4);
+   long by_level = 0;
+   for (int l = -1; l <= 1; ++l) by_level += s.level(l).fallbacks;
+   EXPECT_EQ(by_level, n);
+   EXPECT_EQ(s.level(1).fallbacks, long{kThreads} * (kCalls / 3));
+   const std::string t = s.format(config(Mode::fp64), 0, 1);
+   EXPECT_NE(t.find("AMGT fallbacks to stock hypre by reason: prepare-beside-error=20000 spmv-small-matrix=40000 "
+                    "transposed=20000\n"),
+             std::string::npos)
+      << t;
+   EXPECT_NE(t.find("0 matvecs on the plugin, 80000 on hypre (hypre by reason: declined=40000 "
+                    "spmv-small-matrix=40000)\n"),
+             std::string::npos)
+      << t;
+   EXPECT_NE(t.find("40000 from u = 0 in one pass (no copy), 40000 as one out-of-place"), std::string::npos) << t;
+   EXPECT_NE(t.find("(AMGT_SETUP_KERNELS=large): 80000 calls (20000 of them"), std::string::npos) << t;
+}
+
+// A reset (HYPRE_Finalize) forgets every count; the next ones start from zero.
+TEST(StatsFallbacks, ResetForgetsThem)
+{
+   Stats s;
+   s.fallback(0, "transposed");
+   s.fallback(90, "transposed");
+   s.offd_spmv(1, false, nullptr);
+   s.sweep(true);
+   s.setup_kernel_small();
+   s.reset();
+   EXPECT_EQ(s.total_fallbacks("transposed"), 0);
+   EXPECT_EQ(s.level(0).fallbacks, 0);
+   EXPECT_EQ(s.level(90).fallbacks, 0);
+   EXPECT_EQ(s.format(config(Mode::fp64), 0, 1), "AMGT statistics (rank 0 of 1): mode fp64, no plugin call on this rank\n");
+   s.fallback(1, "multivector");
+   EXPECT_EQ(s.total_fallbacks("multivector"), 1);
+   EXPECT_EQ(s.total_fallbacks("transposed"), 0);
+   EXPECT_EQ(row_levels(s.format(config(Mode::fp64), 0, 1)), (std::vector<int>{1}));
 }
 
 } // namespace
