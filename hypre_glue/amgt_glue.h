@@ -224,7 +224,9 @@ int amgt_glue_trunc_copy(const amgt_trunc_copy *copy);
 int amgt_glue_spgemm(void **state_slot_A, const amgt_csr *A, void **state_slot_B,
                      const amgt_csr *B, int diag_first, amgt_csr_out *C);
 
-/* A case the hypre side declined before calling in (transposed product, multivector...). */
+/* A case the hypre side declined before calling in (transposed product, multivector...).
+ * reason: text that stays valid and unchanged while the process runs (a string literal): the
+ * count keeps its pointer and reads the text when the statistics are printed. */
 void amgt_glue_count_fallback(void *state, const char *reason);
 /* One product (product = 1) or matvec computed by hypre itself on its own kernel (vendor = 0)
  * or the vendor's (vendor = 1); printed with AMGT_STATS. Lock-free, never fails. */

@@ -23,6 +23,33 @@ bool touched(const LevelCounters& c)
 constexpr size_t kMaxTrace = size_t{1} << 22;
 } // namespace
 
+void ReasonCounts::fold_into(std::map<std::string, long>& out) const
+{
+   for (const Slot& s : slots_)
+   {
+      const char* key = s.key.load(std::memory_order_acquire);
+      const long  n   = key ? s.count.load(std::memory_order_relaxed) : 0;
+      // a slot claimed but not yet counted, or not counted since a clear: no reason
+      if (n > 0) out[key] += n;
+   }
+}
+
+long ReasonCounts::count_of(const std::string& reason) const
+{
+   long n = 0;
+   for (const Slot& s : slots_)
+   {
+      const char* key = s.key.load(std::memory_order_acquire);
+      if (key && reason == key) n += s.count.load(std::memory_order_relaxed);
+   }
+   return n;
+}
+
+void ReasonCounts::clear() noexcept
+{
+   for (Slot& s : slots_) s.count.store(0, std::memory_order_relaxed);
+}
+
 void Stats::level_matrix(int level, const LevelShape& shape)
 {
    std::lock_guard<std::mutex> lock(mutex_);
@@ -81,8 +108,7 @@ void Stats::spmv_lent(int level, double seconds)
 
 void Stats::sweep(bool from_zero)
 {
-   std::lock_guard<std::mutex> lock(mutex_);
-   sweeps_[from_zero ? 1 : 0]++;
+   sweeps_[from_zero ? 1 : 0].fetch_add(1, std::memory_order_relaxed);
 }
 
 void Stats::setup_kernel(const char* what)
@@ -93,9 +119,8 @@ void Stats::setup_kernel(const char* what)
 
 void Stats::setup_kernel_small(bool small_application)
 {
-   std::lock_guard<std::mutex> lock(mutex_);
-   setup_kernels_small_++;
-   if (small_application) setup_kernels_small_app_++;
+   setup_kernels_small_.fetch_add(1, std::memory_order_relaxed);
+   if (small_application) setup_kernels_small_app_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
@@ -114,24 +139,30 @@ void Stats::spmv_choice(int level, int role, const PrecisionChoice& choice)
 
 void Stats::fallback(int level, const char* reason)
 {
+   // without the lock where the level and the reason have their slots; the rest under it (a
+   // null reason too: its string throws there, after the level was counted, as it always did)
+   const bool level_fast = level >= -1 && level < kFallbackLevels - 1;
+   if (level_fast) fallback_levels_[level + 1].fetch_add(1, std::memory_order_relaxed);
+   const bool reason_fast = reason && fallback_reasons_.add(reason);
+   if (level_fast && reason_fast) return;
    std::lock_guard<std::mutex> lock(mutex_);
-   levels_[level].fallbacks++;
-   reasons_[reason]++;
+   if (!level_fast) levels_[level].fallbacks++;
+   if (!reason_fast) reasons_[reason]++;
 }
 
 void Stats::offd_spmv(int level, bool plugin, const char* reason)
 {
+   if (!plugin)
+   {
+      if (!reason) reason = "declined";
+      if (offd_stock_.add(reason)) return;
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++offd_reasons_[reason];
+      return;
+   }
    std::lock_guard<std::mutex> lock(mutex_);
-   if (plugin)
-   {
-      ++offd_plugin_;
-      ++offd_plugin_levels_[level];
-   }
-   else
-   {
-      ++offd_stock_;
-      ++offd_reasons_[reason ? reason : "declined"];
-   }
+   ++offd_plugin_;
+   ++offd_plugin_levels_[level];
 }
 
 void Stats::prepare(int level, double choice_s, double convert_s, double race_s)
@@ -251,10 +282,12 @@ void Stats::reset()
    std::lock_guard<std::mutex> lock(mutex_);
    levels_.clear();
    reasons_.clear();
+   fallback_reasons_.clear();
+   for (std::atomic<long>& n : fallback_levels_) n.store(0, std::memory_order_relaxed);
    lent_calls_ = 0;
    model_taken_ = model_declined_ = model_repaid_ = 0;
    offd_plugin_ = 0;
-   offd_stock_  = 0;
+   offd_stock_.clear();
    offd_reasons_.clear();
    offd_plugin_levels_.clear();
    sweeps_[0]  = 0;
@@ -303,15 +336,38 @@ bool Stats::write_trace(const std::string& path, const Config& /*config*/) const
 LevelCounters Stats::level(int level) const
 {
    std::lock_guard<std::mutex> lock(mutex_);
-   auto it = levels_.find(level);
-   return it == levels_.end() ? LevelCounters{} : it->second;
+   auto          it = levels_.find(level);
+   LevelCounters c  = it == levels_.end() ? LevelCounters{} : it->second;
+   if (level >= -1 && level < kFallbackLevels - 1)
+   {
+      c.fallbacks += fallback_levels_[level + 1].load(std::memory_order_relaxed);
+   }
+   return c;
 }
 
 long Stats::total_fallbacks(const std::string& reason) const
 {
    std::lock_guard<std::mutex> lock(mutex_);
    auto it = reasons_.find(reason);
-   return it == reasons_.end() ? 0 : it->second;
+   return (it == reasons_.end() ? 0 : it->second) + fallback_reasons_.count_of(reason);
+}
+
+std::map<std::string, long> Stats::fallback_reasons() const
+{
+   std::map<std::string, long> out = reasons_;
+   fallback_reasons_.fold_into(out);
+   return out;
+}
+
+std::map<int, LevelCounters> Stats::levels_with_fallbacks() const
+{
+   std::map<int, LevelCounters> out = levels_;
+   for (int k = 0; k < kFallbackLevels; ++k)
+   {
+      const long n = fallback_levels_[k].load(std::memory_order_relaxed);
+      if (n > 0) out[k - 1].fallbacks += n;
+   }
+   return out;
 }
 
 EntrySlot Stats::entry_slot(size_t k) const
@@ -366,10 +422,20 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                          "valid): stock hypre ran everything\n"
                        : "";
    }
-   const bool any_level = std::any_of(levels_.begin(), levels_.end(),
+   // the counters kept without the lock, read once: the table is made of one reading
+   const std::map<int, LevelCounters> levels  = levels_with_fallbacks();
+   const std::map<std::string, long>  reasons = fallback_reasons();
+   std::map<std::string, long>        offd_reasons = offd_reasons_;
+   offd_stock_.fold_into(offd_reasons);
+   long offd_stock = 0;
+   for (const auto& entry : offd_reasons) offd_stock += entry.second;
+   const long sweeps[2] = {sweeps_[0].load(std::memory_order_relaxed), sweeps_[1].load(std::memory_order_relaxed)};
+   const long setup_kernels_small     = setup_kernels_small_.load(std::memory_order_relaxed);
+   const long setup_kernels_small_app = setup_kernels_small_app_.load(std::memory_order_relaxed);
+   const bool any_level = std::any_of(levels.begin(), levels.end(),
                                       [](const auto& entry) { return touched(entry.second); });
-   if (!any_level && reasons_.empty() && notes_.empty() && sweeps_[0] + sweeps_[1] == 0 && setup_kinds_.empty() &&
-       setup_kernels_.empty() && setup_kernels_small_ == 0)
+   if (!any_level && reasons.empty() && notes_.empty() && sweeps[0] + sweeps[1] == 0 && setup_kinds_.empty() &&
+       setup_kernels_.empty() && setup_kernels_small == 0)
    {
       std::snprintf(line, sizeof(line),
                     "AMGT statistics (rank %d of %d): mode %s, no plugin call on this rank\n", rank,
@@ -398,7 +464,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    // lowest precision of the level's products. Lines, not a column, so that the table rows
    // keep the layout that scripts/bench_runner.py and the tests parse (a line ending in path).
    std::string why_lines;
-   for (const auto& [level, c] : levels_)
+   for (const auto& [level, c] : levels)
    {
       if (!touched(c)) continue;
       char rows[32] = "-", nnz[32] = "-", tiles[32] = "-", fill[32] = "-";
@@ -446,7 +512,7 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
    // columns are parsed by scripts): per level the sum, and the parts over all levels
    double      parts[3] = {0.0, 0.0, 0.0};
    std::string prepare_levels;
-   for (const auto& [level, c] : levels_)
+   for (const auto& [level, c] : levels)
    {
       const double sum = c.prepare_s[0] + c.prepare_s[1] + c.prepare_s[2];
       if (sum <= 0.0) continue;
@@ -562,12 +628,12 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
                     lent_calls_);
       out += line;
    }
-   if (offd_plugin_ + offd_stock_ > 0)
+   if (offd_plugin_ + offd_stock > 0)
    {
       std::snprintf(line, sizeof(line),
                     "AMGT: off-diagonal blocks (columns of other ranks): %ld matvecs on the plugin, %ld on "
                     "hypre",
-                    offd_plugin_, offd_stock_);
+                    offd_plugin_, offd_stock);
       out += line;
       const char* sep = " (plugin by level:";
       for (const auto& [lvl, count] : offd_plugin_levels_)
@@ -578,21 +644,21 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       }
       if (!offd_plugin_levels_.empty()) out += ")";
       sep = " (hypre by reason:";
-      for (const auto& [reason, count] : offd_reasons_)
+      for (const auto& [reason, count] : offd_reasons)
       {
          std::snprintf(line, sizeof(line), "%s %s=%ld", sep, reason.c_str(), count);
          out += line;
          sep = "";
       }
-      if (!offd_reasons_.empty()) out += ")";
+      if (!offd_reasons.empty()) out += ")";
       out += "\n";
    }
-   if (sweeps_[0] + sweeps_[1] > 0)
+   if (sweeps[0] + sweeps[1] > 0)
    {
       std::snprintf(line, sizeof(line),
                     "AMGT: l1-Jacobi sweeps taken from hypre's Relax7: %ld from u = 0 in one pass (no "
                     "copy), %ld as one out-of-place product (no copy where the plugin computes it)\n",
-                    sweeps_[1], sweeps_[0]);
+                    sweeps[1], sweeps[0]);
       out += line;
    }
    if (!setup_kernels_.empty())
@@ -601,22 +667,22 @@ std::string Stats::format(const Config& config, int rank, int nranks) const
       for (const auto& [what, n] : setup_kernels_) out += " " + what + " " + std::to_string(n);
       out += "\n";
    }
-   if (setup_kernels_small_ > 0)
+   if (setup_kernels_small > 0)
    {
       out += "AMGT: hypre's setup kernels left to hypre below the size floor (AMGT_SETUP_KERNELS=large): " +
-             std::to_string(setup_kernels_small_) + " calls";
-      if (setup_kernels_small_app_ > 0)
+             std::to_string(setup_kernels_small) + " calls";
+      if (setup_kernels_small_app > 0)
       {
-         out += " (" + std::to_string(setup_kernels_small_app_) +
+         out += " (" + std::to_string(setup_kernels_small_app) +
                 " of them of blocks above it, in the hierarchy of an application's matrix of fewer than " +
                 std::to_string(kSetupKernelsApplicationEntries) + " entries on this process)";
       }
       out += "\n";
    }
-   if (!reasons_.empty())
+   if (!reasons.empty())
    {
       out += "AMGT fallbacks to stock hypre by reason:";
-      for (const auto& [reason, count] : reasons_)
+      for (const auto& [reason, count] : reasons)
       {
          std::snprintf(line, sizeof(line), " %s=%ld", reason.c_str(), count);
          out += line;

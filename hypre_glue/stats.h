@@ -6,6 +6,9 @@
 #include "precision/policy.h"
 #include "precision/schedule.h"
 
+#include <array>
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -48,6 +51,50 @@ struct LevelCounters
    Precision    product_precision = Precision::fp64;
 };
 
+// Counts by reason, for reasons given as pointers to text that lives as long as the process
+// (string literals: every caller of Stats::fallback and Stats::offd_spmv, and hypre's side
+// through amgt_glue_count_fallback). A count finds its pointer's slot without a lock, a string
+// or a comparison of text, so that a call the plugin declines costs the host little; the text
+// is read only when the counts are (fold_into, count_of), where two pointers to the same text
+// (a literal repeated in several places) make one reason.
+class ReasonCounts
+{
+public:
+   // false when every slot holds another pointer (more distinct pointers than kSlots): the
+   // caller counts that reason some other way
+   bool add(const char* reason) noexcept
+   {
+      const size_t start = (reinterpret_cast<uintptr_t>(reason) >> 3) % kSlots;
+      for (size_t i = 0; i < kSlots; ++i)
+      {
+         Slot&       s   = slots_[(start + i) % kSlots];
+         const char* key = s.key.load(std::memory_order_acquire);
+         // claim an empty slot; where another thread claimed it first, key is what it wrote
+         if (!key && s.key.compare_exchange_strong(key, reason, std::memory_order_acq_rel)) key = reason;
+         if (key == reason)
+         {
+            s.count.fetch_add(1, std::memory_order_relaxed);
+            return true;
+         }
+      }
+      return false;
+   }
+   // adds every reason counted since the last clear to out, by its text
+   void fold_into(std::map<std::string, long>& out) const;
+   long count_of(const std::string& reason) const;
+   // counts back to zero; the slots keep their pointers (a reason not counted since is not read)
+   void clear() noexcept;
+
+private:
+   static constexpr size_t kSlots = 64; // the code holds about 30 reason literals
+   struct Slot
+   {
+      std::atomic<const char*> key{nullptr};
+      std::atomic<long>        count{0};
+   };
+   std::array<Slot, kSlots> slots_;
+};
+
 class Stats
 {
 public:
@@ -69,6 +116,9 @@ public:
    void setup_kernel_small(bool small_application = false);
    // AMGT=auto: the SpMV precision chosen for a matrix (role AMGT_ROLE_*) of a level.
    void spmv_choice(int level, int role, const PrecisionChoice& choice);
+   // A call left to hypre for `reason`: text that lives as long as the process (a string
+   // literal; ReasonCounts), counted by its text. Without the lock for levels -1 to
+   // kFallbackLevels - 2 and the first ReasonCounts::kSlots distinct pointers.
    void fallback(int level, const char* reason);
    // One matvec of an off-diagonal block (a ParCSR matrix's offd part, whose columns are other
    // ranks' unknowns): on the plugin, or left to hypre for `reason` (nullptr: the plugin's path
@@ -136,19 +186,32 @@ private:
    void add_setup_work(double seconds);
    // the line of entry_slots_ in the table, or "" without any timed call; the caller holds mutex_
    std::string format_entry_time() const;
+   // the fallbacks by reason text, and levels_ with every level's fallbacks (a level with only
+   // fallbacks gets its entry); the caller holds mutex_
+   std::map<std::string, long>  fallback_reasons() const;
+   std::map<int, LevelCounters> levels_with_fallbacks() const;
 
    mutable std::mutex          mutex_;
    std::map<int, LevelCounters> levels_;
+   // fallback: by reason and by level without the lock (ReasonCounts; levels -1 to
+   // kFallbackLevels - 2), the rest under it in reasons_ and levels_[level].fallbacks; all read
+   // through fallback_reasons and levels_with_fallbacks
+   static constexpr int kFallbackLevels = 64;
+   ReasonCounts                                   fallback_reasons_;
+   std::array<std::atomic<long>, kFallbackLevels> fallback_levels_{};
    std::map<std::string, long> reasons_;
    long                        lent_calls_ = 0;
    long                        model_taken_ = 0, model_declined_ = 0, model_repaid_ = 0;
-   long                        offd_plugin_ = 0, offd_stock_ = 0; // off-diagonal blocks' matvecs
-   std::map<std::string, long> offd_reasons_;                      // of offd_stock_
+   long                        offd_plugin_ = 0; // off-diagonal blocks' matvecs on the plugin
+   // those left to hypre, by reason (without the lock; offd_reasons_ beyond ReasonCounts' slots)
+   ReasonCounts                offd_stock_;
+   std::map<std::string, long> offd_reasons_;
    std::map<int, long>         offd_plugin_levels_;                // of offd_plugin_, by level
-   long                        sweeps_[2]  = {0, 0}; // out-of-place, from zero
+   std::atomic<long>           sweeps_[2]{}; // out-of-place, from zero
    std::map<std::string, long> setup_kernels_;       // by what
-   long                        setup_kernels_small_ = 0; // left to hypre by the size floor
-   long setup_kernels_small_app_ = 0; // of those, for the application's matrix (setup_kernel_decision)
+   std::atomic<long>           setup_kernels_small_{0}; // left to hypre by the size floor
+   // of those, for the application's matrix (setup_kernel_decision)
+   std::atomic<long>           setup_kernels_small_app_{0};
    long                        survey_matrices_ = 0, survey_readbacks_ = 0; // setup surveys
    double                      survey_s_        = 0.0;
    std::vector<double>         setup_work_s_; // per setup (setup_begin), survey + prepare
