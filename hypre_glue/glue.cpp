@@ -212,8 +212,10 @@ private:
    std::chrono::steady_clock::time_point start_;
 };
 
+// state: the caller's variable, which the body may set (state_of): read by reference, so that an
+// exception after that is counted on the matrix's level
 template <class F>
-int guarded(MatrixState* state, F&& body)
+int guarded(MatrixState* const& state, F&& body)
 {
    EntryTimer timer; // the catch blocks' reports included
    try

@@ -461,6 +461,46 @@ TEST_F(Glue, DeclinedCasesAreCounted)
    amgt_glue_matrix_release(state);
 }
 
+// A call that throws after it found its matrix's state (a column out of range, found by the
+// matvec) is counted on that matrix's level, not on the row of calls without a level.
+TEST_F(Glue, AnErrorIsCountedOnItsMatrixsLevel)
+{
+   CsrMatrix a = random_csr(12, 3, 11);
+   a.col[5]    = 40; // column out of range
+   amgt_csr            v = view(a);
+   std::vector<double> x(12, 1.0), y(12, 2.0);
+   void*               state = nullptr;
+   amgt_glue_matrix_tag(&state, 3, AMGT_ROLE_A);
+   ::testing::internal::CaptureStderr();
+   EXPECT_EQ(amgt_glue_spmv(&state, &v, 1.0, x.data(), 0.0, y.data()), 0);
+   ::testing::internal::GetCapturedStderr();
+   const std::string t = stats_table();
+   EXPECT_NE(t.find("error="), std::string::npos) << t;
+   // the table's row of level 3: its fallbacks column (the one before the path) holds the error
+   std::string row;
+   for (size_t b = 0, e; b < t.size(); b = e + 1)
+   {
+      e = t.find('\n', b);
+      if (e == std::string::npos) e = t.size();
+      const std::string line = t.substr(b, e - b);
+      if (line.find_first_not_of(' ') != std::string::npos && line.compare(line.find_first_not_of(' '), 2, "3 ") == 0)
+      {
+         row = line;
+      }
+   }
+   ASSERT_FALSE(row.empty()) << "no row of level 3 in\n" << t;
+   std::vector<std::string> cols;
+   for (size_t b = row.find_first_not_of(' '); b != std::string::npos; b = row.find_first_not_of(' ', b))
+   {
+      const size_t e = row.find(' ', b);
+      cols.push_back(row.substr(b, e == std::string::npos ? std::string::npos : e - b));
+      b = e;
+   }
+   ASSERT_GE(cols.size(), 2u) << row;
+   EXPECT_EQ(cols[cols.size() - 2], "1") << row;
+   amgt_glue_matrix_release(state);
+}
+
 // hypre's side names its reasons with literals; the same text at two addresses (a literal
 // written in two places) is one reason, as when the counts were keyed by text.
 TEST_F(Glue, AFallbackReasonIsItsText)
