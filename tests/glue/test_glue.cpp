@@ -1,4 +1,4 @@
-#include "amgt_glue.h"
+#include "glue_test_util.h"
 
 #include "mbsr/mbsr.h"
 #include "spgemm/spgemm.h"
@@ -18,6 +18,7 @@
 namespace {
 
 using amgt::CsrMatrix;
+using amgt::test::stats_table;
 
 // The glue reads its configuration once per process, at the first call; this fixes it for
 // the whole binary before any test runs (static initialisation precedes gtest's main).
@@ -89,13 +90,6 @@ protected:
    }
    void TearDown() override { amgt_glue_cycle_end(); }
 };
-
-std::string stats_table()
-{
-   ::testing::internal::CaptureStderr();
-   amgt_glue_print_stats(0, 1);
-   return ::testing::internal::GetCapturedStderr();
-}
 
 TEST_F(Glue, ModeComesFromTheEnvironment)
 {
