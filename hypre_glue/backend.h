@@ -271,7 +271,6 @@ enum class SetupKernelTake
 };
 // application_entries < 0: no matrix assembled through IJ seen (the block's size decides alone)
 SetupKernelTake setup_kernel_decision(const Config& config, int64_t entries, int64_t application_entries);
-bool            setup_kernel_takes(const Config& config, int64_t entries, int64_t application_entries = -1);
 // A device product left to hypre: whether hypre runs it in its binned mode (the planner's
 // stock_spgemm_binned).
 bool backend_stock_spgemm_binned(const Context& ctx, int64_t m, int64_t nnz_a, int64_t k, int64_t nnz_b);

@@ -102,11 +102,6 @@ SetupKernelTake setup_kernel_decision(const Config& config, int64_t entries, int
    return SetupKernelTake::plugin;
 }
 
-bool setup_kernel_takes(const Config& config, int64_t entries, int64_t application_entries)
-{
-   return setup_kernel_decision(config, entries, application_entries) == SetupKernelTake::plugin;
-}
-
 int backend_strength_rowcount(const Context& ctx, const StrengthRows& m)
 {
    if (!device_strength_rowcount(ctx, m)) return 0;

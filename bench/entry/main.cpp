@@ -5,6 +5,8 @@
 // process; the parent only forks, waits and prints the header. See README.md beside this file.
 #include "amgt_glue.h"
 
+#include "mbsr/mbsr.h"
+
 #include "device/backend.h"
 
 #include <sys/types.h>
@@ -62,15 +64,10 @@ std::vector<Path> all_paths()
 }
 
 // The tridiagonal n x n operator (2, -1): a small level-0 matrix, far below every size floor.
-struct HostCsr
+amgt::CsrMatrix tridiagonal(int n)
 {
-   std::vector<int>    row_ptr, col;
-   std::vector<double> val;
-};
-
-HostCsr tridiagonal(int n)
-{
-   HostCsr a;
+   amgt::CsrMatrix a;
+   a.nrows = a.ncols = n;
    a.row_ptr.push_back(0);
    for (int i = 0; i < n; ++i)
    {
@@ -79,7 +76,7 @@ HostCsr tridiagonal(int n)
          a.col.push_back(j);
          a.val.push_back(j == i ? 2.0 : -1.0);
       }
-      a.row_ptr.push_back(static_cast<int>(a.col.size()));
+      a.row_ptr.push_back(static_cast<int32_t>(a.col.size()));
    }
    return a;
 }
@@ -120,7 +117,7 @@ int bench_stock_spmv(void*, const double*, double*)
 // The arrays of A and its vectors, where the path wants them (device or host).
 struct Operands
 {
-   HostCsr     host;
+   amgt::CsrMatrix host;
    amgt_csr    A{};
    double*     x = nullptr;
    double*     y = nullptr;

@@ -640,11 +640,11 @@ TEST(Planner, SetupKernelsBySize)
 {
    const auto [large, on, off] = setup_kernel_configs();
    const int64_t floor = AMGT_SMALL_MATRIX_ENTRIES;
-   EXPECT_TRUE(setup_kernel_takes(on, 1));
-   EXPECT_TRUE(setup_kernel_takes(on, 0)) << "every size, an empty block too";
-   EXPECT_FALSE(setup_kernel_takes(off, floor * 16));
-   EXPECT_FALSE(setup_kernel_takes(large, floor - 1));
-   EXPECT_TRUE(setup_kernel_takes(large, floor));
+   EXPECT_EQ(setup_kernel_decision(on, 1, -1), SetupKernelTake::plugin);
+   EXPECT_EQ(setup_kernel_decision(on, 0, -1), SetupKernelTake::plugin) << "every size, an empty block too";
+   EXPECT_EQ(setup_kernel_decision(off, floor * 16, -1), SetupKernelTake::off);
+   EXPECT_EQ(setup_kernel_decision(large, floor - 1, -1), SetupKernelTake::below_floor);
+   EXPECT_EQ(setup_kernel_decision(large, floor, -1), SetupKernelTake::plugin);
 
    TwiaffRows tw{};
    tw.diag_nnz = floor - 10;
@@ -670,8 +670,8 @@ TEST(Planner, SetupKernelsBySize)
    TruncCopy tc{};
    tc.nnz_new = 15;
    EXPECT_EQ(setup_kernel_entries(tc), 15);
-   EXPECT_FALSE(setup_kernel_takes(large, setup_kernel_entries(g)));
-   EXPECT_TRUE(setup_kernel_takes(large, setup_kernel_entries(tw)));
+   EXPECT_EQ(setup_kernel_decision(large, setup_kernel_entries(g), -1), SetupKernelTake::below_floor);
+   EXPECT_EQ(setup_kernel_decision(large, setup_kernel_entries(tw), -1), SetupKernelTake::plugin);
 }
 
 // AMGT_SETUP_KERNELS=large leaves every block of a small application's hierarchy to hypre (the
@@ -691,8 +691,6 @@ TEST(Planner, SetupKernelsByApplicationMatrix)
    EXPECT_EQ(setup_kernel_decision(large, floor - 1, app), SetupKernelTake::below_floor);
    EXPECT_EQ(setup_kernel_decision(on, 1, app - 1), SetupKernelTake::plugin);
    EXPECT_EQ(setup_kernel_decision(off, floor, app), SetupKernelTake::off);
-   EXPECT_FALSE(setup_kernel_takes(large, floor, app - 1));
-   EXPECT_TRUE(setup_kernel_takes(large, floor, app));
 }
 
 } // namespace
