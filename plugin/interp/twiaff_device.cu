@@ -32,6 +32,13 @@
 // once, which is that sum), and (-0, 1) for the diagonal entry, which hypre does not add
 // (theta + -0 is theta for every theta, signed zeros included): four shuffles and one fma a
 // term, where a kind and two branches cost a fifth shuffle and two compares.
+//
+// What bounds the group kernel now is the L1's requests for the searches (laplace27's finest
+// level: L1/TEX 79% of its peak, issue slots 48%). Sharing a row j's scan among the group's
+// lanes or a pair of them cuts those requests, but every lane then issues every shared search:
+// issue-bound and 1.5-2.1x slower. Bisection of sorted rows, a lane's entries batched, loads a
+// turn ahead and one search for each transposed pair were no faster either (bench/RESULTS.md,
+// "Setup: hypre's own kernels", records 2026-11-30 to 2026-11-30d).
 #include "interp/twiaff_device.h"
 
 #include "common/error.h"
