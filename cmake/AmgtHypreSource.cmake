@@ -106,6 +106,8 @@ endfunction()
 
 function(amgt_prepare_hypre_source out_dir)
   amgt_obtain_hypre_tarball(_tarball)
+  # the verified tarball, for the test of scripts/offline_bundle.sh --check on a complete folder
+  set(AMGT_HYPRE_TARBALL_USED "${_tarball}" PARENT_SCOPE)
 
   # CONFIGURE_DEPENDS: a patch added later also re-runs the configure step (and so the
   # re-extraction), not only an edit of a patch that was there

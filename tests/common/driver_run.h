@@ -50,6 +50,23 @@ struct SolveRun
       if (it == json.end() || it->second == "null") return NAN;
       return std::strtod(it->second.c_str(), nullptr);
    }
+   // The numbers of a flat array ("[13,13,14]"); empty when absent (json_scalars skips an
+   // array holding anything but numbers, a null among them).
+   std::vector<double> numbers(const std::string& key) const
+   {
+      std::vector<double> out;
+      const std::string   text = str(key);
+      if (text.size() < 2 || text.front() != '[') return out;
+      size_t at = 1;
+      while (at < text.size() - 1)
+      {
+         const size_t comma = text.find(',', at);
+         const size_t end   = comma == std::string::npos ? text.size() - 1 : comma;
+         out.push_back(std::strtod(text.substr(at, end - at).c_str(), nullptr));
+         at = end + 1;
+      }
+      return out;
+   }
    bool converged() const { return str("converged") == "true"; }
 };
 

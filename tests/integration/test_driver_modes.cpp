@@ -37,6 +37,9 @@ struct DriverRun
    {
       auto it = json.find(key);
       if (it == json.end()) { ADD_FAILURE() << "no key " << key << " in:\n" << output; return NAN; }
+      // the driver writes a NaN or an infinity as null: NaN here, so that no check of a
+      // residual or a time passes on it (strtod would read 0)
+      if (it->second == "null") return NAN;
       return std::strtod(it->second.c_str(), nullptr);
    }
    std::string str(const std::string& key) const
@@ -87,6 +90,12 @@ fs::path datasets_dir()
    return {};
 }
 
+// AMGT=fp64 with the plugin's own kernels for every matvec and product. In GPU builds `auto`
+// leaves matrices under 2^18 entries (every one of these small problems) and the products the
+// plugin would not win to hypre, so plain AMGT=fp64 would compare stock with stock there.
+const std::string kFp64Plugin =
+   AMGT_TEST_GPU_BUILD ? "AMGT=fp64 AMGT_SPMV=plugin AMGT_SPGEMM=plugin" : "AMGT=fp64";
+
 // fp64 through the plugin reproduces stock hypre's convergence. The plugin sums in another
 // order than hypre (tiles, FMA), so the iterates differ by rounding: the iteration counts
 // agree within one, and with equal counts the final relative residuals agree within 1e-10;
@@ -134,7 +143,7 @@ TEST_P(GeneratedProblems, Fp64MatchesStockAndMixedConverges)
 {
    const Case& c    = GetParam();
    DriverRun         off  = run("AMGT=off", c.args);
-   DriverRun         fp64 = run("AMGT=fp64", c.args);
+   DriverRun         fp64 = run(kFp64Plugin, c.args);
    expect_same_convergence(off, fp64);
    DriverRun mixed = run("AMGT=mixed", c.args);
    EXPECT_EQ(mixed.str("converged"), "true") << mixed.output;
@@ -182,7 +191,7 @@ TEST_P(DatasetMatrices, Fp64MatchesStockAndMixedAsRecorded)
    ASSERT_TRUE(fs::exists(file)) << file;
    std::string args = "--matrix " + file.string() + " --solver pcg --max-iter 200";
    DriverRun   off  = run("AMGT=off", args);
-   DriverRun   fp64 = run("AMGT=fp64", args);
+   DriverRun   fp64 = run(kFp64Plugin, args);
    expect_same_convergence(off, fp64);
    DriverRun mixed = run("AMGT=mixed", args, 0, /*expect_success=*/c.mixed_converges);
    if (c.mixed_converges)
