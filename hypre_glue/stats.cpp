@@ -141,7 +141,7 @@ void Stats::fallback(int level, const char* reason)
 {
    // without the lock where the level and the reason have their slots; the rest under it (a
    // null reason too: its string throws there, after the level was counted, as it always did)
-   const bool level_fast = level >= -1 && level < kFallbackLevels - 1;
+   const bool level_fast = lock_free_level(level);
    if (level_fast) fallback_levels_[level + 1].fetch_add(1, std::memory_order_relaxed);
    const bool reason_fast = reason && fallback_reasons_.add(reason);
    if (level_fast && reason_fast) return;
@@ -338,7 +338,7 @@ LevelCounters Stats::level(int level) const
    std::lock_guard<std::mutex> lock(mutex_);
    auto          it = levels_.find(level);
    LevelCounters c  = it == levels_.end() ? LevelCounters{} : it->second;
-   if (level >= -1 && level < kFallbackLevels - 1)
+   if (lock_free_level(level))
    {
       c.fallbacks += fallback_levels_[level + 1].load(std::memory_order_relaxed);
    }

@@ -197,6 +197,8 @@ private:
    // kFallbackLevels - 2), the rest under it in reasons_ and levels_[level].fallbacks; all read
    // through fallback_reasons and levels_with_fallbacks
    static constexpr int kFallbackLevels = 64;
+   // whether a level's fallbacks are counted in fallback_levels_ (its slot: level + 1)
+   static constexpr bool lock_free_level(int level) { return level >= -1 && level < kFallbackLevels - 1; }
    ReasonCounts                                   fallback_reasons_;
    std::array<std::atomic<long>, kFallbackLevels> fallback_levels_{};
    std::map<std::string, long> reasons_;

@@ -2,6 +2,7 @@
 // with its final JSON line parsed into flat scalars.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -32,6 +33,35 @@ inline std::map<std::string, std::string> json_scalars(const std::string& line)
    return out;
 }
 
+// The numbers of a JSON array's text ("[13,13,14]"); empty for anything else.
+inline std::vector<double> json_numbers(const std::string& text)
+{
+   std::vector<double> out;
+   if (text.size() < 2 || text.front() != '[' || text.back() != ']') return out;
+   size_t at = 1;
+   while (at < text.size() - 1)
+   {
+      const size_t comma = text.find(',', at);
+      const size_t end   = comma == std::string::npos ? text.size() - 1 : comma;
+      out.push_back(std::strtod(text.substr(at, end - at).c_str(), nullptr));
+      at = end + 1;
+   }
+   return out;
+}
+
+// The plugin's own kernels for every matvec and product: under AMGT_SPMV/AMGT_SPGEMM=auto a GPU
+// build leaves matrices under 2^18 entries and the products the plugin would not win to hypre,
+// so a small problem's "plugin" run would be stock's.
+inline const std::map<std::string, std::string> kPluginKernels = {{"AMGT_SPMV", "plugin"},
+                                                                 {"AMGT_SPGEMM", "plugin"}};
+
+// GPU builds: how far two runs' iteration counts may differ where stock differs from itself
+// (hypre's device setup is not reproducible from run to run): 3% of them, at least one.
+inline double gpu_iteration_slack(double iterations)
+{
+   return std::max(1.0, std::ceil(0.03 * iterations));
+}
+
 struct SolveRun
 {
    ProcResult                         proc;
@@ -50,23 +80,9 @@ struct SolveRun
       if (it == json.end() || it->second == "null") return NAN;
       return std::strtod(it->second.c_str(), nullptr);
    }
-   // The numbers of a flat array ("[13,13,14]"); empty when absent (json_scalars skips an
-   // array holding anything but numbers, a null among them).
-   std::vector<double> numbers(const std::string& key) const
-   {
-      std::vector<double> out;
-      const std::string   text = str(key);
-      if (text.size() < 2 || text.front() != '[') return out;
-      size_t at = 1;
-      while (at < text.size() - 1)
-      {
-         const size_t comma = text.find(',', at);
-         const size_t end   = comma == std::string::npos ? text.size() - 1 : comma;
-         out.push_back(std::strtod(text.substr(at, end - at).c_str(), nullptr));
-         at = end + 1;
-      }
-      return out;
-   }
+   // The numbers of a flat array; empty when absent (json_scalars skips an array holding
+   // anything but numbers, a null among them).
+   std::vector<double> numbers(const std::string& key) const { return json_numbers(str(key)); }
    bool converged() const { return str("converged") == "true"; }
 };
 

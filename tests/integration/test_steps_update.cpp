@@ -5,8 +5,6 @@
 // stock and the plugin).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -103,7 +101,7 @@ void expect_same_sequence(const std::string& mode, const std::string& args, int 
          ASSERT_EQ(res.size(), its.size()) << r->proc.describe();
          for (size_t k = 0; k < its.size(); ++k)
          {
-            EXPECT_NEAR(mine[k], its[k], std::max(1.0, std::ceil(0.03 * its[k]))) << "step " << k;
+            EXPECT_NEAR(mine[k], its[k], amgt::test::gpu_iteration_slack(its[k])) << "step " << k;
             EXPECT_LE(res[k], r->num("tol")) << "step " << k;
          }
       }

@@ -241,7 +241,7 @@ TEST_P(DriverScaledValues, Fp64MatchesStockAndMixedEndsInOrder)
    const std::vector<std::string> args = {"--matrix", path.string(), "--solver", "amg", "--max-iter", "200"};
    // GPU builds: the plugin's kernels forced (under auto hypre keeps a matrix this small)
    std::map<std::string, std::string> forced;
-   if (AMGT_TEST_GPU_BUILD) forced = {{"AMGT_SPMV", "plugin"}, {"AMGT_SPGEMM", "plugin"}};
+   if (AMGT_TEST_GPU_BUILD) forced = amgt::test::kPluginKernels;
    SolveRun off  = run_solve("off", args);
    SolveRun fp64 = run_solve("fp64", args, 0, forced);
    ASSERT_TRUE(orderly(off.proc) && off.proc.exit_code == 0) << off.proc.describe();

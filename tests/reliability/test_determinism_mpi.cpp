@@ -68,8 +68,7 @@ class DriverDeterminism : public ::testing::TestWithParam<DriverCase>
 
 // The plugin's own kernels, forced (in GPU builds AMGT_SPGEMM/AMGT_SPMV=auto may hand a
 // product to hypre): the determinism asked for is the plugin's.
-const std::map<std::string, std::string> kForcePlugin = {{"AMGT_SPGEMM", "plugin"},
-                                                         {"AMGT_SPMV", "plugin"}};
+const std::map<std::string, std::string>& kForcePlugin = amgt::test::kPluginKernels;
 
 // Two processes, each with a warm-up and two timed setups + solves (--repeat 2): all six
 // residual histories are the same text, digit for digit (hypre prints %e), and the final
